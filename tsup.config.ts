@@ -1,0 +1,32 @@
+import { defineConfig } from 'tsup';
+
+const entry = {
+  index: 'src/index.ts',
+  'webhooks/index': 'src/webhooks/index.ts',
+  'webhooks/redis': 'src/webhooks/redis.ts',
+  'testing/index': 'src/testing/index.ts',
+};
+
+export default defineConfig([
+  {
+    entry,
+    format: ['esm'],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: 'es2022',
+    platform: 'neutral',
+    splitting: true,
+    treeshake: true,
+  },
+  {
+    entry,
+    format: ['cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'es2022',
+    platform: 'node',
+    // ky and p-retry ship ESM only: a CJS build that merely require()s them throws at load time.
+    noExternal: ['ky', 'p-retry', 'is-network-error'],
+  },
+]);
