@@ -23,7 +23,9 @@ function freePort(): Promise<number> {
 
 async function waitForRedis(port: number, deadline: number): Promise<boolean> {
   while (Date.now() < deadline) {
-    const ping = spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'ping'], { encoding: 'utf8' });
+    const ping = spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'ping'], {
+      encoding: 'utf8',
+    });
     if (ping.stdout?.trim() === 'PONG') return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -36,15 +38,24 @@ let redis: ChildProcess | undefined;
 export async function setup(project: TestProject): Promise<void> {
   const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
   if (!hasRedis) {
-    if (process.env.CI) throw new Error('redis-server is not installed: .ci/run must install it (apt-get install redis-server)');
-    console.warn('[shop-sdk tests] redis-server not found: the Redis dedupe tests will be skipped. Install it to run them.');
+    if (process.env.CI)
+      throw new Error(
+        'redis-server is not installed: .ci/run must install it (apt-get install redis-server)',
+      );
+    console.warn(
+      '[shop-sdk tests] redis-server not found: the Redis dedupe tests will be skipped. Install it to run them.',
+    );
     project.provide('redisUrl', null);
     return;
   }
   const port = await freePort();
-  redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  redis = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const ready = await waitForRedis(port, Date.now() + 10_000);
   if (!ready) throw new Error(`redis-server did not answer on 127.0.0.1:${port}`);
   project.provide('redisUrl', `redis://127.0.0.1:${port}`);
