@@ -1,0 +1,50 @@
+// Zod-free and ky-free on purpose: `shop-sdk/webhooks` imports this module, and a receiver that only verifies
+// deliveries must not load the HTTP client.
+
+/**
+ * Why a delivery was refused:
+ * - `missing_header`: no `Service-Signature` header;
+ * - `malformed_header`: the header is not `t=<digits>,v1=<hex>[,v1=<hex>...]` (two timestamps, a `t` that is
+ *   not digits, no `v1`, too long);
+ * - `timestamp_out_of_tolerance`: the signature is right but `t` is too far from the receiver's clock;
+ * - `signature_mismatch`: no `v1` is the HMAC of this body under any of the secrets;
+ * - `invalid_body`: the body is not the raw body (a parsed object, base64, not UTF-8, empty);
+ * - `invalid_payload`: the body is authentic but not an event envelope, or the unsigned delivery headers
+ *   disagree with it.
+ */
+export type WebhookVerificationReason =
+  | 'missing_header'
+  | 'malformed_header'
+  | 'timestamp_out_of_tolerance'
+  | 'signature_mismatch'
+  | 'invalid_body'
+  | 'invalid_payload';
+
+/**
+ * A webhook delivery failed verification. Branch on `reason`; the message says what to fix and never holds
+ * the secret.
+ */
+export class WebhookVerificationError extends Error {
+  override readonly name = 'WebhookVerificationError';
+
+  constructor(
+    /** Why the delivery was refused; see {@link WebhookVerificationReason}. */
+    readonly reason: WebhookVerificationReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** True when `error` is a {@link WebhookVerificationError}, even one from another copy of the SDK. */
+export function isWebhookVerificationError(error: unknown): error is WebhookVerificationError {
+  return error instanceof Error && error.name === 'WebhookVerificationError' && 'reason' in error;
+}
+
+/**
+ * The receiver's own setup is wrong (an empty secret, a negative tolerance): thrown when the verifier or
+ * handler is set up, never because of what a sender sent, so a handler answers it with a 500, not a 400.
+ */
+export class WebhookConfigurationError extends Error {
+  override readonly name = 'WebhookConfigurationError';
+}

@@ -1,0 +1,185 @@
+import { DEFAULT_DEDUPE_TTL_SECONDS, type DedupeStore, MemoryDedupeStore } from './dedupe.js';
+import { isWebhookVerificationError, WebhookConfigurationError } from './errors.js';
+import type { ShopEvent } from './events.js';
+import { readDeliveryHeaders, type WebhookDelivery } from './headers.js';
+import { type NodeRequestHandler, nodeHandler } from './node.js';
+import {
+  type DeliveryProcessor,
+  jsonResult,
+  methodNotAllowed,
+  responseHeaders,
+  tooLarge,
+  type WebhookDeliveryInput,
+  type WebhookOutcome,
+  type WebhookResult,
+} from './results.js';
+import { type EventHandler, EventRouter } from './router.js';
+import { nowSeconds, type VerifierSettings, verifierSettings, verifyWith } from './verify.js';
+
+/** Default largest body read, in bytes (1 MiB); an event is a few kilobytes. */
+export const DEFAULT_MAX_BODY_BYTES = 1 << 20;
+
+/** Options of {@link createWebhookHandler}. */
+export interface WebhookHandlerOptions {
+  /** The endpoint's signing secret (`whsec_...`), or old and new during a rotation. */
+  secret: string | readonly string[];
+  /**
+   * Where processed event ids are remembered. Default: a {@link MemoryDedupeStore} of this process; pass a
+   * shared store (e.g. `RedisDedupeStore`) when several processes receive, or `false` to turn dedupe off.
+   */
+  dedupe?: DedupeStore | false;
+  /** How long a processed id is remembered, in seconds. @default 259200 (3 days, past the 37 h of retries) */
+  dedupeTtlSeconds?: number;
+  /** Called once per event id; a throw answers 500, releases the claim, and the sender retries. */
+  onEvent?: EventHandler;
+  /** Clock tolerance of the signature timestamp, in seconds, either way. @default 300 */
+  toleranceSeconds?: number;
+  /** Largest body read; a bigger one is answered 413. @default 1048576 */
+  maxBodyBytes?: number;
+  /**
+   * Told about every refused or failed delivery (verification errors, a throwing `onEvent`, a failing dedupe
+   * store), for logging. The secret never appears in these errors.
+   */
+  onError?: (error: unknown, info: WebhookErrorInfo) => void;
+}
+
+/** What {@link WebhookHandlerOptions.onError} is told beside the error. */
+export interface WebhookErrorInfo {
+  readonly outcome: WebhookOutcome;
+  readonly delivery: WebhookDelivery;
+  /** The verified event, when the failure came after verification. */
+  readonly event?: ShopEvent;
+}
+
+/**
+ * A web-standard request handler (`(Request) => Promise<Response>`, for Next.js route handlers, Hono, Bun,
+ * Deno and Workers), with a typed registry and adapters for other servers.
+ */
+export interface WebhookHandler {
+  (request: Request): Promise<Response>;
+  /** Adds a handler for one event type, called after `onEvent`; see {@link EventRouter.on}. */
+  on: EventRouter['on'];
+  /** Adds the fallback for event types this SDK does not know yet; see {@link EventRouter.onUnknown}. */
+  onUnknown: EventRouter['onUnknown'];
+  /** Handles a raw delivery from any framework; build the response from the result. */
+  handle(input: WebhookDeliveryInput): Promise<WebhookResult>;
+  /** For Node's `http` server and Express: reads the raw body from the request stream itself. */
+  node: NodeRequestHandler;
+}
+
+/**
+ * Creates a webhook endpoint: verifies each delivery, claims its event id in the dedupe store, calls
+ * `onEvent` and the typed handlers once per event id, and answers so that the sender retries exactly what
+ * was not processed: 200 for processed or duplicate, 400 for a bad signature, 500 (claim released) when a
+ * handler throws.
+ *
+ * @throws {WebhookConfigurationError} at once when the secret is empty or an option is out of range.
+ * @example
+ * const handler = createWebhookHandler({ secret: process.env.SHOP_WEBHOOK_SECRET! })
+ *   .on('inventory.changed', (event) => mirror.applyEvent(event));
+ * export const POST = handler; // Next.js route handler
+ */
+export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
+  const settings = verifierSettings(options.secret, options.toleranceSeconds);
+  const ttl = options.dedupeTtlSeconds ?? DEFAULT_DEDUPE_TTL_SECONDS;
+  if (!Number.isInteger(ttl) || ttl < 1) {
+    throw new WebhookConfigurationError('dedupeTtlSeconds must be a whole number of seconds, 1 or more.');
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new WebhookConfigurationError('maxBodyBytes must be a whole number of bytes, 1 or more.');
+  }
+  const dedupe = options.dedupe === false ? null : (options.dedupe ?? new MemoryDedupeStore());
+  const router = new EventRouter();
+  const handle: DeliveryProcessor = (input) =>
+    processDelivery({ settings, dedupe, ttl, router, options }, input);
+
+  const handler = (async (request: Request): Promise<Response> => {
+    const result = await readRequest(request, maxBodyBytes, handle);
+    return new Response(result.body, { status: result.status, headers: responseHeaders(result.status) });
+  }) as WebhookHandler;
+  handler.on = (type, fn) => {
+    router.on(type, fn);
+    return handler as never;
+  };
+  handler.onUnknown = (fn) => {
+    router.onUnknown(fn);
+    return handler as never;
+  };
+  handler.handle = handle;
+  handler.node = nodeHandler(handle, maxBodyBytes);
+  return handler;
+}
+
+async function readRequest(
+  request: Request,
+  maxBodyBytes: number,
+  handle: DeliveryProcessor,
+): Promise<WebhookResult> {
+  if (request.method !== 'POST') return methodNotAllowed();
+  const declared = Number(request.headers.get('content-length'));
+  if (declared > maxBodyBytes) return tooLarge(maxBodyBytes);
+  const body = new Uint8Array(await request.arrayBuffer());
+  if (body.length > maxBodyBytes) return tooLarge(maxBodyBytes);
+  return handle({ body, headers: request.headers });
+}
+
+interface Pipeline {
+  readonly settings: VerifierSettings;
+  readonly dedupe: DedupeStore | null;
+  readonly ttl: number;
+  readonly router: EventRouter;
+  readonly options: WebhookHandlerOptions;
+}
+
+async function processDelivery(pipeline: Pipeline, input: WebhookDeliveryInput): Promise<WebhookResult> {
+  const { settings, dedupe, ttl, router, options } = pipeline;
+  const delivery = readDeliveryHeaders(input.headers);
+  const report = (error: unknown, outcome: WebhookOutcome, event?: ShopEvent) => {
+    try {
+      options.onError?.(error, { outcome, delivery, ...(event ? { event } : {}) });
+    } catch {
+      // A failing logger must not change the answer the sender gets.
+    }
+  };
+
+  let event: ShopEvent;
+  try {
+    event = await verifyWith(settings, input.body, input.headers, nowSeconds(undefined));
+  } catch (error) {
+    report(error, isWebhookVerificationError(error) ? 'rejected' : 'failed');
+    if (!isWebhookVerificationError(error))
+      return jsonResult(500, 'failed', { error: { type: 'internal_error' } });
+    const { reason, message } = error;
+    return jsonResult(400, 'rejected', { error: { type: 'webhook_verification_failed', reason, message } });
+  }
+
+  // The id comes from the verified body: the Service-Event-Id header is not signed.
+  if (dedupe) {
+    let claimed: boolean;
+    try {
+      claimed = await dedupe.claim(event.id, ttl);
+    } catch (error) {
+      report(error, 'failed', event);
+      return jsonResult(503, 'failed', { error: { type: 'dedupe_unavailable' } }, event);
+    }
+    if (!claimed) return jsonResult(200, 'duplicate', { received: true, duplicate: true }, event);
+  }
+
+  try {
+    const context = { source: 'webhook', delivery } as const;
+    await options.onEvent?.(event, context);
+    await router.dispatch(event, context);
+  } catch (error) {
+    report(error, 'failed', event);
+    if (dedupe) {
+      try {
+        await dedupe.release(event.id);
+      } catch (releaseError) {
+        report(releaseError, 'failed', event);
+      }
+    }
+    return jsonResult(500, 'failed', { error: { type: 'handler_failed' } }, event);
+  }
+  return jsonResult(200, 'processed', { received: true }, event);
+}

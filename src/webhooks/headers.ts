@@ -1,0 +1,125 @@
+import { WebhookVerificationError } from './errors.js';
+
+/**
+ * The request headers of a delivery: a fetch `Headers`, or a plain object such as Node's `req.headers`
+ * (names in any case; a repeated header as an array).
+ */
+export type WebhookHeaders = Headers | { readonly [name: string]: string | readonly string[] | undefined };
+
+/** Longest `Service-Signature` value accepted; a real one is about 80 characters per secret. */
+export const MAX_SIGNATURE_HEADER_LENGTH = 4096;
+/** Most `v1` values accepted in one header; rotation sends two. */
+export const MAX_SIGNATURES = 8;
+
+const TIMESTAMP = /^[0-9]{1,12}$/;
+const V1 = /^[0-9a-f]{64}$/;
+
+/** Reads one header by its lowercase name, from `Headers` or a plain object; repeated values are joined. */
+export function readHeader(headers: WebhookHeaders | null | undefined, name: string): string | undefined {
+  if (headers == null || typeof headers !== 'object') return undefined;
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const record = headers as { readonly [name: string]: string | readonly string[] | undefined };
+  let value = record[name];
+  if (value === undefined) {
+    for (const key of Object.keys(record)) {
+      if (key.toLowerCase() === name) {
+        value = record[key];
+        break;
+      }
+    }
+  }
+  if (value === undefined) return undefined;
+  // Joined like Node and fetch join a repeated header, so both spellings meet the same duplicate check.
+  return typeof value === 'string' ? value : value.join(', ');
+}
+
+/** A `Service-Signature` header that passed the strict parse. */
+export interface SignatureHeader {
+  /** `t` exactly as sent (the signed text). */
+  readonly timestamp: string;
+  /** `t` as a number of unix seconds. */
+  readonly timestampSeconds: number;
+  /** Every well-formed `v1` (64 lowercase hex characters). */
+  readonly signatures: readonly string[];
+  /** How many `v1` values were not 64 lowercase hex characters (they can never match). */
+  readonly malformedSignatures: number;
+}
+
+function malformed(message: string): WebhookVerificationError {
+  return new WebhookVerificationError('malformed_header', `Service-Signature header ${message}`);
+}
+
+/**
+ * Parses `t=<unix>,v1=<hex>[,v1=<hex>...]` strictly: exactly one `t` of digits only (so a `t=abc` cannot turn
+ * the time check off), parts trimmed, other schemes ignored, the length and count of `v1` capped.
+ */
+export function parseSignatureHeader(value: string | undefined): SignatureHeader {
+  if (value === undefined || value.trim() === '') {
+    throw new WebhookVerificationError(
+      'missing_header',
+      'No Service-Signature header: the request is not a signed delivery, or a proxy dropped the header.',
+    );
+  }
+  if (value.length > MAX_SIGNATURE_HEADER_LENGTH) {
+    throw malformed(
+      `is ${value.length} characters long; at most ${MAX_SIGNATURE_HEADER_LENGTH} are accepted.`,
+    );
+  }
+  const timestamps: string[] = [];
+  const signatures: string[] = [];
+  let v1Count = 0;
+  for (const rawPart of value.split(',')) {
+    const part = rawPart.trim();
+    if (part === '') continue;
+    const equals = part.indexOf('=');
+    if (equals <= 0) throw malformed(`has a part without "key=value": expected "t=<unix seconds>,v1=<hex>".`);
+    const key = part.slice(0, equals).trim();
+    const partValue = part.slice(equals + 1).trim();
+    if (key === 't') timestamps.push(partValue);
+    else if (key === 'v1') {
+      v1Count++;
+      if (V1.test(partValue)) signatures.push(partValue);
+    }
+  }
+  if (timestamps.length === 0) throw malformed('has no timestamp (t=...).');
+  if (timestamps.length > 1) {
+    throw malformed(
+      `has ${timestamps.length} timestamps: two Service-Signature headers were probably joined into one ` +
+        '(Node and fetch join a repeated header with ", "); a delivery carries exactly one.',
+    );
+  }
+  const timestamp = timestamps[0]!;
+  if (!TIMESTAMP.test(timestamp)) throw malformed('has a timestamp that is not unix seconds (digits only).');
+  if (v1Count === 0) throw malformed('has no v1 signature.');
+  if (v1Count > MAX_SIGNATURES)
+    throw malformed(`has ${v1Count} v1 signatures; at most ${MAX_SIGNATURES} are accepted.`);
+  return {
+    timestamp,
+    timestampSeconds: Number(timestamp),
+    signatures,
+    malformedSignatures: v1Count - signatures.length,
+  };
+}
+
+/** What a delivery's headers say about it; none of these headers is signed. */
+export interface WebhookDelivery {
+  /** `Service-Event`: the event type. */
+  readonly eventType: string | null;
+  /** `Service-Event-Id`: the event id, the same on every retry and resend. */
+  readonly eventId: string | null;
+  /** `Service-Delivery-Id`: this delivery; a manual resend gets a new one. */
+  readonly deliveryId: string | null;
+  /** `Service-Attempt`: 1 for the first try, 2 or more for retries; null when absent or not a number. */
+  readonly attempt: number | null;
+}
+
+/** Reads the delivery headers (`Service-Event`, `Service-Event-Id`, `Service-Delivery-Id`, `Service-Attempt`). */
+export function readDeliveryHeaders(headers: WebhookHeaders): WebhookDelivery {
+  const attempt = readHeader(headers, 'service-attempt')?.trim();
+  return {
+    eventType: readHeader(headers, 'service-event')?.trim() || null,
+    eventId: readHeader(headers, 'service-event-id')?.trim() || null,
+    deliveryId: readHeader(headers, 'service-delivery-id')?.trim() || null,
+    attempt: attempt && /^[0-9]{1,6}$/.test(attempt) ? Number(attempt) : null,
+  };
+}

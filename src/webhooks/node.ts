@@ -1,0 +1,95 @@
+// The Node adapter, typed structurally so this entry needs neither node:http nor @types/node at runtime.
+import {
+  type DeliveryProcessor,
+  jsonResult,
+  methodNotAllowed,
+  responseHeaders,
+  tooLarge,
+  type WebhookResult,
+} from './results.js';
+
+/** The part of Node's `IncomingMessage` (and Express's `Request`) the adapter reads. */
+export interface NodeIncomingMessage extends AsyncIterable<unknown> {
+  readonly method?: string | undefined;
+  readonly headers: { readonly [name: string]: string | readonly string[] | undefined };
+  /** Set by a body parser that ran first (Express, Koa): used when raw, refused when parsed. */
+  readonly body?: unknown;
+  readonly readableEnded?: boolean;
+}
+
+/** The part of Node's `ServerResponse` the adapter writes. */
+export interface NodeServerResponse {
+  statusCode: number;
+  setHeader(name: string, value: string): unknown;
+  end(body: string): unknown;
+}
+
+/** `(req, res) => Promise<void>` for `http.createServer` and Express routes. */
+export type NodeRequestHandler = (
+  request: NodeIncomingMessage,
+  response: NodeServerResponse,
+) => Promise<void>;
+
+class BodyTooLarge extends Error {}
+
+function unreadable(): WebhookResult {
+  return jsonResult(400, 'rejected', { error: { type: 'body_unreadable' } });
+}
+
+async function readBody(request: NodeIncomingMessage, maxBodyBytes: number): Promise<unknown> {
+  // A body parser on this route already consumed the stream; hand its result to the verifier, which accepts
+  // a raw Buffer or string and explains a parsed object.
+  // (Express 4's body-parser leaves `{}` on a request whose type it skipped, with the stream unread.)
+  if (request.body !== undefined && !(isEmptyObject(request.body) && !request.readableEnded))
+    return request.body;
+  if (request.readableEnded) return undefined;
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of request) {
+    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : (chunk as Uint8Array);
+    length += bytes.length;
+    if (length > maxBodyBytes) throw new BodyTooLarge();
+    chunks.push(bytes);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const body = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return body;
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !ArrayBuffer.isView(value) &&
+    Object.keys(value).length === 0
+  );
+}
+
+function send(response: NodeServerResponse, result: WebhookResult): void {
+  response.statusCode = result.status;
+  for (const [name, value] of Object.entries(responseHeaders(result.status))) response.setHeader(name, value);
+  response.end(result.body);
+}
+
+/** Wraps the delivery pipeline for Node: reads the raw body from the request stream, with a size limit. */
+export function nodeHandler(handle: DeliveryProcessor, maxBodyBytes: number): NodeRequestHandler {
+  return async (request, response) => {
+    if (request.method !== undefined && request.method !== 'POST') return send(response, methodNotAllowed());
+    const declared = Number(request.headers['content-length']);
+    if (declared > maxBodyBytes) return send(response, tooLarge(maxBodyBytes));
+    let body: unknown;
+    try {
+      body = await readBody(request, maxBodyBytes);
+    } catch (error) {
+      // Never reject: Express 4 would turn a rejection into an unhandled one. A client that hung up mid-body
+      // gets an answer it will not read.
+      return send(response, error instanceof BodyTooLarge ? tooLarge(maxBodyBytes) : unreadable());
+    }
+    send(response, await handle({ body, headers: request.headers }));
+  };
+}

@@ -1,0 +1,61 @@
+import type { ShopEvent } from './events.js';
+import type { WebhookHeaders } from './headers.js';
+
+/**
+ * - `processed`: verified, claimed, handled (200);
+ * - `duplicate`: verified, already claimed by an earlier delivery (200, not handled again);
+ * - `rejected`: not verified (400), too big (413), or not a POST (405);
+ * - `failed`: verified but `onEvent` threw or the dedupe store failed (500/503; the sender retries).
+ */
+export type WebhookOutcome = 'processed' | 'duplicate' | 'rejected' | 'failed';
+
+/** The answer to one delivery, for frameworks that build their own response. */
+export interface WebhookResult {
+  readonly status: number;
+  readonly outcome: WebhookOutcome;
+  /** JSON text to send back with `Content-Type: application/json`. */
+  readonly body: string;
+  /** The verified event, when verification passed. */
+  readonly event?: ShopEvent;
+}
+
+/** A raw delivery as any framework can hand it over. */
+export interface WebhookDeliveryInput {
+  /** The raw body (string or bytes), never the parsed JSON. */
+  readonly body: unknown;
+  readonly headers: WebhookHeaders;
+}
+
+/** Handles one raw delivery; the core that the web and Node adapters share. */
+export type DeliveryProcessor = (input: WebhookDeliveryInput) => Promise<WebhookResult>;
+
+/** Builds a result with a JSON body. */
+export function jsonResult(
+  status: number,
+  outcome: WebhookOutcome,
+  body: unknown,
+  event?: ShopEvent,
+): WebhookResult {
+  return event
+    ? { status, outcome, body: JSON.stringify(body), event }
+    : { status, outcome, body: JSON.stringify(body) };
+}
+
+/** Headers of every answer; `Allow` tells a client that used another method what to use. */
+export function responseHeaders(status: number): Record<string, string> {
+  return status === 405
+    ? { 'content-type': 'application/json', allow: 'POST' }
+    : { 'content-type': 'application/json' };
+}
+
+/** The answer for a body over the limit. */
+export function tooLarge(maxBodyBytes: number): WebhookResult {
+  return jsonResult(413, 'rejected', { error: { type: 'body_too_large', max_bytes: maxBodyBytes } });
+}
+
+/** The answer for a method other than POST. */
+export function methodNotAllowed(): WebhookResult {
+  return jsonResult(405, 'rejected', {
+    error: { type: 'method_not_allowed', message: 'Deliveries are POSTs.' },
+  });
+}

@@ -1,0 +1,191 @@
+import { bodyText, decodeBase64Body, hasReplacementCharacter, type RawBody, rawBody } from './body.js';
+import { WebhookConfigurationError, WebhookVerificationError } from './errors.js';
+import { parseEvent, type ShopEvent } from './events.js';
+import { parseSignatureHeader, readHeader, type SignatureHeader, type WebhookHeaders } from './headers.js';
+import { anySignatureMatches, hexToBytes } from './hmac.js';
+
+/** Default clock tolerance, in seconds, either way (reference section 8: 5 minutes). */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+/** Options of {@link verifyWebhook}. */
+export interface VerifyWebhookOptions {
+  /**
+   * The raw request body, exactly as received: a string, a Buffer / Uint8Array or an ArrayBuffer. Never the
+   * parsed JSON: the signature covers the bytes.
+   */
+  body: RawBody;
+  /** The request headers: a fetch `Headers`, or Node's `req.headers` (any plain object). */
+  headers: WebhookHeaders;
+  /**
+   * The endpoint's signing secret, the whole `whsec_...` string. During a rotation pass both, old and new:
+   * a delivery signed by either is accepted.
+   */
+  secret: string | readonly string[];
+  /**
+   * How far `t` may be from the receiver's clock, in seconds, in either direction.
+   * @default 300
+   */
+  toleranceSeconds?: number;
+  /** The receiver's clock: a `Date`, or unix seconds. Defaults to the current time. */
+  now?: Date | number;
+}
+
+/** Setup that holds for every delivery a receiver checks; validated once. */
+export interface VerifierSettings {
+  readonly secrets: readonly string[];
+  readonly toleranceSeconds: number;
+}
+
+/** Checks the receiver's setup; a mistake here is the receiver's, so it is not a verification error. */
+export function verifierSettings(
+  secret: string | readonly string[],
+  toleranceSeconds: number = DEFAULT_TOLERANCE_SECONDS,
+): VerifierSettings {
+  const secrets = typeof secret === 'string' ? [secret] : Array.isArray(secret) ? [...secret] : null;
+  if (!secrets || secrets.length === 0) {
+    throw new WebhookConfigurationError(
+      'No webhook secret was given: pass the endpoint signing secret (whsec_...), or a list during rotation.',
+    );
+  }
+  for (const one of secrets) {
+    if (typeof one !== 'string' || one.trim() === '') {
+      throw new WebhookConfigurationError(
+        'A webhook secret is empty or blank: check the environment variable that should hold it (whsec_...).',
+      );
+    }
+  }
+  if (typeof toleranceSeconds !== 'number' || !Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
+    throw new WebhookConfigurationError('toleranceSeconds must be a finite number of seconds, 0 or more.');
+  }
+  return { secrets, toleranceSeconds };
+}
+
+/** The receiver's clock in unix seconds. */
+export function nowSeconds(now: Date | number | undefined): number {
+  if (now === undefined) return Math.floor(Date.now() / 1000);
+  if (now instanceof Date) {
+    const ms = now.getTime();
+    if (Number.isNaN(ms)) throw new WebhookConfigurationError('now is an invalid Date.');
+    return Math.floor(ms / 1000);
+  }
+  if (typeof now !== 'number' || !Number.isFinite(now) || now < 0) {
+    throw new WebhookConfigurationError('now must be a Date or unix seconds.');
+  }
+  // Unix seconds reach 1e11 in the year 5138; a bigger number is Date.now() milliseconds by mistake.
+  if (now >= 1e11)
+    throw new WebhookConfigurationError('now looks like milliseconds: pass unix seconds or a Date.');
+  return Math.floor(now);
+}
+
+/**
+ * Verifies a webhook delivery and returns its event, typed by `type`.
+ *
+ * Checks the `Service-Signature` header (`t=<unix>,v1=<hex>`): the HMAC-SHA256 of `t + "." + body`, keyed
+ * with the secret's UTF-8 bytes, must equal some `v1` (constant-time comparison), and `t` must be within
+ * `toleranceSeconds` of `now`. Then parses the body, and refuses a `Service-Event-Id` or `Service-Event`
+ * header that disagrees with the signed body (those headers are not signed).
+ *
+ * @throws {WebhookVerificationError} with a `reason` when the delivery is not authentic or not an event.
+ * @throws {WebhookConfigurationError} when the secret is empty or an option is out of range.
+ * @example
+ * const event = await verifyWebhook({ body: await request.text(), headers: request.headers, secret });
+ * if (event.type === 'inventory.changed') setStock(event.data.object.qty_available);
+ */
+export async function verifyWebhook(options: VerifyWebhookOptions): Promise<ShopEvent> {
+  const settings = verifierSettings(options.secret, options.toleranceSeconds);
+  return verifyWith(settings, options.body, options.headers, nowSeconds(options.now));
+}
+
+/** {@link verifyWebhook} with settings checked beforehand (the request handlers check them once). */
+export async function verifyWith(
+  settings: VerifierSettings,
+  body: unknown,
+  headers: WebhookHeaders,
+  now: number,
+): Promise<ShopEvent> {
+  const header = parseSignatureHeader(readHeader(headers, 'service-signature'));
+  const raw = rawBody(body);
+  const candidates = header.signatures.map(hexToBytes);
+  if (!(await anySignatureMatches(settings.secrets, header.timestamp, raw, candidates))) {
+    throw await mismatch(settings, header, raw);
+  }
+  const skew = now - header.timestampSeconds;
+  if (Math.abs(skew) > settings.toleranceSeconds) {
+    const direction = skew > 0 ? 'in the past' : 'in the future';
+    throw new WebhookVerificationError(
+      'timestamp_out_of_tolerance',
+      `The signature is valid but its timestamp is ${Math.abs(skew)} s ${direction} (tolerance ` +
+        `${settings.toleranceSeconds} s): a replayed delivery, or this machine's clock is off.`,
+    );
+  }
+  const event = parseEvent(bodyText(raw));
+  checkDeliveryHeaders(headers, event);
+  return event;
+}
+
+function checkDeliveryHeaders(headers: WebhookHeaders, event: ShopEvent): void {
+  const eventId = readHeader(headers, 'service-event-id')?.trim();
+  if (eventId && eventId !== event.id) {
+    throw new WebhookVerificationError(
+      'invalid_payload',
+      `The Service-Event-Id header (${clip(eventId)}) disagrees with the signed body's id (${clip(event.id)}): ` +
+        'the header is not signed, so the delivery is refused.',
+    );
+  }
+  const eventType = readHeader(headers, 'service-event')?.trim();
+  if (eventType && eventType !== event.type) {
+    throw new WebhookVerificationError(
+      'invalid_payload',
+      `The Service-Event header (${clip(eventType)}) disagrees with the signed body's type ` +
+        `(${clip(event.type)}): the header is not signed, so the delivery is refused.`,
+    );
+  }
+}
+
+function clip(value: string): string {
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}...` : value);
+}
+
+/** Explains a mismatch as well as the evidence allows; only runs on the failure path. */
+async function mismatch(
+  settings: VerifierSettings,
+  header: SignatureHeader,
+  raw: string | Uint8Array,
+): Promise<WebhookVerificationError> {
+  const decoded = decodeBase64Body(raw);
+  if (
+    decoded &&
+    (await anySignatureMatches(
+      settings.secrets,
+      header.timestamp,
+      decoded,
+      header.signatures.map(hexToBytes),
+    ))
+  ) {
+    return new WebhookVerificationError(
+      'invalid_body',
+      'The body is base64-encoded (as AWS API Gateway and Lambda function URLs deliver it when ' +
+        'isBase64Encoded is true): decode it to bytes before verifying.',
+    );
+  }
+  const hints: string[] = [];
+  if (header.signatures.length === 0) {
+    hints.push(`none of its ${header.malformedSignatures} v1 values is 64 lowercase hex characters`);
+  }
+  if (hasReplacementCharacter(raw)) {
+    hints.push('the body holds U+FFFD, so it was decoded from bytes that are not UTF-8: pass the raw bytes');
+  }
+  if (settings.secrets.some((secret) => !secret.startsWith('whsec_'))) {
+    hints.push('a secret does not start with "whsec_": use the whole secret, prefix included');
+  }
+  if (settings.secrets.some((secret) => secret !== secret.trim())) {
+    hints.push('a secret has leading or trailing whitespace (a newline from an env file?)');
+  }
+  const plural = settings.secrets.length > 1 ? `any of the ${settings.secrets.length} secrets` : 'the secret';
+  return new WebhookVerificationError(
+    'signature_mismatch',
+    `No v1 signature matches this body under ${plural}. Check it is this endpoint's secret (each endpoint ` +
+      'has its own) and that the body is the raw bytes received, not re-serialised JSON' +
+      (hints.length > 0 ? `; also, ${hints.join('; ')}.` : '.'),
+  );
+}
