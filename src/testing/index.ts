@@ -1,1 +1,24 @@
-export {};
+/**
+ * shop-sdk/testing: a stateful simulator of the Shop Management API for partners' tests, served as msw
+ * handlers or as a real HTTP server on loopback.
+ */
+
+export type { ClockMode, SandboxClock } from './clock.js';
+export { parseDuration } from './clock.js';
+export { SandboxApiError, SandboxUsageError } from './errors.js';
+export type { DeliveryAttempt, PendingDelivery } from './events/delivery.js';
+export type { WebhookEndpointOptions } from './events/endpoints.js';
+export type { SandboxWebhookEndpoint, SandboxWebhooks } from './events/webhooks.js';
+export type { FaultOptions, SandboxFaults } from './http/faults.js';
+export type { CreateKeyOptions, Permission } from './http/keys.js';
+export { CLIENT_IP_HEADER } from './http/pipeline.js';
+export type {
+  SandboxEnvironment,
+  SandboxOptions,
+  SandboxPlan,
+  SandboxSubscription,
+} from './options.js';
+export type { SandboxRegister } from './register/index.js';
+export { createSandbox, Sandbox } from './sandbox.js';
+export type { ListenOptions, SandboxServer } from './server.js';
+export type { SentEmail } from './state/shop.js';

@@ -1,0 +1,65 @@
+import { SandboxClock } from './clock.js';
+import { DeliveryQueue } from './events/delivery.js';
+import { EndpointRegistry } from './events/endpoints.js';
+import { EventLog } from './events/log.js';
+import { SandboxFaults } from './http/faults.js';
+import { IdempotencyStore } from './http/idempotency.js';
+import { KeyStore } from './http/keys.js';
+import { RateLimiter } from './http/rate-limit.js';
+import type { ResolvedOptions } from './options.js';
+import { SeededRandom } from './random.js';
+import { createState, type SandboxState } from './state/index.js';
+
+/**
+ * @internal Everything one sandbox holds: route handlers, register actions and seeders all work on it.
+ * Nothing here is public; `Sandbox` (sandbox.ts) is the partner-facing wrapper.
+ */
+export interface SandboxCore {
+  readonly options: ResolvedOptions;
+  readonly clock: SandboxClock;
+  /** Seeded: ids and generated values repeat for the same seed. */
+  readonly random: SeededRandom;
+  readonly state: SandboxState;
+  readonly keys: KeyStore;
+  readonly rateLimiter: RateLimiter;
+  readonly idempotency: IdempotencyStore;
+  readonly faults: SandboxFaults;
+  readonly endpoints: EndpointRegistry;
+  readonly events: EventLog;
+  readonly deliveries: DeliveryQueue;
+}
+
+/** @internal Builds an empty core; seeding fills its state. */
+export function createCore(options: ResolvedOptions): SandboxCore {
+  const clock = new SandboxClock(options.now, options.clock);
+  const random = new SeededRandom(options.seed);
+  const state = createState({
+    rangeAddon: options.rangeAddon,
+    cardProcessing: options.cardProcessing,
+    memberships: options.memberships,
+    plan: options.plan,
+    environment: options.environment,
+    subscription: 'active',
+  });
+  const endpoints = new EndpointRegistry(clock, options.allowLoopback);
+  const events = new EventLog(clock, random, endpoints, () => state.shop.settings.environment === 'live');
+  const deliveries = new DeliveryQueue(clock, random, endpoints, {
+    fetch: options.fetch,
+    timeoutMs: options.webhookTimeoutMs,
+    allowLoopback: options.allowLoopback,
+  });
+  events.onRecord((event) => deliveries.enqueue(event));
+  return {
+    options,
+    clock,
+    random,
+    state,
+    keys: new KeyStore(clock, options.environment),
+    rateLimiter: new RateLimiter(clock, () => state.shop.settings.plan),
+    idempotency: new IdempotencyStore(clock),
+    faults: new SandboxFaults(),
+    endpoints,
+    events,
+    deliveries,
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * An API error the sandbox answers with: thrown anywhere inside a route handler and turned into the
+ * reference's error envelope `{status: 'error', error: {code, message, details}}` by the pipeline.
+ */
+export class SandboxApiError extends Error {
+  override readonly name = 'SandboxApiError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    /** Extra response headers, e.g. Retry-After on 429. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Thrown to the partner's own test code when it drives the sandbox wrongly (a bad webhook URL, a register
+ * action on a gun in the wrong state, an unknown permission name). It never travels over HTTP.
+ */
+export class SandboxUsageError extends Error {
+  override readonly name = 'SandboxUsageError';
+}
+
+/** 400 VALIDATION_ERROR with the reference's per-field details (field name -> list of messages). */
+export function validationError(details: Record<string, string[]>): SandboxApiError {
+  const fields = Object.keys(details).join(', ');
+  return new SandboxApiError(400, 'VALIDATION_ERROR', `Invalid request: ${fields}`, details);
+}
+
+/** 404 NOT_FOUND: also the answer for records at a location the key cannot see (reference section 1). */
+export function notFound(what: string): SandboxApiError {
+  return new SandboxApiError(404, 'NOT_FOUND', `No such ${what}`);
+}
+
+/** 409 INVALID_STATE: the record's status does not allow the action. */
+export function invalidState(what: string, status: string, action: string): SandboxApiError {
+  return new SandboxApiError(409, 'INVALID_STATE', `A ${what} in status ${status} cannot be ${action}`, {
+    status,
+  });
+}
+
+/** 429 RATE_LIMITED with Retry-After in whole seconds (at least 1). */
+export function rateLimited(message: string, retryAfterMs: number): SandboxApiError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new SandboxApiError(429, 'RATE_LIMITED', message, {}, { 'Retry-After': String(seconds) });
+}

@@ -1,0 +1,245 @@
+import { signPayload } from '../../webhooks/sign.js';
+import type { SandboxClock } from '../clock.js';
+import { SandboxUsageError } from '../errors.js';
+import { redactPayload } from '../http/access.js';
+import type { SeededRandom } from '../random.js';
+import type { EndpointRegistry, WebhookEndpoint } from './endpoints.js';
+import type { StoredEvent } from './log.js';
+import { refuseEndpointUrl } from './url-rules.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** Wait after each failed attempt (reference section 6): 9 attempts over about 37 hours. */
+export const RETRY_DELAYS_MS = [
+  MINUTE,
+  5 * MINUTE,
+  30 * MINUTE,
+  2 * HOUR,
+  5 * HOUR,
+  10 * HOUR,
+  10 * HOUR,
+  10 * HOUR,
+];
+const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+const DISABLE_AFTER_FAILURES = 30;
+const DISABLE_AFTER_MS = 24 * HOUR;
+
+/** One try at delivering an event to an endpoint, as `sandbox.webhooks.deliveries()` lists it. */
+export interface DeliveryAttempt {
+  readonly deliveryId: string;
+  readonly eventId: string;
+  readonly eventType: string;
+  readonly endpointId: string;
+  /** 1 for the first try, 2 or more for retries (the Service-Attempt header). */
+  readonly attempt: number;
+  /** When it was made, on the sandbox clock. */
+  readonly at: string;
+  readonly status: 'succeeded' | 'failed';
+  /** The receiver's HTTP status, or null when no response came. */
+  readonly httpStatus: number | null;
+  /** Why it failed: `http_503`, `redirect_302`, `timeout`, `connection_error: ...`, `url_refused: ...`. */
+  readonly error: string | null;
+}
+
+/** A delivery waiting for its next attempt, as `sandbox.webhooks.pending()` lists it. */
+export interface PendingDelivery {
+  readonly deliveryId: string;
+  readonly eventId: string;
+  readonly endpointId: string;
+  readonly nextAttempt: number;
+  readonly dueAt: string;
+}
+
+interface Delivery {
+  readonly id: string;
+  readonly event: StoredEvent;
+  readonly endpointId: string;
+  readonly body: string;
+  attemptsMade: number;
+  status: 'pending' | 'sending' | 'succeeded' | 'failed' | 'cancelled';
+  dueAtMs: number;
+}
+
+/**
+ * @internal Webhook deliveries on the sandbox clock: nothing is sent until `flush()`, which attempts every
+ * delivery now due; a failure is scheduled again per the retry schedule, so `clock.advance('1m')` and
+ * another `flush()` make the second attempt.
+ */
+export class DeliveryQueue {
+  private readonly deliveries: Delivery[] = [];
+  private readonly attempts: DeliveryAttempt[] = [];
+  private count = 0;
+
+  constructor(
+    private readonly clock: SandboxClock,
+    private readonly random: SeededRandom,
+    private readonly endpoints: EndpointRegistry,
+    private readonly settings: { fetch: typeof fetch; timeoutMs: number; allowLoopback: boolean },
+  ) {}
+
+  /** Queues the event for every endpoint that subscribes to it at its location. */
+  enqueue(event: StoredEvent): void {
+    for (const endpoint of this.endpoints.subscribers(event.envelope.type, event.locationId)) {
+      const payload = redactPayload(event.envelope, {
+        fullCustomers: true,
+        dateOfBirth: endpoint.includeDateOfBirth,
+      });
+      this.add(event, endpoint.id, JSON.stringify(payload));
+    }
+  }
+
+  /** Sends every delivery due now; resolves with the attempts made. */
+  async flush(): Promise<DeliveryAttempt[]> {
+    this.clock.runDue();
+    const now = this.clock.nowMs();
+    const due = this.deliveries.filter(
+      (delivery) => delivery.status === 'pending' && delivery.dueAtMs <= now,
+    );
+    for (const delivery of due) delivery.status = 'sending';
+    return Promise.all(due.map((delivery) => this.attempt(delivery)));
+  }
+
+  /** A new delivery of the same event to the same endpoint (new delivery id, attempt 1), due now. */
+  resend(deliveryId: string): string {
+    const original = this.deliveries.find((delivery) => delivery.id === deliveryId);
+    if (!original) throw new SandboxUsageError(`No webhook delivery ${deliveryId}`);
+    return this.add(original.event, original.endpointId, original.body).id;
+  }
+
+  /** Every attempt made so far, oldest first. */
+  attemptLog(): DeliveryAttempt[] {
+    return [...this.attempts];
+  }
+
+  /** Deliveries waiting for an attempt. */
+  pending(): PendingDelivery[] {
+    return this.deliveries
+      .filter((delivery) => delivery.status === 'pending')
+      .map((delivery) => ({
+        deliveryId: delivery.id,
+        eventId: delivery.event.envelope.id,
+        endpointId: delivery.endpointId,
+        nextAttempt: delivery.attemptsMade + 1,
+        dueAt: new Date(delivery.dueAtMs).toISOString(),
+      }));
+  }
+
+  /** The final state of a delivery: pending, sending, succeeded, failed (all attempts used) or cancelled. */
+  statusOf(deliveryId: string): Delivery['status'] | undefined {
+    return this.deliveries.find((delivery) => delivery.id === deliveryId)?.status;
+  }
+
+  private add(event: StoredEvent, endpointId: string, body: string): Delivery {
+    const delivery: Delivery = {
+      id: `whd_${this.random.hex(12)}${(++this.count).toString(16).padStart(6, '0')}`,
+      event,
+      endpointId,
+      body,
+      attemptsMade: 0,
+      status: 'pending',
+      dueAtMs: this.clock.nowMs(),
+    };
+    this.deliveries.push(delivery);
+    return delivery;
+  }
+
+  private async attempt(delivery: Delivery): Promise<DeliveryAttempt> {
+    const endpoint = this.endpoints.all().find((candidate) => candidate.id === delivery.endpointId);
+    delivery.attemptsMade += 1;
+    const at = this.clock.nowMs();
+    const outcome = endpoint
+      ? await this.send(delivery, endpoint)
+      : { httpStatus: null, error: 'endpoint_removed' };
+    const succeeded = outcome.error === null;
+    const record: DeliveryAttempt = {
+      deliveryId: delivery.id,
+      eventId: delivery.event.envelope.id,
+      eventType: delivery.event.envelope.type,
+      endpointId: delivery.endpointId,
+      attempt: delivery.attemptsMade,
+      at: new Date(at).toISOString(),
+      status: succeeded ? 'succeeded' : 'failed',
+      httpStatus: outcome.httpStatus,
+      error: outcome.error,
+    };
+    this.attempts.push(record);
+    if (succeeded) {
+      delivery.status = 'succeeded';
+      if (endpoint) [endpoint.consecutiveFailures, endpoint.lastSuccessAtMs] = [0, at];
+    } else {
+      this.scheduleRetry(delivery, at);
+      if (endpoint) this.noteFailure(endpoint, at);
+    }
+    return record;
+  }
+
+  private scheduleRetry(delivery: Delivery, at: number): void {
+    if (delivery.status !== 'sending') return;
+    if (delivery.attemptsMade >= MAX_ATTEMPTS) {
+      delivery.status = 'failed';
+      return;
+    }
+    delivery.status = 'pending';
+    delivery.dueAtMs = at + RETRY_DELAYS_MS[delivery.attemptsMade - 1]!;
+  }
+
+  /** 30 failures in a row and no success for 24 hours turn the endpoint off and cancel its retries. */
+  private noteFailure(endpoint: WebhookEndpoint, at: number): void {
+    endpoint.consecutiveFailures += 1;
+    const quietSince = endpoint.lastSuccessAtMs ?? endpoint.createdAtMs;
+    if (endpoint.consecutiveFailures >= DISABLE_AFTER_FAILURES && at - quietSince >= DISABLE_AFTER_MS) {
+      endpoint.enabled = false;
+      for (const delivery of this.deliveries) {
+        if (delivery.endpointId === endpoint.id && delivery.status === 'pending')
+          delivery.status = 'cancelled';
+      }
+    }
+  }
+
+  private async send(
+    delivery: Delivery,
+    endpoint: WebhookEndpoint,
+  ): Promise<{ httpStatus: number | null; error: string | null }> {
+    const refusal = refuseEndpointUrl(endpoint.url, this.settings.allowLoopback);
+    if (refusal) return { httpStatus: null, error: `url_refused: ${refusal}` };
+    const headers = new Headers({
+      'Content-Type': 'application/json',
+      'User-Agent': 'shop-sdk-sandbox-webhooks',
+      'Service-Event': delivery.event.envelope.type,
+      'Service-Event-Id': delivery.event.envelope.id,
+      'Service-Delivery-Id': delivery.id,
+      'Service-Attempt': String(delivery.attemptsMade),
+      'Service-Signature': await signPayload({
+        body: delivery.body,
+        secret: endpoint.secrets,
+        timestamp: Math.floor(this.clock.nowMs() / 1000),
+      }),
+    });
+    if (endpoint.authHeader) headers.set(endpoint.authHeader.name, endpoint.authHeader.value);
+    const signal = AbortSignal.timeout(this.settings.timeoutMs);
+    try {
+      const response = await this.settings.fetch(endpoint.url, {
+        method: 'POST',
+        headers,
+        body: delivery.body,
+        redirect: 'manual',
+        signal,
+      });
+      await response.body?.cancel().catch(() => undefined);
+      if (response.status >= 200 && response.status < 300)
+        return { httpStatus: response.status, error: null };
+      if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+        return { httpStatus: response.status || null, error: `redirect_${response.status || 'opaque'}` };
+      }
+      return { httpStatus: response.status, error: `http_${response.status}` };
+    } catch (error) {
+      if (signal.aborted) return { httpStatus: null, error: 'timeout' };
+      return { httpStatus: null, error: `connection_error: ${describe(error)}` };
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,90 @@
+import type { SandboxClock } from '../clock.js';
+import type { SeededRandom } from '../random.js';
+import { API_VERSION, eventPermission } from './catalog.js';
+import type { EndpointRegistry } from './endpoints.js';
+
+/** The event envelope of reference section 2, as sent in the feed and in webhook bodies. */
+export interface EventEnvelope {
+  id: string;
+  object: 'event';
+  type: string;
+  api_version: string;
+  created_at: string;
+  livemode: boolean;
+  data: { object: Record<string, unknown> };
+}
+
+/** @internal An event with what the feed needs to filter it. */
+export interface StoredEvent {
+  readonly seq: number;
+  readonly createdAtMs: number;
+  readonly envelope: EventEnvelope;
+  readonly locationId: number | null;
+  readonly permission: string | null;
+}
+
+/** Called for every event recorded, so the delivery queue can enqueue it in the same step. */
+export type EventListener = (event: StoredEvent) => void;
+
+/**
+ * @internal The shop's event log. An event is recorded in the same step as the change it describes, and
+ * only when some enabled endpoint subscribes to its type (reference section 4, feed rule 2).
+ */
+export class EventLog {
+  private readonly events: StoredEvent[] = [];
+  private readonly listeners: EventListener[] = [];
+
+  constructor(
+    private readonly clock: SandboxClock,
+    private readonly random: SeededRandom,
+    private readonly endpoints: EndpointRegistry,
+    private readonly livemode: () => boolean,
+  ) {}
+
+  /** Registers a listener (the webhook delivery queue). */
+  onRecord(listener: EventListener): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Records `type` with a snapshot of `object` (later changes to the record do not alter it). The location
+   * is the payload's location_id unless given. Returns the event, or null when nobody subscribes.
+   */
+  record(type: string, object: object, locationId?: number | null): StoredEvent | null {
+    if (!this.endpoints.anySubscribes(type)) return null;
+    const snapshot = structuredClone(object) as Record<string, unknown>;
+    const seq = this.events.length + 1;
+    const createdAtMs = this.clock.nowMs();
+    const event: StoredEvent = {
+      seq,
+      createdAtMs,
+      envelope: {
+        id: `evt_${this.random.hex(16)}${seq.toString(16).padStart(8, '0')}`,
+        object: 'event',
+        type,
+        api_version: API_VERSION,
+        created_at: new Date(createdAtMs).toISOString(),
+        livemode: this.livemode(),
+        data: { object: snapshot },
+      },
+      locationId: locationId !== undefined ? locationId : locationOf(snapshot),
+      permission: eventPermission(type),
+    };
+    this.events.push(event);
+    for (const listener of this.listeners) listener(event);
+    return event;
+  }
+
+  /** Every recorded event, oldest first. */
+  all(): readonly StoredEvent[] {
+    return this.events;
+  }
+
+  find(id: string): StoredEvent | undefined {
+    return this.events.find((event) => event.envelope.id === id);
+  }
+}
+
+function locationOf(payload: Record<string, unknown>): number | null {
+  return typeof payload.location_id === 'number' ? payload.location_id : null;
+}

@@ -1,0 +1,96 @@
+import type { SandboxCore } from '../core.js';
+import { SandboxUsageError } from '../errors.js';
+import { secretHex } from '../random.js';
+import type { DeliveryAttempt, PendingDelivery } from './delivery.js';
+import type { WebhookEndpointOptions } from './endpoints.js';
+
+/** A webhook endpoint as `sandbox.webhooks.endpoints()` shows it (the secret is not repeated). */
+export interface SandboxWebhookEndpoint {
+  readonly id: string;
+  readonly url: string;
+  readonly types: readonly string[];
+  readonly locations: readonly number[] | null;
+  readonly includeDateOfBirth: boolean;
+  readonly enabled: boolean;
+  readonly consecutiveFailures: number;
+}
+
+/**
+ * The shop owner's webhook settings and the delivery log. Deliveries run on the sandbox clock: call
+ * `flush()` to send what is due, and `clock.advance(...)` then `flush()` again for retries.
+ */
+export class SandboxWebhooks {
+  /** @internal */
+  constructor(private readonly core: SandboxCore) {}
+
+  /**
+   * Adds an endpoint (at most 20). Refuses, with a SandboxUsageError, URLs the reference refuses: not
+   * https, credentials in the URL, private, link-local, CGNAT or metadata addresses. Loopback is let
+   * through (http too) while `allowLoopback` is on; the real service never allows it.
+   */
+  addEndpoint(options: WebhookEndpointOptions): { id: string; secret: string } {
+    return this.core.endpoints.add(options);
+  }
+
+  removeEndpoint(id: string): void {
+    this.core.endpoints.remove(id);
+  }
+
+  /** Turns an endpoint on or off, as the owner can (one turned off after failures can come back on). */
+  setEnabled(id: string, enabled: boolean): void {
+    const endpoint = this.core.endpoints.get(id);
+    endpoint.enabled = enabled;
+    if (enabled) endpoint.consecutiveFailures = 0;
+  }
+
+  /**
+   * Starts a secret rotation: deliveries carry a v1 for the new and the old secret until the grace period
+   * (0 to 168 hours, default 24) ends on the sandbox clock. Returns the new secret.
+   */
+  rotateSecret(id: string, options: { secret?: string; graceHours?: number } = {}): string {
+    const endpoint = this.core.endpoints.get(id);
+    const grace = options.graceHours ?? 24;
+    if (!(grace >= 0 && grace <= 168)) throw new SandboxUsageError('graceHours must be between 0 and 168');
+    const next = options.secret ?? `whsec_${secretHex(24)}`;
+    const previous = endpoint.secrets[0]!;
+    endpoint.secrets = grace > 0 ? [next, previous] : [next];
+    if (grace > 0) {
+      this.core.clock.schedule(this.core.clock.nowMs() + grace * 3_600_000, () => {
+        endpoint.secrets = endpoint.secrets.filter((secret) => secret !== previous);
+      });
+    }
+    return next;
+  }
+
+  endpoints(): SandboxWebhookEndpoint[] {
+    return this.core.endpoints.all().map((endpoint) => ({
+      id: endpoint.id,
+      url: endpoint.url,
+      types: [...endpoint.types],
+      locations: endpoint.locations ? [...endpoint.locations] : null,
+      includeDateOfBirth: endpoint.includeDateOfBirth,
+      enabled: endpoint.enabled,
+      consecutiveFailures: endpoint.consecutiveFailures,
+    }));
+  }
+
+  /** Sends every delivery due now (first tries and retries whose time has come); resolves with the attempts. */
+  flush(): Promise<DeliveryAttempt[]> {
+    return this.core.deliveries.flush();
+  }
+
+  /** Every attempt made so far, oldest first. */
+  deliveries(): DeliveryAttempt[] {
+    return this.core.deliveries.attemptLog();
+  }
+
+  /** Deliveries waiting for their next attempt, with when it is due. */
+  pending(): PendingDelivery[] {
+    return this.core.deliveries.pending();
+  }
+
+  /** Delivers the same event again as a new delivery (new Service-Delivery-Id, attempt 1) on the next flush. */
+  resend(deliveryId: string): string {
+    return this.core.deliveries.resend(deliveryId);
+  }
+}

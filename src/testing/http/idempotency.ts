@@ -1,0 +1,81 @@
+import type { SandboxClock } from '../clock.js';
+import { SandboxApiError } from '../errors.js';
+
+const WINDOW_MS = 24 * 3_600_000;
+
+/** @internal A response kept for replay: everything but the rate-limit headers, which are per response. */
+export interface StoredResponse {
+  readonly status: number;
+  readonly headers: readonly (readonly [string, string])[];
+  readonly body: string;
+}
+
+interface Entry {
+  readonly fingerprint: string;
+  readonly createdAtMs: number;
+  response: StoredResponse | null;
+}
+
+/**
+ * @internal Idempotency-Key handling of reference section 8: keys are scoped to the API key, kept 24
+ * hours, replayed only for the same request, and 5xx answers or thrown errors are never stored.
+ */
+export class IdempotencyStore {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly clock: SandboxClock) {}
+
+  /**
+   * Claims the key for this request. Returns the stored response to replay, or null when the request
+   * should run (the caller must then `complete` or `abandon`).
+   */
+  begin(scope: string, key: string, fingerprint: string): StoredResponse | null {
+    const id = `${scope}\u0000${key}`;
+    const now = this.clock.nowMs();
+    const entry = this.entries.get(id);
+    if (entry && entry.createdAtMs > now - WINDOW_MS) {
+      if (entry.fingerprint !== fingerprint) {
+        throw new SandboxApiError(
+          422,
+          'IDEMPOTENCY_MISMATCH',
+          'This Idempotency-Key was used with a different request',
+        );
+      }
+      if (entry.response === null) {
+        throw new SandboxApiError(
+          409,
+          'IDEMPOTENCY_IN_PROGRESS',
+          'A request with this Idempotency-Key is still running',
+        );
+      }
+      return entry.response;
+    }
+    this.entries.set(id, { fingerprint, createdAtMs: now, response: null });
+    return null;
+  }
+
+  complete(scope: string, key: string, response: StoredResponse): void {
+    const entry = this.entries.get(`${scope}\u0000${key}`);
+    if (!entry) return;
+    if (response.status >= 500) this.entries.delete(`${scope}\u0000${key}`);
+    else entry.response = response;
+  }
+
+  abandon(scope: string, key: string): void {
+    this.entries.delete(`${scope}\u0000${key}`);
+  }
+}
+
+/** Same method, path and JSON body (key order ignored) give the same fingerprint. */
+export function fingerprintOf(method: string, path: string, body: unknown): string {
+  return `${method} ${path} ${canonicalJson(body)}`;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

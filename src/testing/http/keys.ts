@@ -1,0 +1,170 @@
+import type { SandboxClock } from '../clock.js';
+import { rateLimited, SandboxApiError, SandboxUsageError } from '../errors.js';
+import type { SandboxEnvironment } from '../options.js';
+import { secretHex } from '../random.js';
+import { ipAllowed } from './ip.js';
+
+/** The resources a key holds a permission on (reference section 5). */
+export const PERMISSION_RESOURCES = [
+  'products',
+  'inventory',
+  'locations',
+  'orders',
+  'purchase_orders',
+  'customers',
+  'customer_dob',
+  'returns',
+  'range',
+  'memberships',
+  'accounts',
+  'store_credit',
+  'gift_certificates',
+  'coupons',
+  'card_transactions',
+] as const;
+
+/** A permission name as the reference writes it: `range:read`, `customers:write`. */
+export type Permission = `${(typeof PERMISSION_RESOURCES)[number]}:${'read' | 'write'}`;
+
+/** What `sandbox.createKey` accepts. With no argument: write on every resource, every location. */
+export interface CreateKeyOptions {
+  /** e.g. `['range:write', 'customers:read']`. A write permission also grants read (the sandbox's choice). */
+  permissions?: readonly Permission[];
+  /** Location ids the key is limited to; omitted or null for every location. */
+  locations?: readonly number[] | null;
+  /** @default the sandbox's own environment */
+  environment?: SandboxEnvironment;
+  /** Caller IPs (or IPv4 CIDR ranges) allowed to use the key; others get 403 IP_NOT_ALLOWED. */
+  ipAllowlist?: readonly string[];
+  /** After this moment (sandbox clock) the key is 401 INVALID_API_KEY. */
+  expiresAt?: Date | string | number;
+}
+
+/** @internal A key as the sandbox keeps it. */
+export interface ApiKey {
+  readonly id: string;
+  readonly secret: string;
+  readonly environment: SandboxEnvironment;
+  readonly permissions: ReadonlyMap<string, 'read' | 'write'>;
+  readonly locations: ReadonlySet<number> | null;
+  readonly ipAllowlist: readonly string[] | null;
+  readonly expiresAtMs: number | null;
+  revoked: boolean;
+}
+
+const PREFIX: Record<SandboxEnvironment, string> = { sandbox: 'sk_test_', live: 'sk_live_' };
+const FAILED_ATTEMPT_LIMIT = 30;
+const MINUTE_MS = 60_000;
+
+/** @internal Issues keys and decides who a request is (reference section 5, rules 1 to 8). */
+export class KeyStore {
+  private readonly keys = new Map<string, ApiKey>();
+  private readonly failedAttempts = new Map<string, number[]>();
+  private count = 0;
+
+  constructor(
+    private readonly clock: SandboxClock,
+    private readonly environment: SandboxEnvironment,
+  ) {}
+
+  create(options: CreateKeyOptions = {}): string {
+    const permissions = new Map<string, 'read' | 'write'>();
+    if (options.permissions === undefined) {
+      for (const resource of PERMISSION_RESOURCES) permissions.set(resource, 'write');
+    } else {
+      for (const permission of options.permissions) {
+        const [resource, level] = permission.split(':');
+        if (!PERMISSION_RESOURCES.includes(resource as never) || (level !== 'read' && level !== 'write')) {
+          throw new SandboxUsageError(`Unknown permission "${permission}": use e.g. 'range:read'`);
+        }
+        if (permissions.get(resource!) !== 'write') permissions.set(resource!, level);
+      }
+    }
+    const environment = options.environment ?? this.environment;
+    const expiresAtMs = options.expiresAt === undefined ? null : new Date(options.expiresAt).getTime();
+    if (expiresAtMs !== null && Number.isNaN(expiresAtMs)) throw new SandboxUsageError('Bad expiresAt');
+    const key: ApiKey = {
+      id: `key_${++this.count}`,
+      secret: `${PREFIX[environment]}${secretHex(24)}`,
+      environment,
+      permissions,
+      locations: options.locations ? new Set(options.locations) : null,
+      ipAllowlist: options.ipAllowlist ? [...options.ipAllowlist] : null,
+      expiresAtMs,
+      revoked: false,
+    };
+    this.keys.set(key.secret, key);
+    return key.secret;
+  }
+
+  revoke(secret: string): void {
+    const key = this.keys.get(secret);
+    if (!key) throw new SandboxUsageError('No such key in this sandbox');
+    key.revoked = true;
+  }
+
+  /**
+   * Finds the calling key or throws the reference's 401/429. Failed attempts are counted per IP, and more
+   * than 30 in a minute locks that IP out until the oldest leaves the window.
+   */
+  authenticate(authorization: string | null, ip: string): ApiKey {
+    const now = this.clock.nowMs();
+    const recent = (this.failedAttempts.get(ip) ?? []).filter((at) => at > now - MINUTE_MS);
+    this.failedAttempts.set(ip, recent);
+    if (recent.length >= FAILED_ATTEMPT_LIMIT) {
+      throw rateLimited('Too many failed key attempts from this address', recent[0]! + MINUTE_MS - now);
+    }
+    try {
+      return this.find(authorization, now);
+    } catch (error) {
+      recent.push(now);
+      throw error;
+    }
+  }
+
+  private find(authorization: string | null, now: number): ApiKey {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    if (!match) throw invalidKey('Missing or malformed Authorization header: use Bearer <API_KEY>');
+    const secret = match[1]!;
+    const key = this.keys.get(secret);
+    const otherEnvironment = this.environment === 'sandbox' ? 'live' : 'sandbox';
+    if (key?.environment === otherEnvironment || (!key && secret.startsWith(PREFIX[otherEnvironment]))) {
+      throw new SandboxApiError(
+        401,
+        'WRONG_ENVIRONMENT',
+        `A ${otherEnvironment} key cannot be used on the ${this.environment} service`,
+      );
+    }
+    if (!key) throw invalidKey('Unknown API key');
+    if (key.revoked) throw invalidKey('This API key was revoked');
+    if (key.expiresAtMs !== null && key.expiresAtMs <= now) throw invalidKey('This API key has expired');
+    return key;
+  }
+
+  /** 403 IP_NOT_ALLOWED when the key has an allowlist the caller is not on. */
+  checkIp(key: ApiKey, ip: string): void {
+    if (key.ipAllowlist && !key.ipAllowlist.some((entry) => ipAllowed(entry, ip))) {
+      throw new SandboxApiError(403, 'IP_NOT_ALLOWED', `Calls from ${ip} are not allowed for this key`);
+    }
+  }
+}
+
+function invalidKey(message: string): SandboxApiError {
+  return new SandboxApiError(401, 'INVALID_API_KEY', message);
+}
+
+/** Whether the key holds `permission` (write also grants read). */
+export function hasPermission(key: ApiKey, permission: string): boolean {
+  const [resource, level] = permission.split(':');
+  const held = key.permissions.get(resource!);
+  return held === 'write' || (held === 'read' && level === 'read');
+}
+
+/** 403 INSUFFICIENT_SCOPE naming the missing permission in details.required. */
+export function requirePermission(key: ApiKey, permission: string): void {
+  if (!hasPermission(key, permission)) {
+    throw new SandboxApiError(403, 'INSUFFICIENT_SCOPE', `This key lacks the ${permission} permission`, {
+      required: permission,
+    });
+  }
+}

@@ -1,0 +1,211 @@
+import type { SandboxCore } from '../core.js';
+import { SandboxApiError, validationError } from '../errors.js';
+import type { Fault } from './faults.js';
+import { fingerprintOf, type StoredResponse } from './idempotency.js';
+import { type ApiKey, requirePermission } from './keys.js';
+import { errorResponse, jsonResponse, successBody } from './respond.js';
+import type { RouteDefinition } from './route.js';
+import type { Router } from './router.js';
+
+/** Where the caller's IP comes from when the request does not say (the HTTP server passes the socket's). */
+export interface ClientInfo {
+  readonly ip?: string;
+}
+
+/** The header the sandbox takes the caller's IP from, before the socket address. */
+export const CLIENT_IP_HEADER = 'X-Forwarded-For';
+
+const SUBSCRIPTION_CODES: Record<string, string> = {
+  api_not_in_plan: 'API_NOT_IN_PLAN',
+  trial_expired: 'TRIAL_EXPIRED',
+  billing_past_due: 'BILLING_PAST_DUE',
+  subscription_canceled: 'SUBSCRIPTION_CANCELED',
+  plan_required: 'PLAN_REQUIRED',
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The simulator core: one web Request in, one Response out. msw handlers, the HTTP server and
+ * `sandbox.fetch` all call this. A network fault is returned as `Response.error()`.
+ */
+export async function handleRequest(
+  core: SandboxCore,
+  router: Router,
+  request: Request,
+  info: ClientInfo = {},
+): Promise<Response> {
+  core.clock.runDue();
+  const path = new URL(request.url).pathname;
+  const fault = core.faults.take(request.method.toUpperCase(), path);
+  if (fault && fault.when === 'before') {
+    if (fault.delayMs > 0) await sleep(fault.delayMs);
+    if (fault.reset) return Response.error();
+    if (fault.status !== null) return serverError(fault.status);
+  }
+  const forwarded = request.headers.get(CLIENT_IP_HEADER)?.split(',')[0]?.trim();
+  const ip = forwarded || info.ip || '127.0.0.1';
+  return serve(core, router, request, path, ip, fault?.when === 'after' ? fault : null);
+}
+
+async function serve(
+  core: SandboxCore,
+  router: Router,
+  request: Request,
+  path: string,
+  ip: string,
+  fault: Fault | null,
+): Promise<Response> {
+  let key: ApiKey;
+  let rateHeaders: Headers;
+  try {
+    key = core.keys.authenticate(request.headers.get('Authorization'), ip);
+  } catch (error) {
+    return errorResponse(asApiError(error));
+  }
+  try {
+    rateHeaders = core.rateLimiter.take();
+  } catch (error) {
+    return errorResponse(asApiError(error), core.rateLimiter.headers());
+  }
+  let idempotency: { key: string } | null = null;
+  let response: Response;
+  try {
+    const prepared = await prepare(core, router, request, path, ip, key);
+    const replay = prepared.idempotencyKey
+      ? core.idempotency.begin(key.id, prepared.idempotencyKey, prepared.fingerprint)
+      : null;
+    if (replay) return withHeaders(fromStored(replay), rateHeaders, { 'Idempotent-Replayed': 'true' });
+    if (prepared.idempotencyKey) idempotency = { key: prepared.idempotencyKey };
+    response = await run(core, prepared, request, key);
+  } catch (error) {
+    response = errorResponse(asApiError(error));
+  }
+  if (fault && fault.delayMs > 0) await sleep(fault.delayMs);
+  if (idempotency) {
+    const stored = await toStored(response);
+    if (stored.status >= 500) core.idempotency.abandon(key.id, idempotency.key);
+    else core.idempotency.complete(key.id, idempotency.key, stored);
+    response = fromStored(stored);
+  }
+  if (fault?.reset) return Response.error();
+  if (fault && fault.status !== null) return serverError(fault.status);
+  return withHeaders(response, rateHeaders);
+}
+
+interface PreparedRequest {
+  readonly route: RouteDefinition;
+  readonly params: Record<string, string>;
+  readonly body: Record<string, unknown>;
+  readonly idempotencyKey: string | null;
+  readonly fingerprint: string;
+}
+
+/** Every check that comes before a route runs, in the order the service applies them. */
+async function prepare(
+  core: SandboxCore,
+  router: Router,
+  request: Request,
+  path: string,
+  ip: string,
+  key: ApiKey,
+): Promise<PreparedRequest> {
+  core.keys.checkIp(key, ip);
+  const subscription = core.state.shop.settings.subscription;
+  if (subscription !== 'active') {
+    const code = SUBSCRIPTION_CODES[subscription]!;
+    throw new SandboxApiError(402, code, `The shop's subscription needs attention (${subscription})`);
+  }
+  if ((path === '/v1/range' || path.startsWith('/v1/range/')) && !core.state.shop.settings.rangeAddon) {
+    throw new SandboxApiError(402, 'RANGE_ADDON_REQUIRED', 'This shop does not have the Range add-on');
+  }
+  const method = request.method.toUpperCase();
+  const match = router.match(method, path);
+  if (match.kind === 'not_found') throw new SandboxApiError(404, 'NOT_FOUND', `No endpoint ${path}`);
+  if (match.kind === 'method_not_allowed') {
+    throw new SandboxApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`, {
+      allowed: match.allowed,
+    });
+  }
+  const { route, params } = match;
+  if (route.permission) requirePermission(key, route.permission);
+  const body = await readBody(request);
+  const idempotencyKey = method === 'POST' ? request.headers.get('Idempotency-Key') : null;
+  if (idempotencyKey !== null && idempotencyKey.length > 100) {
+    throw validationError({ 'Idempotency-Key': ['must be at most 100 characters'] });
+  }
+  if (method === 'POST' && !idempotencyKey && route.idempotency === 'required') {
+    throw new SandboxApiError(
+      400,
+      'IDEMPOTENCY_KEY_REQUIRED',
+      'This call moves a balance: send an Idempotency-Key',
+    );
+  }
+  return {
+    route,
+    params,
+    body,
+    idempotencyKey: idempotencyKey || null,
+    fingerprint: fingerprintOf(method, path, body),
+  };
+}
+
+async function run(
+  core: SandboxCore,
+  prepared: PreparedRequest,
+  request: Request,
+  key: ApiKey,
+): Promise<Response> {
+  const result = await prepared.route.handle({
+    sandbox: core,
+    key,
+    params: prepared.params,
+    query: new URL(request.url).searchParams,
+    body: prepared.body,
+    request,
+    now: core.clock.iso(),
+  });
+  return jsonResponse(result.status, successBody(result.data, result.meta));
+}
+
+async function readBody(request: Request): Promise<Record<string, unknown>> {
+  const text = request.body ? await request.text() : '';
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw validationError({ body: ['must be valid JSON'] });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw validationError({ body: ['must be a JSON object'] });
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function asApiError(error: unknown): SandboxApiError {
+  if (error instanceof SandboxApiError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new SandboxApiError(500, 'SERVER_ERROR', `The sandbox failed: ${message}`);
+}
+
+function serverError(status: number): Response {
+  return errorResponse(new SandboxApiError(status, 'SERVER_ERROR', 'Injected server fault (sandbox.faults)'));
+}
+
+async function toStored(response: Response): Promise<StoredResponse> {
+  return { status: response.status, headers: [...response.headers], body: await response.text() };
+}
+
+function fromStored(stored: StoredResponse): Response {
+  return new Response(stored.body, {
+    status: stored.status,
+    headers: new Headers(stored.headers.map(([name, value]) => [name, value] as [string, string])),
+  });
+}
+
+function withHeaders(response: Response, ...extra: HeadersInit[]): Response {
+  const headers = new Headers(response.headers);
+  for (const set of extra) for (const [name, value] of new Headers(set)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, headers });
+}

@@ -1,0 +1,50 @@
+import type { SandboxCore } from '../core.js';
+import type { ApiKey, Permission } from './keys.js';
+
+/** The HTTP methods the API uses. */
+export type RouteMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** What a route handler receives. State changes go through `sandbox`; `now` is the clock at arrival. */
+export interface RouteContext {
+  readonly sandbox: SandboxCore;
+  readonly key: ApiKey;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  /** The parsed JSON body; `{}` when none was sent. */
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly request: Request;
+  readonly now: string;
+}
+
+/** A handler's answer: wrapped into `{status: 'ok', data, meta?}` by the pipeline. */
+export interface RouteResult {
+  readonly status: number;
+  readonly data: unknown;
+  readonly meta?: unknown;
+}
+
+/**
+ * One endpoint. The pipeline has already authenticated the key, applied the plan and add-on gates, checked
+ * `permission`, and handled the Idempotency-Key when the handler runs. Handlers check everything before
+ * they change state, so a refused request leaves no trace (and no event).
+ */
+export interface RouteDefinition {
+  readonly method: RouteMethod;
+  /** Full path with `{name}` placeholders: `/v1/range/reservations/{id}/cancel`. */
+  readonly path: string;
+  /** Needed permission, or null (the event feed filters by permission itself). */
+  readonly permission: Permission | null;
+  /** POSTs accept an Idempotency-Key; `required` makes it mandatory (balance moves). @default 'optional' */
+  readonly idempotency?: 'required' | 'optional';
+  readonly handle: (context: RouteContext) => RouteResult | Promise<RouteResult>;
+}
+
+/** 200 with `data`. */
+export function ok(data: unknown, meta?: unknown): RouteResult {
+  return meta === undefined ? { status: 200, data } : { status: 200, data, meta };
+}
+
+/** 201 with the created record. */
+export function created(data: unknown): RouteResult {
+  return { status: 201, data };
+}

@@ -1,0 +1,87 @@
+import type { ClockMode } from './clock.js';
+
+/** The shop's plan: sets the rate limits of reference section 8. */
+export type SandboxPlan = 'established' | 'enterprise';
+
+/** The service the sandbox pretends to be: keys of the other environment get 401 WRONG_ENVIRONMENT. */
+export type SandboxEnvironment = 'sandbox' | 'live';
+
+/**
+ * The shop's subscription state. Anything but `active` answers every call with the matching 402 code of
+ * reference section 5 (`trial_expired` -> TRIAL_EXPIRED, `api_not_in_plan` -> API_NOT_IN_PLAN, ...).
+ */
+export type SandboxSubscription =
+  | 'active'
+  | 'api_not_in_plan'
+  | 'trial_expired'
+  | 'billing_past_due'
+  | 'subscription_canceled'
+  | 'plan_required';
+
+/** Options of `createSandbox`. Everything is optional: all features on, Established plan, sandbox keys. */
+export interface SandboxOptions {
+  /** The shop has the Range add-on; without it every /v1/range/* call is 402 RANGE_ADDON_REQUIRED. @default true */
+  rangeAddon?: boolean;
+  /** The shop processes cards (card transactions exist, link billing is allowed). @default true */
+  cardProcessing?: boolean;
+  /** The shop has memberships on. @default true */
+  memberships?: boolean;
+  /** @default 'established' */
+  plan?: SandboxPlan;
+  /** @default 'sandbox' */
+  environment?: SandboxEnvironment;
+  /** Seed of the generated shop: the same seed builds the same records. @default 1 */
+  seed?: number;
+  /**
+   * Lets webhook endpoints on loopback (`http://127.0.0.1:port`) through, so tests can run a local
+   * receiver. The real service refuses them. @default true
+   */
+  allowLoopback?: boolean;
+  /** Start time of the sandbox clock. @default the current time */
+  now?: Date | string | number;
+  /**
+   * `frozen`: time moves only through `clock.advance` and `clock.set` (deterministic tests).
+   * `real`: time also flows at wall-clock speed from `now`. @default 'frozen'
+   */
+  clock?: ClockMode;
+  /** Origin that `sandbox.handlers` intercept in msw. @default 'https://sandbox.shop.test' */
+  baseUrl?: string;
+  /** The fetch used for webhook deliveries. @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** How long a webhook receiver may take to answer, in ms. @default 10000 (reference section 6) */
+  webhookTimeoutMs?: number;
+}
+
+/** @internal Options with every default filled in. */
+export interface ResolvedOptions {
+  rangeAddon: boolean;
+  cardProcessing: boolean;
+  memberships: boolean;
+  plan: SandboxPlan;
+  environment: SandboxEnvironment;
+  seed: number;
+  allowLoopback: boolean;
+  now: Date;
+  clock: ClockMode;
+  baseUrl: string;
+  fetch: typeof fetch;
+  webhookTimeoutMs: number;
+}
+
+/** @internal */
+export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
+  return {
+    rangeAddon: options.rangeAddon ?? true,
+    cardProcessing: options.cardProcessing ?? true,
+    memberships: options.memberships ?? true,
+    plan: options.plan ?? 'established',
+    environment: options.environment ?? 'sandbox',
+    seed: options.seed ?? 1,
+    allowLoopback: options.allowLoopback ?? true,
+    now: options.now === undefined ? new Date() : new Date(options.now),
+    clock: options.clock ?? 'frozen',
+    baseUrl: (options.baseUrl ?? 'https://sandbox.shop.test').replace(/\/+$/, ''),
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000,
+  };
+}

@@ -1,0 +1,48 @@
+import type { SandboxCore } from '../core.js';
+import * as rentals from '../domain/rentals.js';
+import type { RangeRentalRecord, RangeReservationRecord } from '../state/range.js';
+import { closeVisit } from './range.js';
+
+/**
+ * Register-side actions: what staff do at the counter and the API cannot (reference section 1, rule 4).
+ * Each one changes the shop and fires the events the real register would. Each domain keeps its actions
+ * in its own file here (range.ts, ...) and adds a one-line method below.
+ */
+export class SandboxRegister {
+  /** @internal */
+  constructor(protected readonly core: SandboxCore) {}
+
+  /** Ends a checked-in visit: completed, plus a sale.completed order for any overtime. */
+  closeVisit(reservationId: number, options: { overtimeCents?: number } = {}): RangeReservationRecord {
+    return structuredClone(closeVisit(this.core, reservationId, options));
+  }
+
+  /** Hands a gun over the counter: range.rental.checked_out. */
+  rentOut(
+    rentalId: number,
+    options: { customerId: number; reservationId?: number | null; condition?: string },
+  ): RangeRentalRecord {
+    return structuredClone(rentals.rentOut(this.core, rentalId, options));
+  }
+
+  /**
+   * Takes a gun back: range.rental.checked_in (with last_checkout), and for `Needs cleaning` or `Damaged`
+   * (optionally `Damaged: note`) the gun goes to maintenance with range.rental.out_of_service.
+   */
+  returnRental(
+    rentalId: number,
+    options: { condition?: string; roundsFired?: number | null } = {},
+  ): RangeRentalRecord {
+    return structuredClone(rentals.returnRental(this.core, rentalId, options));
+  }
+
+  /** Takes an available gun off the wall: range.rental.out_of_service. */
+  takeOutOfService(rentalId: number, reason: string): RangeRentalRecord {
+    return structuredClone(rentals.takeOutOfService(this.core, rentalId, reason));
+  }
+
+  /** Puts a gun in maintenance back on the wall: range.rental.returned_to_service. */
+  returnToService(rentalId: number): RangeRentalRecord {
+    return structuredClone(rentals.returnToService(this.core, rentalId));
+  }
+}

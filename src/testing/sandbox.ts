@@ -1,0 +1,124 @@
+import type { HttpHandler } from 'msw';
+import type { SandboxClock } from './clock.js';
+import { createCore, type SandboxCore } from './core.js';
+import { SandboxWebhooks } from './events/webhooks.js';
+import type { SandboxFaults } from './http/faults.js';
+import type { CreateKeyOptions } from './http/keys.js';
+import { type ClientInfo, handleRequest } from './http/pipeline.js';
+import { Router } from './http/router.js';
+import { createHandlers } from './msw.js';
+import {
+  resolveOptions,
+  type SandboxOptions,
+  type SandboxPlan,
+  type SandboxSubscription,
+} from './options.js';
+import { SandboxRegister } from './register/index.js';
+import { ROUTES } from './routes/index.js';
+import { seedShopState } from './seed/index.js';
+import type { ListenOptions, SandboxServer } from './server.js';
+import type { SentEmail } from './state/shop.js';
+
+/**
+ * A stateful simulator of the Shop Management API: keys, plan gates, state machines, pagination,
+ * idempotency, rate limits, events and signed webhooks, on a clock the test controls.
+ */
+export class Sandbox {
+  /** The origin msw intercepts: give it to the client as baseUrl when using `handlers`. */
+  readonly baseUrl: string;
+  /** The sandbox's time; every timestamp, window and schedule reads it. */
+  readonly clock: SandboxClock;
+  /** What staff do at the counter (close a visit, rent out and take back guns). */
+  readonly register: SandboxRegister;
+  /** Webhook endpoints, deliveries, retries and resends. */
+  readonly webhooks: SandboxWebhooks;
+  /** Injected server faults, delays and dropped connections. */
+  readonly faults: SandboxFaults;
+
+  /** @internal */
+  readonly core: SandboxCore;
+  private readonly router = new Router(ROUTES);
+  private mswHandlers: HttpHandler[] | undefined;
+
+  /** @internal Use `createSandbox`. */
+  constructor(options: SandboxOptions = {}) {
+    this.core = createCore(resolveOptions(options));
+    seedShopState(this.core);
+    this.baseUrl = this.core.options.baseUrl;
+    this.clock = this.core.clock;
+    this.register = new SandboxRegister(this.core);
+    this.webhooks = new SandboxWebhooks(this.core);
+    this.faults = this.core.faults;
+  }
+
+  /** The simulator core: a web Request in, a Response out (`Response.error()` for a dropped connection). */
+  handle = (request: Request, info?: ClientInfo): Promise<Response> =>
+    handleRequest(this.core, this.router, request, info);
+
+  /**
+   * A `fetch` served by the sandbox in-process, for `new ShopClient({ fetch: sandbox.fetch })`. A dropped
+   * connection rejects with a TypeError, as fetch does.
+   */
+  fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    const response = await this.handle(request);
+    if (response.type === 'error')
+      throw new TypeError('fetch failed', { cause: new Error('sandbox fault: connection reset') });
+    return response;
+  };
+
+  /** msw request handlers for every path under `baseUrl`: `setupServer(...sandbox.handlers)`. */
+  get handlers(): HttpHandler[] {
+    this.mswHandlers ??= createHandlers(this.baseUrl, (request) => this.handle(request));
+    return this.mswHandlers;
+  }
+
+  /** Serves the sandbox over real HTTP on 127.0.0.1 (Node only). */
+  async listen(options?: ListenOptions): Promise<SandboxServer> {
+    const server = await import('./server.js');
+    return server.listen(this.handle, options);
+  }
+
+  /** Issues an API key. With no argument: write on every resource, at every location. */
+  createKey(options?: CreateKeyOptions): string {
+    return this.core.keys.create(options);
+  }
+
+  /** Revokes a key: from now on it gets 401 INVALID_API_KEY. */
+  revokeKey(key: string): void {
+    this.core.keys.revoke(key);
+  }
+
+  /** Puts the shop's subscription in a state; anything but `active` answers every call with its 402 code. */
+  setSubscription(subscription: SandboxSubscription): void {
+    this.core.state.shop.settings.subscription = subscription;
+  }
+
+  /** Switches the plan (rate limits follow at once). */
+  setPlan(plan: SandboxPlan): void {
+    this.core.state.shop.settings.plan = plan;
+  }
+
+  /** Turns the Range add-on on or off. */
+  setRangeAddon(enabled: boolean): void {
+    this.core.state.shop.settings.rangeAddon = enabled;
+  }
+
+  /** Emails the shop sent (booking confirmations with waiver links, cancellations), oldest first. */
+  sentEmails(): SentEmail[] {
+    return this.core.state.shop.outbox.map((email) => ({ ...email }));
+  }
+}
+
+/**
+ * Creates a sandbox with a seeded shop (two locations, lanes and bays, classes and sessions over the
+ * next 30 days, a rental fleet with history, customers). All features on, Established plan, sandbox keys.
+ *
+ * @example
+ * const sandbox = createSandbox({ seed: 7, now: '2026-10-01T15:00:00Z' });
+ * const server = setupServer(...sandbox.handlers);
+ * const shop = new ShopClient({ apiKey: sandbox.createKey(), baseUrl: sandbox.baseUrl });
+ */
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  return new Sandbox(options);
+}

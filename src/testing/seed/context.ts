@@ -1,0 +1,22 @@
+import type { SandboxCore } from '../core.js';
+
+/**
+ * What a seeder gets: the core (state, seeded random, options) and the start time. Seeders run in order
+ * before the clock starts; they write records straight into state and record no events.
+ */
+export interface SeedContext {
+  readonly core: SandboxCore;
+  /** The sandbox clock's start, in ms. */
+  readonly nowMs: number;
+}
+
+/** Fills one domain of the shop. */
+export type Seeder = (context: SeedContext) => void;
+
+/** ISO timestamp `offsetMs` from the seed's start time. */
+export function isoAt(context: SeedContext, offsetMs: number): string {
+  return new Date(context.nowMs + offsetMs).toISOString();
+}
+
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;

@@ -1,0 +1,18 @@
+import type { SandboxCore } from '../core.js';
+import type { SeedContext, Seeder } from './context.js';
+import { seedRange } from './range.js';
+import { seedRentals } from './rentals.js';
+import { seedShop } from './shop.js';
+
+/**
+ * The seeders, in order. A new domain adds its seeder here; `seedShop` runs first because every other
+ * record points at its locations and customers. Catalog products other seeders refer to (class products,
+ * rental guns) are listed in seed/catalog.ts so the products seeder can create the matching records.
+ */
+export const SEEDERS: readonly Seeder[] = [seedShop, seedRange, seedRentals];
+
+/** @internal Runs every seeder against a fresh core. */
+export function seedShopState(core: SandboxCore): void {
+  const context: SeedContext = { core, nowMs: core.clock.nowMs() };
+  for (const seeder of SEEDERS) seeder(context);
+}

@@ -1,0 +1,90 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ClientInfo } from './http/pipeline.js';
+
+/** A running sandbox HTTP server. */
+export interface SandboxServer {
+  /** `http://127.0.0.1:<port>`: pass it as the client's baseUrl (the SDK adds /v1). */
+  readonly url: string;
+  /** Stops the server and drops open connections. */
+  close(): Promise<void>;
+}
+
+/** Options of `sandbox.listen()`. */
+export interface ListenOptions {
+  /** @default 0 (a free port) */
+  port?: number;
+}
+
+type CoreHandler = (request: Request, info: ClientInfo) => Promise<Response>;
+
+/**
+ * Serves the core on 127.0.0.1 with node:http: IncomingMessage -> web Request -> core -> ServerResponse.
+ * The only module of the sandbox that needs Node; msw handlers work without it.
+ */
+export function listen(handle: CoreHandler, options: ListenOptions = {}): Promise<SandboxServer> {
+  const server = createServer((incoming, outgoing) => {
+    void serve(handle, incoming, outgoing);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        close: () =>
+          new Promise<void>((done, fail) => {
+            server.close((error) => (error ? fail(error) : done()));
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+async function serve(
+  handle: CoreHandler,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+): Promise<void> {
+  try {
+    const request = await toWebRequest(incoming);
+    const response = await handle(request, { ip: incoming.socket.remoteAddress ?? '127.0.0.1' });
+    if (response.type === 'error') {
+      incoming.socket.destroy();
+      return;
+    }
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const body = Buffer.from(await response.arrayBuffer());
+    outgoing.writeHead(response.status, { ...headers, 'Content-Length': String(body.length) });
+    outgoing.end(body);
+  } catch {
+    if (!outgoing.headersSent) {
+      outgoing.writeHead(500, { 'Content-Type': 'application/json' });
+      outgoing.end(
+        JSON.stringify({
+          status: 'error',
+          error: { code: 'SERVER_ERROR', message: 'Sandbox server error', details: {} },
+        }),
+      );
+    } else {
+      outgoing.destroy();
+    }
+  }
+}
+
+async function toWebRequest(incoming: IncomingMessage): Promise<Request> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of incoming) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const method = incoming.method ?? 'GET';
+  const body = chunks.length > 0 && method !== 'GET' && method !== 'HEAD' ? Buffer.concat(chunks) : undefined;
+  return new Request(`http://127.0.0.1${incoming.url ?? '/'}`, { method, headers, body });
+}

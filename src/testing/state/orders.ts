@@ -1,0 +1,42 @@
+import type { CustomerRecord } from './shop.js';
+import { Table } from './table.js';
+
+/**
+ * An order line. The reference does not show order fields; this shape is the sandbox's own and the
+ * memberships/products half of the sandbox extends it.
+ */
+export interface OrderLine {
+  type: string;
+  product_id: number | null;
+  description: string;
+  qty: number;
+  unit_price_cents: number;
+  total_cents: number;
+}
+
+/** A point-of-sale order, as carried by sale.completed (which always embeds the full customer). */
+export interface OrderRecord {
+  object: 'order';
+  id: number;
+  number: string;
+  status: string;
+  source: string;
+  location_id: number;
+  customer_id: number | null;
+  customer: CustomerRecord | null;
+  external_reference: string | null;
+  lines: OrderLine[];
+  subtotal_cents: number;
+  tax_cents: number;
+  total_cents: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrderState {
+  orders: Table<OrderRecord>;
+}
+
+export function createOrderState(): OrderState {
+  return { orders: new Table() };
+}

@@ -1,0 +1,68 @@
+import type { SandboxOptions, SandboxSubscription } from '../options.js';
+import { Table } from './table.js';
+
+/**
+ * A store location. The reference names only storefront_location_id and the writable phone, email and
+ * business_hours; the other fields are the sandbox's own guess at a location record.
+ */
+export interface LocationRecord {
+  object: 'location';
+  id: number;
+  name: string;
+  address: string;
+  phone: string;
+  email: string;
+  business_hours: string;
+  storefront_location_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * A customer. The reference names no customer fields beyond date of birth being one of them; this shape
+ * is the sandbox's own.
+ */
+export interface CustomerRecord {
+  object: 'customer';
+  id: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  date_of_birth: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An email the shop would have sent (confirmation with waiver links, cancellation). */
+export interface SentEmail {
+  readonly to: string | null;
+  readonly kind: 'reservation_confirmation' | 'reservation_cancellation' | (string & {});
+  readonly subject: string;
+  readonly reservation_id?: number;
+  readonly sent_at: string;
+}
+
+/** Shop-wide settings the sandbox was created with, plus what tests may change later. */
+export interface ShopSettings {
+  rangeAddon: boolean;
+  cardProcessing: boolean;
+  memberships: boolean;
+  plan: NonNullable<SandboxOptions['plan']>;
+  environment: NonNullable<SandboxOptions['environment']>;
+  subscription: SandboxSubscription;
+}
+
+/** Records every domain shares: the shop itself, its locations and customers, and the mail outbox. */
+export interface ShopState {
+  settings: ShopSettings;
+  /** The shop's main location: the default for availability and lane bookings. */
+  mainLocationId: number;
+  locations: Table<LocationRecord>;
+  customers: Table<CustomerRecord>;
+  outbox: SentEmail[];
+}
+
+export function createShopState(settings: ShopSettings): ShopState {
+  return { settings, mainLocationId: 1, locations: new Table(), customers: new Table(), outbox: [] };
+}
