@@ -1,0 +1,79 @@
+/**
+ * spec/openapi.yaml -> src/generated/ (zod schemas and types, params, the endpoint table, events, error codes).
+ *
+ *   npm run generate          rewrite src/generated/
+ *   npm run generate:check    generate into a temporary directory; exit 1, naming each file, on any drift
+ *   options: --spec <file> (default spec/openapi.yaml), --out <dir> (default src/generated)
+ *
+ * Why a focused generator rather than a well-kept one: @hey-api/openapi-ts (zod plugin) and orval both emit
+ * `z.object` (unknown fields stripped) and closed `z.enum`s, have no notion of `x-known-values`, and produce
+ * a client or per-endpoint functions rather than an endpoint table carrying our `x-permission`,
+ * `x-idempotency`, `x-pagination`, `x-error-codes` and `x-shape`; making them meet the house rules (loose
+ * objects, open enums typed `'a' | (string & {})` over a plain `z.string()` so the JIT object parser stays on
+ * its fast path, `z.iso.datetime()` requiring Z, the event and error-code tables) would mean post-processing
+ * their output, which is more code than this and breaks on their upgrades. Neither is installed either.
+ * So this is ~1,250 lines over a real parser: @readme/openapi-parser validates the spec against the OpenAPI
+ * 3.1 schema and parses it (keeping `$ref` names), and Biome formats the output so it is lint-clean.
+ * The layout of what it emits is fixed by the team's contract; see scripts/generator/*.ts.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { diffFiles, generate, writeFiles } from './generator/index.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+interface Cli {
+  readonly check: boolean;
+  readonly spec: string;
+  readonly out: string;
+}
+
+function parseArgs(argv: readonly string[]): Cli {
+  let check = false;
+  let spec = path.join(root, 'spec/openapi.yaml');
+  let out = path.join(root, 'src/generated');
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--check') check = true;
+    else if (arg === '--spec' && argv[i + 1]) spec = path.resolve(argv[++i]!);
+    else if (arg === '--out' && argv[i + 1]) out = path.resolve(argv[++i]!);
+    else throw new Error(`unknown argument ${arg}; usage: generate.ts [--check] [--spec file] [--out dir]`);
+  }
+  return { check, spec, out };
+}
+
+async function main(): Promise<number> {
+  const cli = parseArgs(process.argv.slice(2));
+  const files = await generate({ specPath: cli.spec, targetDir: cli.out, root });
+  const shown = path.relative(process.cwd(), cli.out) || '.';
+  if (!cli.check) {
+    await writeFiles(cli.out, files);
+    console.log(`generated ${files.size} files in ${shown} from ${path.relative(process.cwd(), cli.spec)}`);
+    return 0;
+  }
+
+  const scratch = await mkdtemp(path.join(tmpdir(), 'shop-sdk-generate-'));
+  await writeFiles(scratch, files);
+  const differences = await diffFiles(cli.out, files);
+  if (differences.length === 0) {
+    await rm(scratch, { recursive: true, force: true });
+    console.log(`${shown} is up to date with ${path.relative(process.cwd(), cli.spec)}`);
+    return 0;
+  }
+  console.error(`${shown} is out of date with the spec; run \`npm run generate\`. Differing files:`);
+  for (const line of differences) console.error(`  ${line}`);
+  console.error(`(fresh output kept in ${scratch} for diffing)`);
+  return 1;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,93 @@
+import { GENERATED_HEADER, type ImportPaths } from './emit-schemas.js';
+import type { OperationModel } from './model.js';
+import { jsDoc } from './names.js';
+import { deref, type OpenApiDocument, type SchemaObject } from './spec.js';
+import { flattenAllOf, type HelperName, ZodEmitter } from './zod-emitter.js';
+
+/** The identifiers params.ts exports for one operation, as operations.ts refers to them. */
+export interface ParamsNames {
+  /** The schema of the query, e.g. `RangeReservationsListParamsSchema`, or null. */
+  readonly query: string | null;
+  readonly body: string | null;
+}
+
+/**
+ * params.ts: per operation with a query or a body, `<Op>ParamsSchema` (query and body merged, path
+ * parameters left out) and `type <Op>Params = z.input<...>`. When an operation has both, the separate
+ * `<Op>QuerySchema` and `<Op>BodySchema` are exported too, for the transport to check each part.
+ */
+export function emitParams(
+  doc: OpenApiDocument,
+  operations: readonly OperationModel[],
+  paths: ImportPaths,
+): { source: string; names: Map<string, ParamsNames> } {
+  const helpers = new Set<HelperName>();
+  const names = new Map<string, ParamsNames>();
+  let body = '';
+
+  for (const op of operations) {
+    const emitter = new ZodEmitter(doc, { mode: 'input' });
+    const query = op.query.length > 0 ? querySchema(doc, op) : undefined;
+    const payload = op.body ? deref(doc, op.body) : undefined;
+    const params = `${op.pascal}Params`;
+    const summary = op.summary ? `: ${op.summary.replace(/[.]?$/, '.')}` : '.';
+    const about = [`Parameters of \`${op.id}\` (${op.method} ${op.path})${summary}`];
+    if (op.undocumented)
+      about.push('', 'The reference leaves part of this shape open; other fields are passed through.');
+
+    if (query && payload) {
+      const merged = mergeObjects(doc, query, payload, op.id);
+      body += `\n${jsDoc([`Query of \`${op.id}\`.`])}export const ${op.pascal}QuerySchema = ${emitter.expr(query, [params])};\n`;
+      body += `\n${jsDoc([`JSON body of \`${op.id}\`.`])}export const ${op.pascal}BodySchema = ${emitter.expr(payload, [params])};\n`;
+      body += `\n${jsDoc(about)}export const ${params}Schema = ${emitter.expr(merged, [params])};\n`;
+      names.set(op.id, { query: `${op.pascal}QuerySchema`, body: `${op.pascal}BodySchema` });
+    } else if (query || payload) {
+      body += `\n${jsDoc(about)}export const ${params}Schema = ${emitter.expr((query ?? payload)!, [params])};\n`;
+      names.set(op.id, { query: query ? `${params}Schema` : null, body: payload ? `${params}Schema` : null });
+    } else {
+      names.set(op.id, { query: null, body: null });
+      continue;
+    }
+    body += `${jsDoc(about)}export type ${params} = z.input<typeof ${params}Schema>;\n`;
+    for (const helper of emitter.helpers) helpers.add(helper);
+  }
+
+  let imports = "import { z } from 'zod';\n";
+  const fromHelpers = (['dateTimeInput', 'openEnum'] as const).filter((h) => helpers.has(h));
+  if (fromHelpers.length > 0) imports += `import { ${fromHelpers.join(', ')} } from '${paths.helpers}';\n`;
+  if (helpers.has('ERROR_CODES')) imports += "import { ERROR_CODES } from './error-codes.js';\n";
+  return { source: `${GENERATED_HEADER}${imports}${body}`, names };
+}
+
+/** The query parameters as one object schema, each parameter's description carried onto its field. */
+function querySchema(doc: OpenApiDocument, op: OperationModel): SchemaObject {
+  const properties: Record<string, SchemaObject> = {};
+  const required: string[] = [];
+  for (const param of op.query) {
+    const schema = deref(doc, param.schema ?? {});
+    properties[param.name] = { ...schema, description: param.description ?? schema.description };
+    if (param.required) required.push(param.name);
+  }
+  return { type: 'object', properties, required };
+}
+
+function mergeObjects(
+  doc: OpenApiDocument,
+  query: SchemaObject,
+  body: SchemaObject,
+  id: string,
+): SchemaObject {
+  const flat = body.allOf ? flattenAllOf(doc, body) : body;
+  if (!flat.properties || flat.oneOf || flat.anyOf) {
+    throw new Error(`${id}: a query together with a body that is not a plain object is not supported`);
+  }
+  for (const name of Object.keys(flat.properties)) {
+    if (name in query.properties!)
+      throw new Error(`${id}: ${name} is both a query parameter and a body field`);
+  }
+  return {
+    type: 'object',
+    properties: { ...query.properties, ...flat.properties },
+    required: [...(query.required ?? []), ...(flat.required ?? [])],
+  };
+}

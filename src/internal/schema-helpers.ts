@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/** An open enum: the known values, plus any string a later API version may add. */
+export type OpenEnum<Values extends readonly string[]> = Values[number] | (string & {});
+
+/**
+ * A string field whose known values are `values`, accepting any other string too (reference section 9:
+ * enum values are added within /v1). At runtime it is a plain `z.string()`: a union of literals plus a
+ * string fallback would accept exactly the same inputs, but would leave zod's JIT object parser for a
+ * slower path on every response.
+ */
+export function openEnum<const Values extends readonly string[]>(
+  _values: Values,
+): z.ZodType<Values[number] | (string & {}), Values[number] | (string & {})> {
+  // The union is spelled out rather than `OpenEnum<Values>` so that editors show the values on hover.
+  return z.string() as z.ZodType<Values[number] | (string & {}), Values[number] | (string & {})>;
+}
+
+/**
+ * A date-time request parameter: an ISO-8601 string as given, or a `Date`, sent as its ISO string (UTC,
+ * trailing Z). The server owns the format check, so a string is not validated here.
+ */
+export function dateTimeInput(): z.ZodType<string, string | Date> {
+  return z.union([z.string(), z.date().transform((date) => date.toISOString())]);
+}

@@ -1,0 +1,271 @@
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { ERROR_CODE_STATUS, ERROR_CODES } from '../../src/generated/error-codes.js';
+import { EVENT_TYPES } from '../../src/generated/event-types.js';
+import { EVENT_PAYLOAD_SCHEMAS } from '../../src/generated/events.js';
+import { operations } from '../../src/generated/operations.js';
+import { RangeReservationsListParamsSchema } from '../../src/generated/params.js';
+import * as schemas from '../../src/generated/schemas.js';
+import { openEnumFields, samples } from './samples.js';
+
+const componentSchemas = Object.fromEntries(
+  Object.entries(schemas)
+    .filter(([name]) => name.endsWith('Schema'))
+    .map(([name, schema]) => [name.slice(0, -'Schema'.length), schema as z.ZodType]),
+);
+const names = Object.keys(componentSchemas).sort();
+
+function schemaOf(name: string): z.ZodType {
+  const schema = componentSchemas[name];
+  if (!schema) throw new Error(`no generated schema ${name}Schema`);
+  return schema;
+}
+
+function sampleOf(name: string): Record<string, unknown> {
+  const sample = samples[name];
+  if (!sample) throw new Error(`no sample for ${name}`);
+  return structuredClone(sample);
+}
+
+/** The one issue a parse must fail with, as `path: message`. */
+function onlyIssue(schema: z.ZodType, input: unknown): string {
+  const result = schema.safeParse(input);
+  expect(result.success).toBe(false);
+  const issues = result.error?.issues ?? [];
+  expect(issues).toHaveLength(1);
+  return `${issues[0]!.path.join('.')}: ${issues[0]!.message}`;
+}
+
+describe('component schemas', () => {
+  it('has a hand-written sample for every component schema, and no sample without a schema', () => {
+    expect(Object.keys(samples).sort()).toEqual(names);
+  });
+
+  describe.each(names)('%s', (name) => {
+    const schema = schemaOf(name);
+
+    it('parses a realistic sample with every field, unchanged', () => {
+      const sample = sampleOf(name);
+      const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+      expect(Object.keys(sample)).toEqual(expect.arrayContaining(Object.keys(shape)));
+      expect(schema.parse(sample)).toEqual(sample);
+    });
+
+    it('keeps a field added by a later API version', () => {
+      const sample = { ...sampleOf(name), added_in_2027: { nested: [1, 'two'] } };
+      expect(schema.parse(sample)).toEqual(sample);
+    });
+
+    it.each(openEnumFields[name] ?? [])('accepts and keeps an unknown value of %s', (field) => {
+      const sample = { ...sampleOf(name), [field]: 'value_added_later' };
+      expect((schema.parse(sample) as Record<string, unknown>)[field]).toBe('value_added_later');
+    });
+
+    const sample = sampleOf(name);
+    const ids = typeof sample.id === 'number' ? ['id'] : [];
+    it.each(ids)('rejects an id sent as a string, naming %s', (field) => {
+      expect(onlyIssue(schema, { ...sample, [field]: '5001' })).toBe(
+        `${field}: Invalid input: expected number, received string`,
+      );
+    });
+
+    const cents = Object.keys(sample).filter(
+      (key) => key.endsWith('_cents') && typeof sample[key] === 'number',
+    );
+    it.each(cents)('rejects cents with decimals in %s', (field) => {
+      expect(onlyIssue(schema, { ...sample, [field]: 12.5 })).toBe(
+        `${field}: Invalid input: expected int, received number`,
+      );
+    });
+
+    const timestamps = Object.keys(sample).filter(
+      (key) => /_at$/.test(key) && typeof sample[key] === 'string' && String(sample[key]).endsWith('Z'),
+    );
+    it.each(timestamps)('rejects %s without the trailing Z', (field) => {
+      expect(onlyIssue(schema, { ...sample, [field]: String(sample[field]).slice(0, -1) })).toBe(
+        `${field}: Invalid ISO datetime`,
+      );
+    });
+  });
+});
+
+describe('paths, nullability and formats', () => {
+  it('names the full path of a nested error', () => {
+    const reservation = sampleOf('RangeReservation');
+    (reservation.lines as Record<string, unknown>[])[1]!.unit_cents = 15.5;
+    expect(onlyIssue(schemas.RangeReservationSchema, reservation)).toBe(
+      'lines.1.unit_cents: Invalid input: expected int, received number',
+    );
+
+    const availability = sampleOf('RangeAvailability');
+    (availability.resource as Record<string, unknown>).updated_at = '2026-09-24 14:05:00';
+    expect(onlyIssue(schemas.RangeAvailabilitySchema, availability)).toBe(
+      'resource.updated_at: Invalid ISO datetime',
+    );
+  });
+
+  it('accepts null where the reference allows it and rejects it elsewhere', () => {
+    const rental = { ...sampleOf('RangeRental'), checkout: null, last_serviced_on: null };
+    expect(schemas.RangeRentalSchema.parse(rental)).toEqual(rental);
+    expect(onlyIssue(schemas.RangeRentalSchema, { ...rental, serial_number: null })).toBe(
+      'serial_number: Invalid input: expected string, received null',
+    );
+  });
+
+  it('rejects a missing required field', () => {
+    const { status: _status, ...reservation } = sampleOf('RangeReservation');
+    expect(onlyIssue(schemas.RangeReservationSchema, reservation)).toBe(
+      'status: Invalid input: expected string, received undefined',
+    );
+  });
+
+  it('requires UTC timestamps and YYYY-MM-DD dates', () => {
+    const reservation = sampleOf('RangeReservation');
+    expect(
+      onlyIssue(schemas.RangeReservationSchema, { ...reservation, starts_at: '2026-10-01T15:00:00+02:00' }),
+    ).toBe('starts_at: Invalid ISO datetime');
+    const membership = sampleOf('Membership');
+    expect(onlyIssue(schemas.MembershipSchema, { ...membership, started_on: '2026-01-05T00:00:00Z' })).toBe(
+      'started_on: Invalid ISO date',
+    );
+  });
+
+  it('accepts an event of a type added later, and any payload object in the envelope', () => {
+    const event = { ...sampleOf('Event'), type: 'range.lane.reset', data: { object: { object: 'lane' } } };
+    expect(schemas.EventSchema.parse(event)).toEqual(event);
+  });
+});
+
+describe('generated tables', () => {
+  it('lists the reservation states of the reference, in its order', () => {
+    expect(schemas.RANGE_RESERVATION_STATUSES).toEqual([
+      'held',
+      'booked',
+      'checked_in',
+      'in_progress',
+      'completed',
+      'cancelled',
+      'no_show',
+      'released',
+    ]);
+  });
+
+  it('maps every section 7 error code to its HTTP status', () => {
+    const byStatus: Record<string, string[]> = {
+      400: ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REQUIRED'],
+      401: ['INVALID_API_KEY', 'WRONG_ENVIRONMENT'],
+      402: ['API_NOT_IN_PLAN', 'TRIAL_EXPIRED', 'BILLING_PAST_DUE', 'SUBSCRIPTION_CANCELED', 'PLAN_REQUIRED'],
+      403: ['IP_NOT_ALLOWED', 'INSUFFICIENT_SCOPE'],
+      404: ['NOT_FOUND'],
+      405: ['METHOD_NOT_ALLOWED'],
+      409: [
+        'SERIALIZED',
+        'PO_SUBMITTED',
+        'DUPLICATE_PURCHASE_ORDER',
+        'NOTHING_OUTSTANDING',
+        'NOT_TRACKED',
+        'EXTERNAL_REFERENCE_TAKEN',
+        'FIREARM_ORDER',
+        'HAS_STOCK',
+        'COMPLIANCE_FIELD',
+        'SKU_TAKEN',
+        'DUPLICATE_CUSTOMER',
+        'INSUFFICIENT_STOCK',
+        'CODE_TAKEN',
+        'GIFT_CERTIFICATE_CODE_TAKEN',
+        'FIELD_NOT_WRITABLE',
+        'RESOURCE_UNAVAILABLE',
+        'SESSION_FULL',
+        'INVALID_STATE',
+        'ALREADY_VOIDED',
+        'SALE_REFUNDED',
+        'IDEMPOTENCY_IN_PROGRESS',
+        'ALREADY_MEMBER',
+      ],
+      422: [
+        'GIFT_CERTIFICATE_INACTIVE',
+        'GIFT_CERTIFICATE_INSUFFICIENT',
+        'INSUFFICIENT_CREDIT',
+        'GIFT_CERTIFICATE_CODE_INVALID',
+        'INVALID_REFERENCE',
+        'INVALID_RESOURCE',
+        'INVALID_SESSION',
+        'CONSTRAINT_VIOLATION',
+        'EMPTY_PO',
+        'IDEMPOTENCY_MISMATCH',
+        'PLAN_ARCHIVED',
+        'MEMBERSHIPS_OFF',
+        'CARD_PROCESSING_OFF',
+        'NO_GUEST_PASSES',
+        'OVERPAYMENT',
+      ],
+      429: ['RATE_LIMITED'],
+      500: ['SERVER_ERROR'],
+    };
+    const expected: Record<string, number | null> = { RANGE_ADDON_REQUIRED: 402, MEMBERSHIP_FULL: null };
+    for (const [status, codes] of Object.entries(byStatus))
+      for (const code of codes) expected[code] = Number(status);
+    expect({ ...ERROR_CODE_STATUS }).toEqual(expected);
+    expect([...ERROR_CODES].sort()).toEqual(Object.keys(expected).sort());
+  });
+
+  it('has a payload schema for every event type of the catalog', () => {
+    expect(Object.keys(EVENT_PAYLOAD_SCHEMAS)).toEqual([...EVENT_TYPES]);
+    expect(EVENT_TYPES).toEqual(
+      expect.arrayContaining([
+        'range.reservation.booked',
+        'range.rental.checked_in',
+        'membership.payment_failed',
+      ]),
+    );
+    expect(EVENT_PAYLOAD_SCHEMAS['range.reservation.booked']).toBe(schemas.RangeReservationSchema);
+    const payload = EVENT_PAYLOAD_SCHEMAS['range.rental.checked_in'].parse(
+      samples.RangeRentalCheckedInPayload,
+    );
+    expect(payload.last_checkout.rounds_fired).toBe(150);
+  });
+
+  it('describes the booking endpoint as the reference does', () => {
+    const create = operations['range.reservations.create'];
+    expect(create).toMatchObject({
+      method: 'POST',
+      path: '/v1/range/reservations',
+      pathParams: [],
+      query: null,
+      pagination: null,
+      successStatus: 201,
+      permission: 'range:write',
+      idempotency: 'optional',
+      undocumented: false,
+    });
+    expect(create.result).toBe(schemas.RangeReservationSchema);
+    expect(create.errorCodes).toEqual(
+      expect.arrayContaining([
+        'RESOURCE_UNAVAILABLE',
+        'SESSION_FULL',
+        'INVALID_SESSION',
+        'CONSTRAINT_VIOLATION',
+      ]),
+    );
+    expect(operations['range.reservations.list'].pagination).toBe('cursor');
+    expect(operations['range.reservations.cancel'].pathParams).toEqual([{ name: 'id', type: 'integer' }]);
+    expect(operations['customers.storeCredit.redeem'].idempotency).toBe('required');
+    expect(operations['range.reservations.checkIn'].undocumented).toBe(true);
+  });
+
+  it('takes date-time params as strings or Dates, and sends a Date as its ISO string', () => {
+    const parsed = RangeReservationsListParamsSchema.parse({
+      from: new Date('2026-10-01T00:00:00Z'),
+      to: '2026-10-31T00:00:00Z',
+      status: 'booked',
+      some_new_filter: 'x',
+    });
+    expect(parsed).toEqual({
+      from: '2026-10-01T00:00:00.000Z',
+      to: '2026-10-31T00:00:00Z',
+      status: 'booked',
+      some_new_filter: 'x',
+    });
+    expect(RangeReservationsListParamsSchema.safeParse({ limit: '50' }).success).toBe(false);
+  });
+});
