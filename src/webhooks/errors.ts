@@ -1,5 +1,6 @@
 // Zod-free and ky-free on purpose: `shop-sdk/webhooks` imports this module, and a receiver that only verifies
-// deliveries must not load the HTTP client.
+// deliveries must not load the HTTP client. src/core/errors re-exports these classes.
+import { isShopError, ShopError } from '../core/errors/shop-error.js';
 
 /**
  * Why a delivery was refused:
@@ -24,8 +25,8 @@ export type WebhookVerificationReason =
  * A webhook delivery failed verification. Branch on `reason`; the message says what to fix and never holds
  * the secret.
  */
-export class WebhookVerificationError extends Error {
-  override readonly name = 'WebhookVerificationError';
+export class WebhookVerificationError extends ShopError {
+  override readonly name: string = 'WebhookVerificationError';
 
   constructor(
     /** Why the delivery was refused; see {@link WebhookVerificationReason}. */
@@ -38,13 +39,13 @@ export class WebhookVerificationError extends Error {
 
 /** True when `error` is a {@link WebhookVerificationError}, even one from another copy of the SDK. */
 export function isWebhookVerificationError(error: unknown): error is WebhookVerificationError {
-  return error instanceof Error && error.name === 'WebhookVerificationError' && 'reason' in error;
+  return isShopError(error) && error.name === 'WebhookVerificationError' && 'reason' in error;
 }
 
 /**
  * The receiver's own setup is wrong (an empty secret, a negative tolerance): thrown when the verifier or
  * handler is set up, never because of what a sender sent, so a handler answers it with a 500, not a 400.
  */
-export class WebhookConfigurationError extends Error {
-  override readonly name = 'WebhookConfigurationError';
+export class WebhookConfigurationError extends ShopError {
+  override readonly name: string = 'WebhookConfigurationError';
 }

@@ -6,10 +6,12 @@ export type { EventPayloadMap, EventType };
 declare const unknownEventTypeBrand: unique symbol;
 
 /**
- * An event type this version of the SDK does not know yet (the API adds types within /v1). It is a string at
- * runtime; the brand keeps `event.type === 'inventory.changed'` narrowing to the known event.
+ * An event type this version of the SDK does not know yet (the API adds types within /v1). It is a plain
+ * string at runtime. The brand keeps `switch (event.type)` narrowing the known events (a bare `string` here
+ * would stop TypeScript narrowing the union at all); to compare with a type newer than the SDK, widen first:
+ * `(event.type as string) === 'range.lane.repainted'`, or use `EventRouter.onUnknown`.
  */
-export type UnknownEventType = string & { readonly [unknownEventTypeBrand]: true };
+export type UnknownEventType = `${string}.${string}` & { readonly [unknownEventTypeBrand]: true };
 
 /** The envelope every event shares, in webhook deliveries and in the feed alike (reference section 2). */
 export interface ShopEventEnvelope {

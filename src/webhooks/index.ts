@@ -2,6 +2,7 @@
 // a receiver that only verifies stays small and starts fast; everything here runs on Node, Bun, Deno and
 // Workers.
 
+export { isShopError, ShopError } from '../core/errors/shop-error.js';
 export { EVENT_TYPES } from './catalog.js';
 export {
   DEFAULT_DEDUPE_TTL_SECONDS,

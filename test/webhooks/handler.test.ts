@@ -1,0 +1,295 @@
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, describe, expect, expectTypeOf, inject, it, vi } from 'vitest';
+import {
+  createWebhookHandler,
+  type DedupeStore,
+  type EventContext,
+  MemoryDedupeStore,
+  type ShopEvent,
+  type ShopEventOf,
+  type UnknownShopEvent,
+  WebhookConfigurationError,
+} from '../../src/webhooks/index.js';
+import { RedisDedupeStore } from '../../src/webhooks/redis.js';
+import { deliveryHeaders, eventBody, unixNow } from './helpers.js';
+import { readAll, serveNode, serveWeb, type TestServer } from './server.js';
+
+const SECRET = 'whsec_handler_secret';
+const redisUrl = inject('redisUrl');
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+function deliver(url: string, body: string, attempt = 1, headers: Record<string, string> = {}) {
+  return fetch(url, {
+    method: 'POST',
+    body,
+    headers: { ...deliveryHeaders(body, SECRET, unixNow(), attempt), ...headers },
+  });
+}
+
+const adapters = {
+  node: serveNode,
+  web: (handler: Parameters<typeof serveWeb>[0]) => serveWeb(handler),
+} as const;
+
+describe.each(['node', 'web'] as const)('createWebhookHandler over HTTP (%s adapter)', (adapter) => {
+  async function serve(options: Partial<Parameters<typeof createWebhookHandler>[0]> = {}) {
+    const handler = createWebhookHandler({ secret: SECRET, ...options });
+    const server = await adapters[adapter](handler);
+    servers.push(server);
+    return { handler, url: server.url };
+  }
+
+  it('processes a signed delivery and hands onEvent the event and its delivery headers', async () => {
+    const onEvent = vi.fn();
+    const { url } = await serve({ onEvent });
+    const body = eventBody();
+    const response = await deliver(url, body, 1);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ received: true });
+    expect(onEvent).toHaveBeenCalledTimes(1);
+    const [event, context] = onEvent.mock.calls[0] as [ShopEvent, EventContext];
+    expect(event).toEqual(JSON.parse(body));
+    expect(context).toEqual({
+      source: 'webhook',
+      delivery: { eventType: event.type, eventId: event.id, deliveryId: `dlv_${event.id}_1`, attempt: 1 },
+    });
+  });
+
+  it('processes a duplicate delivery once and answers it 200', async () => {
+    const onEvent = vi.fn();
+    const { url } = await serve({ onEvent });
+    const body = eventBody();
+    expect((await deliver(url, body, 1)).status).toBe(200);
+    const again = await deliver(url, body, 2);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ received: true, duplicate: true });
+    expect(onEvent).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers 500 when onEvent throws, releases the claim, and processes the retry', async () => {
+    const onError = vi.fn();
+    const onEvent = vi.fn().mockRejectedValueOnce(new Error('database down')).mockResolvedValue(undefined);
+    const { url } = await serve({ onEvent, onError });
+    const body = eventBody();
+    const failed = await deliver(url, body, 1);
+    expect(failed.status).toBe(500);
+    expect(await failed.text()).not.toContain('database down');
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ message: 'database down' }),
+      expect.objectContaining({ outcome: 'failed' }),
+    );
+    expect((await deliver(url, body, 2)).status).toBe(200);
+    expect(onEvent).toHaveBeenCalledTimes(2);
+    expect((await deliver(url, body, 3)).status).toBe(200);
+    expect(onEvent).toHaveBeenCalledTimes(2);
+  });
+
+  it('processes concurrent deliveries of one event id once', async () => {
+    let running = 0;
+    let calls = 0;
+    const onEvent = async () => {
+      calls++;
+      running++;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      running--;
+    };
+    const { url } = await serve({ onEvent });
+    const body = eventBody();
+    const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => deliver(url, body, i + 1)));
+    expect(responses.map((response) => response.status)).toEqual(Array(12).fill(200));
+    expect(calls).toBe(1);
+    expect(running).toBe(0);
+  });
+
+  it('answers 400 with the reason for a bad signature, and never calls onEvent', async () => {
+    const onEvent = vi.fn();
+    const { url } = await serve({ onEvent });
+    const body = eventBody();
+    const response = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: { ...deliveryHeaders(body, 'whsec_someone_else', unixNow()) },
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: { type: 'webhook_verification_failed', reason: 'signature_mismatch' },
+    });
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it('refuses a delivery whose Service-Event-Id header disagrees with the signed body', async () => {
+    const onEvent = vi.fn();
+    const { url } = await serve({ onEvent });
+    const response = await deliver(url, eventBody(), 1, { 'service-event-id': 'evt_forged' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { reason: 'invalid_payload' } });
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it('answers 503 and processes nothing when the dedupe store fails', async () => {
+    const onEvent = vi.fn();
+    const broken: DedupeStore = {
+      claim: () => Promise.reject(new Error('redis unreachable')),
+      release: () => undefined,
+    };
+    const { url } = await serve({ onEvent, dedupe: broken });
+    expect((await deliver(url, eventBody())).status).toBe(503);
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it('answers 405 to other methods and 413 to a body over the limit', async () => {
+    const { url } = await serve({ maxBodyBytes: 100 });
+    const get = await fetch(url);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect((await deliver(url, eventBody())).status).toBe(413);
+  });
+
+  it('routes events to typed handlers and unknown types to the fallback', async () => {
+    const booked: number[] = [];
+    const unknown: string[] = [];
+    const { handler, url } = await serve();
+    handler
+      .on('range.reservation.booked', (event) => {
+        expectTypeOf(event).toEqualTypeOf<ShopEventOf<'range.reservation.booked'>>();
+        booked.push(event.data.object.id);
+      })
+      .onUnknown((event) => {
+        expectTypeOf(event).toEqualTypeOf<UnknownShopEvent>();
+        unknown.push(event.type);
+      });
+    await deliver(
+      url,
+      eventBody({ data: { object: { object: 'range_reservation', id: 77, status: 'booked' } } }),
+    );
+    await deliver(
+      url,
+      eventBody({ type: 'range.lane.repainted', data: { object: { object: 'range_lane' } } }),
+    );
+    await deliver(url, eventBody({ type: 'sale.voided', data: { object: { object: 'order' } } }));
+    expect(booked).toEqual([77]);
+    expect(unknown).toEqual(['range.lane.repainted']);
+  });
+});
+
+describe('the Node adapter behind body parsers', () => {
+  it('accepts a raw Buffer left by express.raw()', async () => {
+    const onEvent = vi.fn();
+    const handler = createWebhookHandler({ secret: SECRET, onEvent });
+    const server = await serveNode(handler, async (request) => {
+      request.body = await readAll(request);
+    });
+    servers.push(server);
+    expect((await deliver(server.url, eventBody())).status).toBe(200);
+    expect(onEvent).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers 400 invalid_body, saying to pass the raw body, after express.json()', async () => {
+    const handler = createWebhookHandler({ secret: SECRET });
+    const server = await serveNode(handler, async (request) => {
+      request.body = JSON.parse((await readAll(request)).toString('utf8'));
+    });
+    servers.push(server);
+    const response = await deliver(server.url, eventBody());
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: {
+        reason: 'invalid_body',
+        message: expect.stringMatching(/parsed to an object: pass the raw body/),
+      },
+    });
+  });
+
+  it("reads the stream when Express 4's body-parser skipped the type and left {}", async () => {
+    const handler = createWebhookHandler({ secret: SECRET });
+    const server = await serveNode(handler, async (request) => {
+      request.body = {};
+    });
+    servers.push(server);
+    expect((await deliver(server.url, eventBody())).status).toBe(200);
+  });
+});
+
+describe('createWebhookHandler setup', () => {
+  it('refuses an empty or blank secret at once', () => {
+    expect(() => createWebhookHandler({ secret: '' })).toThrow(WebhookConfigurationError);
+    expect(() => createWebhookHandler({ secret: [' '] })).toThrow(WebhookConfigurationError);
+    expect(() => createWebhookHandler({ secret: SECRET, dedupeTtlSeconds: 0 })).toThrow(
+      WebhookConfigurationError,
+    );
+  });
+
+  it('handles a raw delivery from any framework through handle()', async () => {
+    const handler = createWebhookHandler({ secret: SECRET, dedupe: new MemoryDedupeStore() });
+    const body = eventBody();
+    const result = await handler.handle({ body, headers: deliveryHeaders(body, SECRET, unixNow()) });
+    expect(result).toMatchObject({ status: 200, outcome: 'processed', event: JSON.parse(body) });
+    const duplicate = await handler.handle({ body, headers: deliveryHeaders(body, SECRET, unixNow(), 2) });
+    expect(duplicate).toMatchObject({ status: 200, outcome: 'duplicate' });
+  });
+});
+
+describe.skipIf(!redisUrl)(
+  redisUrl
+    ? 'two receivers sharing a RedisDedupeStore over a real redis-server'
+    : 'two receivers sharing a RedisDedupeStore: SKIPPED, no redis-server on this machine',
+  () => {
+    const clients: Redis[] = [];
+    afterAll(async () => {
+      for (const client of clients) await client.quit();
+    });
+
+    async function twoMachines(onEvent: (event: ShopEvent) => unknown) {
+      const urls: string[] = [];
+      for (const adapter of ['node', 'web'] as const) {
+        const client = new Redis(redisUrl!);
+        clients.push(client);
+        const handler = createWebhookHandler({
+          secret: SECRET,
+          onEvent,
+          dedupe: new RedisDedupeStore(client),
+        });
+        const server = await adapters[adapter](handler);
+        servers.push(server);
+        urls.push(server.url);
+      }
+      return urls as [string, string];
+    }
+
+    it('processes duplicates once across machines', async () => {
+      const onEvent = vi.fn();
+      const [a, b] = await twoMachines(onEvent);
+      const body = eventBody();
+      expect((await deliver(a, body, 1)).status).toBe(200);
+      expect((await deliver(b, body, 2)).status).toBe(200);
+      expect(onEvent).toHaveBeenCalledTimes(1);
+    });
+
+    it('answers 500 when onEvent throws on one machine, and the retry on the other is processed', async () => {
+      const onEvent = vi.fn().mockRejectedValueOnce(new Error('boom')).mockResolvedValue(undefined);
+      const [a, b] = await twoMachines(onEvent);
+      const body = eventBody();
+      expect((await deliver(a, body, 1)).status).toBe(500);
+      expect((await deliver(b, body, 2)).status).toBe(200);
+      expect(onEvent).toHaveBeenCalledTimes(2);
+    });
+
+    it('processes concurrent deliveries of one event id once across machines', async () => {
+      let calls = 0;
+      const [a, b] = await twoMachines(async () => {
+        calls++;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      });
+      const body = eventBody();
+      const responses = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => deliver(i % 2 ? a : b, body, i + 1)),
+      );
+      expect(responses.map((response) => response.status)).toEqual(Array(12).fill(200));
+      expect(calls).toBe(1);
+    });
+  },
+);
