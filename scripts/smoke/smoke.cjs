@@ -1,0 +1,28 @@
+// Installed-package smoke test, CommonJS: every subpath require()s, and the client makes a real request.
+const assert = require('node:assert/strict');
+const { NotFoundError, ShopClient } = require('shop-sdk');
+const { createSandbox } = require('shop-sdk/testing');
+const { verifyWebhook } = require('shop-sdk/webhooks');
+const { RedisDedupeStore } = require('shop-sdk/webhooks/redis');
+
+assert.equal(typeof verifyWebhook, 'function');
+assert.equal(typeof RedisDedupeStore, 'function');
+assert.equal(typeof createSandbox, 'function');
+assert.equal(typeof NotFoundError, 'function');
+
+(async () => {
+  const { startServer } = await import('./server.mjs');
+  const server = await startServer();
+  try {
+    const shop = new ShopClient({ apiKey: 'sk_smoke', baseUrl: server.url });
+    const me = await shop.me.retrieve();
+    assert.equal(me.name, 'Smoke Test Shop');
+    assert.deepEqual(server.requests, [{ method: 'GET', url: '/v1/me', authorization: 'Bearer sk_smoke' }]);
+    console.log('smoke (require): ok');
+  } finally {
+    server.close();
+  }
+})().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
