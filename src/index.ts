@@ -1,1 +1,44 @@
+// The public surface of `shop-sdk`. Anything not exported here (src/internal above all) may change in any release.
+
+export { type ClientOptions, ShopClient } from './client.js';
+export { APIPromise, type APIResponse } from './core/api-promise.js';
+export {
+  type AnyErrorCode,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  ERROR_CODE_STATUS,
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorDetails,
+  type ErrorDetailsByCode,
+  InternalServerError,
+  InvalidResponseError,
+  isShopError,
+  isWebhookVerificationError,
+  MethodNotAllowedError,
+  NotFoundError,
+  ParamsValidationError,
+  PaymentRequiredError,
+  PermissionDeniedError,
+  RateLimitError,
+  type ResponseIssue,
+  ResponseValidationError,
+  ShopApiError,
+  ShopError,
+  TimeoutError,
+  UnprocessableEntityError,
+  WebhookVerificationError,
+  type WebhookVerificationReason,
+} from './core/errors/index.js';
+export type { Logger, LogLevel } from './core/logger.js';
+export type { HttpMethod, Operation, PathParam } from './core/operation.js';
+export { type ListMeta, Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
+export type { RequestParams } from './core/params.js';
+export type { RateLimitInfo } from './core/rate-limit.js';
+export type { RequestOptions } from './core/request-options.js';
+export { APIResource } from './core/resource.js';
+export type { ThrottleOption } from './core/throttle.js';
+export type { FetchLike } from './core/transport.js';
 export { VERSION } from './internal/version.js';

@@ -1,0 +1,210 @@
+import type { z } from 'zod';
+import { APIPromise, type APIResponse, LazyAPIResponse } from './core/api-promise.js';
+import { ShopError } from './core/errors/shop-error.js';
+import { isLogLevel, type Logger, type LogLevel, SdkLogger } from './core/logger.js';
+import type { Operation } from './core/operation.js';
+import { fetchPage, type PagePromise } from './core/pagination.js';
+import type { RequestParams } from './core/params.js';
+import type { RequestOptions } from './core/request-options.js';
+import { Throttle, type ThrottleOption } from './core/throttle.js';
+import { type FetchLike, Transport } from './core/transport.js';
+import { readEnv } from './internal/env.js';
+import { RETRY_BACKOFF, type RetryBackoff } from './internal/test-hooks.js';
+
+/** Options of {@link ShopClient}. Every one is optional; the API key and base URL also come from the environment. */
+export interface ClientOptions {
+  /**
+   * The API key, sent as `Authorization: Bearer <key>`; never logged.
+   * @default process.env.SHOP_API_KEY
+   */
+  apiKey?: string;
+  /**
+   * Where the API lives, without `/v1` (the SDK adds it; a trailing `/v1` or slash is accepted and not doubled).
+   * @default process.env.SHOP_API_BASE_URL
+   * @example 'https://api.example-shop.com'
+   */
+  baseUrl?: string;
+  /**
+   * Milliseconds one attempt may take, headers and body together.
+   * @default 30_000
+   */
+  timeout?: number;
+  /**
+   * Retries after the first attempt, for 429, 500/502/503/504, `IDEMPOTENCY_IN_PROGRESS`, connection errors
+   * and timeouts. Nothing else is retried.
+   * @default 2
+   */
+  maxRetries?: number;
+  /**
+   * The longest `Retry-After` the SDK waits for. A 429 asking for longer is raised at once as a
+   * `RateLimitError` carrying `retryAfter`, so a daily cap does not hang a request for hours.
+   * @default 60
+   */
+  maxRetryAfterSeconds?: number;
+  /** A `fetch` to send with instead of the runtime's (a proxy agent, a recording double). */
+  fetch?: FetchLike;
+  /**
+   * Where to log; lines never hold the API key.
+   * @default console
+   */
+  logger?: Logger;
+  /**
+   * How much to log; `debug` logs method, path, status, attempt and duration of every attempt.
+   * @default process.env.SHOP_LOG, else 'warn'
+   */
+  logLevel?: LogLevel;
+  /**
+   * Spaces requests to stay under the plan's per-minute limit instead of collecting 429s: a number of
+   * requests per minute, or `'auto'` to pace from the `X-RateLimit-*` headers. Off by default.
+   * @example { throttle: { requestsPerMinute: 60 } } // Established plan
+   */
+  throttle?: ThrottleOption;
+  /** @internal Back-off timing for the SDK's own tests. */
+  [RETRY_BACKOFF]?: RetryBackoff;
+}
+
+function configError(message: string): ShopError {
+  return new ShopError(`new ShopClient(): ${message}`);
+}
+
+function resolveApiKey(option: string | undefined): string {
+  const apiKey = option ?? readEnv('SHOP_API_KEY');
+  if (apiKey === undefined || apiKey === '') {
+    throw configError('no API key: pass `apiKey` or set the SHOP_API_KEY environment variable');
+  }
+  if (typeof apiKey !== 'string' || !/^[\x21-\x7e]+$/.test(apiKey)) {
+    throw configError('the API key must be a string of printable characters without spaces');
+  }
+  return apiKey;
+}
+
+/** The base URL without trailing slashes and without a `/v1` the caller wrote, which operation paths carry. */
+function resolveBaseUrl(option: string | undefined): string {
+  const raw = option ?? readEnv('SHOP_API_BASE_URL');
+  if (raw === undefined || raw === '') {
+    throw configError('no base URL: pass `baseUrl` or set the SHOP_API_BASE_URL environment variable');
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw configError(`baseUrl must be an absolute http(s) URL, got ${JSON.stringify(String(raw))}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw configError(`baseUrl must use http or https, got ${url.protocol}`);
+  }
+  if (url.username || url.password)
+    throw configError('baseUrl must not hold credentials; pass `apiKey` instead');
+  if (url.search || url.hash) throw configError('baseUrl must not have a query string or fragment');
+  const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
+  return url.origin + path;
+}
+
+function resolveNumber(value: number | undefined, fallback: number, name: string, integer: boolean): number {
+  if (value === undefined) return fallback;
+  if (
+    typeof value !== 'number' ||
+    !(value >= 0) ||
+    (integer && !Number.isInteger(value)) ||
+    value > 2_147_483_647
+  ) {
+    throw configError(
+      `${name} must be a non-negative ${integer ? 'integer' : 'number'}, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+function resolveThrottle(option: ThrottleOption | undefined): Throttle | null {
+  if (option === undefined) return null;
+  if (option !== 'auto' && !(typeof option?.requestsPerMinute === 'number' && option.requestsPerMinute > 0)) {
+    throw configError("throttle must be 'auto' or { requestsPerMinute: <positive number> }");
+  }
+  return new Throttle(option);
+}
+
+function resolveLogLevel(option: LogLevel | undefined): LogLevel {
+  if (option !== undefined) {
+    if (!isLogLevel(option))
+      throw configError(`logLevel must be debug, info, warn, error or off, got ${option}`);
+    return option;
+  }
+  const fromEnv = readEnv('SHOP_LOG');
+  return isLogLevel(fromEnv) ? fromEnv : 'warn';
+}
+
+/**
+ * The client of the Shop Management API.
+ * @example
+ * const shop = new ShopClient({ apiKey: process.env.SHOP_API_KEY, baseUrl: 'https://api.example-shop.com' });
+ * for await (const reservation of shop.range.reservations.list({ status: 'booked' })) console.log(reservation.id);
+ */
+export class ShopClient {
+  readonly #transport: Transport;
+
+  constructor(options: ClientOptions = {}) {
+    const apiKey = resolveApiKey(options.apiKey);
+    const timeout = resolveNumber(options.timeout, 30_000, 'timeout', false);
+    if (timeout === 0) throw configError('timeout must be greater than 0');
+    const backoff = options[RETRY_BACKOFF] ?? { baseMs: 500, capMs: 8_000 };
+    const customFetch = options.fetch;
+    this.#transport = new Transport({
+      baseUrl: resolveBaseUrl(options.baseUrl),
+      apiKey,
+      // Looked up per call, not captured: test tools (msw) and polyfills replace globalThis.fetch later.
+      fetch: customFetch ?? ((url, init) => globalThis.fetch(url, init)),
+      timeout,
+      retry: {
+        maxRetries: resolveNumber(options.maxRetries, 2, 'maxRetries', true),
+        maxRetryAfterSeconds: resolveNumber(options.maxRetryAfterSeconds, 60, 'maxRetryAfterSeconds', false),
+        backoffBaseMs: backoff.baseMs,
+        backoffCapMs: backoff.capMs,
+      },
+      logger: new SdkLogger(options.logger ?? console, resolveLogLevel(options.logLevel), [apiKey]),
+      throttle: resolveThrottle(options.throttle),
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Resource groups: one lazy getter per group goes here (Fern style: a client that touches one group
+  // builds one), for example:
+  //   #range: Range | undefined;
+  //   /** Range: resources, classes, sessions, availability, reservations, rentals. */
+  //   get range(): Range { return (this.#range ??= new Range(this)); }
+  // ---------------------------------------------------------------------------------------------------
+
+  /**
+   * Calls one single-record operation: params checked against its schemas, `data` validated against its
+   * result schema. Resource methods are built on it; call it directly for an operation the SDK has no
+   * method for yet.
+   */
+  request<Op extends Operation>(
+    operation: Op,
+    params: RequestParams = {},
+    options?: RequestOptions,
+  ): APIPromise<z.output<Op['result']>> {
+    return new APIPromise(
+      this.#transport
+        .request<z.output<Op['result']>>(operation, params, options)
+        .then(
+          (received): APIResponse<z.output<Op['result']>> =>
+            new LazyAPIResponse(received.data, received.response),
+        ),
+    );
+  }
+
+  /** Calls one cursor-paginated list operation; see {@link PagePromise} for walking it. */
+  list<Op extends Operation>(
+    operation: Op,
+    params: RequestParams = {},
+    options?: RequestOptions,
+  ): PagePromise<z.output<Op['result']>> {
+    return fetchPage((cursor) =>
+      this.#transport.requestPage<z.output<Op['result']>>(
+        operation,
+        cursor === undefined ? params : { ...params, query: { ...params.query, cursor } },
+        options,
+      ),
+    );
+  }
+}

@@ -1,0 +1,85 @@
+import { isIdempotentReplay } from './idempotency.js';
+import { parseRateLimit, type RateLimitInfo } from './rate-limit.js';
+
+/** What `.withResponse()` gives: the result and what came with it. */
+export interface APIResponse<T> {
+  /** The same value the call's promise resolves to. */
+  readonly data: T;
+  /** The raw response of the attempt that succeeded; its body has already been read. */
+  readonly response: Response;
+  /** The response's `X-RateLimit-*` figures. */
+  readonly rateLimit: RateLimitInfo;
+  /** True when the server replayed a stored response for this Idempotency-Key instead of acting again. */
+  readonly idempotentReplayed: boolean;
+}
+
+/** An {@link APIResponse} whose header-derived fields are only parsed when read. */
+export class LazyAPIResponse<T> implements APIResponse<T> {
+  #rateLimit: RateLimitInfo | undefined;
+
+  constructor(
+    readonly data: T,
+    readonly response: Response,
+  ) {}
+
+  get rateLimit(): RateLimitInfo {
+    this.#rateLimit ??= parseRateLimit(this.response.headers);
+    return this.#rateLimit;
+  }
+
+  get idempotentReplayed(): boolean {
+    return isIdempotentReplay(this.response.headers);
+  }
+}
+
+/**
+ * The promise every call returns: it resolves to the result, and `.withResponse()` gives the result with
+ * its response, rate-limit figures and replay flag. The request starts when the call is made.
+ */
+export class APIPromise<T> extends Promise<T> {
+  readonly #withResponse: Promise<APIResponse<T>>;
+  #data: Promise<T> | undefined;
+
+  constructor(withResponse: Promise<APIResponse<T>>) {
+    // The base promise is never used: every way to read this one goes through `#withResponse`.
+    super((resolve) => resolve(undefined as T));
+    this.#withResponse = withResponse;
+  }
+
+  /** Promise.prototype.then and friends build plain promises, not APIPromises. */
+  static override get [Symbol.species]() {
+    return Promise;
+  }
+
+  /**
+   * The result with its response.
+   * @example
+   * const { data, rateLimit, idempotentReplayed } = await shop.range.reservations.create(params).withResponse();
+   */
+  withResponse(): Promise<APIResponse<T>> {
+    return this.#withResponse;
+  }
+
+  #result(): Promise<T> {
+    this.#data ??= this.#withResponse.then((result) => result.data);
+    return this.#data;
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: this class is a Promise; `then` reads the call's result.
+  override then<Fulfilled = T, Rejected = never>(
+    onFulfilled?: ((value: T) => Fulfilled | PromiseLike<Fulfilled>) | null,
+    onRejected?: ((reason: unknown) => Rejected | PromiseLike<Rejected>) | null,
+  ): Promise<Fulfilled | Rejected> {
+    return this.#result().then(onFulfilled, onRejected);
+  }
+
+  override catch<Rejected = never>(
+    onRejected?: ((reason: unknown) => Rejected | PromiseLike<Rejected>) | null,
+  ): Promise<T | Rejected> {
+    return this.#result().catch(onRejected);
+  }
+
+  override finally(onFinally?: (() => void) | null): Promise<T> {
+    return this.#result().finally(onFinally);
+  }
+}

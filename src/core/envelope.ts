@@ -1,0 +1,75 @@
+import { excerpt, redact } from '../internal/redact.js';
+import { createApiError } from './errors/api-errors.js';
+import { InvalidResponseError } from './errors/transport-errors.js';
+
+/** The success envelope: `{status: 'ok', data, meta}`. `meta` is present on lists and availability. */
+export interface SuccessEnvelope {
+  readonly status: 'ok';
+  readonly data: unknown;
+  readonly meta?: unknown;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * Turns one response, whose body was read once as `text`, into its success envelope, or throws the error it
+ * stands for: the status's `ShopApiError` subclass (with `code` null when there is no error envelope), or
+ * `InvalidResponseError` for a 2xx that is not the envelope. Server text in messages is redacted of `secrets`.
+ */
+export function openEnvelope(response: Response, text: string, secrets: readonly string[]): SuccessEnvelope {
+  const { status, headers } = response;
+  const parsed = parseJson(text);
+  if (status >= 200 && status < 300) {
+    if (!parsed.ok) {
+      throw new InvalidResponseError(
+        `Expected a JSON envelope, got ${text === '' ? 'an empty body' : `'${excerpt(redact(text, secrets))}'`} (HTTP ${status})`,
+        status,
+        headers,
+      );
+    }
+    const body = parsed.value;
+    if (!isRecord(body) || body.status !== 'ok' || !('data' in body)) {
+      throw new InvalidResponseError(
+        `Expected the envelope {status: 'ok', data}, got '${excerpt(redact(text, secrets))}' (HTTP ${status})`,
+        status,
+        headers,
+      );
+    }
+    return body as unknown as SuccessEnvelope;
+  }
+  const error =
+    parsed.ok && isRecord(parsed.value) && parsed.value.status === 'error' ? parsed.value.error : null;
+  if (isRecord(error) && typeof error.code === 'string') {
+    const message = typeof error.message === 'string' ? redact(error.message, secrets) : '';
+    return throwApi(
+      status,
+      error.code,
+      `${status} ${error.code}${message ? `: ${message}` : ''}`,
+      error.details,
+      headers,
+    );
+  }
+  const start = text === '' ? 'empty body' : `'${excerpt(redact(text, secrets))}'`;
+  const reason = response.statusText ? `${status} ${response.statusText}` : `HTTP ${status}`;
+  return throwApi(status, null, `${reason} without an error envelope: ${start}`, undefined, headers);
+}
+
+function throwApi(
+  status: number,
+  code: string | null,
+  message: string,
+  details: unknown,
+  headers: Headers,
+): never {
+  throw createApiError({ status, code, message, details: isRecord(details) ? details : {}, headers });
+}

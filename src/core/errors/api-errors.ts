@@ -1,0 +1,133 @@
+import { parseRateLimit, parseRetryAfter, type RateLimitInfo } from '../rate-limit.js';
+import type { ErrorCode } from './error-codes.js';
+import type { AnyErrorCode, ErrorDetails } from './error-details.js';
+import { ShopError } from './shop-error.js';
+
+/** What the transport knows about a failed response when it builds the error. */
+export interface ApiErrorInit {
+  readonly status: number;
+  /** The envelope's `error.code`; null when the response had no error envelope (a proxy's HTML 502). */
+  readonly code: string | null;
+  readonly message: string;
+  readonly details: Record<string, unknown>;
+  readonly headers: Headers;
+}
+
+/**
+ * The API answered with a non-2xx status. Branch on `code` (or `is(code)`, which also types `details`); the
+ * subclass tells the status family (`NotFoundError`, `ConflictError`, ...).
+ */
+export class ShopApiError extends ShopError {
+  override readonly name: string = 'ShopApiError';
+  /** The HTTP status. */
+  readonly status: number;
+  /** The envelope's `error.code`; null when the response carried no error envelope. */
+  readonly code: AnyErrorCode | null;
+  /**
+   * The envelope's `error.details`, `{}` when it sent none. Typed per code through {@link ShopApiError.is}:
+   * for `VALIDATION_ERROR` each invalid field maps to its messages.
+   */
+  readonly details: Record<string, unknown>;
+  /** The response headers. */
+  readonly headers: Headers;
+  /** The response's rate-limit figures. */
+  readonly rateLimit: RateLimitInfo;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message);
+    this.status = init.status;
+    this.code = init.code;
+    this.details = init.details;
+    this.headers = init.headers;
+    this.rateLimit = parseRateLimit(init.headers);
+  }
+
+  /**
+   * True when the API sent `code`; narrows `details` to what the reference documents for it.
+   * @example
+   * if (err instanceof ShopApiError && err.is('INSUFFICIENT_SCOPE')) console.log(err.details.required);
+   */
+  is<Code extends ErrorCode>(
+    code: Code,
+  ): this is this & { readonly code: Code; readonly details: ErrorDetails<Code> };
+  is(code: string): boolean;
+  is(code: string): boolean {
+    return this.code === code;
+  }
+}
+
+/** 400: the request was invalid (`VALIDATION_ERROR` with per-field details, `IDEMPOTENCY_KEY_REQUIRED`). */
+export class BadRequestError extends ShopApiError {
+  override readonly name: string = 'BadRequestError';
+}
+
+/** 401: the key is missing, unknown, revoked or expired, or belongs to the other environment. */
+export class AuthenticationError extends ShopApiError {
+  override readonly name: string = 'AuthenticationError';
+}
+
+/** 402: the shop's plan or subscription does not allow the call (`RANGE_ADDON_REQUIRED`, `TRIAL_EXPIRED`, ...). */
+export class PaymentRequiredError extends ShopApiError {
+  override readonly name: string = 'PaymentRequiredError';
+}
+
+/** 403: the key lacks a permission (`details.required`) or the caller's IP is not allowed. */
+export class PermissionDeniedError extends ShopApiError {
+  override readonly name: string = 'PermissionDeniedError';
+}
+
+/** 404: no such record, or one at a location the key cannot see. */
+export class NotFoundError extends ShopApiError {
+  override readonly name: string = 'NotFoundError';
+}
+
+/** 405: the path exists but not with this method. */
+export class MethodNotAllowedError extends ShopApiError {
+  override readonly name: string = 'MethodNotAllowedError';
+}
+
+/** 409: the record's state or another record conflicts with the request (`SESSION_FULL`, `INVALID_STATE`, ...). */
+export class ConflictError extends ShopApiError {
+  override readonly name: string = 'ConflictError';
+}
+
+/** 422: the request is well formed but breaks a business rule (`CONSTRAINT_VIOLATION`, `NO_GUEST_PASSES`, ...). */
+export class UnprocessableEntityError extends ShopApiError {
+  override readonly name: string = 'UnprocessableEntityError';
+}
+
+/** 429: over the per-minute or daily limit. Raised after the SDK's own retries, or at once when the wait is too long. */
+export class RateLimitError extends ShopApiError {
+  override readonly name: string = 'RateLimitError';
+  /** The server's `Retry-After`, in seconds; null when it sent none. */
+  readonly retryAfter: number | null;
+
+  constructor(init: ApiErrorInit) {
+    super(init);
+    this.retryAfter = parseRetryAfter(init.headers);
+  }
+}
+
+/** 5xx: the server (or a proxy in front of it) failed. Safe to retry a POST with the same Idempotency-Key. */
+export class InternalServerError extends ShopApiError {
+  override readonly name: string = 'InternalServerError';
+}
+
+const CLASS_BY_STATUS: Record<number, typeof ShopApiError | undefined> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  402: PaymentRequiredError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  405: MethodNotAllowedError,
+  409: ConflictError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
+
+/** The error of a non-2xx response: its status's class, whatever the code (an unknown code still gets it). */
+export function createApiError(init: ApiErrorInit): ShopApiError {
+  const ErrorClass =
+    init.status >= 500 ? InternalServerError : (CLASS_BY_STATUS[init.status] ?? ShopApiError);
+  return new ErrorClass(init);
+}

@@ -1,0 +1,29 @@
+import type { ErrorCode } from './error-codes.js';
+
+/**
+ * The `details` of the codes whose details the reference types. Every shape stays open: the API may add
+ * fields within /v1 (reference section 9).
+ */
+export interface ErrorDetailsByCode {
+  /** Each invalid field's name mapped to its messages. */
+  VALIDATION_ERROR: Record<string, string[]>;
+  INSUFFICIENT_SCOPE: { required: string; [field: string]: unknown };
+  DUPLICATE_CUSTOMER: { existing_id: number; [field: string]: unknown };
+  GIFT_CERTIFICATE_INSUFFICIENT: { balance_cents: number; [field: string]: unknown };
+  GIFT_CERTIFICATE_INACTIVE: {
+    status: 'disabled' | 'expired' | 'depleted' | (string & {});
+    [field: string]: unknown;
+  };
+  /** The serialized purchase-order lines that were not received. */
+  NOTHING_OUTSTANDING: { skipped: unknown[]; [field: string]: unknown };
+  FIELD_NOT_WRITABLE: { fields: string[]; [field: string]: unknown };
+  COMPLIANCE_FIELD: { field: string; [field: string]: unknown };
+}
+
+/** The `details` type of `code`: typed where the reference says what they hold, else an open object. */
+export type ErrorDetails<Code extends string> = Code extends keyof ErrorDetailsByCode
+  ? ErrorDetailsByCode[Code]
+  : Record<string, unknown>;
+
+/** A code the SDK knows, or any other string the API may send in a later release. */
+export type AnyErrorCode = ErrorCode | (string & {});

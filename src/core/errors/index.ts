@@ -1,0 +1,35 @@
+// Every error class of the SDK. Nothing under errors/ imports zod or ky: the verify-only webhooks entry loads
+// these classes without the HTTP client.
+
+export {
+  isWebhookVerificationError,
+  WebhookVerificationError,
+  type WebhookVerificationReason,
+} from '../../webhooks/errors.js';
+export {
+  type ApiErrorInit,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  createApiError,
+  InternalServerError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PaymentRequiredError,
+  PermissionDeniedError,
+  RateLimitError,
+  ShopApiError,
+  UnprocessableEntityError,
+} from './api-errors.js';
+export { ERROR_CODE_STATUS, ERROR_CODES, type ErrorCode } from './error-codes.js';
+export type { AnyErrorCode, ErrorDetails, ErrorDetailsByCode } from './error-details.js';
+export { ParamsValidationError } from './params-validation-error.js';
+export { isShopError, ShopError } from './shop-error.js';
+export {
+  ConnectionError,
+  formatIssuePath,
+  InvalidResponseError,
+  type ResponseIssue,
+  ResponseValidationError,
+  TimeoutError,
+} from './transport-errors.js';

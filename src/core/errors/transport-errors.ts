@@ -1,0 +1,74 @@
+import { ShopError } from './shop-error.js';
+
+/** The request never got an HTTP response: DNS, refused or reset connection, TLS failure. */
+export class ConnectionError extends ShopError {
+  override readonly name: string = 'ConnectionError';
+}
+
+/** One attempt took longer than the `timeout` option (headers and body together). */
+export class TimeoutError extends ConnectionError {
+  override readonly name: string = 'TimeoutError';
+
+  constructor(
+    /** The per-attempt limit that was exceeded, in milliseconds. */
+    readonly timeout: number,
+  ) {
+    super(`Request timed out after ${timeout} ms`);
+  }
+}
+
+/** A 2xx response that is not JSON or not the `{status: 'ok', data}` envelope. */
+export class InvalidResponseError extends ShopError {
+  override readonly name: string = 'InvalidResponseError';
+
+  constructor(
+    message: string,
+    /** The HTTP status. */
+    readonly status: number,
+    /** The response headers. */
+    readonly headers: Headers,
+  ) {
+    super(message);
+  }
+}
+
+/** One way the response broke its schema. Plain data, so this module needs no zod. */
+export interface ResponseIssue {
+  /** Where in the envelope, e.g. `['data', 3, 'starts_at']`. */
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+/** Renders an issue path the way JavaScript reads it: `data[3].starts_at`. */
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
+/**
+ * The response was the envelope, but `data` did not match the operation's schema (a field of the wrong
+ * type, a missing required field). Unknown fields and enum values never cause it.
+ */
+export class ResponseValidationError extends ShopError {
+  override readonly name: string = 'ResponseValidationError';
+
+  constructor(
+    /** The operation, e.g. `range.reservations.retrieve`. */
+    readonly operation: string,
+    /** Every issue found, the first one also in the message. */
+    readonly issues: readonly ResponseIssue[],
+    /** The HTTP status. */
+    readonly status: number,
+    /** The response headers. */
+    readonly headers: Headers,
+  ) {
+    const [first] = issues;
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+    const where = first ? `${formatIssuePath(first.path) || 'data'}: ${first.message}` : 'unknown issue';
+    super(`The response of ${operation} does not match its schema at ${where}${more}`);
+  }
+}

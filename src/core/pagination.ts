@@ -1,0 +1,130 @@
+import { APIPromise, LazyAPIResponse } from './api-promise.js';
+import { ShopError } from './errors/shop-error.js';
+import { InvalidResponseError } from './errors/transport-errors.js';
+import type { ReceivedPage } from './transport.js';
+
+/** The `meta` of a cursor-paginated list (reference section 4). */
+export interface ListMeta {
+  /** The page size the server used. */
+  readonly limit?: number;
+  /** True when another page follows. */
+  readonly has_more: boolean;
+  /** The opaque cursor of the next page; passed back exactly as received. */
+  readonly next_cursor: string | null;
+  readonly [field: string]: unknown;
+}
+
+/** Fetches the page that starts at `cursor` (undefined: the caller's first page). */
+export type PageSender<T> = (cursor: string | undefined) => Promise<ReceivedPage<T>>;
+
+/**
+ * One page of a list. Iterating it with `for await` continues through the following pages.
+ */
+export class Page<T> implements AsyncIterable<T> {
+  /** The records of this page, oldest first. */
+  readonly data: T[];
+  /** True when the server said another page follows. */
+  readonly hasMore: boolean;
+  /** The cursor of the next page, or null. */
+  readonly nextCursor: string | null;
+  /** The page's `meta` as the server sent it. */
+  readonly meta: ListMeta;
+  readonly #send: PageSender<T>;
+
+  constructor(received: ReceivedPage<T>, send: PageSender<T>) {
+    this.data = received.data;
+    this.meta = received.meta;
+    this.hasMore = received.meta.has_more;
+    this.nextCursor = received.meta.next_cursor ?? null;
+    this.#send = send;
+  }
+
+  /** True when {@link Page.getNextPage} has a page to fetch. */
+  hasNextPage(): boolean {
+    return this.hasMore && this.nextCursor !== null;
+  }
+
+  /** Fetches the next page, with the same query and request options. Rejects when there is none. */
+  getNextPage(): PagePromise<T> {
+    if (!this.hasNextPage() || this.nextCursor === null) {
+      return new PagePromise(
+        Promise.reject(new ShopError('No next page: check hasNextPage() before getNextPage()')),
+      );
+    }
+    return fetchPage(this.#send, this.nextCursor);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    let page: Page<T> = this;
+    for (;;) {
+      yield* page.data;
+      if (!page.hasNextPage()) return;
+      page = await page.getNextPage();
+    }
+  }
+}
+
+/** Options of {@link PagePromise.toArray}. */
+export interface ToArrayOptions {
+  /** Stop after this many records; no page beyond the one that reaches it is requested. */
+  max?: number;
+}
+
+/**
+ * What a list call returns. `await` it for the first {@link Page}; `for await` over it for every record
+ * across pages; `.pages()` for page after page; `.toArray({ max })` to collect.
+ * @example
+ * for await (const reservation of shop.range.reservations.list({ status: 'booked' })) console.log(reservation.id);
+ */
+export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    yield* await this.#first();
+  }
+
+  /** Every page in turn, starting with the first; the next is requested only when the loop asks for it. */
+  async *pages(): AsyncGenerator<Page<T>, void, undefined> {
+    let page = await this.#first();
+    for (;;) {
+      yield page;
+      if (!page.hasNextPage()) return;
+      page = await page.getNextPage();
+    }
+  }
+
+  #first(): Promise<Page<T>> {
+    return this.then((page) => page);
+  }
+
+  /** Collects the records of every page, or of as many pages as `max` needs. */
+  async toArray(options: ToArrayOptions = {}): Promise<T[]> {
+    const max = options.max ?? Number.POSITIVE_INFINITY;
+    if (!(max >= 0) || (Number.isFinite(max) && !Number.isInteger(max))) {
+      throw new ShopError(`toArray: max must be a non-negative integer, got ${options.max}`);
+    }
+    const items: T[] = [];
+    if (max === 0) return items;
+    for await (const page of this.pages()) {
+      for (const item of page.data) {
+        items.push(item);
+        if (items.length >= max) return items;
+      }
+    }
+    return items;
+  }
+}
+
+/** Requests the page at `cursor` and wraps it, refusing a cursor that does not move (it would loop forever). */
+export function fetchPage<T>(send: PageSender<T>, cursor?: string): PagePromise<T> {
+  return new PagePromise(
+    send(cursor).then((received) => {
+      if (cursor !== undefined && received.meta.has_more && received.meta.next_cursor === cursor) {
+        throw new InvalidResponseError(
+          'The list returned the cursor it was given; stopping instead of looping',
+          received.response.status,
+          received.response.headers,
+        );
+      }
+      return new LazyAPIResponse(new Page(received, send), received.response);
+    }),
+  );
+}

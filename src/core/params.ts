@@ -1,0 +1,43 @@
+import type { z } from 'zod';
+import { ParamsValidationError } from './errors/params-validation-error.js';
+import type { Operation } from './operation.js';
+import { check } from './validation.js';
+
+/** The arguments of one call, split the way the operation sends them. */
+export interface RequestParams {
+  /** Values for the path's `{placeholders}`. */
+  readonly path?: Readonly<Record<string, unknown>>;
+  /** Query string values; `undefined` and `null` are left out. */
+  readonly query?: Readonly<Record<string, unknown>>;
+  /** The JSON body. */
+  readonly body?: unknown;
+}
+
+function collect(
+  schema: z.ZodType | null,
+  value: unknown,
+  root: string,
+  into: Record<string, string[]>,
+): void {
+  if (!schema) return;
+  const result = check(schema, value ?? {});
+  if (result.ok) return;
+  for (const issue of result.issues) {
+    const field = issue.path.length ? issue.path.join('.') : root;
+    const messages = into[field] ?? [];
+    messages.push(issue.message);
+    into[field] = messages;
+  }
+}
+
+/**
+ * Refuses a call whose query or body breaks the operation's schema, before anything is sent, with the
+ * fields named as the server would name them. An operation without a schema sends what it is given.
+ */
+export function checkParams(operation: Operation, params: RequestParams): void {
+  if (!operation.query && !operation.body) return;
+  const details: Record<string, string[]> = {};
+  collect(operation.query, params.query, 'query', details);
+  collect(operation.body, params.body, 'body', details);
+  if (Object.keys(details).length > 0) throw new ParamsValidationError(details, operation.id);
+}

@@ -1,0 +1,27 @@
+/**
+ * Options for one call, the last argument of every resource method. Each overrides the client's setting
+ * for this call only.
+ */
+export interface RequestOptions {
+  /**
+   * The Idempotency-Key of a POST (up to 100 characters). Default: a UUID v4 generated for the call. Every
+   * retry of the call sends the same key; pass your own to make a retry of your own (after a crash, from a
+   * queue) safe too.
+   * @example { idempotencyKey: `booking-${order.id}` }
+   */
+  idempotencyKey?: string;
+  /**
+   * Milliseconds one attempt may take, headers and body together.
+   * @default the client's `timeout` (30 000)
+   */
+  timeout?: number;
+  /**
+   * Retries after the first attempt.
+   * @default the client's `maxRetries` (2)
+   */
+  maxRetries?: number;
+  /** Cancels the call, including any wait between retries; the call then rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Extra request headers, applied last (names are case-insensitive). */
+  headers?: Record<string, string>;
+}

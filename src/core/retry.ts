@@ -1,0 +1,89 @@
+import pRetry from 'p-retry';
+import { sleep } from '../internal/sleep.js';
+import { ConflictError, InternalServerError, RateLimitError } from './errors/api-errors.js';
+import { ConnectionError } from './errors/transport-errors.js';
+
+/** The bounds of one call's retries. */
+export interface RetryPolicy {
+  /** Retries after the first attempt. */
+  readonly maxRetries: number;
+  /** A 429 asking for a longer wait is raised at once, with its `retryAfter`, instead of waited for. */
+  readonly maxRetryAfterSeconds: number;
+  /** Back-off before the first retry (before jitter); doubles per retry. */
+  readonly backoffBaseMs: number;
+  /** No back-off wait exceeds this. */
+  readonly backoffCapMs: number;
+}
+
+const RETRYABLE_SERVER_STATUSES = new Set([500, 502, 503, 504]);
+
+/** Exponential back-off with full jitter: uniform in [0, min(cap, base * 2^(retry - 1))). */
+export function backoffDelay(retryNumber: number, policy: RetryPolicy): number {
+  return Math.random() * Math.min(policy.backoffCapMs, policy.backoffBaseMs * 2 ** (retryNumber - 1));
+}
+
+/**
+ * How long to wait before retry number `retryNumber` after `error`, or null when `error` is final.
+ * Only failures that cannot have acted twice are retried: every POST carries its Idempotency-Key, which is
+ * why a POST may be retried at all.
+ */
+export function retryDelay(error: unknown, retryNumber: number, policy: RetryPolicy): number | null {
+  if (error instanceof RateLimitError) {
+    if (error.retryAfter === null) return backoffDelay(retryNumber, policy);
+    return error.retryAfter <= policy.maxRetryAfterSeconds ? error.retryAfter * 1000 : null;
+  }
+  if (error instanceof InternalServerError) {
+    return RETRYABLE_SERVER_STATUSES.has(error.status) ? backoffDelay(retryNumber, policy) : null;
+  }
+  if (error instanceof ConflictError) {
+    return error.code === 'IDEMPOTENCY_IN_PROGRESS' ? backoffDelay(retryNumber, policy) : null;
+  }
+  if (error instanceof ConnectionError) return backoffDelay(retryNumber, policy);
+  return null;
+}
+
+const noop = () => {};
+const consumeRetry = () => true;
+
+/** Told of each failed attempt that p-retry weighs, with the wait before the next one (null: no retry). */
+export type FailedAttemptListener = (error: Error, delayMs: number | null, attemptNumber: number) => void;
+
+/**
+ * Runs `attempt` until it succeeds or fails for good. The wait happens inside p-retry's `shouldRetry`
+ * (with `minTimeout: 0`), because p-retry has no way to take a delay the server chose. An aborted
+ * `signal` ends everything with the signal's own reason.
+ */
+export async function withRetries<T>(
+  attempt: (attemptNumber: number) => Promise<T>,
+  policy: RetryPolicy,
+  signal: AbortSignal | undefined,
+  onFailedAttempt: FailedAttemptListener,
+): Promise<T> {
+  if (policy.maxRetries === 0 && !signal) return attempt(1);
+  try {
+    // Every option is spelled out: p-retry fills missing ones with `??=` on a copy, and on V8 that shape
+    // change costs ~8 us per call, 5% of a small loopback request (measured by bench/transport.ts).
+    return await pRetry(attempt, {
+      retries: policy.maxRetries,
+      factor: 1,
+      minTimeout: 0,
+      maxTimeout: Number.POSITIVE_INFINITY,
+      maxRetryTime: Number.POSITIVE_INFINITY,
+      randomize: false,
+      unref: false,
+      signal,
+      onFailedAttempt: noop,
+      shouldConsumeRetry: consumeRetry,
+      shouldRetry: async ({ error, attemptNumber }) => {
+        const delay = retryDelay(error, attemptNumber, policy);
+        onFailedAttempt(error, delay, attemptNumber);
+        if (delay === null) return false;
+        await sleep(delay, signal);
+        return true;
+      },
+    });
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    throw error;
+  }
+}

@@ -1,0 +1,254 @@
+import { mergeHeaders, userAgent } from '../internal/headers.js';
+import { compilePath, type PathBuilder } from '../internal/path.js';
+import { openEnvelope } from './envelope.js';
+import { RateLimitError } from './errors/api-errors.js';
+import { ParamsValidationError } from './errors/params-validation-error.js';
+import {
+  ConnectionError,
+  InvalidResponseError,
+  ResponseValidationError,
+  TimeoutError,
+} from './errors/transport-errors.js';
+import { resolveIdempotencyKey } from './idempotency.js';
+import type { SdkLogger } from './logger.js';
+import type { Operation } from './operation.js';
+import type { ListMeta } from './pagination.js';
+import { checkParams, type RequestParams } from './params.js';
+import { encodeQuery } from './query.js';
+import type { RequestOptions } from './request-options.js';
+import { type RetryPolicy, withRetries } from './retry.js';
+import type { Throttle } from './throttle.js';
+import { type CheckResult, check, checkList } from './validation.js';
+
+/** The `fetch` the SDK sends with: the runtime's, or one the caller passes (a proxy agent, a test double). */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+/** Everything the transport needs, resolved and checked by the client once. */
+export interface TransportConfig {
+  /** Origin and prefix of the API without the trailing slash and without `/v1`, which operation paths carry. */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly fetch: FetchLike;
+  readonly timeout: number;
+  readonly retry: RetryPolicy;
+  readonly logger: SdkLogger;
+  readonly throttle: Throttle | null;
+}
+
+/** A validated single-record result and the response it came in. */
+export interface Received<T> {
+  readonly data: T;
+  readonly response: Response;
+}
+
+/** A validated page: its items, its `meta`, and the response. */
+export interface ReceivedPage<T> extends Received<T[]> {
+  readonly meta: ListMeta;
+}
+
+interface Prepared {
+  readonly label: string;
+  readonly url: string;
+  readonly init: RequestInit;
+}
+
+/**
+ * Sends calls: builds the URL and headers, sends with `fetch`, retries with p-retry, opens the envelope and
+ * validates `data`. Knows no resource: everything per endpoint comes from its `Operation`.
+ */
+export class Transport {
+  readonly #config: TransportConfig;
+  readonly #secrets: readonly string[];
+  readonly #headers: Readonly<Record<string, string>>;
+  readonly #jsonHeaders: Readonly<Record<string, string>>;
+  readonly #paths = new WeakMap<Operation, PathBuilder>();
+
+  constructor(config: TransportConfig) {
+    this.#config = config;
+    this.#secrets = [config.apiKey];
+    this.#headers = {
+      authorization: `Bearer ${config.apiKey}`,
+      accept: 'application/json',
+      'user-agent': userAgent(),
+    };
+    this.#jsonHeaders = { ...this.#headers, 'content-type': 'application/json' };
+  }
+
+  /** One single-record call: `data` validated against `operation.result`. */
+  async request<T>(
+    operation: Operation,
+    params: RequestParams,
+    options?: RequestOptions,
+  ): Promise<Received<T>> {
+    const { envelope, response } = await this.#send(operation, params, options);
+    const data = this.#validated(operation, response, check(operation.result, envelope.data));
+    return { data: data as T, response };
+  }
+
+  /** One page of a cursor list: every item validated against `operation.result`, `meta` checked. */
+  async requestPage<T>(
+    operation: Operation,
+    params: RequestParams,
+    options?: RequestOptions,
+  ): Promise<ReceivedPage<T>> {
+    const { envelope, response } = await this.#send(operation, params, options);
+    const meta = envelope.meta as Partial<ListMeta> | undefined;
+    const cursor = meta?.next_cursor;
+    if (
+      typeof meta?.has_more !== 'boolean' ||
+      (meta.has_more
+        ? typeof cursor !== 'string' || cursor === ''
+        : cursor != null && typeof cursor !== 'string')
+    ) {
+      throw new InvalidResponseError(
+        `Expected list meta {has_more, next_cursor} from ${operation.id}, got ${JSON.stringify(meta ?? null)}`,
+        response.status,
+        response.headers,
+      );
+    }
+    const data = this.#validated(operation, response, checkList(operation.result, envelope.data));
+    return { data: data as T[], meta: meta as ListMeta, response };
+  }
+
+  #validated<T>(operation: Operation, response: Response, result: CheckResult<T>): T {
+    if (result.ok) return result.value;
+    const issues = result.issues.map((issue) => ({ path: ['data', ...issue.path], message: issue.message }));
+    throw new ResponseValidationError(operation.id, issues, response.status, response.headers);
+  }
+
+  async #send(operation: Operation, params: RequestParams, options: RequestOptions | undefined) {
+    const prepared = this.#prepare(operation, params, options);
+    const { retry, timeout } = this.#config;
+    const policy =
+      options?.maxRetries === undefined ? retry : { ...retry, maxRetries: checkCount(options.maxRetries) };
+    const attemptTimeout = options?.timeout === undefined ? timeout : checkTimeout(options.timeout);
+    const signal = options?.signal;
+    return withRetries(
+      (attempt) => this.#attempt(prepared, attempt, attemptTimeout, signal),
+      policy,
+      signal,
+      (error, delay, attempt) => this.#logFailure(prepared, error, delay, attempt, policy),
+    );
+  }
+
+  #prepare(operation: Operation, params: RequestParams, options: RequestOptions | undefined): Prepared {
+    checkParams(operation, params);
+    let buildPath = this.#paths.get(operation);
+    if (!buildPath) {
+      buildPath = compilePath(operation.path, operation.pathParams, operation.id);
+      this.#paths.set(operation, buildPath);
+    }
+    const path = buildPath(params.path);
+    const body = params.body === undefined ? undefined : serialise(operation, params.body);
+    let headers = body === undefined ? this.#headers : this.#jsonHeaders;
+    if (options?.headers) headers = mergeHeaders(headers, options.headers);
+    if (operation.method === 'POST') {
+      const key = resolveIdempotencyKey(options?.idempotencyKey ?? headers['idempotency-key']);
+      headers = { ...headers, 'idempotency-key': key };
+    }
+    return {
+      label: `${operation.method} ${path}`,
+      url: this.#config.baseUrl + path + encodeQuery(params.query),
+      init: { method: operation.method, headers, body },
+    };
+  }
+
+  async #attempt(prepared: Prepared, attempt: number, timeout: number, signal: AbortSignal | undefined) {
+    const { fetch, logger, throttle } = this.#config;
+    if (throttle) await throttle.acquire(signal);
+    const started = logger.debugEnabled ? performance.now() : 0;
+    // One controller per attempt covers headers and body; the caller's signal is linked by a listener,
+    // which costs far less per request than AbortSignal.any.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeout);
+    const onAbort = signal ? () => controller.abort(signal.reason) : undefined;
+    if (onAbort) signal?.addEventListener('abort', onAbort, { once: true });
+    let response: Response;
+    let text: string;
+    try {
+      prepared.init.signal = controller.signal;
+      response = await fetch(prepared.url, prepared.init);
+      text = await response.text();
+    } catch (cause) {
+      if (signal?.aborted) throw signal.reason;
+      const error = timedOut ? new TimeoutError(timeout) : connectionError(cause);
+      if (logger.debugEnabled)
+        logger.debug(`${prepared.label} -> ${error.name} (attempt ${attempt}, ${elapsed(started)})`);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+    }
+    throttle?.observe(response.headers);
+    if (logger.debugEnabled)
+      logger.debug(`${prepared.label} -> ${response.status} (attempt ${attempt}, ${elapsed(started)})`);
+    return { envelope: openEnvelope(response, text, this.#secrets), response };
+  }
+
+  #logFailure(
+    prepared: Prepared,
+    error: Error,
+    delay: number | null,
+    attempt: number,
+    policy: RetryPolicy,
+  ): void {
+    const { logger } = this.#config;
+    if (delay !== null) {
+      logger.info(
+        `${prepared.label} failed (${describe(error)}); retry ${attempt} of ${policy.maxRetries} in ${Math.round(delay)} ms`,
+      );
+    } else if (error instanceof RateLimitError && error.retryAfter !== null) {
+      logger.warn(
+        `${prepared.label}: not waiting Retry-After ${error.retryAfter} s, over maxRetryAfterSeconds (${policy.maxRetryAfterSeconds})`,
+      );
+    }
+  }
+}
+
+function serialise(operation: Operation, body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    throw new ParamsValidationError(
+      { body: [`cannot be sent as JSON: ${(error as Error).message}`] },
+      operation.id,
+    );
+  }
+}
+
+function connectionError(cause: unknown): ConnectionError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const code = (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return new ConnectionError(`Connection error: ${reason}${typeof code === 'string' ? ` (${code})` : ''}`, {
+    cause,
+  });
+}
+
+function describe(error: Error): string {
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' ? `HTTP ${status}` : error.name;
+}
+
+function elapsed(started: number): string {
+  return `${(performance.now() - started).toFixed(1)} ms`;
+}
+
+/** A per-call `maxRetries`: a non-negative integer. */
+export function checkCount(value: number, name = 'maxRetries'): number {
+  if (!Number.isInteger(value) || value < 0) {
+    throw new ParamsValidationError({ [name]: [`must be a non-negative integer, got ${value}`] });
+  }
+  return value;
+}
+
+/** A per-call `timeout`: positive milliseconds no larger than setTimeout accepts. */
+export function checkTimeout(value: number, name = 'timeout'): number {
+  if (typeof value !== 'number' || !(value > 0) || value > 2_147_483_647) {
+    throw new ParamsValidationError({ [name]: [`must be a positive number of milliseconds, got ${value}`] });
+  }
+  return value;
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import type { ResponseIssue } from './errors/transport-errors.js';
+
+// Schema checks on the hot path. Each schema is compiled once (`z.compile`, zod's code-generated fast path)
+// and cached. Where the schema cannot change a valid value (no transforms, defaults, coercion: true of every
+// generated response schema), the check runs as an assert-only validator and the parsed JSON is returned
+// as is: no copy of a 200-item page is built. Elsewhere the compiled parser builds the output. Either way
+// the slower runtime parser runs only to describe a failure.
+
+/** The outcome of checking one value. */
+export type CheckResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly issues: ResponseIssue[] };
+
+type Check = (value: unknown) => CheckResult<unknown>;
+
+interface SchemaInternals {
+  _zod: {
+    def: Record<string, unknown> & { type: string; checks?: Array<{ _zod: { def: { check: string } } }> };
+  };
+}
+
+const SCALARS = new Set([
+  'string',
+  'number',
+  'boolean',
+  'null',
+  'undefined',
+  'literal',
+  'enum',
+  'unknown',
+  'any',
+  'template_literal',
+  'never',
+  'nan',
+  'bigint',
+  'symbol',
+  'void',
+  'date',
+  'custom',
+]);
+
+/** True when a value that passes `schema` is also its output, so returning the input is exact. */
+function outputIsInput(schema: unknown, seen: Set<unknown>): boolean {
+  if (seen.has(schema)) return true;
+  seen.add(schema);
+  const def = (schema as SchemaInternals)._zod.def;
+  if (def.coerce) return false;
+  if (def.checks?.some((check) => check._zod.def.check === 'overwrite')) return false;
+  const child = (value: unknown) => value === undefined || outputIsInput(value, seen);
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+    case 'nonoptional':
+      return child(def.innerType);
+    case 'array':
+      return child(def.element);
+    case 'object':
+      // Strip-mode objects would drop unknown keys; keeping them is what the SDK promises anyway.
+      return Object.values(def.shape as Record<string, unknown>).every(child) && child(def.catchall);
+    case 'union':
+      return (def.options as unknown[]).every(child);
+    case 'intersection':
+      return child(def.left) && child(def.right);
+    case 'record':
+      return child(def.keyType) && child(def.valueType);
+    case 'tuple':
+      return (def.items as unknown[]).every(child) && child(def.rest);
+    default:
+      return SCALARS.has(def.type);
+  }
+}
+
+function issuesOf(schema: z.ZodType, value: unknown): ResponseIssue[] {
+  const result = schema.safeParse(value);
+  if (result.success) return [];
+  return result.error.issues.map((issue) => ({
+    path: issue.path as (string | number)[],
+    message: issue.message,
+  }));
+}
+
+function buildCheck(schema: z.ZodType): Check {
+  // `new Function` is refused on some edge runtimes; z.compile then hands back the schema unchanged.
+  const fast = z.config().jitless ? schema : z.compile(schema);
+  if (outputIsInput(schema, new Set())) {
+    return (value) =>
+      fast.validate(value) ? { ok: true, value } : { ok: false, issues: issuesOf(schema, value) };
+  }
+  return (value) => {
+    const result = fast.safeParse(value);
+    return result.success ? { ok: true, value: result.data } : { ok: false, issues: issuesOf(schema, value) };
+  };
+}
+
+const checks = new WeakMap<z.ZodType, Check>();
+const listChecks = new WeakMap<z.ZodType, Check>();
+
+/** Checks `value` against `schema`; the compiled check is built on first use and cached. */
+export function check(schema: z.ZodType, value: unknown): CheckResult<unknown> {
+  let run = checks.get(schema);
+  if (!run) {
+    run = buildCheck(schema);
+    checks.set(schema, run);
+  }
+  return run(value);
+}
+
+/** Checks a page's `data` against the schema of ONE item (what a list operation's `result` holds). */
+export function checkList(itemSchema: z.ZodType, value: unknown): CheckResult<unknown[]> {
+  let run = listChecks.get(itemSchema);
+  if (!run) {
+    run = buildCheck(z.array(itemSchema));
+    listChecks.set(itemSchema, run);
+  }
+  return run(value) as CheckResult<unknown[]>;
+}
