@@ -29,8 +29,8 @@ export function lanePrice(
 /** The resources a lane reservation occupies. */
 export function reservedResourceIds(reservation: RangeReservationRecord): number[] {
   return reservation.lines
-    .filter((line) => line.kind === 'lane_time' && line.resource_id !== null)
-    .map((line) => line.resource_id!);
+    .filter((line) => line.kind === 'lane_time')
+    .map((line) => line.resource_id);
 }
 
 function overlaps(aStart: number, aEnd: number, bStart: number, bEnd: number): boolean {

@@ -44,7 +44,7 @@ export function closeVisit(
       ...reservation.lines,
       {
         kind: 'adjustment',
-        resource_id: null,
+        resource_id: reservation.lines[0]?.resource_id ?? 0,
         product_id: LANE_OVERTIME_PRODUCT,
         description: 'Lane overtime',
         quantity: 1,

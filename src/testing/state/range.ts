@@ -54,7 +54,8 @@ export interface RangeSessionRecord {
 
 export interface ReservationLine {
   kind: 'resource' | 'lane_time' | 'rental' | 'adjustment';
-  resource_id: number | null;
+  /** Never null in the reference: an adjustment names the resource the visit used. */
+  resource_id: number;
   product_id: number | null;
   description: string;
   quantity: number;
