@@ -20,23 +20,18 @@ export function rawBody(body: unknown): string | Uint8Array {
     raw = new Uint8Array(body as ArrayBuffer);
   } else if (ArrayBuffer.isView(body)) raw = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
   else if (body === undefined || body === null) {
-    throw invalidBody(
-      'No body was given: pass the raw request body (string or bytes) exactly as received, ' +
-        'e.g. `await request.text()`, or express.raw({ type: "application/json" }) in Express.',
-    );
+    throw invalidBody('No body was given: pass the raw body (string or bytes) as received.');
   } else if (typeof body === 'object') {
     throw invalidBody(
-      'The body was parsed to an object: pass the raw body (string or bytes) exactly as received. A body ' +
-        'parser (express.json(), Fastify or Next.js JSON parsing) ran first; re-serialising with ' +
-        'JSON.stringify does not give back the signed bytes. See docs/webhooks.md for each framework.',
+      'The body was parsed to an object: pass the raw body (string or bytes) as received. A body parser ' +
+        'ran first (express.json()?), and re-serialised JSON is not the signed bytes; see docs/webhooks.md.',
     );
   } else {
-    throw invalidBody(`The body is a ${typeof body}: pass the raw request body as a string or bytes.`);
+    throw invalidBody(`The body is a ${typeof body}: pass the raw body (string or bytes).`);
   }
   if (raw.length === 0) {
     throw invalidBody(
-      'The body is empty: a body parser probably consumed the request stream before the webhook handler. ' +
-        'Read the raw body (e.g. express.raw({ type: "application/json" })) on the webhook route.',
+      'The body is empty: a body parser probably read the stream first; read the raw body on this route.',
     );
   }
   return raw;
@@ -51,8 +46,7 @@ export function bodyText(body: string | Uint8Array): string {
     return utf8.decode(body);
   } catch {
     throw invalidBody(
-      'The body is not valid UTF-8: the signature matched the bytes, but an event is UTF-8 JSON. ' +
-        'The body was probably altered on the way (a proxy re-encoding it).',
+      'The body is not UTF-8: the bytes are signed, but an event is UTF-8 JSON (did a proxy re-encode it?).',
     );
   }
 }
@@ -65,7 +59,8 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
  * over the body base64-encoded; a JSON event never starts with a base64 character run and ends with `=`.
  */
 export function decodeBase64Body(body: string | Uint8Array): Uint8Array | null {
-  const text = typeof body === 'string' ? body : latin1(body);
+  // Base64 is ASCII, so a lossy decode of bytes loses nothing that matters here.
+  const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
   if (text.length < 16 || text.length % 4 !== 0 || !BASE64.test(text)) return null;
   try {
     const binary = atob(text);
@@ -75,13 +70,6 @@ export function decodeBase64Body(body: string | Uint8Array): Uint8Array | null {
   } catch {
     return null;
   }
-}
-
-function latin1(bytes: Uint8Array): string {
-  // Only called on a failed verification, on a body that is short enough to have been a header-sized event.
-  let text = '';
-  for (const byte of bytes.subarray(0, 1 << 20)) text += String.fromCharCode(byte);
-  return text;
 }
 
 /** True when a string body holds U+FFFD, the mark a lossy decode of non-UTF-8 bytes leaves behind. */

@@ -81,14 +81,8 @@ export interface WebhookHandler {
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   const settings = verifierSettings(options.secret, options.toleranceSeconds);
-  const ttl = options.dedupeTtlSeconds ?? DEFAULT_DEDUPE_TTL_SECONDS;
-  if (!Number.isInteger(ttl) || ttl < 1) {
-    throw new WebhookConfigurationError('dedupeTtlSeconds must be a whole number of seconds, 1 or more.');
-  }
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
-    throw new WebhookConfigurationError('maxBodyBytes must be a whole number of bytes, 1 or more.');
-  }
+  const ttl = wholeNumber('dedupeTtlSeconds', options.dedupeTtlSeconds ?? DEFAULT_DEDUPE_TTL_SECONDS);
+  const maxBodyBytes = wholeNumber('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   const dedupe = options.dedupe === false ? null : (options.dedupe ?? new MemoryDedupeStore());
   const router = new EventRouter();
   const handle: DeliveryProcessor = (input) =>
@@ -109,6 +103,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   handler.handle = handle;
   handler.node = nodeHandler(handle, maxBodyBytes);
   return handler;
+}
+
+function wholeNumber(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1)
+    throw new WebhookConfigurationError(`${name} must be a whole number, 1 or more.`);
+  return value;
 }
 
 async function readRequest(

@@ -57,7 +57,7 @@ export function parseSignatureHeader(value: string | undefined): SignatureHeader
   if (value === undefined || value.trim() === '') {
     throw new WebhookVerificationError(
       'missing_header',
-      'No Service-Signature header: the request is not a signed delivery, or a proxy dropped the header.',
+      'No Service-Signature header: not a signed delivery, or a proxy dropped the header.',
     );
   }
   if (value.length > MAX_SIGNATURE_HEADER_LENGTH) {
@@ -84,8 +84,8 @@ export function parseSignatureHeader(value: string | undefined): SignatureHeader
   if (timestamps.length === 0) throw malformed('has no timestamp (t=...).');
   if (timestamps.length > 1) {
     throw malformed(
-      `has ${timestamps.length} timestamps: two Service-Signature headers were probably joined into one ` +
-        '(Node and fetch join a repeated header with ", "); a delivery carries exactly one.',
+      `has ${timestamps.length} timestamps: two such headers were joined into one (Node and fetch join a ` +
+        'repeated header with ", "); a delivery carries exactly one.',
     );
   }
   const timestamp = timestamps[0]!;

@@ -44,13 +44,13 @@ export function verifierSettings(
   const secrets = typeof secret === 'string' ? [secret] : Array.isArray(secret) ? [...secret] : null;
   if (!secrets || secrets.length === 0) {
     throw new WebhookConfigurationError(
-      'No webhook secret was given: pass the endpoint signing secret (whsec_...), or a list during rotation.',
+      'No webhook secret: pass the endpoint signing secret (whsec_...), or a list during a rotation.',
     );
   }
   for (const one of secrets) {
     if (typeof one !== 'string' || one.trim() === '') {
       throw new WebhookConfigurationError(
-        'A webhook secret is empty or blank: check the environment variable that should hold it (whsec_...).',
+        'A webhook secret is empty or blank: check the environment variable meant to hold it.',
       );
     }
   }
@@ -124,21 +124,18 @@ export async function verifyWith(
 }
 
 function checkDeliveryHeaders(headers: WebhookHeaders, event: ShopEvent): void {
-  const eventId = readHeader(headers, 'service-event-id')?.trim();
-  if (eventId && eventId !== event.id) {
-    throw new WebhookVerificationError(
-      'invalid_payload',
-      `The Service-Event-Id header (${clip(eventId)}) disagrees with the signed body's id (${clip(event.id)}): ` +
-        'the header is not signed, so the delivery is refused.',
-    );
-  }
-  const eventType = readHeader(headers, 'service-event')?.trim();
-  if (eventType && eventType !== event.type) {
-    throw new WebhookVerificationError(
-      'invalid_payload',
-      `The Service-Event header (${clip(eventType)}) disagrees with the signed body's type ` +
-        `(${clip(event.type)}): the header is not signed, so the delivery is refused.`,
-    );
+  for (const [name, signed] of [
+    ['Service-Event-Id', event.id],
+    ['Service-Event', event.type],
+  ] as const) {
+    const sent = readHeader(headers, name.toLowerCase())?.trim();
+    if (sent && sent !== signed) {
+      throw new WebhookVerificationError(
+        'invalid_payload',
+        `The ${name} header (${clip(sent)}) disagrees with the signed body (${clip(signed)}); ` +
+          'the header is not signed, so the delivery is refused.',
+      );
+    }
   }
 }
 
@@ -164,28 +161,26 @@ async function mismatch(
   ) {
     return new WebhookVerificationError(
       'invalid_body',
-      'The body is base64-encoded (as AWS API Gateway and Lambda function URLs deliver it when ' +
-        'isBase64Encoded is true): decode it to bytes before verifying.',
+      'The body is base64-encoded (AWS API Gateway or Lambda with isBase64Encoded): decode it to bytes first.',
     );
   }
   const hints: string[] = [];
   if (header.signatures.length === 0) {
-    hints.push(`none of its ${header.malformedSignatures} v1 values is 64 lowercase hex characters`);
+    hints.push('no v1 is 64 lowercase hex characters');
   }
   if (hasReplacementCharacter(raw)) {
-    hints.push('the body holds U+FFFD, so it was decoded from bytes that are not UTF-8: pass the raw bytes');
+    hints.push('the body holds U+FFFD, left by decoding bytes that are not UTF-8: pass the bytes');
   }
   if (settings.secrets.some((secret) => !secret.startsWith('whsec_'))) {
-    hints.push('a secret does not start with "whsec_": use the whole secret, prefix included');
+    hints.push('a secret lacks its "whsec_" prefix, which is part of the key');
   }
   if (settings.secrets.some((secret) => secret !== secret.trim())) {
-    hints.push('a secret has leading or trailing whitespace (a newline from an env file?)');
+    hints.push('a secret has surrounding whitespace');
   }
   const plural = settings.secrets.length > 1 ? `any of the ${settings.secrets.length} secrets` : 'the secret';
   return new WebhookVerificationError(
     'signature_mismatch',
-    `No v1 signature matches this body under ${plural}. Check it is this endpoint's secret (each endpoint ` +
-      'has its own) and that the body is the raw bytes received, not re-serialised JSON' +
-      (hints.length > 0 ? `; also, ${hints.join('; ')}.` : '.'),
+    `No v1 signature matches this body under ${plural}: check it is this endpoint's secret and that the ` +
+      `body is the raw bytes received${hints.map((hint) => `; ${hint}`).join('')}.`,
   );
 }
