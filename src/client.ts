@@ -10,6 +10,28 @@ import { Throttle, type ThrottleOption } from './core/throttle.js';
 import { type FetchLike, Transport } from './core/transport.js';
 import { readEnv } from './internal/env.js';
 import { RETRY_BACKOFF, type RetryBackoff } from './internal/test-hooks.js';
+import {
+  AccountPayments,
+  CardTransactions,
+  Coupons,
+  CurrentKey,
+  Customers,
+  Events,
+  GiftCertificates,
+  Inventory,
+  Invoices,
+  Locations,
+  MembershipPlans,
+  Memberships,
+  Orders,
+  Products,
+  PurchaseOrders,
+  Returns,
+  ShootingRange,
+  StoreCreditBalances,
+  type Webhooks,
+  webhooks,
+} from './resources/index.js';
 
 /** Options of {@link ShopClient}. Every one is optional; the API key and base URL also come from the environment. */
 export interface ClientOptions {
@@ -166,12 +188,144 @@ export class ShopClient {
   }
 
   // ---------------------------------------------------------------------------------------------------
-  // Resource groups: one lazy getter per group goes here (Fern style: a client that touches one group
-  // builds one), for example:
-  //   #range: Range | undefined;
-  //   /** Range: resources, classes, sessions, availability, reservations, rentals. */
-  //   get range(): Range { return (this.#range ??= new Range(this)); }
+  // Resource groups (src/resources/): each built on first use, so a client that touches one group builds one.
   // ---------------------------------------------------------------------------------------------------
+
+  #range: ShootingRange | undefined;
+  #membershipPlans: MembershipPlans | undefined;
+  #memberships: Memberships | undefined;
+  #cardTransactions: CardTransactions | undefined;
+  #returns: Returns | undefined;
+  #events: Events | undefined;
+  #locations: Locations | undefined;
+  #products: Products | undefined;
+  #inventory: Inventory | undefined;
+  #purchaseOrders: PurchaseOrders | undefined;
+  #orders: Orders | undefined;
+  #customers: Customers | undefined;
+  #storeCredit: StoreCreditBalances | undefined;
+  #invoices: Invoices | undefined;
+  #accountPayments: AccountPayments | undefined;
+  #giftCertificates: GiftCertificates | undefined;
+  #coupons: Coupons | undefined;
+  #me: CurrentKey | undefined;
+
+  /** The shooting range: resources, classes, sessions, availability, reservations, rentals, rental checkouts (needs the Range add-on). */
+  get range(): ShootingRange {
+    this.#range ??= new ShootingRange(this);
+    return this.#range;
+  }
+
+  /** Membership plans: list. */
+  get membershipPlans(): MembershipPlans {
+    this.#membershipPlans ??= new MembershipPlans(this);
+    return this.#membershipPlans;
+  }
+
+  /** Memberships: list, retrieve, create, cancel, useGuestPass. */
+  get memberships(): Memberships {
+    this.#memberships ??= new Memberships(this);
+    return this.#memberships;
+  }
+
+  /** Card transactions, for settlement reconciliation: list, retrieve. */
+  get cardTransactions(): CardTransactions {
+    this.#cardTransactions ??= new CardTransactions(this);
+    return this.#cardTransactions;
+  }
+
+  /** Returns: list, retrieve. */
+  get returns(): Returns {
+    this.#returns ??= new Returns(this);
+    return this.#returns;
+  }
+
+  /** The 30-day event feed behind the webhooks: list. */
+  get events(): Events {
+    this.#events ??= new Events(this);
+    return this.#events;
+  }
+
+  /** Locations (stores): list, update. */
+  get locations(): Locations {
+    this.#locations ??= new Locations(this);
+    return this.#locations;
+  }
+
+  /** Products: list, update. */
+  get products(): Products {
+    this.#products ??= new Products(this);
+    return this.#products;
+  }
+
+  /** Inventory levels: list, listSerialized, adjust, set. */
+  get inventory(): Inventory {
+    this.#inventory ??= new Inventory(this);
+    return this.#inventory;
+  }
+
+  /** Purchase orders: create, update, submit, cancel, receive. */
+  get purchaseOrders(): PurchaseOrders {
+    this.#purchaseOrders ??= new PurchaseOrders(this);
+    return this.#purchaseOrders;
+  }
+
+  /** Orders from outside channels: create, void. */
+  get orders(): Orders {
+    this.#orders ??= new Orders(this);
+    return this.#orders;
+  }
+
+  /** A customer's house account (`account`, `account.payments`) and store credit (`storeCredit`). */
+  get customers(): Customers {
+    this.#customers ??= new Customers(this);
+    return this.#customers;
+  }
+
+  /** Store credit across customers: list. */
+  get storeCredit(): StoreCreditBalances {
+    this.#storeCredit ??= new StoreCreditBalances(this);
+    return this.#storeCredit;
+  }
+
+  /** House-account invoices: list, retrieve. */
+  get invoices(): Invoices {
+    this.#invoices ??= new Invoices(this);
+    return this.#invoices;
+  }
+
+  /** Payments received on house accounts: list. */
+  get accountPayments(): AccountPayments {
+    this.#accountPayments ??= new AccountPayments(this);
+    return this.#accountPayments;
+  }
+
+  /** Gift certificates: issue, redeem, reverse, reload, adjust, disable, enable. */
+  get giftCertificates(): GiftCertificates {
+    this.#giftCertificates ??= new GiftCertificates(this);
+    return this.#giftCertificates;
+  }
+
+  /** Coupons: create, update, delete. */
+  get coupons(): Coupons {
+    this.#coupons ??= new Coupons(this);
+    return this.#coupons;
+  }
+
+  /** The calling key: retrieve. */
+  get me(): CurrentKey {
+    this.#me ??= new CurrentKey(this);
+    return this.#me;
+  }
+
+  /**
+   * Webhook helpers: `shop.webhooks.verify` is `verifyWebhook` from `shop-sdk/webhooks`, for code that holds
+   * a client. It makes no API call.
+   */
+  get webhooks(): Webhooks {
+    return webhooks;
+  }
+  // --------------------------------------------------------------------------------- end of resource groups
 
   /**
    * Calls one single-record operation: params checked against its schemas, `data` validated against its
