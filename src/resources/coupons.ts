@@ -1,0 +1,51 @@
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/request-options.js';
+import { APIResource } from '../core/resource.js';
+import { operations } from '../generated/operations.js';
+import type { CouponsCreateParams, CouponsUpdateParams } from '../generated/params.js';
+import type { Coupon, DeletedObject } from '../generated/schemas.js';
+
+/**
+ * `shop.coupons`: discount codes. Named only in the reference: fields beyond `code`, `channel` and
+ * `location_id` are not shown (typed loosely; other fields are passed through).
+ */
+export class Coupons extends APIResource {
+  /**
+   * Creates a coupon. `location_id` null means every location; a location coupon is refused at other
+   * locations' registers and, with channel `store_online`, published only to that location's storefront.
+   *
+   * Permission: `coupons:write`.
+   * Errors: 409 `CODE_TAKEN`, 400 `VALIDATION_ERROR` (also a store_online coupon for a location without a
+   * storefront), 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
+   * @example
+   * const coupon = await shop.coupons.create({ code: 'FALL10', channel: 'store_online', location_id: null });
+   */
+  create(params: CouponsCreateParams, options?: RequestOptions): APIPromise<Coupon> {
+    return this._client.request(operations['coupons.create'], { body: params }, options);
+  }
+
+  /**
+   * Changes a coupon; the same code and location rules as create apply.
+   *
+   * Permission: `coupons:write`.
+   * Errors: 409 `CODE_TAKEN`, 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`.
+   * @example
+   * await shop.coupons.update(15, { location_id: 3 });
+   */
+  update(id: number, params: CouponsUpdateParams, options?: RequestOptions): APIPromise<Coupon> {
+    return this._client.request(operations['coupons.update'], { path: { id }, body: params }, options);
+  }
+
+  /**
+   * Deletes a coupon. The response is not shown in the reference; it is typed like the coupon.deleted
+   * payload, `{ id, deleted: true }`.
+   *
+   * Permission: `coupons:write`.
+   * Errors: 404 `NOT_FOUND`.
+   * @example
+   * await shop.coupons.delete(15);
+   */
+  delete(id: number, options?: RequestOptions): APIPromise<DeletedObject> {
+    return this._client.request(operations['coupons.delete'], { path: { id } }, options);
+  }
+}

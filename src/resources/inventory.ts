@@ -1,0 +1,82 @@
+import type { APIPromise } from '../core/api-promise.js';
+import type { PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../core/request-options.js';
+import { APIResource } from '../core/resource.js';
+import { operations } from '../generated/operations.js';
+import type {
+  InventoryAdjustParams,
+  InventoryListParams,
+  InventoryListSerializedParams,
+  InventorySetParams,
+} from '../generated/params.js';
+import type { InventoryLevel, InventoryWriteResult, SerializedItem } from '../generated/schemas.js';
+
+/**
+ * `shop.inventory`: stock levels per product and location. Keep bulk writes under 60 a minute on the
+ * Established plan; reconcile by pulling every 15 to 60 minutes.
+ */
+export class Inventory extends APIResource {
+  /**
+   * Lists inventory levels. Serialized items (every firearm) are counted per unit. A mirror sets its
+   * stock to `qty_available`, never adds deltas.
+   *
+   * Permission: `inventory:read`.
+   * Errors: 400 `VALIDATION_ERROR` (bad filter or cursor).
+   * @example
+   * for await (const level of shop.inventory.list({ updated_since: lastSync })) {
+   *   mirror.set(level.product_id, level.location_id, level.qty_available);
+   * }
+   */
+  list(params?: InventoryListParams, options?: RequestOptions): PagePromise<InventoryLevel> {
+    return this._client.list(operations['inventory.list'], { query: params }, options);
+  }
+
+  /**
+   * Lists serialized units and their serial numbers. The item shape beyond the serial number and status
+   * is not shown in the reference (typed loosely).
+   *
+   * Permission: `inventory:read`.
+   * Errors: 400 `VALIDATION_ERROR` (bad filter or cursor).
+   * @example
+   * const units = await shop.inventory.listSerialized({ product_id: 4410, status: 'in_stock' }).toArray();
+   */
+  listSerialized(
+    params?: InventoryListSerializedParams,
+    options?: RequestOptions,
+  ): PagePromise<SerializedItem> {
+    return this._client.list(operations['inventory.listSerialized'], { query: params }, options);
+  }
+
+  /**
+   * Adds the signed `qty_delta` to a product's stock at a location. The call always carries an
+   * Idempotency-Key, so a retry cannot apply the change twice. The response shape is not shown in the
+   * reference: it is typed as the new inventory level, fields optional.
+   *
+   * Permission: `inventory:write`.
+   * Errors: 409 `NOT_TRACKED`, 409 `INSUFFICIENT_STOCK`, 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`,
+   * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
+   * @example
+   * await shop.inventory.adjust(
+   *   { sku: 'AMMO-9MM-50', location_id: 3, qty_delta: 24, reason: 'receive', note: 'Packing slip 8812' },
+   *   { idempotencyKey: 'slip-8812-ammo' },
+   * );
+   */
+  adjust(params: InventoryAdjustParams, options?: RequestOptions): APIPromise<InventoryWriteResult> {
+    return this._client.request(operations['inventory.adjust'], { body: params }, options);
+  }
+
+  /**
+   * Sets a product's absolute count at a location. The request fields beyond the product and location,
+   * and the response, are not shown in the reference: both are typed loosely, so pass the count field
+   * your shop documents.
+   *
+   * Permission: `inventory:write`.
+   * Errors: 409 `SERIALIZED` (serialized units are counted one by one), 409 `NOT_TRACKED`, 404 `NOT_FOUND`,
+   * 400 `VALIDATION_ERROR`, 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
+   * @example
+   * await shop.inventory.set({ sku: 'AMMO-9MM-50', location_id: 3, qty: 120 });
+   */
+  set(params: InventorySetParams, options?: RequestOptions): APIPromise<InventoryWriteResult> {
+    return this._client.request(operations['inventory.set'], { body: params }, options);
+  }
+}
