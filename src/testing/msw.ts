@@ -1,4 +1,42 @@
-import { type HttpHandler, http } from 'msw';
+import type { HttpHandler, http as mswHttp } from 'msw';
+import { SandboxUsageError } from './errors.js';
+
+interface NodeModuleBuiltin {
+  createRequire(from: string): (id: string) => unknown;
+}
+interface ProcessLike {
+  cwd?: () => string;
+  getBuiltinModule?: (id: string) => unknown;
+}
+
+/**
+ * Loads msw on first use instead of importing it, so `shop-sdk/testing` works without msw installed
+ * (msw is an optional peer: only `sandbox.handlers` needs it). It is resolved from the project, the way
+ * a peer dependency is; where the runtime cannot load it synchronously, mount `sandbox.handle` yourself.
+ */
+function loadHttp(): typeof mswHttp {
+  const proc = (globalThis as { process?: ProcessLike }).process;
+  const nodeModule = proc?.getBuiltinModule?.('node:module') as NodeModuleBuiltin | undefined;
+  if (!nodeModule || !proc?.cwd) {
+    throw new SandboxUsageError(
+      'sandbox.handlers loads msw through node:module, which this runtime lacks: mount the core yourself with ' +
+        "http.all(`${sandbox.baseUrl}/*`, ({ request }) => sandbox.handle(request)) from 'msw'",
+    );
+  }
+  const bases = [`${proc.cwd()}/`, typeof __filename === 'string' ? __filename : null];
+  let lastError: unknown;
+  for (const base of bases) {
+    if (base === null) continue;
+    try {
+      return (nodeModule.createRequire(base)('msw') as { http: typeof mswHttp }).http;
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw new SandboxUsageError('sandbox.handlers needs msw 2 installed in your project (npm install -D msw)', {
+    cause: lastError,
+  });
+}
 
 /**
  * msw handlers answering every request under `baseUrl` with the simulator core. A network fault
@@ -8,5 +46,6 @@ export function createHandlers(
   baseUrl: string,
   handle: (request: Request) => Promise<Response>,
 ): HttpHandler[] {
+  const http = loadHttp();
   return [http.all(`${baseUrl}/*`, ({ request }) => handle(request))];
 }

@@ -28,9 +28,7 @@ export function lanePrice(
 
 /** The resources a lane reservation occupies. */
 export function reservedResourceIds(reservation: RangeReservationRecord): number[] {
-  return reservation.lines
-    .filter((line) => line.kind === 'lane_time')
-    .map((line) => line.resource_id);
+  return reservation.lines.filter((line) => line.kind === 'lane_time').map((line) => line.resource_id);
 }
 
 function overlaps(aStart: number, aEnd: number, bStart: number, bEnd: number): boolean {
