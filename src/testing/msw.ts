@@ -20,7 +20,7 @@ function loadHttp(): typeof mswHttp {
   if (!nodeModule || !proc?.cwd) {
     throw new SandboxUsageError(
       'sandbox.handlers loads msw through node:module, which this runtime lacks: mount the core yourself with ' +
-        "http.all(`${sandbox.baseUrl}/*`, ({ request }) => sandbox.handle(request)) from 'msw'",
+        "http.all(sandbox.baseUrl + '/*', ({ request }) => sandbox.handle(request)) from 'msw'",
     );
   }
   const bases = [`${proc.cwd()}/`, typeof __filename === 'string' ? __filename : null];

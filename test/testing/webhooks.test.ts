@@ -191,6 +191,20 @@ describe('sandbox webhook deliveries', () => {
     );
   });
 
+  it('sends a ping to one endpoint on Send test, outside the event feed', async () => {
+    const sandbox = newSandbox();
+    const hook = await receiver();
+    const other = await receiver();
+    const { id } = sandbox.webhooks.addEndpoint({ url: hook.url, types: ['range.rental.checked_out'] });
+    sandbox.webhooks.addEndpoint({ url: other.url, types: ['*'] });
+    const deliveryId = sandbox.webhooks.sendTest(id);
+    await sandbox.webhooks.flush();
+    expect(other.received).toHaveLength(0);
+    expect(hook.received[0]!.headers['service-delivery-id']).toBe(deliveryId);
+    expect(JSON.parse(hook.received[0]!.body)).toMatchObject({ type: 'ping', data: { object: { object: 'ping' } } });
+    expect(sandbox.core.events.all()).toHaveLength(0);
+  });
+
   it('allows at most 20 endpoints', () => {
     const sandbox = newSandbox();
     for (let index = 0; index < 20; index++) {

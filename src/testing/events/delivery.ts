@@ -80,12 +80,14 @@ export class DeliveryQueue {
   /** Queues the event for every endpoint that subscribes to it at its location. */
   enqueue(event: StoredEvent): void {
     for (const endpoint of this.endpoints.subscribers(event.envelope.type, event.locationId)) {
-      const payload = redactPayload(event.envelope, {
-        fullCustomers: true,
-        dateOfBirth: endpoint.includeDateOfBirth,
-      });
-      this.add(event, endpoint.id, JSON.stringify(payload));
+      this.enqueueTo(event, endpoint);
     }
+  }
+
+  /** Queues the event for one endpoint; webhook payloads keep the full customer, dob only when enabled. */
+  enqueueTo(event: StoredEvent, endpoint: WebhookEndpoint): string {
+    const payload = redactPayload(event.envelope, { fullCustomers: true, dateOfBirth: endpoint.includeDateOfBirth });
+    return this.add(event, endpoint.id, JSON.stringify(payload)).id;
   }
 
   /** Sends every delivery due now; resolves with the attempts made. */

@@ -33,6 +33,7 @@ export type EventListener = (event: StoredEvent) => void;
 export class EventLog {
   private readonly events: StoredEvent[] = [];
   private readonly listeners: EventListener[] = [];
+  private count = 0;
 
   constructor(
     private readonly clock: SandboxClock,
@@ -52,10 +53,18 @@ export class EventLog {
    */
   record(type: string, object: object, locationId?: number | null): StoredEvent | null {
     if (!this.endpoints.anySubscribes(type)) return null;
+    const event = this.build(type, object, locationId);
+    this.events.push(event);
+    for (const listener of this.listeners) listener(event);
+    return event;
+  }
+
+  /** An event that is not kept in the feed (the ping of Send test). */
+  build(type: string, object: object, locationId?: number | null): StoredEvent {
     const snapshot = structuredClone(object) as Record<string, unknown>;
-    const seq = this.events.length + 1;
+    const seq = ++this.count;
     const createdAtMs = this.clock.nowMs();
-    const event: StoredEvent = {
+    return {
       seq,
       createdAtMs,
       envelope: {
@@ -70,9 +79,6 @@ export class EventLog {
       locationId: locationId !== undefined ? locationId : locationOf(snapshot),
       permission: eventPermission(type),
     };
-    this.events.push(event);
-    for (const listener of this.listeners) listener(event);
-    return event;
   }
 
   /** Every recorded event, oldest first. */

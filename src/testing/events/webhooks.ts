@@ -62,6 +62,15 @@ export class SandboxWebhooks {
     return next;
   }
 
+  /**
+   * What Send test does: a ping event (data.object.object = ping) to this endpoint only, on the next
+   * flush. It is not part of the event feed. Returns the delivery id.
+   */
+  sendTest(id: string): string {
+    const endpoint = this.core.endpoints.get(id);
+    return this.core.deliveries.enqueueTo(this.core.events.build('ping', { object: 'ping' }, null), endpoint);
+  }
+
   endpoints(): SandboxWebhookEndpoint[] {
     return this.core.endpoints.all().map((endpoint) => ({
       id: endpoint.id,
