@@ -201,7 +201,10 @@ describe('sandbox webhook deliveries', () => {
     await sandbox.webhooks.flush();
     expect(other.received).toHaveLength(0);
     expect(hook.received[0]!.headers['service-delivery-id']).toBe(deliveryId);
-    expect(JSON.parse(hook.received[0]!.body)).toMatchObject({ type: 'ping', data: { object: { object: 'ping' } } });
+    expect(JSON.parse(hook.received[0]!.body)).toMatchObject({
+      type: 'ping',
+      data: { object: { object: 'ping' } },
+    });
     expect(sandbox.core.events.all()).toHaveLength(0);
   });
 

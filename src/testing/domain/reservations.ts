@@ -83,8 +83,7 @@ export function markNoShow(core: SandboxCore, reservation: RangeReservationRecor
   const now = core.clock.iso();
   Object.assign(reservation, { status: 'no_show', no_show_at: now, updated_at: now });
   for (const line of reservation.lines) {
-    const resource =
-      line.kind === 'lane_time' && line.resource_id ? core.state.range.resources.get(line.resource_id) : null;
+    const resource = line.kind === 'lane_time' ? core.state.range.resources.get(line.resource_id) : undefined;
     if (resource) Object.assign(resource, { floor_status: 'needs_reset', updated_at: now });
   }
   core.events.record('range.reservation.no_show', reservation);

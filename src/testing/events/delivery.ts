@@ -86,7 +86,10 @@ export class DeliveryQueue {
 
   /** Queues the event for one endpoint; webhook payloads keep the full customer, dob only when enabled. */
   enqueueTo(event: StoredEvent, endpoint: WebhookEndpoint): string {
-    const payload = redactPayload(event.envelope, { fullCustomers: true, dateOfBirth: endpoint.includeDateOfBirth });
+    const payload = redactPayload(event.envelope, {
+      fullCustomers: true,
+      dateOfBirth: endpoint.includeDateOfBirth,
+    });
     return this.add(event, endpoint.id, JSON.stringify(payload)).id;
   }
 

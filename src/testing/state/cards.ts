@@ -8,7 +8,15 @@ export interface CardTransactionRecord {
   purpose: 'sale' | 'account_payment' | 'membership' | 'invoice_link';
   mode: 'terminal' | 'token' | 'link' | 'reference';
   processor: 'cardproc' | 'simulator';
-  status: 'pending' | 'approved' | 'declined' | 'cancelled' | 'failed' | 'reversing' | 'reversed' | 'refunded';
+  status:
+    | 'pending'
+    | 'approved'
+    | 'declined'
+    | 'cancelled'
+    | 'failed'
+    | 'reversing'
+    | 'reversed'
+    | 'refunded';
   amount_cents: number;
   approved_cents: number;
   refunded_cents: number;

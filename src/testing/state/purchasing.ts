@@ -48,7 +48,12 @@ export interface ReceivingRecord {
   purchase_order_id: number | null;
   reference: string | null;
   status: 'posted';
-  lines: { product_id: number; qty: number; unit_cost_cents: number; purchase_order_line_id: number | null }[];
+  lines: {
+    product_id: number;
+    qty: number;
+    unit_cost_cents: number;
+    purchase_order_line_id: number | null;
+  }[];
   posted_at: string;
 }
 
