@@ -1,0 +1,21 @@
+// Keeping a local copy in step with the API: the event-feed catch-up and the inventory mirror (reference
+// section 6). Exported from `shop-sdk`.
+export {
+  type CatchUpPoller,
+  type CatchUpResult,
+  EventCatchUp,
+  type EventCatchUpOptions,
+  type EventFeedSource,
+  type FeedEvent,
+  type PollOptions,
+} from './catch-up.js';
+export { type Checkpoint, type CheckpointStore, MemoryCheckpointStore } from './checkpoint.js';
+export {
+  type ApplyOutcome,
+  InventoryMirror,
+  type InventorySource,
+  type InventoryStore,
+  MemoryInventoryStore,
+  type MirroredLevel,
+  type ReconcileResult,
+} from './inventory-mirror.js';
