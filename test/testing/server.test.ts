@@ -20,6 +20,35 @@ describe('sandbox over its HTTP server', () => {
     }
   });
 
+  it('answers auth errors, rate limits and pagination over the wire with their headers', async () => {
+    const local = createSandbox({ now: START });
+    const listening = await local.listen();
+    const localKey = local.createKey();
+    const get = (path: string, key = localKey) =>
+      fetch(`${listening.url}${path}`, { headers: { Authorization: `Bearer ${key}` } });
+    try {
+      const unauthorized = await get('/v1/range/classes', 'sk_test_unknown');
+      expect(unauthorized.status).toBe(401);
+      expect((await unauthorized.json()).error.code).toBe('INVALID_API_KEY');
+      const ids: number[] = [];
+      let path = '/v1/range/resources?limit=7';
+      for (;;) {
+        const page = await (await get(path)).json();
+        ids.push(...page.data.map((row: { id: number }) => row.id));
+        if (!page.meta.has_more) break;
+        path = `/v1/range/resources?limit=7&cursor=${encodeURIComponent(page.meta.next_cursor)}`;
+      }
+      expect(ids).toEqual(Array.from({ length: ids.length }, (_, index) => index + 1));
+      let last = await get('/v1/range/classes');
+      while (last.status === 200) last = await get('/v1/range/classes');
+      expect(last.status).toBe(429);
+      expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(last.headers.get('x-ratelimit-remaining')).toBe('0');
+    } finally {
+      await listening.close();
+    }
+  });
+
   it('drops the connection on a reset fault, after processing when asked, so a retry replays', async () => {
     const local = createSandbox({ now: START });
     const listening = await local.listen();
