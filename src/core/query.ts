@@ -7,7 +7,11 @@ import { ParamsValidationError } from './errors/params-validation-error.js';
 function scalar(name: string, value: unknown): string {
   switch (typeof value) {
     case 'string':
-      return encodeURIComponent(value);
+      try {
+        return encodeURIComponent(value);
+      } catch {
+        break; // a lone UTF-16 surrogate cannot be percent-encoded: the typed error below says so
+      }
     case 'boolean':
       return value ? 'true' : 'false';
     case 'number':
@@ -19,7 +23,7 @@ function scalar(name: string, value: unknown): string {
       break;
   }
   throw new ParamsValidationError({
-    [name]: ['must be a string, a finite number, a boolean, a valid Date or an array of them'],
+    [name]: ['must be a well-formed string, a finite number, a boolean, a valid Date or an array of them'],
   });
 }
 

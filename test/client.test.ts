@@ -1,0 +1,144 @@
+import { inspect } from 'node:util';
+import { HttpResponse, http } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ShopClient } from '../src/client.js';
+import { ShopError } from '../src/core/errors/index.js';
+import { VERSION } from '../src/internal/version.js';
+import {
+  API_KEY,
+  BASE_URL,
+  createReservation,
+  ok,
+  reservation,
+  retrieveReservation,
+  testClient,
+  useMswServer,
+} from './core/support.js';
+
+const server = useMswServer();
+
+/** Answers every reservation retrieve and records the request that reached the server. */
+function recordRetrieve(): Request[] {
+  const seen: Request[] = [];
+  server.use(
+    http.all('*', ({ request }) => {
+      seen.push(request);
+      return HttpResponse.json(ok(reservation(1)));
+    }),
+  );
+  return seen;
+}
+
+afterEach(() => vi.unstubAllEnvs());
+
+describe('new ShopClient(options)', () => {
+  it('takes the key and base URL from SHOP_API_KEY and SHOP_API_BASE_URL when options leave them out', async () => {
+    vi.stubEnv('SHOP_API_KEY', 'sk_from_env');
+    vi.stubEnv('SHOP_API_BASE_URL', 'http://127.0.0.1:4010');
+    const seen = recordRetrieve();
+    await new ShopClient({ logLevel: 'off' }).request(retrieveReservation, { path: { id: 1 } });
+    expect(seen[0]?.url).toBe('http://127.0.0.1:4010/v1/range/reservations/1');
+    expect(seen[0]?.headers.get('authorization')).toBe('Bearer sk_from_env');
+  });
+
+  it('refuses to start without an API key, saying where one comes from', () => {
+    vi.stubEnv('SHOP_API_KEY', '');
+    expect(() => new ShopClient({ baseUrl: BASE_URL })).toThrow(ShopError);
+    expect(() => new ShopClient({ baseUrl: BASE_URL })).toThrow(/apiKey.*SHOP_API_KEY/);
+  });
+
+  it('refuses a base URL that is missing or not http(s)', () => {
+    vi.stubEnv('SHOP_API_BASE_URL', '');
+    expect(() => new ShopClient({ apiKey: API_KEY })).toThrow(/SHOP_API_BASE_URL/);
+    expect(() => new ShopClient({ apiKey: API_KEY, baseUrl: 'ftp://files.example.com' })).toThrow(
+      /http or https/,
+    );
+    expect(() => new ShopClient({ apiKey: API_KEY, baseUrl: 'api.example.com' })).toThrow(
+      /absolute http\(s\) URL/,
+    );
+    expect(() => new ShopClient({ apiKey: API_KEY, baseUrl: 'https://user:pw@api.example.com' })).toThrow(
+      /credentials/,
+    );
+  });
+
+  it('refuses options of the wrong kind at construction', () => {
+    expect(() => testClient({ timeout: -1 })).toThrow(/timeout/);
+    expect(() => testClient({ maxRetries: 1.5 })).toThrow(/maxRetries/);
+    expect(() => testClient({ throttle: { requestsPerMinute: 0 } })).toThrow(/throttle/);
+    expect(() => testClient({ logLevel: 'loud' as 'debug' })).toThrow(/logLevel/);
+  });
+
+  it.each([
+    ['http://127.0.0.1:4010', 'http://127.0.0.1:4010/v1/range/reservations/7'],
+    ['http://127.0.0.1:4010/', 'http://127.0.0.1:4010/v1/range/reservations/7'],
+    ['http://127.0.0.1:4010/v1', 'http://127.0.0.1:4010/v1/range/reservations/7'],
+    ['http://127.0.0.1:4010/v1/', 'http://127.0.0.1:4010/v1/range/reservations/7'],
+    ['http://127.0.0.1:4010/shop-proxy/v1', 'http://127.0.0.1:4010/shop-proxy/v1/range/reservations/7'],
+  ])('adds /v1 to base URL %s exactly once', async (baseUrl, expected) => {
+    const seen = recordRetrieve();
+    await testClient({ baseUrl }).request(retrieveReservation, { path: { id: 7 } });
+    expect(seen[0]?.url).toBe(expected);
+  });
+});
+
+describe('request headers', () => {
+  it('sends the bearer key, JSON Accept and a User-Agent naming the SDK version and the runtime', async () => {
+    const seen = recordRetrieve();
+    await testClient().request(retrieveReservation, { path: { id: 1 } });
+    const headers = seen[0]?.headers;
+    expect(headers?.get('authorization')).toBe(`Bearer ${API_KEY}`);
+    expect(headers?.get('accept')).toBe('application/json');
+    expect(headers?.get('user-agent')).toBe(
+      `shop-sdk/${VERSION} (node/${process.versions.node}; ${process.platform} ${process.arch})`,
+    );
+    expect(headers?.has('content-type')).toBe(false);
+  });
+
+  it('sends Content-Type: application/json with a JSON body', async () => {
+    const seen = recordRetrieve();
+    await testClient().request(createReservation, { body: { party_size: 2 } });
+    expect(seen[0]?.headers.get('content-type')).toBe('application/json');
+    expect(await seen[0]?.json()).toEqual({ party_size: 2 });
+  });
+
+  it('merges the caller headers last, whatever their case', async () => {
+    const seen = recordRetrieve();
+    await testClient().request(
+      retrieveReservation,
+      { path: { id: 1 } },
+      { headers: { 'X-Trace-Id': 'abc', Accept: 'application/vnd.shop+json' } },
+    );
+    expect(seen[0]?.headers.get('x-trace-id')).toBe('abc');
+    expect(seen[0]?.headers.get('accept')).toBe('application/vnd.shop+json');
+  });
+
+  it('leaves a caller header given as undefined out instead of dropping the others', async () => {
+    const seen = recordRetrieve();
+    await testClient().request(
+      retrieveReservation,
+      { path: { id: 1 } },
+      { headers: { 'x-trace-id': undefined as unknown as string } },
+    );
+    expect(seen[0]?.headers.has('x-trace-id')).toBe(false);
+    expect(seen[0]?.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
+  });
+
+  it('refuses a header value fetch would refuse, with a typed error and nothing sent', async () => {
+    const seen = recordRetrieve();
+    const call = testClient().request(
+      retrieveReservation,
+      { path: { id: 1 } },
+      { headers: { 'x-note': 'line\nbreak' } },
+    );
+    await expect(call).rejects.toMatchObject({ name: 'ParamsValidationError', code: 'VALIDATION_ERROR' });
+    expect(seen).toHaveLength(0);
+  });
+});
+
+describe('the API key stays private', () => {
+  it('does not show in util.inspect or JSON of the client', () => {
+    const shop = testClient();
+    expect(inspect(shop, { depth: 10, showHidden: true })).not.toContain(API_KEY);
+    expect(JSON.stringify(shop)).not.toContain(API_KEY);
+  });
+});

@@ -1,0 +1,165 @@
+import { HttpResponse, http } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RateLimitError } from '../../src/core/errors/index.js';
+import { parseRateLimit, parseRetryAfter } from '../../src/core/rate-limit.js';
+import { Throttle } from '../../src/core/throttle.js';
+import {
+  BASE_URL,
+  failure,
+  ok,
+  rejection,
+  reservation,
+  retrieveReservation,
+  testClient,
+  useMswServer,
+} from './support.js';
+
+const server = useMswServer();
+const URL_PATTERN = `${BASE_URL}/v1/range/reservations/:id`;
+const ESTABLISHED = {
+  'X-RateLimit-Limit': '60',
+  'X-RateLimit-Remaining': '57',
+  'X-RateLimit-Reset': '1790000060',
+  'X-RateLimit-Daily-Limit': '10000',
+  'X-RateLimit-Daily-Remaining': '9120',
+};
+
+afterEach(() => vi.useRealTimers());
+
+describe('rate-limit headers', () => {
+  it('are parsed into withResponse().rateLimit, the daily pair included', async () => {
+    server.use(http.get(URL_PATTERN, () => HttpResponse.json(ok(reservation(1)), { headers: ESTABLISHED })));
+    const { rateLimit } = await testClient()
+      .request(retrieveReservation, { path: { id: 1 } })
+      .withResponse();
+    expect(rateLimit).toEqual({
+      limit: 60,
+      remaining: 57,
+      reset: 1790000060,
+      dailyLimit: 10000,
+      dailyRemaining: 9120,
+    });
+  });
+
+  it('are null where the response has none (Enterprise has no daily pair)', async () => {
+    server.use(
+      http.get(URL_PATTERN, () =>
+        HttpResponse.json(ok(reservation(1)), {
+          headers: { 'X-RateLimit-Limit': '600', 'X-RateLimit-Remaining': 'n/a' },
+        }),
+      ),
+    );
+    const { rateLimit } = await testClient()
+      .request(retrieveReservation, { path: { id: 1 } })
+      .withResponse();
+    expect(rateLimit).toEqual({
+      limit: 600,
+      remaining: null,
+      reset: null,
+      dailyLimit: null,
+      dailyRemaining: null,
+    });
+  });
+
+  it('are on errors too, with retryAfter on a RateLimitError', async () => {
+    server.use(
+      http.get(URL_PATTERN, () =>
+        HttpResponse.json(failure('RATE_LIMITED'), {
+          status: 429,
+          headers: { ...ESTABLISHED, 'X-RateLimit-Daily-Remaining': '0', 'Retry-After': '3600' },
+        }),
+      ),
+    );
+    const error = await rejection(testClient().request(retrieveReservation, { path: { id: 1 } }));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ retryAfter: 3600, rateLimit: { dailyLimit: 10000, dailyRemaining: 0 } });
+  });
+
+  it('parse Retry-After as seconds or as an HTTP date', () => {
+    expect(parseRetryAfter(new Headers({ 'retry-after': '12' }))).toBe(12);
+    const now = Date.parse('2026-10-01T09:00:00Z');
+    expect(parseRetryAfter(new Headers({ 'retry-after': 'Thu, 01 Oct 2026 09:00:30 GMT' }), now)).toBe(30);
+    expect(parseRetryAfter(new Headers({ 'retry-after': 'soon' }))).toBeNull();
+    expect(parseRateLimit(new Headers()).limit).toBeNull();
+  });
+});
+
+describe('withResponse()', () => {
+  it('gives data, the raw response, rateLimit and idempotentReplayed', async () => {
+    server.use(
+      http.get(URL_PATTERN, () =>
+        HttpResponse.json(ok(reservation(3)), { headers: { 'x-request-note': 'hi' } }),
+      ),
+    );
+    const result = await testClient()
+      .request(retrieveReservation, { path: { id: 3 } })
+      .withResponse();
+    expect(result.data).toEqual(reservation(3));
+    expect(result.response.status).toBe(200);
+    expect(result.response.headers.get('x-request-note')).toBe('hi');
+    expect(result.idempotentReplayed).toBe(false);
+    expect(result.rateLimit.limit).toBeNull();
+  });
+
+  it('resolves the same data as awaiting the call', async () => {
+    server.use(http.get(URL_PATTERN, () => HttpResponse.json(ok(reservation(3)))));
+    const promise = testClient().request(retrieveReservation, { path: { id: 3 } });
+    const [data, withResponse] = await Promise.all([promise, promise.withResponse()]);
+    expect(withResponse.data).toBe(data);
+  });
+});
+
+describe('the throttle', () => {
+  it('spaces request starts evenly at requestsPerMinute', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const throttle = new Throttle({ requestsPerMinute: 60 });
+    const started: number[] = [];
+    const queue = [0, 1, 2].map(async () => {
+      await throttle.acquire();
+      started.push(Date.now());
+    });
+    await vi.advanceTimersByTimeAsync(2_500);
+    await Promise.all(queue);
+    expect(started).toEqual([0, 1_000, 2_000]);
+  });
+
+  it("in 'auto' mode spreads what is left of the window and waits for the reset when nothing is", async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const throttle = new Throttle('auto');
+    expect(throttle.acquire()).toBeUndefined();
+    throttle.observe(
+      new Headers({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '10', 'x-ratelimit-reset': '1020' }),
+    );
+    throttle.acquire();
+    let second = 0;
+    void throttle.acquire()?.then(() => {
+      second = Date.now();
+    });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(second).toBe(1_000_000 + 2_000);
+
+    throttle.observe(
+      new Headers({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1030' }),
+    );
+    let afterReset = 0;
+    void throttle.acquire()?.then(() => {
+      afterReset = Date.now();
+    });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(afterReset).toBe(1_030_000);
+  });
+
+  it('paces a client: four concurrent calls at 1200 per minute start 50 ms apart', async () => {
+    server.use(http.get(URL_PATTERN, () => HttpResponse.json(ok(reservation(1)))));
+    const starts: number[] = [];
+    const fetchAndNote = (url: string, init: RequestInit) => {
+      starts.push(performance.now());
+      return globalThis.fetch(url, init);
+    };
+    const shop = testClient({ throttle: { requestsPerMinute: 1_200 }, fetch: fetchAndNote });
+    await Promise.all([1, 2, 3, 4].map(() => shop.request(retrieveReservation, { path: { id: 1 } })));
+    const gaps = starts.slice(1).map((start, i) => start - (starts[i] ?? 0));
+    expect(gaps).toHaveLength(3);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(45);
+  });
+});

@@ -1,0 +1,240 @@
+import { delay, HttpResponse, http } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ShopClient } from '../../src/client.js';
+import {
+  ConflictError,
+  ConnectionError,
+  InternalServerError,
+  RateLimitError,
+  ShopApiError,
+  TimeoutError,
+} from '../../src/core/errors/index.js';
+import type { Logger } from '../../src/core/logger.js';
+import { backoffDelay, type RetryPolicy, retryDelay } from '../../src/core/retry.js';
+import {
+  BASE_URL,
+  failure,
+  ok,
+  rejection,
+  reservation,
+  retrieveReservation,
+  testClient,
+  useMswServer,
+} from './support.js';
+
+const server = useMswServer();
+const URL_PATTERN = `${BASE_URL}/v1/range/reservations/:id`;
+
+afterEach(() => vi.restoreAllMocks());
+
+/** Answers with `responses` in turn (the last one repeats) and counts the requests. */
+function sequence(...responses: Array<() => Response | Promise<Response>>): { count: number } {
+  const counter = { count: 0 };
+  server.use(
+    http.get(URL_PATTERN, () => {
+      const next = responses[Math.min(counter.count, responses.length - 1)];
+      counter.count++;
+      return next ? next() : HttpResponse.json(ok(reservation(1)));
+    }),
+  );
+  return counter;
+}
+
+const success = () => HttpResponse.json(ok(reservation(1)));
+const apiError =
+  (status: number, code: string, headers: Record<string, string> = {}) =>
+  () =>
+    HttpResponse.json(failure(code), { status, headers });
+const retrieve = (shop = testClient(), options = {}) =>
+  shop.request(retrieveReservation, { path: { id: 1 } }, options);
+
+describe('retries', () => {
+  it.each([500, 502, 503, 504])('retries a %i and returns the success that follows', async (status) => {
+    const counter = sequence(apiError(status, 'SERVER_ERROR'), apiError(status, 'SERVER_ERROR'), success);
+    expect((await retrieve()).id).toBe(1);
+    expect(counter.count).toBe(3);
+  });
+
+  it('stops after maxRetries and raises the last error', async () => {
+    const counter = sequence(apiError(503, 'SERVER_ERROR'));
+    expect(await rejection(retrieve())).toBeInstanceOf(InternalServerError);
+    expect(counter.count).toBe(3);
+  });
+
+  it('takes maxRetries per call', async () => {
+    const counter = sequence(apiError(503, 'SERVER_ERROR'));
+    await rejection(retrieve(testClient({ maxRetries: 5 }), { maxRetries: 0 }));
+    expect(counter.count).toBe(1);
+  });
+
+  it.each([
+    [400, 'VALIDATION_ERROR'],
+    [401, 'INVALID_API_KEY'],
+    [403, 'INSUFFICIENT_SCOPE'],
+    [404, 'NOT_FOUND'],
+    [409, 'INVALID_STATE'],
+    [422, 'CONSTRAINT_VIOLATION'],
+    [501, 'NOT_IMPLEMENTED'],
+  ])('does not retry a %i %s', async (status, code) => {
+    const counter = sequence(apiError(status, code), success);
+    const error = await rejection(retrieve());
+    expect(error).toBeInstanceOf(ShopApiError);
+    expect(counter.count).toBe(1);
+  });
+
+  it('backs off and retries 409 IDEMPOTENCY_IN_PROGRESS', async () => {
+    const counter = sequence(apiError(409, 'IDEMPOTENCY_IN_PROGRESS'), success);
+    expect((await retrieve()).id).toBe(1);
+    expect(counter.count).toBe(2);
+  });
+
+  it('retries a 429 after its Retry-After', async () => {
+    const counter = sequence(apiError(429, 'RATE_LIMITED', { 'retry-after': '0' }), success);
+    expect((await retrieve()).id).toBe(1);
+    expect(counter.count).toBe(2);
+  });
+
+  it('does not wait for a Retry-After over maxRetryAfterSeconds: raises RateLimitError with retryAfter', async () => {
+    const counter = sequence(apiError(429, 'RATE_LIMITED', { 'retry-after': '3600' }), success);
+    const started = Date.now();
+    const error = await rejection(retrieve(testClient({ maxRetryAfterSeconds: 60 })));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBe(3600);
+    expect(counter.count).toBe(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('retries a connection failure, then raises ConnectionError when it persists', async () => {
+    const flaky = sequence(() => HttpResponse.error(), success);
+    expect((await retrieve()).id).toBe(1);
+    expect(flaky.count).toBe(2);
+
+    const down = sequence(() => HttpResponse.error());
+    const error = await rejection(retrieve());
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(down.count).toBe(3);
+  });
+
+  it('raises TimeoutError when an attempt exceeds timeout, and retries it', async () => {
+    const counter = sequence(async () => {
+      await delay(1_000);
+      return success();
+    });
+    const error = await rejection(retrieve(testClient({ timeout: 50, maxRetries: 1 })));
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as TimeoutError).timeout).toBe(50);
+    expect(counter.count).toBe(2);
+  });
+
+  it('takes timeout per call', async () => {
+    sequence(async () => {
+      await delay(1_000);
+      return success();
+    });
+    const error = await rejection(retrieve(testClient({ timeout: 60_000 }), { timeout: 30, maxRetries: 0 }));
+    expect(error).toBeInstanceOf(TimeoutError);
+  });
+});
+
+describe('cancelling with a signal', () => {
+  it('rejects with the caller abort reason and does not retry', async () => {
+    const counter = sequence(async () => {
+      await delay(1_000);
+      return success();
+    });
+    const controller = new AbortController();
+    const reason = new Error('user went away');
+    const call = retrieve(testClient(), { signal: controller.signal });
+    setTimeout(() => controller.abort(reason), 20);
+    expect(await rejection(call)).toBe(reason);
+    expect(counter.count).toBe(1);
+  });
+
+  it('sends nothing when the signal is already aborted', async () => {
+    const counter = sequence(success);
+    const error = await rejection(retrieve(testClient(), { signal: AbortSignal.abort('stop') }));
+    expect(error).toBe('stop');
+    expect(counter.count).toBe(0);
+  });
+
+  it('cuts a back-off wait short', async () => {
+    const counter = sequence(apiError(429, 'RATE_LIMITED', { 'retry-after': '30' }), success);
+    const controller = new AbortController();
+    const started = Date.now();
+    const call = retrieve(testClient(), { signal: controller.signal });
+    setTimeout(() => controller.abort('enough'), 50);
+    expect(await rejection(call)).toBe('enough');
+    expect(counter.count).toBe(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('back-off', () => {
+  const policy: RetryPolicy = {
+    maxRetries: 10,
+    maxRetryAfterSeconds: 60,
+    backoffBaseMs: 500,
+    backoffCapMs: 8_000,
+  };
+
+  it('is exponential from 0.5 s, capped at 8 s, with full jitter', () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.999_999);
+    const waits = [1, 2, 3, 4, 5, 6].map((retry) => Math.round(backoffDelay(retry, policy)));
+    expect(waits).toEqual([500, 1000, 2000, 4000, 8000, 8000]);
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    expect(backoffDelay(3, policy)).toBe(0);
+  });
+
+  it('waits Retry-After seconds for a 429, and backs off for one without it', () => {
+    const headers = new Headers({ 'retry-after': '7' });
+    const limited = new RateLimitError({
+      status: 429,
+      code: 'RATE_LIMITED',
+      message: '',
+      details: {},
+      headers,
+    });
+    expect(retryDelay(limited, 1, policy)).toBe(7_000);
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    const bare = new RateLimitError({
+      status: 429,
+      code: 'RATE_LIMITED',
+      message: '',
+      details: {},
+      headers: new Headers(),
+    });
+    expect(retryDelay(bare, 1, policy)).toBe(250);
+    const conflict = new ConflictError({
+      status: 409,
+      code: 'SESSION_FULL',
+      message: '',
+      details: {},
+      headers,
+    });
+    expect(retryDelay(conflict, 1, policy)).toBeNull();
+  });
+
+  it('uses the 0.5 s base by default (seen through the retry log)', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.002);
+    const lines: string[] = [];
+    const logger: Logger = {
+      debug: () => {},
+      info: (line) => lines.push(line),
+      warn: () => {},
+      error: () => {},
+    };
+    sequence(apiError(503, 'SERVER_ERROR'), apiError(503, 'SERVER_ERROR'), success);
+    const shop = new ShopClient({
+      apiKey: 'sk_test_x',
+      baseUrl: BASE_URL,
+      logger,
+      logLevel: 'info',
+    });
+    await retrieve(shop);
+    expect(lines).toEqual([
+      'shop-sdk: GET /v1/range/reservations/1 failed (HTTP 503); retry 1 of 2 in 1 ms',
+      'shop-sdk: GET /v1/range/reservations/1 failed (HTTP 503); retry 2 of 2 in 2 ms',
+    ]);
+  });
+});
