@@ -1,6 +1,6 @@
 import { DEFAULT_DEDUPE_TTL_SECONDS, type DedupeStore, MemoryDedupeStore } from './dedupe.js';
 import { isWebhookVerificationError, WebhookConfigurationError } from './errors.js';
-import type { ShopEvent } from './events.js';
+import type { EventType, ShopEvent, ShopEventOf, UnknownShopEvent } from './events.js';
 import { readDeliveryHeaders, type WebhookDelivery } from './headers.js';
 import { type NodeRequestHandler, nodeHandler } from './node.js';
 import {
@@ -58,9 +58,9 @@ export interface WebhookErrorInfo {
 export interface WebhookHandler {
   (request: Request): Promise<Response>;
   /** Adds a handler for one event type, called after `onEvent`; see {@link EventRouter.on}. */
-  on: EventRouter['on'];
+  on<T extends EventType>(type: T, handler: EventHandler<ShopEventOf<T>>): WebhookHandler;
   /** Adds the fallback for event types this SDK does not know yet; see {@link EventRouter.onUnknown}. */
-  onUnknown: EventRouter['onUnknown'];
+  onUnknown(handler: EventHandler<UnknownShopEvent>): WebhookHandler;
   /** Handles a raw delivery from any framework; build the response from the result. */
   handle(input: WebhookDeliveryInput): Promise<WebhookResult>;
   /** For Node's `http` server and Express: reads the raw body from the request stream itself. */
@@ -94,11 +94,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   }) as WebhookHandler;
   handler.on = (type, fn) => {
     router.on(type, fn);
-    return handler as never;
+    return handler;
   };
   handler.onUnknown = (fn) => {
     router.onUnknown(fn);
-    return handler as never;
+    return handler;
   };
   handler.handle = handle;
   handler.node = nodeHandler(handle, maxBodyBytes);

@@ -1,6 +1,7 @@
 // Type tests: checked by `tsc -p test/tsconfig.json` (and the runtime halves by vitest).
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
+  createWebhookHandler,
   EVENT_TYPES,
   EventRouter,
   type EventType,
@@ -8,6 +9,7 @@ import {
   type ShopEvent,
   type ShopEventOf,
   type UnknownShopEvent,
+  type WebhookHandler,
 } from '../../src/webhooks/index.js';
 
 describe('ShopEvent typing', () => {
@@ -87,6 +89,14 @@ describe('ShopEvent typing', () => {
     expectTypeOf<(typeof EVENT_TYPES)[number]>().toEqualTypeOf<EventType>();
     expect(EVENT_TYPES).toEqual(expect.arrayContaining(reference));
     for (const type of reference) expect(isKnownEventType(type)).toBe(true);
+  });
+
+  it('keeps the handler type through chained registrations', () => {
+    const handler = createWebhookHandler({ secret: 'whsec_x' })
+      .on('sale.completed', (event) => expectTypeOf(event).toEqualTypeOf<ShopEventOf<'sale.completed'>>())
+      .onUnknown(() => undefined);
+    expectTypeOf(handler).toEqualTypeOf<WebhookHandler>();
+    expectTypeOf(handler).toBeCallableWith(new Request('http://127.0.0.1/'));
   });
 
   it('refuses a misspelt type in the registry', () => {
