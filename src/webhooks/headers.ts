@@ -13,6 +13,7 @@ export const MAX_SIGNATURES = 8;
 
 const TIMESTAMP = /^[0-9]{1,12}$/;
 const V1 = /^[0-9a-f]{64}$/;
+const SIMPLE = /^t=([0-9]{1,12}),v1=([0-9a-f]{64})$/;
 
 /** Reads one header by its lowercase name, from `Headers` or a plain object; repeated values are joined. */
 export function readHeader(headers: WebhookHeaders | null | undefined, name: string): string | undefined {
@@ -54,6 +55,16 @@ function malformed(message: string): WebhookVerificationError {
  * the time check off), parts trimmed, other schemes ignored, the length and count of `v1` capped.
  */
 export function parseSignatureHeader(value: string | undefined): SignatureHeader {
+  // The form every delivery outside a rotation has, matched in one step.
+  const simple = value === undefined ? null : SIMPLE.exec(value);
+  if (simple) {
+    return {
+      timestamp: simple[1]!,
+      timestampSeconds: Number(simple[1]),
+      signatures: [simple[2]!],
+      malformedSignatures: 0,
+    };
+  }
   if (value === undefined || value.trim() === '') {
     throw new WebhookVerificationError(
       'missing_header',

@@ -110,20 +110,28 @@ function hexDigit(code: number): number {
  * True when some candidate (a decoded v1) is the HMAC of `timestamp.body` under some secret. Every comparison
  * is constant time: timingSafeEqual on Node, subtle.verify elsewhere.
  */
-export async function anySignatureMatches(
+export function anySignatureMatches(
+  secrets: readonly string[],
+  timestamp: string,
+  body: string | Uint8Array,
+  candidates: readonly Uint8Array<ArrayBuffer>[],
+): boolean | Promise<boolean> {
+  // Synchronous on Node: the answer needs no extra turn of the event loop, which shows at 200k a second.
+  const node = loadNodeCrypto();
+  if (!node) return webSignatureMatches(secrets, timestamp, body, candidates);
+  for (const secret of secrets) {
+    const expected = node.createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest();
+    for (const candidate of candidates) if (node.timingSafeEqual(expected, candidate)) return true;
+  }
+  return false;
+}
+
+async function webSignatureMatches(
   secrets: readonly string[],
   timestamp: string,
   body: string | Uint8Array,
   candidates: readonly Uint8Array<ArrayBuffer>[],
 ): Promise<boolean> {
-  const node = loadNodeCrypto();
-  if (node) {
-    for (const secret of secrets) {
-      const expected = node.createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest();
-      for (const candidate of candidates) if (node.timingSafeEqual(expected, candidate)) return true;
-    }
-    return false;
-  }
   const data = signedBytes(timestamp, body);
   for (const secret of secrets) {
     const key = await webKey(secret);

@@ -39,4 +39,9 @@ export type { NodeIncomingMessage, NodeRequestHandler, NodeServerResponse } from
 export type { WebhookDeliveryInput, WebhookOutcome, WebhookResult } from './results.js';
 export { type EventContext, type EventHandler, EventRouter } from './router.js';
 export { type SignPayloadOptions, signPayload } from './sign.js';
-export { DEFAULT_TOLERANCE_SECONDS, type VerifyWebhookOptions, verifyWebhook } from './verify.js';
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  verifyWebhookSignature,
+} from './verify.js';

@@ -36,11 +36,29 @@ export interface VerifierSettings {
   readonly toleranceSeconds: number;
 }
 
+// Most receivers pass the same secret on every call: checking it once keeps verifyWebhook near the cost of
+// the HMAC itself.
+let lastSettings: VerifierSettings | undefined;
+
 /** Checks the receiver's setup; a mistake here is the receiver's, so it is not a verification error. */
 export function verifierSettings(
   secret: string | readonly string[],
   toleranceSeconds: number = DEFAULT_TOLERANCE_SECONDS,
 ): VerifierSettings {
+  if (
+    lastSettings !== undefined &&
+    typeof secret === 'string' &&
+    lastSettings.secrets.length === 1 &&
+    lastSettings.secrets[0] === secret &&
+    lastSettings.toleranceSeconds === toleranceSeconds
+  ) {
+    return lastSettings;
+  }
+  lastSettings = checkSettings(secret, toleranceSeconds);
+  return lastSettings;
+}
+
+function checkSettings(secret: string | readonly string[], toleranceSeconds: number): VerifierSettings {
   const secrets = typeof secret === 'string' ? [secret] : Array.isArray(secret) ? [...secret] : null;
   if (!secrets || secrets.length === 0) {
     throw new WebhookConfigurationError(
@@ -96,6 +114,21 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Shop
   return verifyWith(settings, options.body, options.headers, nowSeconds(options.now));
 }
 
+/**
+ * Checks only that a delivery is authentic and fresh: the `Service-Signature` over the raw body, and the
+ * timestamp. Resolves with nothing; the body is not parsed. For receivers that queue the raw body for later
+ * processing; anything that reads the event should call {@link verifyWebhook}, which also refuses delivery
+ * headers that disagree with the signed body.
+ *
+ * @throws {WebhookVerificationError} `missing_header`, `malformed_header`, `signature_mismatch`,
+ * `timestamp_out_of_tolerance` or `invalid_body`.
+ * @throws {WebhookConfigurationError} when the secret is empty or an option is out of range.
+ */
+export async function verifyWebhookSignature(options: VerifyWebhookOptions): Promise<void> {
+  const settings = verifierSettings(options.secret, options.toleranceSeconds);
+  await authenticate(settings, options.body, options.headers, nowSeconds(options.now));
+}
+
 /** {@link verifyWebhook} with settings checked beforehand (the request handlers check them once). */
 export async function verifyWith(
   settings: VerifierSettings,
@@ -103,12 +136,28 @@ export async function verifyWith(
   headers: WebhookHeaders,
   now: number,
 ): Promise<ShopEvent> {
+  const raw = await authenticate(settings, body, headers, now);
+  const event = parseEvent(bodyText(raw));
+  checkDeliveryHeaders(headers, event);
+  return event;
+}
+
+/** Checks signature then time; resolves with the raw body that was signed. */
+async function authenticate(
+  settings: VerifierSettings,
+  body: unknown,
+  headers: WebhookHeaders,
+  now: number,
+): Promise<string | Uint8Array> {
   const header = parseSignatureHeader(readHeader(headers, 'service-signature'));
   const raw = rawBody(body);
-  const candidates = header.signatures.map(hexToBytes);
-  if (!(await anySignatureMatches(settings.secrets, header.timestamp, raw, candidates))) {
-    throw await mismatch(settings, header, raw);
-  }
+  const matched = anySignatureMatches(
+    settings.secrets,
+    header.timestamp,
+    raw,
+    header.signatures.map(hexToBytes),
+  );
+  if (!(typeof matched === 'boolean' ? matched : await matched)) throw await mismatch(settings, header, raw);
   const skew = now - header.timestampSeconds;
   if (Math.abs(skew) > settings.toleranceSeconds) {
     const direction = skew > 0 ? 'in the past' : 'in the future';
@@ -118,9 +167,7 @@ export async function verifyWith(
         `${settings.toleranceSeconds} s): a replayed delivery, or this machine's clock is off.`,
     );
   }
-  const event = parseEvent(bodyText(raw));
-  checkDeliveryHeaders(headers, event);
-  return event;
+  return raw;
 }
 
 function checkDeliveryHeaders(headers: WebhookHeaders, event: ShopEvent): void {

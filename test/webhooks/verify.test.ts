@@ -5,6 +5,7 @@ import {
   readDeliveryHeaders,
   signPayload,
   verifyWebhook,
+  verifyWebhookSignature,
   WebhookConfigurationError,
   WebhookVerificationError,
   type WebhookVerificationReason,
@@ -331,6 +332,44 @@ describe('verifyWebhook refuses with a reason', () => {
     );
     expect(error).toMatchObject({ reason: 'signature_mismatch', message: /whsec_/ });
     expect((error as Error).message).not.toContain('test_secret');
+  });
+});
+
+describe('verifyWebhookSignature', () => {
+  it('accepts an authentic, fresh delivery without parsing the body', async () => {
+    const body = 'not an event, but signed';
+    const header = signatureHeader(SECRET, T, body);
+    await expect(
+      verifyWebhookSignature({ body, headers: { 'service-signature': header }, secret: SECRET, now: T }),
+    ).resolves.toBeUndefined();
+  });
+
+  it('refuses a forged, stale or malformed delivery like verifyWebhook', async () => {
+    const body = eventBody();
+    const options = { body, secret: SECRET, now: T };
+    const cases: [string | undefined, number, WebhookVerificationReason][] = [
+      [signatureHeader('whsec_other', T, body), T, 'signature_mismatch'],
+      [signatureHeader(SECRET, T, body), T + 301, 'timestamp_out_of_tolerance'],
+      [`t=abc,v1=${nodeHmac(SECRET, T, body)}`, T, 'malformed_header'],
+      [undefined, T, 'missing_header'],
+    ];
+    for (const [header, now, reason] of cases) {
+      const headers = header === undefined ? {} : { 'service-signature': header };
+      expect(await reasonOf(verifyWebhookSignature({ ...options, headers, now }))).toBe(reason);
+    }
+  });
+
+  it('checks each call against the secret it is given, one call after another', async () => {
+    const body = eventBody();
+    const headers = { 'service-signature': signatureHeader(SECRET, T, body) };
+    await expect(verifyWebhookSignature({ body, headers, secret: SECRET, now: T })).resolves.toBeUndefined();
+    expect(await reasonOf(verifyWebhookSignature({ body, headers, secret: 'whsec_next', now: T }))).toBe(
+      'signature_mismatch',
+    );
+    await expect(verifyWebhookSignature({ body, headers, secret: ' ', now: T })).rejects.toBeInstanceOf(
+      WebhookConfigurationError,
+    );
+    await expect(verifyWebhookSignature({ body, headers, secret: SECRET, now: T })).resolves.toBeUndefined();
   });
 });
 

@@ -1,0 +1,245 @@
+// Webhook verification benchmark: `npx tsx bench/webhooks.ts` (after `npm run build` to measure dist/).
+//
+// 1. Verifications a second of the SDK's verifyWebhook against the bare node:crypto floor (parse the same
+//    header, createHmac over `t.body`, timingSafeEqual), in alternating rounds of one run, as a ratio.
+// 2. The verify-only entry, `shop-sdk/webhooks`: its import time over an empty import (fresh processes),
+//    its min+gz size with its chunks, and whether zod or ky are part of it.
+import { spawnSync } from 'node:child_process';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const root = resolve(import.meta.dirname, '..');
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const roundMs = Number(process.env.BENCH_ROUND_MS ?? 1000);
+
+interface Entry {
+  /** File to import: dist/webhooks/index.js when built, else a bundle of src/webhooks/index.ts. */
+  readonly file: string;
+  readonly label: string;
+  readonly cleanup: () => void;
+}
+
+/** Newest modification time of the sources the webhooks entry is built from. */
+function newestSource(): number {
+  let newest = 0;
+  for (const dir of ['src/webhooks', 'src/core/errors', 'src/generated']) {
+    for (const name of readdirSync(join(root, dir)))
+      newest = Math.max(newest, statSync(join(root, dir, name)).mtimeMs);
+  }
+  return newest;
+}
+
+async function entry(): Promise<Entry> {
+  const dist = join(root, 'dist/webhooks/index.js');
+  const fresh = existsSync(dist) && statSync(dist).mtimeMs >= newestSource();
+  if (fresh) return { file: dist, label: 'dist/webhooks/index.js', cleanup: () => undefined };
+  const dir = mkdtempSync(join(tmpdir(), 'shop-sdk-bench-'));
+  const file = join(dir, 'webhooks.js');
+  await build({
+    entryPoints: [join(root, 'src/webhooks/index.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    outfile: file,
+    logLevel: 'error',
+  });
+  return {
+    file,
+    label: `src/webhooks/index.ts bundled by esbuild (dist/ ${existsSync(dist) ? 'is older than src/' : 'is not built'}: run \`npm run build\` to measure it)`,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+function opsPerSecond(fn: () => unknown): number {
+  let count = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < roundMs) {
+    for (let i = 0; i < 256; i++) fn();
+    count += 256;
+    now = performance.now();
+  }
+  return (count * 1000) / (now - start);
+}
+
+async function asyncOpsPerSecond(fn: () => Promise<unknown>): Promise<number> {
+  let count = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < roundMs) {
+    for (let i = 0; i < 256; i++) await fn();
+    count += 256;
+    now = performance.now();
+  }
+  return (count * 1000) / (now - start);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** A realistic 2 KB delivery. */
+function delivery() {
+  const secret = 'whsec_bench_0123456789abcdef0123456789abcdef';
+  const event = {
+    id: 'evt_01JBENCH0000000000000000',
+    object: 'event',
+    type: 'range.reservation.booked',
+    api_version: '2026-09-24',
+    created_at: '2026-09-24T10:00:00Z',
+    livemode: false,
+    data: {
+      object: {
+        object: 'range_reservation',
+        id: 48211,
+        status: 'booked',
+        contact: { name: 'Sam Rivera', email: 'sam@example.com', phone: '+1 555 0100' },
+        lines: Array.from({ length: 6 }, (_, i) => ({
+          kind: 'lane_time',
+          resource_id: 10 + i,
+          description: `Lane ${i + 1}, 60 minutes, rifle bay with target retrieval`,
+          quantity: 1,
+          unit_cents: 3500,
+          total_cents: 3500,
+        })),
+        notes: 'x'.repeat(700),
+      },
+    },
+  };
+  const body = JSON.stringify(event);
+  const t = String(Math.floor(Date.now() / 1000));
+  const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+  return { secret, body, header: `t=${t},v1=${v1}` };
+}
+
+async function throughput(file: string): Promise<void> {
+  const sdk = (await import(pathToFileURL(file).href)) as typeof import('../src/webhooks/index.js');
+  const { secret, body, header } = delivery();
+  const bytes = Buffer.from(body);
+  const headers = { 'service-signature': header };
+
+  // The floor: what a hand-written verifier must do at least, with the same inputs.
+  const floor = (raw: string | Buffer) => {
+    const parts = header.split(',');
+    const t = parts[0]!.slice(2);
+    const v1 = Buffer.from(parts[1]!.slice(3), 'hex');
+    const mac = createHmac('sha256', secret).update(`${t}.`).update(raw).digest();
+    if (!timingSafeEqual(mac, v1)) throw new Error('floor failed');
+  };
+  const floorParsed = (raw: string | Buffer) => {
+    floor(raw);
+    return JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8'));
+  };
+  const verify = (raw: string | Buffer) => sdk.verifyWebhook({ body: raw, headers, secret });
+  const verifySignature = (raw: string | Buffer) =>
+    sdk.verifyWebhookSignature({ body: raw, headers, secret });
+  await verify(body); // fails loudly if the delivery does not verify
+
+  const cases = [
+    ['string body', body],
+    ['Buffer body', bytes],
+  ] as const;
+  console.log(
+    `\nverifications a second (${Buffer.byteLength(body)} B body; median of ${rounds} rounds of ${roundMs} ms)`,
+  );
+  for (const [name, raw] of cases) {
+    const results = {
+      floor: [] as number[],
+      signature: [] as number[],
+      floorParsed: [] as number[],
+      sdk: [] as number[],
+    };
+    for (let round = 0; round < rounds; round++) {
+      results.floor.push(opsPerSecond(() => floor(raw)));
+      results.signature.push(await asyncOpsPerSecond(() => verifySignature(raw)));
+      results.floorParsed.push(opsPerSecond(() => floorParsed(raw)));
+      results.sdk.push(await asyncOpsPerSecond(() => verify(raw)));
+    }
+    const [f, sig, fp, s] = [results.floor, results.signature, results.floorParsed, results.sdk].map(
+      median,
+    ) as [number, number, number, number];
+    const fmt = (n: number) => `${Math.round(n).toLocaleString('en-US')}/s`.padStart(12);
+    const ratio = (n: number) => n.toFixed(2).padStart(6);
+    console.log(`  ${name}`);
+    console.log(`    floor: header split + createHmac + timingSafeEqual    ${fmt(f)}`);
+    console.log(
+      `    verifyWebhookSignature (the same work, checked)       ${fmt(sig)}   ratio ${ratio(sig / f)}   (target >= 0.80)`,
+    );
+    console.log(`    floor + JSON.parse of the body                        ${fmt(fp)}`);
+    console.log(
+      `    verifyWebhook (+ parse and envelope check)            ${fmt(s)}   ratio ${ratio(s / fp)} to floor + parse, ${ratio(s / f)} to floor`,
+    );
+  }
+}
+
+function importMs(file: string, samples: number): number {
+  const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`;
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    if (child.status !== 0) throw new Error(child.stderr);
+    times.push(Number(child.stdout));
+  }
+  return median(times);
+}
+
+async function entryFootprint(target: Entry): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'shop-sdk-bench-empty-'));
+  try {
+    const empty = join(dir, 'empty.mjs');
+    writeFileSync(empty, 'export {};\n');
+    importMs(target.file, 3); // warm the file system cache
+    const entryTime = importMs(target.file, 15);
+    const emptyTime = importMs(empty, 15);
+
+    const sizes: string[] = [];
+    let inputs: string[] = [];
+    for (const [name, contents] of [
+      ['whole entry', `export * from ${JSON.stringify(target.file)};`],
+      ['verifyWebhook only (tree-shaken)', `export { verifyWebhook } from ${JSON.stringify(target.file)};`],
+    ] as const) {
+      const result = await build({
+        stdin: { contents, resolveDir: root, loader: 'js' },
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        platform: 'neutral',
+        write: false,
+        metafile: true,
+        logLevel: 'error',
+      });
+      const code = result.outputFiles[0]!.contents;
+      sizes.push(
+        `${name} ${(gzipSync(code).length / 1000).toFixed(2)} kB (min ${(code.length / 1000).toFixed(1)} kB)`,
+      );
+      inputs = [...new Set([...inputs, ...Object.keys(result.metafile.inputs)])];
+    }
+    const heavy = inputs.filter((input) => /node_modules\/(zod|ky|p-retry)\//.test(input));
+
+    console.log(`\nverify-only entry: ${target.label}`);
+    console.log(
+      `  import time: ${entryTime.toFixed(1)} ms, empty import ${emptyTime.toFixed(1)} ms, ` +
+        `difference ${(entryTime - emptyTime).toFixed(1)} ms   (target <= 20 ms; median of 15 fresh processes)`,
+    );
+    console.log(`  min+gz: ${sizes.join('; ')}   (target <= 5 kB)`);
+    console.log(`  zod, ky or p-retry in the entry: ${heavy.length === 0 ? 'none' : heavy.join(', ')}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const target = await entry();
+try {
+  const hmac = await import('../src/webhooks/hmac.js');
+  console.log(`shop-sdk webhooks bench: Node ${process.version}, HMAC backend ${hmac.hmacBackend()}`);
+  await throughput(target.file);
+  await entryFootprint(target);
+} finally {
+  target.cleanup();
+}
