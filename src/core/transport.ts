@@ -92,14 +92,8 @@ export class Transport {
     options?: RequestOptions,
   ): Promise<ReceivedPage<T>> {
     const { envelope, response } = await this.#send(operation, params, options);
-    const meta = envelope.meta as Partial<ListMeta> | undefined;
-    const cursor = meta?.next_cursor;
-    if (
-      typeof meta?.has_more !== 'boolean' ||
-      (meta.has_more
-        ? typeof cursor !== 'string' || cursor === ''
-        : cursor != null && typeof cursor !== 'string')
-    ) {
+    const meta = envelope.meta;
+    if (!isListMeta(meta)) {
       throw new InvalidResponseError(
         `Expected list meta {has_more, next_cursor} from ${operation.id}, got ${JSON.stringify(meta ?? null)}`,
         response.status,
@@ -107,7 +101,7 @@ export class Transport {
       );
     }
     const data = this.#validated(operation, response, checkList(operation.result, envelope.data));
-    return { data: data as T[], meta: meta as ListMeta, response };
+    return { data: data as T[], meta, response };
   }
 
   #validated<T>(operation: Operation, response: Response, result: CheckResult<T>): T {
@@ -207,6 +201,14 @@ export class Transport {
       );
     }
   }
+}
+
+/** A usable `meta`: a boolean `has_more`, and a cursor to follow whenever it is true. */
+function isListMeta(meta: unknown): meta is ListMeta {
+  if (typeof meta !== 'object' || meta === null) return false;
+  const { has_more: hasMore, next_cursor: cursor } = meta as Record<string, unknown>;
+  if (hasMore === true) return typeof cursor === 'string' && cursor !== '';
+  return hasMore === false && (cursor === undefined || cursor === null || typeof cursor === 'string');
 }
 
 function serialise(operation: Operation, body: unknown): string {

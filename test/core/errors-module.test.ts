@@ -1,0 +1,40 @@
+// The verify-only webhooks entry loads the error classes; they must not pull in the HTTP client or zod.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { isShopError, ShopError, WebhookVerificationError } from '../../src/core/errors/index.js';
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
+
+/** Every bare package a module reaches through its static imports (type-only imports skipped). */
+function packagesReachedFrom(entry: string): Set<string> {
+  const packages = new Set<string>();
+  const visited = new Set<string>();
+  const visit = (file: string) => {
+    if (visited.has(file)) return;
+    visited.add(file);
+    const source = readFileSync(file, 'utf8');
+    for (const match of source.matchAll(/^(?:import|export)\s+(?!type\b)[^'"]*?from\s+'([^']+)'/gm)) {
+      const specifier = match[1] ?? '';
+      if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
+      else packages.add(specifier);
+    }
+  };
+  visit(entry);
+  return packages;
+}
+
+describe('src/core/errors', () => {
+  it('imports neither zod, ky nor p-retry, so the webhooks entry can load it alone', () => {
+    const packages = packagesReachedFrom(resolve(SRC, 'core/errors/index.ts'));
+    expect([...packages].filter((name) => /^(zod|ky|p-retry)(\/|$)/.test(name))).toEqual([]);
+  });
+
+  it('roots WebhookVerificationError under ShopError', () => {
+    const error = new WebhookVerificationError('signature_mismatch', 'no match');
+    expect(error).toBeInstanceOf(ShopError);
+    expect(isShopError(error)).toBe(true);
+    expect(isShopError(new Error('plain'))).toBe(false);
+  });
+});
