@@ -1,0 +1,99 @@
+// Rate limits (reference sections 5 and 8) on the Established plan: 60 requests a minute per shop, 429
+// RATE_LIMITED with Retry-After, the client's wait for it, and the lockout after 30 failed key attempts.
+// The sandbox clock is frozen one second before a minute boundary, so Retry-After is 1 s, not 60.
+import { describe, expect, it } from 'vitest';
+import { type FetchLike, RateLimitError, type ShopClient } from '../../src/index.js';
+import { conformanceTest, failure, useE2E } from './support/harness.js';
+
+const e2e = useE2E({ plan: 'established', now: '2026-10-01T15:20:59.000Z' });
+const PER_MINUTE = 60;
+
+/** Spends what is left of the shop's minute budget; returns the last successful response's figures. */
+async function exhaustMinute(shop: ShopClient) {
+  let last = await shop.range.classes.list().withResponse();
+  while ((last.rateLimit.remaining ?? 0) > 0) last = await shop.range.classes.list().withResponse();
+  return last.rateLimit;
+}
+
+describe('the per-minute limit (Established: 60 a minute, shared by every key of the shop)', () => {
+  it('answers the request over the limit with 429 RATE_LIMITED, Retry-After and X-RateLimit headers', async () => {
+    const shop = e2e.client({ maxRetries: 0 });
+    const first = await shop.range.classes.list().withResponse();
+    expect(first.rateLimit).toMatchObject({
+      limit: PER_MINUTE,
+      remaining: PER_MINUTE - 1,
+      dailyLimit: 10_000,
+    });
+
+    // Another key of the same shop draws on the same budget.
+    const rateLimit = await exhaustMinute(e2e.client({ maxRetries: 0 }));
+    expect(rateLimit.remaining).toBe(0);
+
+    const error = await failure(shop.range.classes.list());
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryAfter: 1 });
+    expect((error as RateLimitError).rateLimit).toMatchObject({ limit: PER_MINUTE, remaining: 0 });
+    expect((error as RateLimitError).headers.get('Retry-After')).toBe('1');
+  });
+
+  it('waits Retry-After seconds, then retries and succeeds in the next window', async () => {
+    const attempts: { status: number; at: number }[] = [];
+    // The sandbox's clock is frozen: move it on by the Retry-After the client is about to wait out.
+    const fetchWithTime: FetchLike = async (url, init) => {
+      const response = await e2e.recorder.fetch(url, init);
+      attempts.push({ status: response.status, at: performance.now() });
+      if (response.status === 429) {
+        e2e.sandbox.clock.advance(Number(response.headers.get('Retry-After')) * 1000);
+      }
+      return response;
+    };
+    const shop = e2e.client({ fetch: fetchWithTime });
+
+    const page = await shop.range.classes.list().withResponse();
+
+    expect(attempts.map((attempt) => attempt.status)).toEqual([429, 200]);
+    // The client slept the second the server asked for (timers may fire a hair early).
+    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(990);
+    expect(page.rateLimit.remaining).toBe(PER_MINUTE - 1);
+  });
+
+  it('raises a Retry-After longer than maxRetryAfterSeconds at once instead of waiting', async () => {
+    // Start of a fresh minute: once spent, the wait is a whole minute.
+    e2e.sandbox.clock.set('2026-10-01T15:23:00.000Z');
+    await exhaustMinute(e2e.client({ maxRetries: 0 }));
+    const before = e2e.recorder.exchanges.length;
+
+    const error = await failure(e2e.client({ maxRetryAfterSeconds: 5 }).range.classes.list());
+
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ status: 429, retryAfter: 60 });
+    expect(e2e.recorder.exchanges.slice(before).map((exchange) => exchange.status)).toEqual([429]);
+  });
+});
+
+describe('failed key attempts (more than 30 a minute from one IP)', () => {
+  it('locks the address out with 429 RATE_LIMITED after 30 failures, and lets it back in a minute later', async () => {
+    e2e.sandbox.clock.set('2026-10-01T16:00:00.000Z');
+    const from = { headers: { 'X-Forwarded-For': '198.51.100.7' } };
+    const intruder = e2e.client({ apiKey: 'sk_test_guess', maxRetries: 0 });
+    for (let attempt = 1; attempt <= 30; attempt++) {
+      expect(await failure(intruder.me.retrieve(from))).toMatchObject({
+        status: 401,
+        code: 'INVALID_API_KEY',
+      });
+    }
+
+    const locked = await failure(intruder.me.retrieve(from));
+    expect(locked).toBeInstanceOf(RateLimitError);
+    expect(locked).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryAfter: 60 });
+    // Even a good key is refused from that address; other addresses are not affected.
+    const honest = e2e.client({ maxRetries: 0 });
+    expect(await failure(honest.range.classes.list({}, from))).toMatchObject({ status: 429 });
+    await expect(honest.range.classes.list()).resolves.toBeDefined();
+
+    e2e.sandbox.clock.advance('61s');
+    await expect(honest.range.classes.list({}, from)).resolves.toBeDefined();
+  });
+});
+
+conformanceTest(e2e, 1);
