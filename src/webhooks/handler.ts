@@ -119,7 +119,24 @@ async function readRequest(
   if (request.method !== 'POST') return methodNotAllowed();
   const declared = Number(request.headers.get('content-length'));
   if (declared > maxBodyBytes) return tooLarge(maxBodyBytes);
-  const body = new Uint8Array(await request.arrayBuffer());
+  if (request.bodyUsed) {
+    return jsonResult(400, 'rejected', {
+      error: {
+        type: 'webhook_verification_failed',
+        reason: 'invalid_body',
+        message:
+          'The request body was already read (request.json() or a body middleware ran first): ' +
+          'hand the handler the untouched Request.',
+      },
+    });
+  }
+  let body: Uint8Array;
+  try {
+    body = new Uint8Array(await request.arrayBuffer());
+  } catch {
+    // The client hung up mid-body; it will not read the answer, but the handler never rejects.
+    return jsonResult(400, 'rejected', { error: { type: 'body_unreadable' } });
+  }
   if (body.length > maxBodyBytes) return tooLarge(maxBodyBytes);
   return handle({ body, headers: request.headers });
 }

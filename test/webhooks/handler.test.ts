@@ -214,6 +214,24 @@ describe('the Node adapter behind body parsers', () => {
   });
 });
 
+describe('the web handler', () => {
+  it('answers 400 invalid_body, not a TypeError, when the body was already read', async () => {
+    const handler = createWebhookHandler({ secret: SECRET });
+    const body = eventBody();
+    const request = new Request('http://127.0.0.1/webhooks', {
+      method: 'POST',
+      body,
+      headers: deliveryHeaders(body, SECRET, unixNow()),
+    });
+    await request.json();
+    const response = await handler(request);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: { reason: 'invalid_body', message: /already read/ },
+    });
+  });
+});
+
 describe('createWebhookHandler setup', () => {
   it('refuses an empty or blank secret at once', () => {
     expect(() => createWebhookHandler({ secret: '' })).toThrow(WebhookConfigurationError);
