@@ -2,9 +2,10 @@ import type { SandboxCore } from '../core.js';
 import type { ProductRecord } from '../state/catalog.js';
 import type { InventoryLevelRecord, StockRow } from '../state/inventory.js';
 
-/** The product with this SKU (SKUs are unique per shop). */
+/** The product with this SKU (unique per shop; compared without case, as SKU_TAKEN does). */
 export function productBySku(core: SandboxCore, sku: string): ProductRecord | undefined {
-  return core.state.catalog.products.find((product) => product.sku === sku);
+  const wanted = sku.toUpperCase();
+  return core.state.catalog.products.find((product) => product.sku.toUpperCase() === wanted);
 }
 
 /** The stock row of a product at a location, if the location has ever stocked it. */

@@ -55,8 +55,15 @@ export interface PromotionState {
   giftCertificates: Table<GiftCertificateRecord>;
   giftCertificateMoves: Table<GiftCertificateMove>;
   coupons: Table<CouponRecord>;
+  /** Deleted coupons stay in the table (ids are never reused) but answer 404. */
+  deletedCoupons: Set<number>;
 }
 
 export function createPromotionState(): PromotionState {
-  return { giftCertificates: new Table(), giftCertificateMoves: new Table(), coupons: new Table() };
+  return {
+    giftCertificates: new Table(),
+    giftCertificateMoves: new Table(),
+    coupons: new Table(),
+    deletedCoupons: new Set(),
+  };
 }
