@@ -1,0 +1,182 @@
+import {
+  cancelMembership,
+  renderMembership,
+  renderMembershipDetail,
+  signUp,
+  useGuestPass,
+} from '../domain/memberships.js';
+import { notFound, SandboxApiError } from '../errors.js';
+import { canSeeLocation, requireWritableLocation } from '../http/access.js';
+import { FieldReader, pathId } from '../http/fields.js';
+import type { ApiKey } from '../http/keys.js';
+import { changedSince, paginate, readPageParams } from '../http/pagination.js';
+import { created, ok, type RouteContext, type RouteDefinition } from '../http/route.js';
+import type { MembershipRecord } from '../state/memberships.js';
+
+const LIVE: readonly string[] = ['pending', 'active', 'past_due', 'frozen'];
+
+/** Reads and guest passes work across every store (reference section 4), so reads ignore location limits. */
+function membershipAt(context: RouteContext): MembershipRecord {
+  const membership = context.sandbox.state.memberships.memberships.get(pathId(context.params, 'membership'));
+  if (!membership) throw notFound('membership');
+  return membership;
+}
+
+/** The key's location for homing: its one location, the main one if it may see it, else its lowest. */
+function homeLocation(context: RouteContext): number {
+  const { key } = context;
+  const main = context.sandbox.state.shop.mainLocationId;
+  if (key.locations === null || key.locations.has(main)) return main;
+  return Math.min(...key.locations);
+}
+
+function isMember(membership: MembershipRecord, customerId: number): boolean {
+  return membership.members.some((member) => member.customer_id === customerId);
+}
+
+/** POST /v1/memberships: every check before anything is written (reference section 4). */
+function create(context: RouteContext) {
+  const { sandbox } = context;
+  const { memberships, plans, extras } = sandbox.state.memberships;
+  if (!sandbox.state.shop.settings.memberships) {
+    throw new SandboxApiError(422, 'MEMBERSHIPS_OFF', 'This shop has memberships turned off');
+  }
+  const reader = FieldReader.body(context.body);
+  const customerId = reader.integer('customer_id', { required: true });
+  const planId = reader.integer('plan_id', { required: true });
+  const billingMethod = reader.string('billing_method', { required: true, oneOf: ['link', 'counter'] });
+  const paid = reader.boolean('paid') ?? false;
+  const locationId = reader.integer('location_id');
+  const externalReference = reader.string('external_reference') ?? null;
+  if (customerId !== undefined && !sandbox.state.shop.customers.get(customerId)) {
+    reader.fail('customer_id', 'is not a customer of this shop');
+  }
+  const plan = planId === undefined ? undefined : plans.get(planId);
+  if (planId !== undefined && !plan) reader.fail('plan_id', 'is not a membership plan of this shop');
+  reader.done();
+  if (externalReference !== null) {
+    const existing = memberships.find((row) => extras.get(row.id)?.external_reference === externalReference);
+    // The natural idempotency of external_reference: the same membership again, 200 rather than 201.
+    if (existing) return ok(renderMembershipDetail(sandbox, existing));
+  }
+  if (locationId !== undefined) requireWritableLocation(context, locationId);
+  if (plan!.status === 'archived') {
+    throw new SandboxApiError(422, 'PLAN_ARCHIVED', `The plan ${plan!.name} is archived`, {
+      plan_id: plan!.id,
+    });
+  }
+  if (billingMethod === 'link' && !sandbox.state.shop.settings.cardProcessing) {
+    throw new SandboxApiError(
+      422,
+      'CARD_PROCESSING_OFF',
+      'Link billing needs card processing, which this shop has off',
+    );
+  }
+  const current = memberships.find(
+    (row) => row.plan_id === plan!.id && LIVE.includes(row.status) && isMember(row, customerId!),
+  );
+  if (current) {
+    throw new SandboxApiError(409, 'ALREADY_MEMBER', 'The customer is already on this plan', {
+      membership_id: current.id,
+    });
+  }
+  const membership = signUp(sandbox, {
+    customerId: customerId!,
+    plan: plan!,
+    billingMethod: billingMethod as 'link' | 'counter',
+    paid,
+    locationId: locationId ?? homeLocation(context),
+    externalReference,
+    source: 'api',
+  });
+  return created(renderMembershipDetail(sandbox, membership));
+}
+
+/** Whether a location-limited key may change this membership: only those homed at its locations. */
+function mayChange(key: ApiKey, membership: MembershipRecord): boolean {
+  return canSeeLocation(key, membership.location_id);
+}
+
+/** Membership plans and memberships (reference sections 3 and 4). */
+export const membershipRoutes: readonly RouteDefinition[] = [
+  {
+    method: 'GET',
+    path: '/v1/membership-plans',
+    permission: 'memberships:read',
+    handle: ({ sandbox, query }) => {
+      const reader = FieldReader.query(query);
+      // An unknown status value gives an empty list: the reference refuses unknown values only on rentals.
+      const status = reader.string('status');
+      const page = readPageParams(reader);
+      reader.done();
+      const rows = sandbox.state.memberships.plans.filter(
+        (plan) => status === undefined || plan.status === status,
+      );
+      return paginate(
+        rows,
+        page,
+        (row) => row.id,
+        (row) => ({ ...row }),
+      );
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/memberships',
+    permission: 'memberships:read',
+    handle: ({ sandbox, query }) => {
+      const reader = FieldReader.query(query);
+      const customerId = reader.integer('customer_id');
+      const planId = reader.integer('plan_id');
+      const status = reader.string('status');
+      const since = reader.dateTime('updated_since');
+      const page = readPageParams(reader);
+      reader.done();
+      const rows = sandbox.state.memberships.memberships.filter(
+        (row) =>
+          (customerId === undefined || isMember(row, customerId)) &&
+          (planId === undefined || row.plan_id === planId) &&
+          (status === undefined || row.status === status),
+      );
+      return paginate(
+        changedSince(rows, since, (row) => row.updated_at),
+        page,
+        (row) => row.id,
+        renderMembership,
+      );
+    },
+  },
+  { method: 'POST', path: '/v1/memberships', permission: 'memberships:write', handle: create },
+  {
+    method: 'GET',
+    path: '/v1/memberships/{id}',
+    permission: 'memberships:read',
+    handle: (context) => ok(renderMembershipDetail(context.sandbox, membershipAt(context))),
+  },
+  {
+    method: 'POST',
+    path: '/v1/memberships/{id}/cancel',
+    permission: 'memberships:write',
+    handle: (context) => {
+      const reader = FieldReader.body(context.body);
+      const reason = reader.string('reason') ?? null;
+      const atPeriodEnd = reader.boolean('at_period_end') ?? true;
+      reader.done();
+      const membership = membershipAt(context);
+      if (!mayChange(context.key, membership)) throw notFound('membership');
+      return ok(renderMembership(cancelMembership(context.sandbox, membership, { reason, atPeriodEnd })));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v1/memberships/{id}/guest-pass',
+    permission: 'memberships:write',
+    handle: (context) => {
+      const reader = FieldReader.body(context.body);
+      const note = reader.string('note') ?? null;
+      reader.done();
+      // The response is not shown in the reference: the sandbox answers with the membership after the pass.
+      return ok(renderMembership(useGuestPass(context.sandbox, membershipAt(context), note)));
+    },
+  },
+];

@@ -1,0 +1,71 @@
+import { moveCredit, renderStoreCredit } from '../domain/accounts.js';
+import { notFound } from '../errors.js';
+import { FieldReader, pathId } from '../http/fields.js';
+import { paginate, readPageParams } from '../http/pagination.js';
+import { ok, type RouteContext, type RouteDefinition } from '../http/route.js';
+
+function customerAt(context: RouteContext): number {
+  const customer = context.sandbox.state.shop.customers.get(pathId(context.params, 'customer'));
+  if (!customer) throw notFound('customer');
+  return customer.id;
+}
+
+/** issue and redeem: a balance move of amount_cents (required Idempotency-Key, store_credit.changed). */
+function move(kind: 'issued' | 'spent') {
+  return (context: RouteContext) => {
+    const reader = FieldReader.body(context.body);
+    const amountCents = reader.integer('amount_cents', { required: true, min: 1 });
+    const note = reader.string('note') ?? null;
+    reader.done();
+    const customerId = customerAt(context);
+    moveCredit(context.sandbox, customerId, kind, kind === 'spent' ? -amountCents! : amountCents!, note);
+    return ok(renderStoreCredit(context.sandbox, customerId));
+  };
+}
+
+/**
+ * Store credit (named only in the reference: the request fields amount_cents and note and every
+ * response shape beyond customer_id, balance_cents and the latest entry are the sandbox's own).
+ */
+export const storeCreditRoutes: readonly RouteDefinition[] = [
+  {
+    method: 'GET',
+    path: '/v1/customers/{id}/store-credit',
+    permission: 'store_credit:read',
+    handle: (context) => ok(renderStoreCredit(context.sandbox, customerAt(context))),
+  },
+  {
+    method: 'POST',
+    path: '/v1/customers/{id}/store-credit/issue',
+    permission: 'store_credit:write',
+    idempotency: 'required',
+    handle: move('issued'),
+  },
+  {
+    method: 'POST',
+    path: '/v1/customers/{id}/store-credit/redeem',
+    permission: 'store_credit:write',
+    idempotency: 'required',
+    handle: move('spent'),
+  },
+  {
+    method: 'GET',
+    path: '/v1/store-credit',
+    permission: 'store_credit:read',
+    handle: ({ sandbox, query }) => {
+      const reader = FieldReader.query(query);
+      const page = readPageParams(reader);
+      reader.done();
+      // One record per customer who ever had store credit, ordered by customer id.
+      const customers = [
+        ...new Set(sandbox.state.accounts.creditEntries.all().map((entry) => entry.customer_id)),
+      ];
+      return paginate(
+        customers,
+        page,
+        (id) => id,
+        (id) => renderStoreCredit(sandbox, id),
+      );
+    },
+  },
+];
