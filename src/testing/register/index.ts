@@ -1,7 +1,11 @@
 import type { SandboxCore } from '../core.js';
+import { payAtRegister } from '../domain/membership-billing.js';
 import * as rentals from '../domain/rentals.js';
+import type { MembershipRecord } from '../state/memberships.js';
+import type { OrderRecord } from '../state/orders.js';
 import type { RangeRentalRecord, RangeReservationRecord } from '../state/range.js';
 import { closeVisit } from './range.js';
+import { type SellOptions, sell } from './sales.js';
 
 /**
  * Register-side actions: what staff do at the counter and the API cannot (reference section 1, rule 4).
@@ -44,5 +48,21 @@ export class SandboxRegister {
   /** Puts a gun in maintenance back on the wall: range.rental.returned_to_service. */
   returnToService(rentalId: number): RangeRentalRecord {
     return structuredClone(rentals.returnToService(this.core, rentalId));
+  }
+
+  /**
+   * Rings up a completed sale of catalog products: sale.completed, then inventory.changed per tracked
+   * line, so stock moves from outside the API. Firearms arrive as awaiting_transfer with the unit held.
+   */
+  sell(options: SellOptions): OrderRecord {
+    return structuredClone(sell(this.core, options));
+  }
+
+  /**
+   * Pays everything a member owes at the counter (a pending sign-up, past-due or counter dues): a
+   * sale.completed dues order; pending or past_due becomes active (membership.updated).
+   */
+  payMembership(membershipId: number, options: { tender?: 'cash' | 'card' } = {}): MembershipRecord {
+    return structuredClone(payAtRegister(this.core, membershipId, options));
   }
 }

@@ -1,7 +1,9 @@
 import type { SandboxCore } from '../core.js';
 import type { SeedContext, Seeder } from './context.js';
+import { seedMemberships } from './memberships.js';
 import { seedRange } from './range.js';
 import { seedRentals } from './rentals.js';
+import { seedRetail } from './retail.js';
 import { seedShop } from './shop.js';
 
 /**
@@ -9,7 +11,7 @@ import { seedShop } from './shop.js';
  * record points at its locations and customers. Catalog products other seeders refer to (class products,
  * rental guns) are listed in seed/catalog.ts so the products seeder can create the matching records.
  */
-export const SEEDERS: readonly Seeder[] = [seedShop, seedRange, seedRentals];
+export const SEEDERS: readonly Seeder[] = [seedShop, seedRange, seedRentals, seedRetail, seedMemberships];
 
 /** @internal Runs every seeder against a fresh core. */
 export function seedShopState(core: SandboxCore): void {
