@@ -1,33 +1,40 @@
 // What a key may do and see (reference sections 1 and 5): permissions answer 403 INSUFFICIENT_SCOPE naming
 // the one missing, and a key limited to locations sees only their records (404 for the rest, lists filtered).
 import { describe, expect, it } from 'vitest';
-import { NotFoundError, PermissionDeniedError } from '../../src/index.js';
+import { NotFoundError, PermissionDeniedError, type ShopClient } from '../../src/index.js';
+import type { Permission } from '../../src/testing/index.js';
 import { at, conformanceTest, failure, useE2E } from './support/harness.js';
 
 const e2e = useE2E();
 e2e.sandbox.webhooks.addEndpoint({ url: 'http://127.0.0.1:9/never-flushed', types: ['*'] });
 
 describe('permissions (403 INSUFFICIENT_SCOPE with details.required)', () => {
-  it.each([
+  const cases: {
+    what: string;
+    permissions: Permission[];
+    required: string;
+    call: (shop: ShopClient) => Promise<unknown>;
+  }[] = [
     {
       what: 'a range write with range:read',
       permissions: ['range:read'],
       required: 'range:write',
-      call: (shop: ReturnType<typeof e2e.client>) => shop.range.reservations.checkIn(1),
+      call: (shop) => shop.range.reservations.checkIn(1),
     },
     {
       what: 'a range read without range',
       permissions: ['products:read'],
       required: 'range:read',
-      call: (shop: ReturnType<typeof e2e.client>) => shop.range.resources.list(),
+      call: (shop) => shop.range.resources.list(),
     },
     {
       what: 'a rental read without range',
       permissions: ['products:read'],
       required: 'range:read',
-      call: (shop: ReturnType<typeof e2e.client>) => shop.range.rentals.retrieve(1),
+      call: (shop) => shop.range.rentals.retrieve(1),
     },
-  ])('refuses $what, naming $required', async ({ permissions, required, call }) => {
+  ];
+  it.each(cases)('refuses $what, naming $required', async ({ permissions, required, call }) => {
     const shop = e2e.client({ apiKey: e2e.key({ permissions }) });
     const error = await failure(call(shop));
     expect(error).toBeInstanceOf(PermissionDeniedError);
