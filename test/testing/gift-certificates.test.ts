@@ -47,6 +47,8 @@ describe('sandbox gift certificates', () => {
     }
     const taken = await post('', { amount_cents: 100, code: 'gc-ridge-0001' });
     expect([taken.status, taken.json.error.code]).toEqual([409, 'GIFT_CERTIFICATE_CODE_TAKEN']);
+    const past = await post('', { amount_cents: 100, expires_on: '2026-09-30' });
+    expect([past.status, Object.keys(past.json.error.details)]).toEqual([400, ['expires_on']]);
     const noKey = await post('', { amount_cents: 100 }, {});
     expect([noKey.status, noKey.json.error.code]).toEqual([400, 'IDEMPOTENCY_KEY_REQUIRED']);
   });

@@ -127,6 +127,11 @@ describe('sandbox stock writes', () => {
       body: { sku: 'CLN-HOP-UNIV', location_id: 2, qty_on_hand: 11 },
     });
     expect(unchanged.json.data.qty_delta).toBe(0);
+    const firstCount = await call(sandbox, 'POST', '/v1/inventory/set', {
+      key,
+      body: { sku: 'ACC-WLK-RAZOR', location_id: 2, qty_on_hand: 3 },
+    });
+    expect(firstCount.json.data).toMatchObject({ qty_on_hand: 3, qty_delta: 0 });
     expect(await events('inventory.changed')).toHaveLength(1);
     const serialized = await call(sandbox, 'POST', '/v1/inventory/set', {
       key,

@@ -130,6 +130,23 @@ describe('sandbox membership billing on the clock', () => {
     expect(after.charges).toHaveLength(before.charges.length);
   });
 
+  it('ends a pending membership with cancel_at_period_end after its first period, never renewing it', async () => {
+    const sandbox = newSandbox();
+    const key = sandbox.createKey();
+    const created = await call(sandbox, 'POST', '/v1/memberships', {
+      key,
+      body: { customer_id: 5, plan_id: 1, billing_method: 'counter' },
+    });
+    const id = created.json.data.id;
+    await call(sandbox, 'POST', `/v1/memberships/${id}/cancel`, { key, body: {} });
+    sandbox.clock.set('2026-10-31T12:00:00Z');
+    expect((await getData(sandbox, `/v1/memberships/${id}`, key)).status).toBe('pending');
+    sandbox.clock.set('2026-11-01T00:00:00Z');
+    const ended = await getData(sandbox, `/v1/memberships/${id}`, key);
+    expect(ended.status).toBe('cancelled');
+    expect(ended.charges).toHaveLength(1);
+  });
+
   it('leaves a frozen membership alone (what ends a freeze is not shown in the reference)', async () => {
     const sandbox = newSandbox();
     const key = sandbox.createKey();

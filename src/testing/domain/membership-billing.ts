@@ -54,8 +54,7 @@ function unpaidCharges(core: SandboxCore, membership: MembershipRecord): Members
 }
 
 function billMembership(core: SandboxCore, membership: MembershipRecord, date: string): void {
-  // Frozen: billing is paused; what moves a membership in or out of frozen is not shown, so the run leaves it.
-  if (membership.status !== 'active' && membership.status !== 'past_due') return;
+  if (membership.status === 'cancelled' || membership.status === 'expired') return;
   const at = new Date(startOfDate(date)).toISOString();
   const endsAfter = membership.cancel_at_period_end ? scheduledEnd(membership) : null;
   if (endsAfter !== null && date > endsAfter) {
@@ -63,6 +62,8 @@ function billMembership(core: SandboxCore, membership: MembershipRecord, date: s
     recordMembershipChange(core, 'membership.updated', membership, 'cancelled', `Term ended ${endsAfter}`);
     return;
   }
+  // Pending waits for its first payment; frozen pauses billing (what ends a freeze is not shown).
+  if (membership.status !== 'active' && membership.status !== 'past_due') return;
   if (membership.status === 'active' && membership.next_bill_on !== null && date >= membership.next_bill_on) {
     renew(core, membership, at);
   }

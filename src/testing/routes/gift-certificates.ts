@@ -1,4 +1,4 @@
-import { isDate } from '../domain/dates.js';
+import { dateOf, isDate } from '../domain/dates.js';
 import * as certificates from '../domain/gift-certificates.js';
 import { notFound } from '../errors.js';
 import { requireWritableLocation } from '../http/access.js';
@@ -28,6 +28,9 @@ function issue(context: RouteContext) {
     reader.fail('customer_id', 'is not a customer of this shop');
   }
   if (expiresOn !== null && !isDate(expiresOn)) reader.fail('expires_on', 'must be a date, YYYY-MM-DD');
+  else if (expiresOn !== null && expiresOn < dateOf(sandbox.clock.nowMs())) {
+    reader.fail('expires_on', 'must not be in the past');
+  }
   reader.done();
   if (locationId !== null) requireWritableLocation(context, locationId);
   const certificate = certificates.issueGiftCertificate(sandbox, {

@@ -1,4 +1,4 @@
-import { moveStock, productBySku, stockRow } from '../domain/inventory.js';
+import { ensureStockRow, moveStock, productBySku, stockRow } from '../domain/inventory.js';
 import { notFound, SandboxApiError } from '../errors.js';
 import { canSeeLocation, defaultLocationId, requireWritableLocation, visibleRows } from '../http/access.js';
 import { FieldReader } from '../http/fields.js';
@@ -137,9 +137,10 @@ export const inventoryRoutes: readonly RouteDefinition[] = [
       refuseSerialized(product, 'count');
       const current = stockRow(context.sandbox, product.id, location)?.level.qty_on_hand ?? 0;
       const delta = count! - current;
+      // An unchanged count moves nothing, so no inventory.changed fires.
       const row =
-        delta === 0 && stockRow(context.sandbox, product.id, location)
-          ? stockRow(context.sandbox, product.id, location)!
+        delta === 0
+          ? ensureStockRow(context.sandbox, product, location)
           : moveStock(context.sandbox, { product, locationId: location, onHandDelta: delta, reason });
       return ok(writeResult(row, product, delta, reason));
     },
