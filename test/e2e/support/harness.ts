@@ -34,6 +34,11 @@ export interface E2E {
   client(options?: ClientOptions): ShopClient;
   /** Issues a key on the file's sandbox. */
   key(options?: CreateKeyOptions): string;
+  /**
+   * Another sandbox over HTTP, for a shop set up differently (memberships off, no card processing); its
+   * answers go to the same recorder. Close it at the end of the test.
+   */
+  another(options: SandboxOptions): Promise<{ sandbox: Sandbox; client: ShopClient; close(): Promise<void> }>;
 }
 
 /**
@@ -70,6 +75,17 @@ export function useE2E(options: SandboxOptions = {}): E2E {
       });
     },
     key: (keyOptions) => sandbox.createKey(keyOptions),
+    async another(anotherOptions) {
+      const other = createSandbox({ now: START, plan: 'enterprise', ...anotherOptions });
+      const otherServer = await other.listen();
+      const client = new ShopClient({
+        apiKey: other.createKey(),
+        baseUrl: otherServer.url,
+        fetch: recorder.fetch,
+        logLevel: 'off',
+      });
+      return { sandbox: other, client, close: () => otherServer.close() };
+    },
   };
 }
 
