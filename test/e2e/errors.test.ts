@@ -16,22 +16,10 @@ import {
   UnprocessableEntityError,
 } from '../../src/index.js';
 import type { SandboxSubscription } from '../../src/testing/index.js';
+import { type ErrorCase, expectErrorCase } from './support/error-cases.js';
 import { at, conformanceTest, type E2E, failure, useE2E } from './support/harness.js';
 
 const e2e = useE2E();
-
-interface ErrorCase {
-  readonly code: string;
-  readonly status: number;
-  readonly errorClass: new (...args: never[]) => ShopApiError;
-  /** What the error's details must contain. */
-  readonly details?: Record<string, unknown>;
-  /** The client to call with (default: a full-access key). */
-  readonly client?: (e2e: E2E) => ShopClient;
-  /** Puts the shop in the state the case needs; returns how to undo it. */
-  readonly arrange?: (e2e: E2E) => () => void;
-  readonly call: (shop: ShopClient) => Promise<unknown>;
-}
 
 const lane = (resourceId: number, hours: [number, number], partySize = 1) => ({
   resource_ids: [resourceId],
@@ -207,24 +195,9 @@ const CASES: readonly ErrorCase[] = [
 ];
 
 describe('every error code the sandbox can produce, as the SDK raises it', () => {
-  it.each(CASES)('$status $code is raised as $errorClass.name', async (errorCase) => {
-    const undo = errorCase.arrange?.(e2e);
-    try {
-      const shop = errorCase.client?.(e2e) ?? e2e.client();
-      const error = await failure(errorCase.call(shop));
-
-      expect(error).toBeInstanceOf(errorCase.errorClass);
-      expect(error).toMatchObject({ status: errorCase.status, code: errorCase.code });
-      if (errorCase.details) expect((error as ShopApiError).details).toMatchObject(errorCase.details);
-      expect((error as ShopApiError).is(errorCase.code)).toBe(true);
-      // It came over the wire: the last exchange is that envelope, not a local refusal.
-      const last = e2e.recorder.exchanges.at(-1)!;
-      expect(last.status).toBe(errorCase.status);
-      expect(last.body).toMatchObject({ status: 'error', error: { code: errorCase.code } });
-    } finally {
-      undo?.();
-    }
-  });
+  it.each(CASES)('$status $code is raised as $errorClass.name', (errorCase) =>
+    expectErrorCase(e2e, errorCase),
+  );
 
   it('types details.required on INSUFFICIENT_SCOPE through is()', async () => {
     const shop = e2e.client({ apiKey: e2e.key({ permissions: ['range:read'] }) });
