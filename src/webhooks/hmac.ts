@@ -1,6 +1,7 @@
 // HMAC-SHA256 for signing and verifying, on node:crypto where it exists and Web Crypto elsewhere.
-// Node's createHmac + timingSafeEqual verified ~16x more deliveries a second than Web Crypto's subtle.verify
-// on Node 20 (2 KB body), so Node (and Bun, Deno, Workers with nodejs_compat) take that path. It is found
+// On Node 20 (2 KB body) createHmac + timingSafeEqual verified ~240k deliveries a second, Web Crypto's
+// subtle.verify 40-55k with the key cached (~1/16 when importing it per call), so Node (and Bun, Deno,
+// Workers with nodejs_compat where they offer getBuiltinModule) take that path. It is found
 // through process.getBuiltinModule at first use, not imported: a bundle for a browser or an edge runtime
 // never has to resolve 'node:crypto', and the entry stays platform neutral.
 
