@@ -42,11 +42,12 @@ function stopReceiver(server: Server): Promise<void> {
   });
 }
 
-/** The next whole hour a day from now, for an hour: a window the seeded range has free lanes in. */
-function tomorrowAtNextHour(now: Date): { starts_at: string; ends_at: string } {
-  const hour = 3_600_000;
-  const start = Math.ceil(now.getTime() / hour) * hour + 24 * hour;
-  return { starts_at: new Date(start).toISOString(), ends_at: new Date(start + hour).toISOString() };
+const HOUR = 3_600_000;
+
+/** An hour-long window starting `hoursAhead` whole hours from now. */
+function windowAhead(now: Date, hoursAhead: number): { starts_at: string; ends_at: string } {
+  const start = Math.ceil(now.getTime() / HOUR) * HOUR + hoursAhead * HOUR;
+  return { starts_at: new Date(start).toISOString(), ends_at: new Date(start + HOUR).toISOString() };
 }
 
 /** Runs the whole walk-through; every server it starts is closed before it returns or throws. */
@@ -107,10 +108,15 @@ async function walk(running: Running, handled: ShopEvent[], dedupe: MemoryDedupe
   );
 
   heading('Found availability for a party of 2');
-  const slot = tomorrowAtNextHour(sandbox.clock.now());
-  const free = await shop.range.availability.list({ ...slot, party_size: 2, lane_type: ['rifle'] });
+  // Tomorrow at this time, or the next hour with a rifle lane free.
+  let slot = windowAhead(sandbox.clock.now(), 24);
+  let free = await shop.range.availability.list({ ...slot, party_size: 2, lane_type: ['rifle'] });
+  for (let hours = 25; free.length === 0 && hours < 48; hours++) {
+    slot = windowAhead(sandbox.clock.now(), hours);
+    free = await shop.range.availability.list({ ...slot, party_size: 2, lane_type: ['rifle'] });
+  }
   const lane = free[0];
-  if (!lane) throw new Error('no rifle lane is free tomorrow in the sandbox');
+  if (!lane) throw new Error('no rifle lane is free in the next two days');
   detail(`${window(slot.starts_at, slot.ends_at)}: ${free.length} rifle lanes free`);
   detail(`choosing ${lane.resource.name} at ${money(lane.price_cents)}`);
 

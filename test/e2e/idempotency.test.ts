@@ -30,6 +30,15 @@ async function bookingsOf(shop: ShopClient, body: { starts_at: string }) {
   return found.filter((reservation) => reservation.lines.some((line) => line.resource_id === 1));
 }
 
+/**
+ * Resolves once the sandbox has taken the queued fault, i.e. the first request has arrived and is being
+ * held; a little more time lets it reach the idempotency store (its body is already read by then).
+ */
+async function arrived(): Promise<void> {
+  while (e2e.sandbox.faults.pending > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 function postsSince(count: number) {
   return e2e.recorder.to('POST', BOOKINGS).slice(count);
 }
@@ -110,10 +119,10 @@ describe('Idempotency-Key end to end', () => {
     const apiKey = e2e.key();
     const body = freshBooking();
     // `when: 'after'`: the shop has made the booking and holds the answer, so the key is in flight.
-    e2e.sandbox.faults.next({ delayMs: 300, when: 'after', method: 'POST', path: '/v1/range/reservations' });
+    e2e.sandbox.faults.next({ delayMs: 500, when: 'after', method: 'POST', path: '/v1/range/reservations' });
     const first = e2e.client({ apiKey }).range.reservations.create(body, { idempotencyKey: 'book-busy' });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await arrived();
       const impatient = await failure(
         e2e
           .client({ apiKey, maxRetries: 0 })
@@ -141,10 +150,10 @@ describe('Idempotency-Key end to end', () => {
   it.fails('holds the key in flight during a plain delayMs fault, as docs/testing.md says', async () => {
     const apiKey = e2e.key();
     const body = freshBooking();
-    e2e.sandbox.faults.next({ delayMs: 300, method: 'POST', path: '/v1/range/reservations' });
+    e2e.sandbox.faults.next({ delayMs: 500, method: 'POST', path: '/v1/range/reservations' });
     const first = e2e.client({ apiKey }).range.reservations.create(body, { idempotencyKey: 'book-delayed' });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await arrived();
       const second = e2e
         .client({ apiKey, maxRetries: 0 })
         .range.reservations.create(body, { idempotencyKey: 'book-delayed' });

@@ -68,10 +68,11 @@ function attemptsOf(endpoint: { id: string }) {
 describe('webhook delivery to real receivers', () => {
   it('delivers a booking, its check-in and the closed visit, verified by the handler and verifyWebhook', async () => {
     const shop = e2e.client();
+    const window = { starts_at: hoursFromNow(30), ends_at: hoursFromNow(31) };
+    const [free] = await shop.range.availability.list({ ...window, party_size: 2 });
     const booked = await shop.range.reservations.create({
-      resource_ids: [2],
-      starts_at: hoursFromNow(30),
-      ends_at: hoursFromNow(31),
+      ...window,
+      resource_ids: [free!.resource.id],
       party_size: 2,
       customer_id: 1,
     });
