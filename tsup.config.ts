@@ -26,7 +26,7 @@ export default defineConfig([
     sourcemap: true,
     target: 'es2022',
     platform: 'node',
-    // ky and p-retry ship ESM only: a CJS build that merely require()s them throws at load time.
-    noExternal: ['ky', 'p-retry', 'is-network-error'],
+    // p-retry ships ESM only: a CJS build that merely require()s it throws at load time, so it is bundled.
+    noExternal: ['p-retry', 'is-network-error'],
   },
 ]);
