@@ -4,6 +4,7 @@ import type { RangeReservationRecord, RangeResourceRecord, RangeSessionRecord } 
 import type { CustomerRecord } from '../state/shop.js';
 import { CLASS_PRODUCTS } from './catalog.js';
 import { DAY_MS, HOUR_MS, isoAt, type SeedContext } from './context.js';
+import { seedOtherStates } from './range-states.js';
 
 type ResourceSeed = Pick<
   RangeResourceRecord,
@@ -153,6 +154,7 @@ export function seedRange(context: SeedContext): void {
   seedClasses(context, created);
   seedClassBookings(context);
   seedLaneBookings(context);
+  seedOtherStates(context);
 }
 
 function startOfDay(context: SeedContext): number {
