@@ -73,11 +73,26 @@ function outputIsInput(schema: unknown, seen: Set<unknown>): boolean {
 
 function issuesOf(schema: z.ZodType, value: unknown): ResponseIssue[] {
   const result = schema.safeParse(value);
-  if (result.success) return [];
-  return result.error.issues.map((issue) => ({
-    path: issue.path as (string | number)[],
-    message: issue.message,
-  }));
+  return result.success ? [] : flatten(result.error.issues, []);
+}
+
+/**
+ * Names fields, not "Invalid input": a value that matches no branch of a union (a reservation that is neither
+ * a lane booking nor a class-session booking) is described by the branch it came closest to, the one with the
+ * fewest issues (the first on a tie), with that branch's own paths.
+ */
+function flatten(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[]): ResponseIssue[] {
+  const out: ResponseIssue[] = [];
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
+      out.push(...flatten(closest, path));
+    } else {
+      out.push({ path: path as (string | number)[], message: issue.message });
+    }
+  }
+  return out;
 }
 
 function buildCheck(schema: z.ZodType): Check {

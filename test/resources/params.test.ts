@@ -64,12 +64,6 @@ const MISSING: readonly MissingCase[] = [
   },
 ];
 
-// The two booking modes are a union in the generated schema. Until src/core/params.ts reports the issues of
-// the closest union branch (it reports `body: Invalid input` today), the field is not named for them: these
-// cases are expected to fail, and vitest flags the day they pass so that `.fails` is removed.
-const NAMED_TODAY = MISSING.filter((row) => !row.name.includes('reservation'));
-const UNION_PENDING = MISSING.filter((row) => row.name.includes('reservation'));
-
 async function refusal(row: MissingCase): Promise<ParamsValidationError> {
   api.respond(() => ok({}));
   const error = await Promise.resolve(row.call(client())).catch((e: unknown) => e);
@@ -90,16 +84,10 @@ describe('required parameters are checked before sending', () => {
     expect(api.requests).toHaveLength(0);
   });
 
-  it.each(NAMED_TODAY)('names the missing or mistyped field of $name', async (row) => {
+  // The two booking modes are a union: the field is named from the mode the call came closest to.
+  it.each(MISSING)('names the missing or mistyped field of $name', async (row) => {
     expectNamed(await refusal(row), row.fields);
   });
-
-  it.fails.each(UNION_PENDING)(
-    'names the missing or mistyped field of $name (pending: union issues)',
-    async (row) => {
-      expectNamed(await refusal(row), row.fields);
-    },
-  );
 
   it('leaves values the server owns (limits, states) to the server', async () => {
     api.respond(() => ok([], { meta: { limit: 200, has_more: false, next_cursor: null } }));
