@@ -41,4 +41,22 @@ export type { RequestOptions } from './core/request-options.js';
 export { APIResource } from './core/resource.js';
 export type { ThrottleOption } from './core/throttle.js';
 export type { FetchLike } from './core/transport.js';
+export { EVENT_TYPES, type EventType } from './generated/event-types.js';
+export { EVENT_PAYLOAD_SCHEMAS, type EventPayloadMap } from './generated/events.js';
+export type * from './generated/params.js';
+// Every resource's zod schema, type and known enum values, and every method's params type, from the spec.
+export * from './generated/schemas.js';
 export { VERSION } from './internal/version.js';
+// Resource groups (reachable as `shop.range.reservations` and so on; exported for typing and extension).
+export * from './resources/index.js';
+// Keeping a mirror in step: the event-feed catch-up and the inventory mirror.
+export * from './sync/index.js';
+export { WebhookConfigurationError } from './webhooks/errors.js';
+// Typed events, shared with `shop-sdk/webhooks` (type-only here: the parser lives there).
+export type {
+  KnownShopEvent,
+  ShopEvent,
+  ShopEventEnvelope,
+  ShopEventOf,
+  UnknownShopEvent,
+} from './webhooks/events.js';
