@@ -143,11 +143,9 @@ describe('Idempotency-Key end to end', () => {
     }
   });
 
-  // docs/testing.md ("Faults"): "A delayed request keeps its Idempotency-Key in flight, so a concurrent retry
-  // gets 409 IDEMPOTENCY_IN_PROGRESS". With the default `when: 'before'` the delay runs before the key is
-  // taken, so the concurrent call is processed first and the delayed one replays it. Either the pipeline
-  // should take the key before a 'before' delay, or the docs should say `when: 'after'`.
-  it.fails('holds the key in flight during a plain delayMs fault, as docs/testing.md says', async () => {
+  // docs/testing.md ("Faults"): a plain delay is a slow shop; the request holds its Idempotency-Key while it
+  // is slow, so a concurrent retry gets 409 IDEMPOTENCY_IN_PROGRESS and the slow call is the one that books.
+  it('holds the key in flight during a plain delayMs fault, as docs/testing.md says', async () => {
     const apiKey = e2e.key();
     const body = freshBooking();
     e2e.sandbox.faults.next({ delayMs: 500, method: 'POST', path: '/v1/range/reservations' });
@@ -158,6 +156,9 @@ describe('Idempotency-Key end to end', () => {
         .client({ apiKey, maxRetries: 0 })
         .range.reservations.create(body, { idempotencyKey: 'book-delayed' });
       expect(await failure(second)).toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS' });
+      const slow = await first.withResponse();
+      expect(slow.idempotentReplayed).toBe(false);
+      expect(await bookingsOf(e2e.client({ apiKey }), body)).toHaveLength(1);
     } finally {
       await Promise.allSettled([first]);
     }

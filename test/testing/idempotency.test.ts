@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { handleRequest } from '../../src/testing/http/pipeline.js';
 import { ok, type RouteDefinition } from '../../src/testing/http/route.js';
 import { Router } from '../../src/testing/http/router.js';
+import type { Sandbox } from '../../src/testing/index.js';
 import { call, newSandbox } from './helpers.js';
 
 const booking = (overrides: Record<string, unknown> = {}) => ({
@@ -12,6 +13,12 @@ const booking = (overrides: Record<string, unknown> = {}) => ({
   customer_id: 2,
   ...overrides,
 });
+
+/** Resolves once the queued fault has been taken by a request, and that request has had time to go on. */
+async function taken(sandbox: Sandbox): Promise<void> {
+  while (sandbox.faults.pending > 0) await new Promise((resolve) => setTimeout(resolve, 2));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
 
 describe('sandbox idempotency (reference section 8)', () => {
   it('replays the stored response for the same key and body, with Idempotent-Replayed: true', async () => {
@@ -57,6 +64,33 @@ describe('sandbox idempotency (reference section 8)', () => {
     expect((await first).status).toBe(201);
     const third = await call(sandbox, 'POST', '/v1/range/reservations', { key, body: booking(), headers });
     expect(third.headers.get('Idempotent-Replayed')).toBe('true');
+  });
+
+  it('holds the key in flight through a plain delayMs fault, as a slow server would', async () => {
+    const sandbox = newSandbox();
+    const key = sandbox.createKey();
+    const headers = { 'Idempotency-Key': 'book-slow' };
+    sandbox.faults.next({ delayMs: 150 });
+    const first = call(sandbox, 'POST', '/v1/range/reservations', { key, body: booking(), headers });
+    await taken(sandbox);
+    const second = await call(sandbox, 'POST', '/v1/range/reservations', { key, body: booking(), headers });
+    expect([second.status, second.json.error.code]).toEqual([409, 'IDEMPOTENCY_IN_PROGRESS']);
+    // The slow request is the one that books, not a replay of the concurrent one.
+    const slow = await first;
+    expect(slow.status).toBe(201);
+    expect(slow.headers.get('Idempotent-Replayed')).toBeNull();
+  });
+
+  it('claims no key for a delayed fault that fails before the shop: a concurrent request runs', async () => {
+    const sandbox = newSandbox();
+    const key = sandbox.createKey();
+    const headers = { 'Idempotency-Key': 'book-gateway' };
+    sandbox.faults.next({ status: 503, delayMs: 150 });
+    const first = call(sandbox, 'POST', '/v1/range/reservations', { key, body: booking(), headers });
+    await taken(sandbox);
+    const second = await call(sandbox, 'POST', '/v1/range/reservations', { key, body: booking(), headers });
+    expect(second.status).toBe(201);
+    expect((await first).status).toBe(503);
   });
 
   it('scopes keys to the API key and forgets them after 24 hours', async () => {

@@ -4,13 +4,18 @@ import { SandboxUsageError } from '../errors.js';
 export interface FaultOptions {
   /** Answer with this 5xx status and the SERVER_ERROR envelope instead of the real answer. */
   status?: number;
-  /** Hold the response this many milliseconds (real time) before sending it. */
+  /**
+   * Hold the request this many milliseconds (real time). Alone (or with `when: 'after'`) it is a slow shop:
+   * the Idempotency-Key is claimed first, so a concurrent request with the same key gets 409
+   * IDEMPOTENCY_IN_PROGRESS. With `status` or `reset` before the shop, it is a slow gateway that then fails.
+   */
   delayMs?: number;
   /** Drop the connection: the HTTP server destroys the socket, msw and `sandbox.fetch` give a network error. */
   reset?: boolean;
   /**
-   * `before`: the request never reaches the shop (nothing changes). `after`: the shop processes it and the
-   * answer is lost, the case an Idempotency-Key exists for. @default 'before'
+   * `before`: a `status` or `reset` fault answers before the request reaches the shop (nothing changes); a
+   * plain delay holds the request before it runs. `after`: the shop processes it, then the answer is
+   * delayed, replaced by `status` or lost (`reset`), the case an Idempotency-Key exists for. @default 'before'
    */
   when?: 'before' | 'after';
   /** How many matching requests get the fault. @default 1 */

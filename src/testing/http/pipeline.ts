@@ -38,14 +38,34 @@ export async function handleRequest(
   core.clock.runDue();
   const path = new URL(request.url).pathname;
   const fault = core.faults.take(request.method.toUpperCase(), path);
-  if (fault && fault.when === 'before') {
+  // A 'before' fault that fails the request never reaches the shop: it is slow, then fails, and holds no
+  // Idempotency-Key. A plain 'before' delay is a slow shop instead: it is held inside serve().
+  if (fault && fault.when === 'before' && (fault.reset || fault.status !== null)) {
     if (fault.delayMs > 0) await sleep(fault.delayMs);
     if (fault.reset) return Response.error();
     if (fault.status !== null) return serverError(fault.status);
   }
   const forwarded = request.headers.get(CLIENT_IP_HEADER)?.split(',')[0]?.trim();
   const ip = forwarded || info.ip || '127.0.0.1';
-  return serve(core, router, request, path, ip, fault?.when === 'after' ? fault : null);
+  const slowMs = fault?.when === 'before' ? fault.delayMs : 0;
+  return serve(core, router, request, path, ip, fault?.when === 'after' ? fault : null, slowMs);
+}
+
+/**
+ * A slow shop: the request is held once, at the point where the route would run, after its
+ * Idempotency-Key is claimed, so a concurrent request with the same key meets IDEMPOTENCY_IN_PROGRESS as
+ * it would on a slow server. An answer that comes before that point (401, 403, a replay) is held as long.
+ */
+class SlowDown {
+  private pendingMs: number;
+  constructor(ms: number) {
+    this.pendingMs = ms;
+  }
+  async hold(): Promise<void> {
+    const ms = this.pendingMs;
+    this.pendingMs = 0;
+    if (ms > 0) await sleep(ms);
+  }
 }
 
 async function serve(
@@ -55,17 +75,21 @@ async function serve(
   path: string,
   ip: string,
   fault: Fault | null,
+  slowMs: number,
 ): Promise<Response> {
+  const slow = new SlowDown(slowMs);
   let key: ApiKey;
   let rateHeaders: Headers;
   try {
     key = core.keys.authenticate(request.headers.get('Authorization'), ip);
   } catch (error) {
+    await slow.hold();
     return errorResponse(asApiError(error));
   }
   try {
     rateHeaders = core.rateLimiter.take();
   } catch (error) {
+    await slow.hold();
     return errorResponse(asApiError(error), core.rateLimiter.headers());
   }
   let idempotency: { key: string } | null = null;
@@ -75,10 +99,15 @@ async function serve(
     const replay = prepared.idempotencyKey
       ? core.idempotency.begin(key.id, prepared.idempotencyKey, prepared.fingerprint)
       : null;
-    if (replay) return withHeaders(fromStored(replay), rateHeaders, { 'Idempotent-Replayed': 'true' });
+    if (replay) {
+      await slow.hold();
+      return withHeaders(fromStored(replay), rateHeaders, { 'Idempotent-Replayed': 'true' });
+    }
     if (prepared.idempotencyKey) idempotency = { key: prepared.idempotencyKey };
+    await slow.hold();
     response = await run(core, prepared, request, key);
   } catch (error) {
+    await slow.hold();
     response = errorResponse(asApiError(error));
   }
   if (fault && fault.delayMs > 0) await sleep(fault.delayMs);
