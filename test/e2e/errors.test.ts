@@ -192,6 +192,20 @@ const CASES: readonly ErrorCase[] = [
     },
     call: (shop) => shop.range.classes.list(),
   },
+  // The statuses the SDK retries besides 500 (and one it does not), documented by the spec's 5XX response.
+  ...[502, 503, 504, 507].map(
+    (status): ErrorCase => ({
+      code: 'SERVER_ERROR',
+      status,
+      errorClass: InternalServerError,
+      client: (e2e) => e2e.client({ maxRetries: 0 }),
+      arrange: (e2e) => {
+        e2e.sandbox.faults.next({ status, method: 'POST', path: '/v1/memberships' });
+        return () => e2e.sandbox.faults.clear();
+      },
+      call: (shop) => shop.memberships.create({ customer_id: 1, plan_id: 1, billing_method: 'counter' }),
+    }),
+  ),
 ];
 
 describe('every error code the sandbox can produce, as the SDK raises it', () => {
