@@ -181,7 +181,7 @@ export const RangeReservationLineSchema = z.looseObject({
 /** A priced line of a reservation. */
 export type RangeReservationLine = z.output<typeof RangeReservationLineSchema>;
 
-/** Known values of `RangeReservation.status`. Later API versions may add values, so a field typed with it takes any string. */
+/** Known values of `RangeReservationStatus`. Later API versions may add values, so a field typed with it takes any string. */
 export const RANGE_RESERVATION_STATUSES = [
   'held',
   'booked',
@@ -192,7 +192,7 @@ export const RANGE_RESERVATION_STATUSES = [
   'no_show',
   'released',
 ] as const;
-/** `RangeReservation.status`: one of `held`, `booked`, `checked_in`, `in_progress`, `completed`, `cancelled`, `no_show`, `released`, or a value added after this SDK was generated. */
+/** `RangeReservationStatus`: one of `held`, `booked`, `checked_in`, `in_progress`, `completed`, `cancelled`, `no_show`, `released`, or a value added after this SDK was generated. */
 export type RangeReservationStatus =
   | 'held'
   | 'booked'
@@ -203,6 +203,12 @@ export type RangeReservationStatus =
   | 'no_show'
   | 'released'
   | (string & {});
+
+/**
+ * The state of a range reservation (reference section 3). The API itself moves reservations to booked,
+ * checked_in, no_show and cancelled; held, in_progress and released have no transitions shown.
+ */
+export const RangeReservationStatusSchema = openEnum(RANGE_RESERVATION_STATUSES);
 
 /** Values of `RangeReservation.source` seen in the reference (sampled: `storefront_widget`, `hosted`, `walk_up`, `corporate`, `pos`, `api`); the full set is not documented. */
 export const RANGE_RESERVATION_SOURCES = [
@@ -238,8 +244,7 @@ export const RangeReservationSchema = z.looseObject({
   location_id: z.number().int(),
   /** null for lane bookings. */
   class_session_id: z.number().int().nullable(),
-  /** Known values: {@link RANGE_RESERVATION_STATUSES}; later API versions may add others. */
-  status: openEnum(RANGE_RESERVATION_STATUSES),
+  status: RangeReservationStatusSchema,
   /**
    * The booking channel; reservations created through the API have api.
    * Values seen: `storefront_widget`, `hosted`, `walk_up`, `corporate`, `pos`, `api`; the full set is not documented.
@@ -287,44 +292,15 @@ export const RangeReservationSchema = z.looseObject({
  */
 export type RangeReservation = z.output<typeof RangeReservationSchema>;
 
-/** Values of `RangeReservationTransition.object` seen in the reference (sampled: `range_reservation`); the full set is not documented. */
-export const RANGE_RESERVATION_TRANSITION_OBJECTS = ['range_reservation'] as const;
-/** `RangeReservationTransition.object`: one of `range_reservation`, or a value added after this SDK was generated. */
-export type RangeReservationTransitionObject = 'range_reservation' | (string & {});
-
-/** Known values of `RangeReservationTransition.status`. Later API versions may add values, so a field typed with it takes any string. */
-export const RANGE_RESERVATION_TRANSITION_STATUSES = [
-  'held',
-  'booked',
-  'checked_in',
-  'in_progress',
-  'completed',
-  'cancelled',
-  'no_show',
-  'released',
-] as const;
-/** `RangeReservationTransition.status`: one of `held`, `booked`, `checked_in`, `in_progress`, `completed`, `cancelled`, `no_show`, `released`, or a value added after this SDK was generated. */
-export type RangeReservationTransitionStatus =
-  | 'held'
-  | 'booked'
-  | 'checked_in'
-  | 'in_progress'
-  | 'completed'
-  | 'cancelled'
-  | 'no_show'
-  | 'released'
-  | (string & {});
-
 /**
  * The response of check-in and no-show. Not shown in the reference; presumably the reservation after
  * the change, so only a few of its fields are listed, all optional.
  */
 export const RangeReservationTransitionSchema = z.looseObject({
-  /** Values seen: `range_reservation`; the full set is not documented. */
-  object: openEnum(RANGE_RESERVATION_TRANSITION_OBJECTS).optional(),
+  /** Not shown in the reference; presumably `range_reservation`. */
+  object: z.string().optional(),
   id: z.number().int().optional(),
-  /** Known values: {@link RANGE_RESERVATION_TRANSITION_STATUSES}; later API versions may add others. */
-  status: openEnum(RANGE_RESERVATION_TRANSITION_STATUSES).optional(),
+  status: RangeReservationStatusSchema.optional(),
   /** ISO-8601 UTC timestamp with a trailing Z. */
   checked_in_at: z.iso.datetime().nullable().optional(),
   /** ISO-8601 UTC timestamp with a trailing Z. */
@@ -336,34 +312,6 @@ export const RangeReservationTransitionSchema = z.looseObject({
  */
 export type RangeReservationTransition = z.output<typeof RangeReservationTransitionSchema>;
 
-/** Values of `ReservationCancelResult.object` seen in the reference (sampled: `range_reservation`); the full set is not documented. */
-export const RESERVATION_CANCEL_RESULT_OBJECTS = ['range_reservation'] as const;
-/** `ReservationCancelResult.object`: one of `range_reservation`, or a value added after this SDK was generated. */
-export type ReservationCancelResultObject = 'range_reservation' | (string & {});
-
-/** Known values of `ReservationCancelResult.status`. Later API versions may add values, so a field typed with it takes any string. */
-export const RESERVATION_CANCEL_RESULT_STATUSES = [
-  'held',
-  'booked',
-  'checked_in',
-  'in_progress',
-  'completed',
-  'cancelled',
-  'no_show',
-  'released',
-] as const;
-/** `ReservationCancelResult.status`: one of `held`, `booked`, `checked_in`, `in_progress`, `completed`, `cancelled`, `no_show`, `released`, or a value added after this SDK was generated. */
-export type ReservationCancelResultStatus =
-  | 'held'
-  | 'booked'
-  | 'checked_in'
-  | 'in_progress'
-  | 'completed'
-  | 'cancelled'
-  | 'no_show'
-  | 'released'
-  | (string & {});
-
 /**
  * The cancel response. The reference shows only requires_manual_refund; the reservation fields listed
  * here are presumed (all optional).
@@ -371,11 +319,10 @@ export type ReservationCancelResultStatus =
 export const ReservationCancelResultSchema = z.looseObject({
   /** true when money was paid and not yet refunded; the refund is settled at the register. */
   requires_manual_refund: z.boolean(),
-  /** Values seen: `range_reservation`; the full set is not documented. */
-  object: openEnum(RESERVATION_CANCEL_RESULT_OBJECTS).optional(),
+  /** Not shown in the reference; presumably `range_reservation`. */
+  object: z.string().optional(),
   id: z.number().int().optional(),
-  /** Known values: {@link RESERVATION_CANCEL_RESULT_STATUSES}; later API versions may add others. */
-  status: openEnum(RESERVATION_CANCEL_RESULT_STATUSES).optional(),
+  status: RangeReservationStatusSchema.optional(),
   /** ISO-8601 UTC timestamp with a trailing Z. */
   cancelled_at: z.iso.datetime().nullable().optional(),
   cancel_reason: z.string().nullable().optional(),
@@ -904,15 +851,10 @@ export const MembershipChangedPayloadSchema = MembershipSchema.extend({
 /** The membership.updated and membership.payment_failed payload, the membership plus what changed. */
 export type MembershipChangedPayload = z.output<typeof MembershipChangedPayloadSchema>;
 
-/** Values of `GuestPassResult.object` seen in the reference (sampled: `membership`); the full set is not documented. */
-export const GUEST_PASS_RESULT_OBJECTS = ['membership'] as const;
-/** `GuestPassResult.object`: one of `membership`, or a value added after this SDK was generated. */
-export type GuestPassResultObject = 'membership' | (string & {});
-
 /** The guest-pass response. Not shown in the reference; presumably the membership after the pass is used. */
 export const GuestPassResultSchema = z.looseObject({
-  /** Values seen: `membership`; the full set is not documented. */
-  object: openEnum(GUEST_PASS_RESULT_OBJECTS).optional(),
+  /** Not shown in the reference; presumably `membership`. */
+  object: z.string().optional(),
   id: z.number().int().optional(),
   guest_passes_left: z.number().int().optional(),
 });
@@ -1007,15 +949,10 @@ export const InventoryChangedPayloadSchema = InventoryLevelSchema.extend({
 /** The inventory.changed payload. Set stock to qty_available; never add qty_delta. */
 export type InventoryChangedPayload = z.output<typeof InventoryChangedPayloadSchema>;
 
-/** Values of `InventoryWriteResult.object` seen in the reference (sampled: `inventory_level`); the full set is not documented. */
-export const INVENTORY_WRITE_RESULT_OBJECTS = ['inventory_level'] as const;
-/** `InventoryWriteResult.object`: one of `inventory_level`, or a value added after this SDK was generated. */
-export type InventoryWriteResultObject = 'inventory_level' | (string & {});
-
 /** The response of an adjustment or a count. Not shown in the reference; presumably the new inventory level. */
 export const InventoryWriteResultSchema = z.looseObject({
-  /** Values seen: `inventory_level`; the full set is not documented. */
-  object: openEnum(INVENTORY_WRITE_RESULT_OBJECTS).optional(),
+  /** Not shown in the reference; presumably `inventory_level`. */
+  object: z.string().optional(),
   product_id: z.number().int().optional(),
   location_id: z.number().int().optional(),
   qty_on_hand: z.number().int().optional(),
@@ -1051,18 +988,13 @@ export const ProductStorefrontSchema = z.looseObject({
 /** Where the product lives on the online store. Id types not shown. */
 export type ProductStorefront = z.output<typeof ProductStorefrontSchema>;
 
-/** Values of `Product.object` seen in the reference (sampled: `product`); the full set is not documented. */
-export const PRODUCT_OBJECTS = ['product'] as const;
-/** `Product.object`: one of `product`, or a value added after this SDK was generated. */
-export type ProductObject = 'product' | (string & {});
-
 /**
  * A catalog product. Only the fields named by the inventory guide are listed; the rest are not shown.
  * Their nullability is not shown either, so the optional references accept null.
  */
 export const ProductSchema = z.looseObject({
-  /** Values seen: `product`; the full set is not documented. */
-  object: openEnum(PRODUCT_OBJECTS).optional(),
+  /** Not named in the reference; presumably `product`. */
+  object: z.string().optional(),
   id: z.number().int().optional(),
   name: z.string().optional(),
   sku: z.string().optional(),
@@ -1097,15 +1029,10 @@ export const ProductSchema = z.looseObject({
  */
 export type Product = z.output<typeof ProductSchema>;
 
-/** Values of `Location.object` seen in the reference (sampled: `location`); the full set is not documented. */
-export const LOCATION_OBJECTS = ['location'] as const;
-/** `Location.object`: one of `location`, or a value added after this SDK was generated. */
-export type LocationObject = 'location' | (string & {});
-
 /** A store of the shop. Only the fields the reference names are listed. */
 export const LocationSchema = z.looseObject({
-  /** Values seen: `location`; the full set is not documented. */
-  object: openEnum(LOCATION_OBJECTS).optional(),
+  /** Not named in the reference; presumably `location`. */
+  object: z.string().optional(),
   id: z.number().int().optional(),
   phone: z.string().nullable().optional(),
   email: z.string().nullable().optional(),
@@ -1125,15 +1052,10 @@ export const PurchaseOrderLineSchema = z.looseObject({
 });
 export type PurchaseOrderLine = z.output<typeof PurchaseOrderLineSchema>;
 
-/** Values of `PurchaseOrder.object` seen in the reference (sampled: `purchase_order`); the full set is not documented. */
-export const PURCHASE_ORDER_OBJECTS = ['purchase_order'] as const;
-/** `PurchaseOrder.object`: one of `purchase_order`, or a value added after this SDK was generated. */
-export type PurchaseOrderObject = 'purchase_order' | (string & {});
-
 /** A purchase order to a vendor. Only the fields the reference names are listed. */
 export const PurchaseOrderSchema = z.looseObject({
-  /** Values seen: `purchase_order`; the full set is not documented. */
-  object: openEnum(PURCHASE_ORDER_OBJECTS).optional(),
+  /** Not named in the reference; presumably `purchase_order`. */
+  object: z.string().optional(),
   id: z.number().int().optional(),
   vendor_id: z.number().int().optional(),
   location_id: z.number().int().optional(),
@@ -1241,11 +1163,6 @@ export const CustomerSchema = z.looseObject({
  */
 export type Customer = z.output<typeof CustomerSchema>;
 
-/** Values of `Order.object` seen in the reference (sampled: `order`); the full set is not documented. */
-export const ORDER_OBJECTS = ['order'] as const;
-/** `Order.object`: one of `order`, or a value added after this SDK was generated. */
-export type OrderObject = 'order' | (string & {});
-
 /** Values of `Order.status` seen in the reference (sampled: `completed`, `held`, `awaiting_transfer`); the full set is not documented. */
 export const ORDER_STATUSES = ['completed', 'held', 'awaiting_transfer'] as const;
 /** `Order.status`: one of `completed`, `held`, `awaiting_transfer`, or a value added after this SDK was generated. */
@@ -1256,8 +1173,8 @@ export type OrderStatus = 'completed' | 'held' | 'awaiting_transfer' | (string &
  * embed the full customer.
  */
 export const OrderSchema = z.looseObject({
-  /** Values seen: `order`; the full set is not documented. */
-  object: openEnum(ORDER_OBJECTS).optional(),
+  /** Not named in the reference; presumably `order`. */
+  object: z.string().optional(),
   id: z.number().int().optional(),
   /**
    * Full value set not shown; firearm sales arrive as awaiting_transfer.
@@ -1275,11 +1192,6 @@ export const OrderSchema = z.looseObject({
  */
 export type Order = z.output<typeof OrderSchema>;
 
-/** Values of `GiftCertificate.object` seen in the reference (sampled: `gift_certificate`); the full set is not documented. */
-export const GIFT_CERTIFICATE_OBJECTS = ['gift_certificate'] as const;
-/** `GiftCertificate.object`: one of `gift_certificate`, or a value added after this SDK was generated. */
-export type GiftCertificateObject = 'gift_certificate' | (string & {});
-
 /** Values of `GiftCertificate.status` seen in the reference (sampled: `active`, `disabled`, `expired`, `depleted`); the full set is not documented. */
 export const GIFT_CERTIFICATE_STATUSES = ['active', 'disabled', 'expired', 'depleted'] as const;
 /** `GiftCertificate.status`: one of `active`, `disabled`, `expired`, `depleted`, or a value added after this SDK was generated. */
@@ -1287,8 +1199,8 @@ export type GiftCertificateStatus = 'active' | 'disabled' | 'expired' | 'deplete
 
 /** A gift certificate. Fields not shown beyond those below. */
 export const GiftCertificateSchema = z.looseObject({
-  /** Values seen: `gift_certificate`; the full set is not documented. */
-  object: openEnum(GIFT_CERTIFICATE_OBJECTS).optional(),
+  /** Not named in the reference; presumably `gift_certificate`. */
+  object: z.string().optional(),
   id: z.number().int().optional(),
   /** 6 to 40 letters, digits or dashes. */
   code: z.string().optional(),
@@ -1303,11 +1215,6 @@ export const GiftCertificateSchema = z.looseObject({
 /** A gift certificate. Fields not shown beyond those below. */
 export type GiftCertificate = z.output<typeof GiftCertificateSchema>;
 
-/** Values of `Coupon.object` seen in the reference (sampled: `coupon`); the full set is not documented. */
-export const COUPON_OBJECTS = ['coupon'] as const;
-/** `Coupon.object`: one of `coupon`, or a value added after this SDK was generated. */
-export type CouponObject = 'coupon' | (string & {});
-
 /** Values of `Coupon.channel` seen in the reference (sampled: `store_online`); the full set is not documented. */
 export const COUPON_CHANNELS = ['store_online'] as const;
 /** `Coupon.channel`: one of `store_online`, or a value added after this SDK was generated. */
@@ -1315,8 +1222,8 @@ export type CouponChannel = 'store_online' | (string & {});
 
 /** A coupon. Fields not shown beyond those below. */
 export const CouponSchema = z.looseObject({
-  /** Values seen: `coupon`; the full set is not documented. */
-  object: openEnum(COUPON_OBJECTS).optional(),
+  /** Not named in the reference; presumably `coupon`. */
+  object: z.string().optional(),
   id: z.number().int().optional(),
   code: z.string().optional(),
   /** Values seen: `store_online`; the full set is not documented. */
@@ -1327,29 +1234,19 @@ export const CouponSchema = z.looseObject({
 /** A coupon. Fields not shown beyond those below. */
 export type Coupon = z.output<typeof CouponSchema>;
 
-/** Values of `Invoice.object` seen in the reference (sampled: `invoice`); the full set is not documented. */
-export const INVOICE_OBJECTS = ['invoice'] as const;
-/** `Invoice.object`: one of `invoice`, or a value added after this SDK was generated. */
-export type InvoiceObject = 'invoice' | (string & {});
-
 /** An invoice or monthly statement issued to a house account. Fields not shown. */
 export const InvoiceSchema = z.looseObject({
-  /** Values seen: `invoice`; the full set is not documented. */
-  object: openEnum(INVOICE_OBJECTS).optional(),
+  /** Not named in the reference; presumably `invoice`. */
+  object: z.string().optional(),
   id: z.number().int().optional(),
 });
 /** An invoice or monthly statement issued to a house account. Fields not shown. */
 export type Invoice = z.output<typeof InvoiceSchema>;
 
-/** Values of `AccountPayment.object` seen in the reference (sampled: `account_payment`); the full set is not documented. */
-export const ACCOUNT_PAYMENT_OBJECTS = ['account_payment'] as const;
-/** `AccountPayment.object`: one of `account_payment`, or a value added after this SDK was generated. */
-export type AccountPaymentObject = 'account_payment' | (string & {});
-
 /** Money received on a house account. Fields not shown. */
 export const AccountPaymentSchema = z.looseObject({
-  /** Values seen: `account_payment`; the full set is not documented. */
-  object: openEnum(ACCOUNT_PAYMENT_OBJECTS).optional(),
+  /** Not named in the reference; presumably `account_payment`. */
+  object: z.string().optional(),
   id: z.number().int().optional(),
   customer_id: z.number().int().optional(),
 });
@@ -1364,18 +1261,13 @@ export const CustomerAccountSchema = z.looseObject({
 /** A customer's house account. Fields not shown. */
 export type CustomerAccount = z.output<typeof CustomerAccountSchema>;
 
-/** Values of `StoreCredit.object` seen in the reference (sampled: `store_credit`); the full set is not documented. */
-export const STORE_CREDIT_OBJECTS = ['store_credit'] as const;
-/** `StoreCredit.object`: one of `store_credit`, or a value added after this SDK was generated. */
-export type StoreCreditObject = 'store_credit' | (string & {});
-
 /**
  * A customer's store credit: customer_id, balance_cents and the latest ledger entry (whose field name
  * and shape are not shown).
  */
 export const StoreCreditSchema = z.looseObject({
-  /** Values seen: `store_credit`; the full set is not documented. */
-  object: openEnum(STORE_CREDIT_OBJECTS).optional(),
+  /** Not named in the reference; presumably `store_credit`. */
+  object: z.string().optional(),
   customer_id: z.number().int().optional(),
   /** Unit: cents. */
   balance_cents: z.number().int().optional(),

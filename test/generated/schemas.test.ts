@@ -13,7 +13,11 @@ const componentSchemas = Object.fromEntries(
     .filter(([name]) => name.endsWith('Schema'))
     .map(([name, schema]) => [name.slice(0, -'Schema'.length), schema as z.ZodType]),
 );
-const names = Object.keys(componentSchemas).sort();
+// Components that are a shared value list rather than a record: held to their own test below.
+const ENUM_COMPONENTS = ['RangeReservationStatus'];
+const names = Object.keys(componentSchemas)
+  .filter((name) => !ENUM_COMPONENTS.includes(name))
+  .sort();
 
 function schemaOf(name: string): z.ZodType {
   const schema = componentSchemas[name];
@@ -86,6 +90,25 @@ describe('component schemas', () => {
         `${field}: Invalid ISO datetime`,
       );
     });
+  });
+});
+
+describe('enum components', () => {
+  it.each(ENUM_COMPONENTS)(
+    '%s takes its known values and any later string, and refuses a non-string',
+    (name) => {
+      const schema = schemaOf(name);
+      expect(schema.parse('booked')).toBe('booked');
+      expect(schema.parse('value_added_later')).toBe('value_added_later');
+      expect(schema.safeParse(5).success).toBe(false);
+    },
+  );
+
+  it('is the one list every reservation status field refers to', () => {
+    expect(schemas.RangeReservationSchema.shape.status).toBe(schemas.RangeReservationStatusSchema);
+    for (const schema of [schemas.RangeReservationTransitionSchema, schemas.ReservationCancelResultSchema]) {
+      expect(schema.shape.status.unwrap()).toBe(schemas.RangeReservationStatusSchema);
+    }
   });
 });
 
