@@ -55,7 +55,7 @@ export function createCore(options: ResolvedOptions): SandboxCore {
     random,
     state,
     keys: new KeyStore(clock, options.environment),
-    rateLimiter: new RateLimiter(clock, () => state.shop.settings.plan),
+    rateLimiter: new RateLimiter(clock, () => state.shop.settings.plan, options.rateLimits),
     idempotency: new IdempotencyStore(clock),
     faults: new SandboxFaults(),
     endpoints,

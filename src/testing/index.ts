@@ -16,6 +16,7 @@ export type {
   SandboxEnvironment,
   SandboxOptions,
   SandboxPlan,
+  SandboxRateLimits,
   SandboxSubscription,
 } from './options.js';
 export type { SandboxRegister } from './register/index.js';

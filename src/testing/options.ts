@@ -1,4 +1,5 @@
 import type { ClockMode } from './clock.js';
+import { SandboxUsageError } from './errors.js';
 
 /** The shop's plan: sets the rate limits of reference section 8. */
 export type SandboxPlan = 'established' | 'enterprise';
@@ -18,6 +19,17 @@ export type SandboxSubscription =
   | 'subscription_canceled'
   | 'plan_required';
 
+/**
+ * The shop's request budget, overriding the plan's figures (Established: 60 a minute and 10,000 a UTC day;
+ * Enterprise: 600 a minute, no daily cap). A small budget lets a test reach 429 in a few requests.
+ */
+export interface SandboxRateLimits {
+  /** Requests a minute, per shop. @default the plan's */
+  perMinute?: number;
+  /** Requests a UTC day, per shop; `null` for no daily cap (and no daily headers). @default the plan's */
+  perDay?: number | null;
+}
+
 /** Options of `createSandbox`. Everything is optional: all features on, Established plan, sandbox keys. */
 export interface SandboxOptions {
   /** The shop has the Range add-on; without it every /v1/range/* call is 402 RANGE_ADDON_REQUIRED. @default true */
@@ -28,6 +40,8 @@ export interface SandboxOptions {
   memberships?: boolean;
   /** @default 'established' */
   plan?: SandboxPlan;
+  /** Rate limits that replace the plan's, whichever plan is set (`setPlan` keeps them). */
+  rateLimits?: SandboxRateLimits;
   /** @default 'sandbox' */
   environment?: SandboxEnvironment;
   /** Seed of the generated shop: the same seed builds the same records. @default 1 */
@@ -58,6 +72,7 @@ export interface ResolvedOptions {
   cardProcessing: boolean;
   memberships: boolean;
   plan: SandboxPlan;
+  rateLimits: SandboxRateLimits;
   environment: SandboxEnvironment;
   seed: number;
   allowLoopback: boolean;
@@ -75,6 +90,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     cardProcessing: options.cardProcessing ?? true,
     memberships: options.memberships ?? true,
     plan: options.plan ?? 'established',
+    rateLimits: checkRateLimits(options.rateLimits ?? {}),
     environment: options.environment ?? 'sandbox',
     seed: options.seed ?? 1,
     allowLoopback: options.allowLoopback ?? true,
@@ -84,4 +100,15 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000,
   };
+}
+
+function checkRateLimits(limits: SandboxRateLimits): SandboxRateLimits {
+  const count = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+  if (limits.perMinute !== undefined && !count(limits.perMinute)) {
+    throw new SandboxUsageError('rateLimits.perMinute must be a whole number of requests, at least 1');
+  }
+  if (limits.perDay !== undefined && limits.perDay !== null && !count(limits.perDay)) {
+    throw new SandboxUsageError('rateLimits.perDay must be a whole number of requests, at least 1, or null');
+  }
+  return { ...limits };
 }

@@ -94,7 +94,7 @@ export class Sandbox {
     this.core.state.shop.settings.subscription = subscription;
   }
 
-  /** Switches the plan (rate limits follow at once). */
+  /** Switches the plan (its rate limits apply at once, save figures set by the `rateLimits` option). */
   setPlan(plan: SandboxPlan): void {
     this.core.state.shop.settings.plan = plan;
   }

@@ -2,8 +2,9 @@
 // RATE_LIMITED with Retry-After, the client's wait for it, and the lockout after 30 failed key attempts.
 // The sandbox clock is frozen one second before a minute boundary, so Retry-After is 1 s, not 60.
 import { describe, expect, it } from 'vitest';
-import { type FetchLike, RateLimitError, type ShopClient } from '../../src/index.js';
-import { conformanceTest, failure, useE2E } from './support/harness.js';
+import { type FetchLike, RateLimitError, ShopClient } from '../../src/index.js';
+import { createSandbox } from '../../src/testing/index.js';
+import { conformanceTest, failure, START, useE2E } from './support/harness.js';
 
 const e2e = useE2E({ plan: 'established', now: '2026-10-01T15:20:59.000Z' });
 const PER_MINUTE = 60;
@@ -86,6 +87,8 @@ describe('failed key attempts (more than 30 a minute from one IP)', () => {
     const locked = await failure(intruder.me.retrieve(from));
     expect(locked).toBeInstanceOf(RateLimitError);
     expect(locked).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryAfter: 60 });
+    // The lockout answers before the key is authenticated: no shop budget, so no X-RateLimit headers.
+    expect((locked as RateLimitError).headers.get('X-RateLimit-Limit')).toBeNull();
     // Even a good key is refused from that address; other addresses are not affected.
     const honest = e2e.client({ maxRetries: 0 });
     expect(await failure(honest.range.classes.list({}, from))).toMatchObject({ status: 429 });
@@ -93,6 +96,58 @@ describe('failed key attempts (more than 30 a minute from one IP)', () => {
 
     e2e.sandbox.clock.advance('61s');
     await expect(honest.range.classes.list({}, from)).resolves.toBeDefined();
+  });
+});
+
+describe("the client's throttle against a small budget (createSandbox({ rateLimits }))", () => {
+  // The throttle paces by wall time; the sandbox counts requests per minute of its own clock. To keep this
+  // to a couple of seconds, the fetch below runs the sandbox clock SPEED times faster than the wall, so
+  // half a second of wall time is a sandbox minute. The throttle's 240 a (wall) minute is then 2 a sandbox
+  // minute, under the shop's 4: every walk of 10 requests spans several sandbox minutes.
+  const SPEED = 120;
+  const LIMIT = 4;
+  const WALK = 10;
+
+  it('walks more requests than the per-minute limit with no 429, where an unthrottled client gets one', async () => {
+    const sandbox = createSandbox({ now: START, rateLimits: { perMinute: LIMIT } });
+    const server = await sandbox.listen();
+    const startMs = sandbox.clock.nowMs();
+    const wallStart = performance.now();
+    const statuses: number[] = [];
+    const fast: FetchLike = async (url, init) => {
+      sandbox.clock.set(startMs + (performance.now() - wallStart) * SPEED);
+      const response = await e2e.recorder.fetch(url, init);
+      statuses.push(response.status);
+      return response;
+    };
+    const client = (throttled: boolean) =>
+      new ShopClient({
+        apiKey: sandbox.createKey(),
+        baseUrl: server.url,
+        fetch: fast,
+        logLevel: 'off',
+        maxRetries: 0,
+        ...(throttled ? { throttle: { requestsPerMinute: 2 * SPEED } } : {}),
+      });
+    try {
+      const throttled = client(true);
+      for (let request = 0; request < WALK; request++) await throttled.range.classes.list();
+      expect(statuses).toEqual(Array(WALK).fill(200));
+      // The walk spanned more than one sandbox minute, so it did go past the per-minute limit.
+      expect(sandbox.clock.nowMs() - startMs).toBeGreaterThan(60_000);
+
+      statuses.length = 0;
+      // The same walk without the throttle: 10 requests in a few sandbox seconds meet the limit.
+      const unthrottled = client(false);
+      const errors: unknown[] = [];
+      for (let request = 0; request < WALK; request++) {
+        await unthrottled.range.classes.list().catch((error: unknown) => errors.push(error));
+      }
+      expect(statuses).toContain(429);
+      expect(errors[0]).toBeInstanceOf(RateLimitError);
+    } finally {
+      await server.close();
+    }
   });
 });
 

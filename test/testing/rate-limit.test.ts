@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SandboxUsageError } from '../../src/testing/index.js';
 import { call, newSandbox } from './helpers.js';
 
 describe('sandbox rate limits (reference section 8)', () => {
@@ -52,4 +53,42 @@ describe('sandbox rate limits (reference section 8)', () => {
     expect(last.status).toBe(200);
     expect((await call(sandbox, 'GET', '/v1/events', { key })).status).toBe(429);
   });
+
+  it('takes rateLimits that replace the plan figures, and keeps them across setPlan', async () => {
+    const sandbox = newSandbox({ now: '2026-10-01T15:20:50.000Z', rateLimits: { perMinute: 3, perDay: 5 } });
+    const key = sandbox.createKey();
+    const get = () => call(sandbox, 'GET', '/v1/events', { key });
+    let last = await get();
+    expect(last.headers.get('X-RateLimit-Limit')).toBe('3');
+    expect(last.headers.get('X-RateLimit-Daily-Limit')).toBe('5');
+    await get();
+    last = await get();
+    expect(last.headers.get('X-RateLimit-Remaining')).toBe('0');
+    const overMinute = await get();
+    expect([overMinute.status, overMinute.headers.get('Retry-After')]).toEqual([429, '10']);
+
+    sandbox.clock.advance('10s');
+    sandbox.setPlan('enterprise');
+    expect((await get()).headers.get('X-RateLimit-Limit')).toBe('3');
+    await get();
+    const overDay = await get();
+    expect(overDay.status).toBe(429);
+    expect(overDay.headers.get('X-RateLimit-Daily-Remaining')).toBe('0');
+    // The daily window ends at 00:00 UTC: 8 h 39 min from 15:21:00.
+    expect(overDay.headers.get('Retry-After')).toBe(String(8 * 3600 + 39 * 60));
+  });
+
+  it('drops the daily cap with perDay null and keeps the plan figure left unset', async () => {
+    const sandbox = newSandbox({ rateLimits: { perDay: null } });
+    const first = await call(sandbox, 'GET', '/v1/events', { key: sandbox.createKey() });
+    expect(first.headers.get('X-RateLimit-Limit')).toBe('60');
+    expect(first.headers.get('X-RateLimit-Daily-Limit')).toBeNull();
+  });
+
+  it.each([{ perMinute: 0 }, { perMinute: 1.5 }, { perDay: -1 }, { perMinute: Number.NaN }])(
+    'refuses rateLimits %o with a SandboxUsageError',
+    (rateLimits) => {
+      expect(() => newSandbox({ rateLimits })).toThrow(SandboxUsageError);
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import type { SandboxClock } from '../clock.js';
 import { rateLimited } from '../errors.js';
-import type { SandboxPlan } from '../options.js';
+import type { SandboxPlan, SandboxRateLimits } from '../options.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -24,12 +24,22 @@ export class RateLimiter {
   constructor(
     private readonly clock: SandboxClock,
     private readonly plan: () => SandboxPlan,
+    private readonly overrides: SandboxRateLimits = {},
   ) {}
+
+  /** The plan's figures, with the sandbox's `rateLimits` option laid over them. */
+  private limits(): { perMinute: number; perDay: number | null } {
+    const plan = LIMITS[this.plan()];
+    return {
+      perMinute: this.overrides.perMinute ?? plan.perMinute,
+      perDay: this.overrides.perDay === undefined ? plan.perDay : this.overrides.perDay,
+    };
+  }
 
   /** Counts one request, or throws 429 RATE_LIMITED (not counted). Returns the headers to send. */
   take(): Headers {
     const now = this.clock.nowMs();
-    const limits = LIMITS[this.plan()];
+    const limits = this.limits();
     const minuteStart = now - (now % MINUTE_MS);
     const dayStart = now - (now % DAY_MS);
     if (minuteStart !== this.minuteStart) [this.minuteStart, this.minuteCount] = [minuteStart, 0];
@@ -53,7 +63,7 @@ export class RateLimiter {
 
   /** The X-RateLimit-* headers as of now, without counting a request. */
   headers(): Headers {
-    const limits = LIMITS[this.plan()];
+    const limits = this.limits();
     const headers = new Headers({
       'X-RateLimit-Limit': String(limits.perMinute),
       'X-RateLimit-Remaining': String(Math.max(0, limits.perMinute - this.minuteCount)),
