@@ -34,6 +34,12 @@ export interface WebhookHandlerOptions {
   onEvent?: EventHandler;
   /** Clock tolerance of the signature timestamp, in seconds, either way. @default 300 */
   toleranceSeconds?: number;
+  /**
+   * The receiver's clock, read for every delivery: a function giving a `Date` or unix seconds, or a fixed
+   * one. For tests against a sandbox whose clock is not the wall's, whose `t` is its own time:
+   * `now: () => sandbox.clock.now()`. @default the current time
+   */
+  now?: (() => Date | number) | Date | number;
   /** Largest body read; a bigger one is answered 413. @default 1048576 */
   maxBodyBytes?: number;
   /**
@@ -81,12 +87,13 @@ export interface WebhookHandler {
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   const settings = verifierSettings(options.secret, options.toleranceSeconds);
+  const clock = receiverClock(options.now);
   const ttl = wholeNumber('dedupeTtlSeconds', options.dedupeTtlSeconds ?? DEFAULT_DEDUPE_TTL_SECONDS);
   const maxBodyBytes = wholeNumber('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   const dedupe = options.dedupe === false ? null : (options.dedupe ?? new MemoryDedupeStore());
   const router = new EventRouter();
   const handle: DeliveryProcessor = (input) =>
-    processDelivery({ settings, dedupe, ttl, router, options }, input);
+    processDelivery({ settings, clock, dedupe, ttl, router, options }, input);
 
   const handler = (async (request: Request): Promise<Response> => {
     const result = await readRequest(request, maxBodyBytes, handle);
@@ -103,6 +110,17 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   handler.handle = handle;
   handler.node = nodeHandler(handle, maxBodyBytes);
   return handler;
+}
+
+/**
+ * Unix seconds now, by the `now` option. A fixed time is checked at once; a function is called per
+ * delivery, so a bad value from it fails that delivery (500, the sender retries) and reaches `onError`.
+ */
+function receiverClock(now: WebhookHandlerOptions['now']): () => number {
+  if (typeof now === 'function') return () => nowSeconds(now());
+  if (now === undefined) return () => nowSeconds(undefined);
+  const fixed = nowSeconds(now);
+  return () => fixed;
 }
 
 function wholeNumber(name: string, value: number): number {
@@ -143,6 +161,7 @@ async function readRequest(
 
 interface Pipeline {
   readonly settings: VerifierSettings;
+  readonly clock: () => number;
   readonly dedupe: DedupeStore | null;
   readonly ttl: number;
   readonly router: EventRouter;
@@ -150,7 +169,7 @@ interface Pipeline {
 }
 
 async function processDelivery(pipeline: Pipeline, input: WebhookDeliveryInput): Promise<WebhookResult> {
-  const { settings, dedupe, ttl, router, options } = pipeline;
+  const { settings, clock, dedupe, ttl, router, options } = pipeline;
   const delivery = readDeliveryHeaders(input.headers);
   const report = (error: unknown, outcome: WebhookOutcome, event?: ShopEvent) => {
     try {
@@ -162,7 +181,7 @@ async function processDelivery(pipeline: Pipeline, input: WebhookDeliveryInput):
 
   let event: ShopEvent;
   try {
-    event = await verifyWith(settings, input.body, input.headers, nowSeconds(undefined));
+    event = await verifyWith(settings, input.body, input.headers, clock());
   } catch (error) {
     report(error, isWebhookVerificationError(error) ? 'rejected' : 'failed');
     if (!isWebhookVerificationError(error))
