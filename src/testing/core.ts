@@ -7,7 +7,7 @@ import { IdempotencyStore } from './http/idempotency.js';
 import { KeyStore } from './http/keys.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { ResolvedOptions } from './options.js';
-import { SeededRandom } from './random.js';
+import { SeededRandom, seededStream } from './random.js';
 import { createState, type SandboxState } from './state/index.js';
 
 /**
@@ -17,7 +17,10 @@ import { createState, type SandboxState } from './state/index.js';
 export interface SandboxCore {
   readonly options: ResolvedOptions;
   readonly clock: SandboxClock;
-  /** Seeded: ids and generated values repeat for the same seed. */
+  /**
+   * Seeded: generated domain values (card links, codes) repeat for the same seed and calls. Event and
+   * delivery ids come from streams of their own, so recording an event never shifts these values.
+   */
   readonly random: SeededRandom;
   readonly state: SandboxState;
   readonly keys: KeyStore;
@@ -42,8 +45,13 @@ export function createCore(options: ResolvedOptions): SandboxCore {
     subscription: 'active',
   });
   const endpoints = new EndpointRegistry(clock, options.allowLoopback);
-  const events = new EventLog(clock, random, endpoints, () => state.shop.settings.environment === 'live');
-  const deliveries = new DeliveryQueue(clock, random, endpoints, {
+  const events = new EventLog(
+    clock,
+    seededStream(options.seed, 'event-ids'),
+    endpoints,
+    () => state.shop.settings.environment === 'live',
+  );
+  const deliveries = new DeliveryQueue(clock, seededStream(options.seed, 'delivery-ids'), endpoints, {
     fetch: options.fetch,
     timeoutMs: options.webhookTimeoutMs,
     allowLoopback: options.allowLoopback,
