@@ -1,14 +1,16 @@
 import { DEFAULT_DEDUPE_TTL_SECONDS, type DedupeStore, MemoryDedupeStore } from './dedupe.js';
-import { isWebhookVerificationError, WebhookConfigurationError } from './errors.js';
+import { isWebhookVerificationError, WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 import type { EventType, ShopEvent, ShopEventOf, UnknownShopEvent } from './events.js';
 import { readDeliveryHeaders, type WebhookDelivery } from './headers.js';
 import { type NodeRequestHandler, nodeHandler } from './node.js';
 import {
   type DeliveryProcessor,
   jsonResult,
-  methodNotAllowed,
+  refuseBeforeReading,
   responseHeaders,
   tooLarge,
+  unreadable,
+  verificationFailed,
   type WebhookDeliveryInput,
   type WebhookOutcome,
   type WebhookResult,
@@ -134,26 +136,23 @@ async function readRequest(
   maxBodyBytes: number,
   handle: DeliveryProcessor,
 ): Promise<WebhookResult> {
-  if (request.method !== 'POST') return methodNotAllowed();
-  const declared = Number(request.headers.get('content-length'));
-  if (declared > maxBodyBytes) return tooLarge(maxBodyBytes);
+  const refused = refuseBeforeReading(request.method, request.headers.get('content-length'), maxBodyBytes);
+  if (refused) return refused;
   if (request.bodyUsed) {
-    return jsonResult(400, 'rejected', {
-      error: {
-        type: 'webhook_verification_failed',
-        reason: 'invalid_body',
-        message:
-          'The request body was already read (request.json() or a body middleware ran first): ' +
+    return verificationFailed(
+      new WebhookVerificationError(
+        'invalid_body',
+        'The request body was already read (request.json() or a body middleware ran first): ' +
           'hand the handler the untouched Request.',
-      },
-    });
+      ),
+    );
   }
   let body: Uint8Array;
   try {
     body = new Uint8Array(await request.arrayBuffer());
   } catch {
     // The client hung up mid-body; it will not read the answer, but the handler never rejects.
-    return jsonResult(400, 'rejected', { error: { type: 'body_unreadable' } });
+    return unreadable();
   }
   if (body.length > maxBodyBytes) return tooLarge(maxBodyBytes);
   return handle({ body, headers: request.headers });
@@ -186,8 +185,7 @@ async function processDelivery(pipeline: Pipeline, input: WebhookDeliveryInput):
     report(error, isWebhookVerificationError(error) ? 'rejected' : 'failed');
     if (!isWebhookVerificationError(error))
       return jsonResult(500, 'failed', { error: { type: 'internal_error' } });
-    const { reason, message } = error;
-    return jsonResult(400, 'rejected', { error: { type: 'webhook_verification_failed', reason, message } });
+    return verificationFailed(error);
   }
 
   // The id comes from the verified body: the Service-Event-Id header is not signed.

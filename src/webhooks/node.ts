@@ -1,10 +1,10 @@
 // The Node adapter, typed structurally so this entry needs neither node:http nor @types/node at runtime.
 import {
   type DeliveryProcessor,
-  jsonResult,
-  methodNotAllowed,
+  refuseBeforeReading,
   responseHeaders,
   tooLarge,
+  unreadable,
   type WebhookResult,
 } from './results.js';
 
@@ -31,10 +31,6 @@ export type NodeRequestHandler = (
 ) => Promise<void>;
 
 class BodyTooLarge extends Error {}
-
-function unreadable(): WebhookResult {
-  return jsonResult(400, 'rejected', { error: { type: 'body_unreadable' } });
-}
 
 async function readBody(request: NodeIncomingMessage, maxBodyBytes: number): Promise<unknown> {
   // A body parser on this route already consumed the stream; hand its result to the verifier, which accepts
@@ -79,9 +75,8 @@ function send(response: NodeServerResponse, result: WebhookResult): void {
 /** Wraps the delivery pipeline for Node: reads the raw body from the request stream, with a size limit. */
 export function nodeHandler(handle: DeliveryProcessor, maxBodyBytes: number): NodeRequestHandler {
   return async (request, response) => {
-    if (request.method !== undefined && request.method !== 'POST') return send(response, methodNotAllowed());
-    const declared = Number(request.headers['content-length']);
-    if (declared > maxBodyBytes) return send(response, tooLarge(maxBodyBytes));
+    const refused = refuseBeforeReading(request.method, request.headers['content-length'], maxBodyBytes);
+    if (refused) return send(response, refused);
     let body: unknown;
     try {
       body = await readBody(request, maxBodyBytes);

@@ -1,3 +1,4 @@
+import type { WebhookVerificationError } from './errors.js';
 import type { ShopEvent } from './events.js';
 import type { WebhookHeaders } from './headers.js';
 
@@ -53,9 +54,30 @@ export function tooLarge(maxBodyBytes: number): WebhookResult {
   return jsonResult(413, 'rejected', { error: { type: 'body_too_large', max_bytes: maxBodyBytes } });
 }
 
-/** The answer for a method other than POST. */
-export function methodNotAllowed(): WebhookResult {
-  return jsonResult(405, 'rejected', {
-    error: { type: 'method_not_allowed', message: 'Deliveries are POSTs.' },
-  });
+/** The answer for a body that could not be read: the client hung up mid-body and will not read it. */
+export function unreadable(): WebhookResult {
+  return jsonResult(400, 'rejected', { error: { type: 'body_unreadable' } });
+}
+
+/**
+ * The answer that both adapters give before reading a body: 405 for a method other than POST (undefined
+ * when the server does not say), 413 when the declared Content-Length is already over the limit.
+ */
+export function refuseBeforeReading(
+  method: string | undefined,
+  contentLength: unknown,
+  maxBodyBytes: number,
+): WebhookResult | undefined {
+  if (method !== undefined && method !== 'POST') {
+    return jsonResult(405, 'rejected', {
+      error: { type: 'method_not_allowed', message: 'Deliveries are POSTs.' },
+    });
+  }
+  if (Number(contentLength) > maxBodyBytes) return tooLarge(maxBodyBytes);
+  return undefined;
+}
+
+/** The answer for a delivery that failed verification: 400 with its reason and message (no secret in it). */
+export function verificationFailed({ reason, message }: WebhookVerificationError): WebhookResult {
+  return jsonResult(400, 'rejected', { error: { type: 'webhook_verification_failed', reason, message } });
 }
