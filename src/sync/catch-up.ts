@@ -3,6 +3,7 @@ import { DEFAULT_DEDUPE_TTL_SECONDS, type DedupeStore } from '../webhooks/dedupe
 import type { EventType, ShopEvent } from '../webhooks/events.js';
 import type { EventContext, EventHandler } from '../webhooks/router.js';
 import { type Checkpoint, type CheckpointStore, MemoryCheckpointStore } from './checkpoint.js';
+import { type Poller, type PollOptions, poll } from './poll.js';
 import { compareTimestamps, isTimestamp } from './timestamps.js';
 
 /** The least of an event the catch-up reads; `ShopClient`'s events satisfy it. */
@@ -58,19 +59,8 @@ export interface CatchUpResult {
   readonly checkpoint: Checkpoint | null;
 }
 
-/** Options of {@link EventCatchUp.start}. */
-export interface PollOptions {
-  /** Pause between the end of one run and the start of the next, in milliseconds. @default 60_000 */
-  intervalMs?: number;
-  /** Told about a failed run; polling goes on. @default console.error */
-  onError?: (error: unknown) => void;
-}
-
-/** A running poll; see {@link EventCatchUp.start}. */
-export interface CatchUpPoller {
-  /** Stops polling; resolves when a run in progress has finished. */
-  stop(): Promise<void>;
-}
+/** A running catch-up poll; see {@link EventCatchUp.start}. */
+export type CatchUpPoller = Poller;
 
 const FEED_CONTEXT: EventContext = { source: 'feed', delivery: null };
 
@@ -113,29 +103,16 @@ export class EventCatchUp {
     return this.#running;
   }
 
-  /** Runs now, then again `intervalMs` after each run ends, until `stop()`. */
+  /**
+   * Runs now, then again `intervalMs` (default 60 000) after each run ends, until `stop()`. A failed run goes
+   * to `onError` (default `console.error`) and the next run retries it.
+   */
   start(options: PollOptions = {}): CatchUpPoller {
-    const intervalMs = options.intervalMs ?? 60_000;
-    const onError =
-      options.onError ?? ((error: unknown) => console.error('shop-sdk: event catch-up failed', error));
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let current: Promise<unknown> = Promise.resolve();
-    const tick = () => {
-      current = this.run()
-        .catch(onError)
-        .finally(() => {
-          if (!stopped) timer = setTimeout(tick, intervalMs);
-        });
-    };
-    tick();
-    return {
-      stop: async () => {
-        stopped = true;
-        clearTimeout(timer);
-        await current;
-      },
-    };
+    return poll(
+      () => this.run(),
+      options.intervalMs ?? 60_000,
+      options.onError ?? ((error: unknown) => console.error('shop-sdk: event catch-up failed', error)),
+    );
   }
 
   async #run(): Promise<CatchUpResult> {

@@ -7,7 +7,6 @@ export {
   type EventCatchUpOptions,
   type EventFeedSource,
   type FeedEvent,
-  type PollOptions,
 } from './catch-up.js';
 export { type Checkpoint, type CheckpointStore, MemoryCheckpointStore } from './checkpoint.js';
 export {
@@ -19,3 +18,4 @@ export {
   type MirroredLevel,
   type ReconcileResult,
 } from './inventory-mirror.js';
+export type { Poller, PollOptions } from './poll.js';

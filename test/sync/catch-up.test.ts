@@ -167,6 +167,44 @@ describe('EventCatchUp', () => {
     expect(state.queries.length).toBe(requests);
   });
 
+  for (const kind of ['throws', 'rejects'] as const) {
+    it(`keeps polling when onError itself ${kind}, with no unhandled rejection, and stop() still resolves`, async () => {
+      state.events = [makeEvent(1, T1)];
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      const reported = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      try {
+        let runs = 0;
+        const catchUp = new EventCatchUp({
+          client,
+          onEvent: async () => {
+            runs++;
+            throw new Error('handler down');
+          },
+        });
+        const onError = vi.fn(() => {
+          if (kind === 'rejects') return Promise.reject(new Error('the alerting is down too'));
+          throw new Error('the alerting is down too');
+        });
+        const poller = catchUp.start({ intervalMs: 5, onError });
+        await vi.waitFor(() => expect(onError.mock.calls.length).toBeGreaterThanOrEqual(3));
+        await expect(poller.stop()).resolves.toBeUndefined();
+        // Let any rejection nobody awaited surface before looking.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(unhandled).toEqual([]);
+        expect(runs).toBeGreaterThanOrEqual(3);
+        expect(reported).toHaveBeenCalledWith(
+          'shop-sdk: the onError of a poll threw',
+          expect.objectContaining({ message: 'the alerting is down too' }),
+        );
+      } finally {
+        process.off('unhandledRejection', onUnhandled);
+        reported.mockRestore();
+      }
+    });
+  }
+
   it('refuses a client without events.list and a since that is not a timestamp', async () => {
     const { onEvent } = recorder();
     expect(() => new EventCatchUp({ client: {} as never, onEvent })).toThrow(/events.list/);
