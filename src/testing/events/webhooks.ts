@@ -25,8 +25,9 @@ export class SandboxWebhooks {
 
   /**
    * Adds an endpoint (at most 20). Refuses, with a SandboxUsageError, URLs the reference refuses: not
-   * https, credentials in the URL, private, link-local, CGNAT or metadata addresses. Loopback is let
-   * through (http too) while `allowLoopback` is on; the real service never allows it.
+   * https, credentials in the URL, private, link-local, CGNAT or metadata addresses (also multicast,
+   * broadcast, reserved, site-local and NAT64, and any of these inside an IPv4-mapped IPv6 address).
+   * Loopback is let through (http too) while `allowLoopback` is on; the real service never allows it.
    */
   addEndpoint(options: WebhookEndpointOptions): { id: string; secret: string } {
     return this.core.endpoints.add(options);

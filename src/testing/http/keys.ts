@@ -34,7 +34,7 @@ export interface CreateKeyOptions {
   locations?: readonly number[] | null;
   /** @default the sandbox's own environment */
   environment?: SandboxEnvironment;
-  /** Caller IPs (or IPv4 CIDR ranges) allowed to use the key; others get 403 IP_NOT_ALLOWED. */
+  /** Caller IPs or CIDR ranges (IPv4 or IPv6) allowed to use the key; others get 403 IP_NOT_ALLOWED. */
   ipAllowlist?: readonly string[];
   /** After this moment (sandbox clock) the key is 401 INVALID_API_KEY. */
   expiresAt?: Date | string | number;
