@@ -2,6 +2,7 @@ import { ShopError } from '../core/errors/shop-error.js';
 import { DEFAULT_DEDUPE_TTL_SECONDS, type DedupeStore } from '../webhooks/dedupe.js';
 import type { EventType, ShopEvent } from '../webhooks/events.js';
 import type { EventContext, EventHandler } from '../webhooks/router.js';
+import { CatchUpState } from './catch-up-state.js';
 import { type Checkpoint, type CheckpointStore, MemoryCheckpointStore } from './checkpoint.js';
 import { type Poller, type PollOptions, poll } from './poll.js';
 import { compareTimestamps, isTimestamp } from './timestamps.js';
@@ -45,15 +46,21 @@ export interface EventCatchUpOptions {
   type?: EventType;
   /** Page size, 1 to 200. @default the API's (50) */
   pageSize?: number;
-  /** Saves the checkpoint after this many handled events, as well as at the end of a run. @default 50 */
+  /** Saves the checkpoint after this many events read, as well as at the end of a run. @default 50 */
   checkpointEvery?: number;
+  /**
+   * How far before the checkpoint each run reads the feed again, in seconds. An event can become visible
+   * after events created later (its transaction committed later); one created up to this long before the
+   * checkpoint is still handed on. The checkpoint keeps the ids of this window. @default 60
+   */
+  overlapSeconds?: number;
 }
 
 /** What one {@link EventCatchUp.run} did. */
 export interface CatchUpResult {
   /** Events handed to `onEvent`. */
   readonly processed: number;
-  /** Events dropped as already seen (before the checkpoint, or claimed in the dedupe store). */
+  /** Events read and not handed on: passed by an earlier run, or claimed in the dedupe store. */
   readonly skipped: number;
   /** The checkpoint after the run; null when the feed was empty and none existed. */
   readonly checkpoint: Checkpoint | null;
@@ -69,10 +76,10 @@ const FEED_CONTEXT: EventContext = { source: 'feed', delivery: null };
  * `onEvent`, oldest first. Together with a webhook handler that shares its `onEvent` and dedupe store, each
  * event id is handled once whichever way it arrives.
  *
- * A run re-reads from the checkpoint's `created_at` inclusive (events of the same instant may have been
- * recorded after the checkpoint was saved) and drops the events up to the checkpoint's event. When
- * `onEvent` throws, the run saves the checkpoint of the last handled event and rejects; the next run starts
- * with the failed event.
+ * A run reads again from `overlapSeconds` before the checkpoint, because an event can become visible after
+ * events created later (its transaction committed later), and drops the ids the checkpoint says it passed
+ * there. When `onEvent` throws, the run saves the checkpoint of what it passed and rejects; the next run
+ * hands on the failed event again.
  *
  * @example
  * const catchUp = new EventCatchUp({ client: shop, onEvent: router.dispatch, dedupe, checkpoints });
@@ -81,6 +88,7 @@ const FEED_CONTEXT: EventContext = { source: 'feed', delivery: null };
 export class EventCatchUp {
   readonly #options: EventCatchUpOptions;
   readonly #checkpoints: CheckpointStore;
+  readonly #overlapSeconds: number;
   #running: Promise<CatchUpResult> | null = null;
 
   constructor(options: EventCatchUpOptions) {
@@ -90,6 +98,7 @@ export class EventCatchUp {
     if (typeof options.onEvent !== 'function') throw new ShopError('EventCatchUp needs an onEvent function.');
     this.#options = options;
     this.#checkpoints = options.checkpoints ?? new MemoryCheckpointStore();
+    this.#overlapSeconds = wholeSeconds(options.overlapSeconds ?? 60, 'overlapSeconds');
   }
 
   /**
@@ -120,12 +129,26 @@ export class EventCatchUp {
     const ttl = this.#options.dedupeTtlSeconds ?? DEFAULT_DEDUPE_TTL_SECONDS;
     const every = this.#options.checkpointEvery ?? 50;
     const start = await this.#checkpoints.load();
-    let checkpoint = start;
+    if (start !== null) checkCheckpoint(start);
+    const state = new CatchUpState(start, this.#overlapSeconds);
+    let saved = start;
     let unsaved = 0;
     let processed = 0;
     let skipped = 0;
 
-    const handle = async (event: FeedEvent): Promise<void> => {
+    const save = async (complete: boolean): Promise<void> => {
+      const checkpoint = state.checkpoint(complete);
+      if (checkpoint) await this.#checkpoints.save(checkpoint);
+      saved = checkpoint ?? saved;
+      unsaved = 0;
+    };
+    const count = async (events = 1): Promise<void> => {
+      unsaved += events;
+      if (unsaved >= every) await save(false);
+    };
+    // An event no run has passed: handed on unless the webhook handler (or an earlier run that lost its
+    // checkpoint) already claimed it.
+    const take = async (event: FeedEvent): Promise<void> => {
       if (!dedupe || (await dedupe.claim(event.id, ttl))) {
         try {
           await this.#options.onEvent(event as ShopEvent, FEED_CONTEXT);
@@ -137,56 +160,75 @@ export class EventCatchUp {
       } else {
         skipped++;
       }
-      checkpoint = { lastEventId: event.id, createdAt: event.created_at };
-      if (++unsaved >= every) {
-        await this.#checkpoints.save(checkpoint);
-        unsaved = 0;
-      }
+      state.pass(event);
+      await count();
     };
 
-    const since = start?.createdAt ?? toIso(this.#options.since);
+    const since = state.windowStart ?? toIso(this.#options.since);
     const params = {
       ...(since !== undefined ? { updated_since: since } : {}),
       ...(type !== undefined ? { type } : {}),
       ...(pageSize !== undefined ? { limit: pageSize } : {}),
     };
-    // Events of the checkpoint's instant, held until the checkpoint's own event shows whether they came
-    // before it (already handled) or after it (new). The feed is in ascending id order.
-    let held: FeedEvent[] = [];
-    let passed = start === null;
+    // A bare checkpoint without a dedupe store cannot tell which events of its instant were passed: as
+    // earlier versions did, those before its own event in feed order are taken as passed, the others handed
+    // on. (With a dedupe store, the claims tell.)
+    let heldAtInstant: FeedEvent[] | null = start && state.bare && !dedupe ? [] : null;
+    let complete = false;
     try {
       for await (const event of client.events.list(params)) {
-        if (!passed && start) {
+        if (heldAtInstant && start) {
           if (event.id === start.lastEventId) {
-            skipped += held.length + 1;
-            held = [];
-            passed = true;
+            for (const earlier of heldAtInstant) state.pass(earlier);
+            skipped += heldAtInstant.length + 1;
+            await count(heldAtInstant.length + 1);
+            heldAtInstant = null;
             continue;
           }
-          if (isTimestamp(event.created_at) && sameInstant(event.created_at, start.createdAt)) {
-            held.push(event);
+          if (sameInstant(event.created_at, start.createdAt)) {
+            heldAtInstant.push(event);
             continue;
           }
-          // A later instant, and the checkpoint's event never came (it left the 30-day window, or the
-          // key lost access): what was held may be new, so hand it on; the dedupe store drops repeats.
-          passed = true;
-          for (const earlier of held) await handle(earlier);
-          held = [];
+          // A later instant, and the checkpoint's event never came (it left the 30-day window, or the key
+          // lost access): what was held may be new, so it is handed on.
+          const earlier = heldAtInstant;
+          heldAtInstant = null;
+          for (const held of earlier) await take(held);
         }
-        await handle(event);
+        if (state.hasPassed(event)) {
+          skipped++;
+          await count();
+          continue;
+        }
+        await take(event);
       }
-      for (const earlier of held) await handle(earlier);
+      for (const held of heldAtInstant ?? []) await take(held);
+      complete = true;
     } finally {
-      // Also when onEvent, the feed or the dedupe store failed: the next run resumes after the last event
-      // that was handled.
-      if (checkpoint && unsaved > 0) await this.#checkpoints.save(checkpoint);
+      // Also when onEvent, the feed or the dedupe store failed: the next run resumes after what was passed.
+      if (unsaved > 0) await save(complete);
     }
-    return { processed, skipped, checkpoint };
+    return { processed, skipped, checkpoint: saved };
+  }
+}
+
+/** A stored checkpoint the run can start from, or a clear error rather than a RangeError deep inside. */
+function checkCheckpoint(checkpoint: Checkpoint): void {
+  const seen = checkpoint.seen;
+  if (
+    typeof checkpoint.lastEventId !== 'string' ||
+    !isTimestamp(checkpoint.createdAt) ||
+    (seen !== undefined && (!Array.isArray(seen) || !seen.every((id) => typeof id === 'string')))
+  ) {
+    throw new ShopError(
+      'The stored checkpoint is not one EventCatchUp saved: it needs lastEventId (string), createdAt ' +
+        '(ISO-8601) and, if present, seen (array of ids).',
+    );
   }
 }
 
 function sameInstant(a: string, b: string): boolean {
-  return isTimestamp(b) && compareTimestamps(a, b) === 0;
+  return isTimestamp(a) && isTimestamp(b) && compareTimestamps(a, b) === 0;
 }
 
 function toIso(since: string | Date | undefined): string | undefined {
@@ -198,4 +240,11 @@ function toIso(since: string | Date | undefined): string | undefined {
   if (!isTimestamp(since))
     throw new ShopError(`since must be an ISO-8601 timestamp or a Date, got ${JSON.stringify(since)}.`);
   return since;
+}
+
+function wholeSeconds(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 0) {
+    throw new ShopError(`${name} must be a whole number of seconds, 0 or more, got ${value}.`);
+  }
+  return value;
 }

@@ -1,16 +1,24 @@
 /**
- * Where the feed catch-up stopped: the last event it handled and that event's `created_at`. Resuming
- * re-reads the feed from `createdAt` inclusive and drops what it had already seen.
+ * Where the feed catch-up stopped. A plain JSON object: store it whole (a JSON column, a file). The next
+ * run reads the feed again from `overlapSeconds` before `createdAt` and drops the ids in `seen`.
  */
 export interface Checkpoint {
+  /** The newest event passed: the last one read at the latest `created_at`. */
   readonly lastEventId: string;
   /** The `created_at` of `lastEventId`, as the API sent it. */
   readonly createdAt: string;
+  /**
+   * Ids already passed (handed on, or claimed by the webhook handler) whose `created_at` falls within
+   * `overlapSeconds` before `createdAt`: the run that reads them again drops them, and hands on any other
+   * event of that window, one whose transaction committed late. A checkpoint without it (from a store that
+   * keeps only the two fields above) is read from `createdAt` itself; see docs/sync.md.
+   */
+  readonly seen?: readonly string[];
 }
 
 /**
  * Keeps the catch-up's {@link Checkpoint} between runs; implement it over a database row or a file so a
- * restarted process resumes where it stopped.
+ * restarted process resumes where it stopped. Save and load the whole object.
  */
 export interface CheckpointStore {
   load(): Checkpoint | null | Promise<Checkpoint | null>;

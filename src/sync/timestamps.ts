@@ -33,3 +33,13 @@ export function compareTimestamps(a: string, b: string): number {
   const fy = y.fraction.padEnd(width, '0');
   return fx < fy ? -1 : fx > fy ? 1 : 0;
 }
+
+/**
+ * `value` moved `seconds` earlier and down to its whole second, in UTC with milliseconds: a lower bound
+ * for `updated_since`, where reading a little more is harmless and reading less would miss events.
+ */
+export function secondsBefore(value: string, seconds: number): string {
+  const at = instant(value);
+  if (!at) throw new RangeError(`Not an ISO-8601 timestamp: ${value}`);
+  return new Date((at.seconds - seconds) * 1000).toISOString();
+}

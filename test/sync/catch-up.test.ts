@@ -39,13 +39,13 @@ describe('EventCatchUp', () => {
     expect(result).toEqual({
       processed: 7,
       skipped: 0,
-      checkpoint: { lastEventId: eventId(7), createdAt: T2 },
+      checkpoint: { lastEventId: eventId(7), createdAt: T2, seen: [1, 2, 3, 4, 5, 6, 7].map(eventId) },
     });
-    expect(checkpoints.load()).toEqual({ lastEventId: eventId(7), createdAt: T2 });
+    expect(checkpoints.load()).toBe(result.checkpoint);
     expect(state.queries.map((q) => q.query.cursor)).toEqual([undefined, '2', '4', '6']);
   });
 
-  it('resumes from the checkpoint: re-reads its instant inclusive and drops what it saw', async () => {
+  it('resumes from the checkpoint: re-reads the minute before it and drops what it passed', async () => {
     state.events = [makeEvent(1, T1), makeEvent(2, T2), makeEvent(3, T2)];
     const { ids, onEvent } = recorder();
     const catchUp = new EventCatchUp({ client, onEvent });
@@ -53,11 +53,12 @@ describe('EventCatchUp', () => {
     // Recorded after the first run, at the instant of the checkpoint, and later.
     state.events.push(makeEvent(4, T2), makeEvent(5, T3));
     const second = await catchUp.run();
-    expect(state.queries.at(-1)!.query.updated_since).toBe(T2);
+    expect(state.queries.at(-1)!.query.updated_since).toBe('2026-09-24T09:59:05.000Z');
     expect(ids).toEqual([1, 2, 3, 4, 5].map(eventId));
-    expect(second).toMatchObject({ processed: 2, skipped: 2 });
+    expect(second).toMatchObject({ processed: 2, skipped: 3 });
     const third = await catchUp.run();
-    expect(third).toMatchObject({ processed: 0, skipped: 1 });
+    expect(state.queries.at(-1)!.query.updated_since).toBe('2026-09-24T10:00:00.000Z');
+    expect(third).toMatchObject({ processed: 0, skipped: 5 });
     expect(ids).toHaveLength(5);
   });
 
@@ -94,7 +95,7 @@ describe('EventCatchUp', () => {
     const checkpoints = new MemoryCheckpointStore();
     const catchUp = new EventCatchUp({ client, onEvent, dedupe, checkpoints });
     await expect(catchUp.run()).rejects.toThrow('database down');
-    expect(checkpoints.load()).toEqual({ lastEventId: eventId(2), createdAt: T1 });
+    expect(checkpoints.load()).toEqual({ lastEventId: eventId(2), createdAt: T1, seen: [1, 2].map(eventId) });
     fail = false;
     await expect(catchUp.run()).resolves.toMatchObject({ processed: 2 });
     expect(ids).toEqual([1, 2, 3, 4].map(eventId));
@@ -204,6 +205,20 @@ describe('EventCatchUp', () => {
       }
     });
   }
+
+  it('refuses a stored checkpoint it cannot start from with a clear error', async () => {
+    const { onEvent } = recorder();
+    for (const stored of [
+      { lastEventId: eventId(1), createdAt: 'yesterday' },
+      { lastEventId: eventId(1), createdAt: T1, seen: 'evt_000001' },
+    ]) {
+      const checkpoints = new MemoryCheckpointStore(stored as never);
+      await expect(new EventCatchUp({ client, onEvent, checkpoints }).run()).rejects.toThrow(
+        /stored checkpoint is not one EventCatchUp saved/,
+      );
+    }
+    expect(state.queries).toEqual([]);
+  });
 
   it('refuses a client without events.list and a since that is not a timestamp', async () => {
     const { onEvent } = recorder();
