@@ -63,10 +63,7 @@ export function decodeBase64Body(body: string | Uint8Array): Uint8Array | null {
   const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
   if (text.length < 16 || text.length % 4 !== 0 || !BASE64.test(text)) return null;
   try {
-    const binary = atob(text);
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    return bytes;
+    return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
   } catch {
     return null;
   }

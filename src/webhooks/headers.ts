@@ -40,10 +40,8 @@ export interface SignatureHeader {
   readonly timestamp: string;
   /** `t` as a number of unix seconds. */
   readonly timestampSeconds: number;
-  /** Every well-formed `v1` (64 lowercase hex characters). */
+  /** Every well-formed `v1` (64 lowercase hex characters); the others can never match. */
   readonly signatures: readonly string[];
-  /** How many `v1` values were not 64 lowercase hex characters (they can never match). */
-  readonly malformedSignatures: number;
 }
 
 function malformed(message: string): WebhookVerificationError {
@@ -58,12 +56,7 @@ export function parseSignatureHeader(value: string | undefined): SignatureHeader
   // The form every delivery outside a rotation has, matched in one step.
   const simple = value === undefined ? null : SIMPLE.exec(value);
   if (simple) {
-    return {
-      timestamp: simple[1]!,
-      timestampSeconds: Number(simple[1]),
-      signatures: [simple[2]!],
-      malformedSignatures: 0,
-    };
+    return { timestamp: simple[1]!, timestampSeconds: Number(simple[1]), signatures: [simple[2]!] };
   }
   if (value === undefined || value.trim() === '') {
     throw new WebhookVerificationError(
@@ -104,12 +97,7 @@ export function parseSignatureHeader(value: string | undefined): SignatureHeader
   if (v1Count === 0) throw malformed('has no v1 signature.');
   if (v1Count > MAX_SIGNATURES)
     throw malformed(`has ${v1Count} v1 signatures; at most ${MAX_SIGNATURES} are accepted.`);
-  return {
-    timestamp,
-    timestampSeconds: Number(timestamp),
-    signatures,
-    malformedSignatures: v1Count - signatures.length,
-  };
+  return { timestamp, timestampSeconds: Number(timestamp), signatures };
 }
 
 /** What a delivery's headers say about it; none of these headers is signed. */
@@ -126,11 +114,12 @@ export interface WebhookDelivery {
 
 /** Reads the delivery headers (`Service-Event`, `Service-Event-Id`, `Service-Delivery-Id`, `Service-Attempt`). */
 export function readDeliveryHeaders(headers: WebhookHeaders): WebhookDelivery {
-  const attempt = readHeader(headers, 'service-attempt')?.trim();
+  const read = (name: string) => readHeader(headers, `service-${name}`)?.trim() || null;
+  const attempt = read('attempt');
   return {
-    eventType: readHeader(headers, 'service-event')?.trim() || null,
-    eventId: readHeader(headers, 'service-event-id')?.trim() || null,
-    deliveryId: readHeader(headers, 'service-delivery-id')?.trim() || null,
+    eventType: read('event'),
+    eventId: read('event-id'),
+    deliveryId: read('delivery-id'),
     attempt: attempt && /^[0-9]{1,6}$/.test(attempt) ? Number(attempt) : null,
   };
 }
