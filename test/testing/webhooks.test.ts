@@ -149,6 +149,37 @@ describe('sandbox webhook deliveries', () => {
     expect(await sandbox.webhooks.flush()).toEqual([]);
   });
 
+  it('cancels the pending retries of an endpoint the owner turns off, and sends them no more once it is back on', async () => {
+    const sandbox = newSandbox();
+    const hook = await receiver([500]);
+    const { id } = sandbox.webhooks.addEndpoint({ url: hook.url, types: ['*'] });
+    sandbox.register.rentOut(1, { customerId: 1 });
+    expect((await sandbox.webhooks.flush())[0]).toMatchObject({ attempt: 1, status: 'failed' });
+    sandbox.webhooks.setEnabled(id, false);
+    expect(sandbox.webhooks.pending()).toEqual([]);
+    sandbox.webhooks.setEnabled(id, true);
+    sandbox.clock.advance('1m');
+    expect(await sandbox.webhooks.flush()).toEqual([]);
+    expect(hook.received).toHaveLength(1);
+  });
+
+  it('makes no attempt for deliveries whose endpoint was turned off or removed before the flush', async () => {
+    const sandbox = newSandbox();
+    const [off, removed, kept] = [await receiver(), await receiver(), await receiver()];
+    const offId = sandbox.webhooks.addEndpoint({ url: off.url, types: ['*'] }).id;
+    const removedId = sandbox.webhooks.addEndpoint({ url: removed.url, types: ['*'] }).id;
+    const keptId = sandbox.webhooks.addEndpoint({ url: kept.url, types: ['*'] }).id;
+    sandbox.register.rentOut(1, { customerId: 1 });
+    sandbox.webhooks.setEnabled(offId, false);
+    sandbox.webhooks.removeEndpoint(removedId);
+    const attempts = await sandbox.webhooks.flush();
+    expect(attempts.map((attempt) => [attempt.endpointId, attempt.status])).toEqual([[keptId, 'succeeded']]);
+    expect([off.received, removed.received, kept.received].map((got) => got.length)).toEqual([0, 0, 1]);
+    sandbox.clock.advance('40h');
+    expect(await sandbox.webhooks.flush()).toEqual([]);
+    expect(sandbox.webhooks.deliveries()).toHaveLength(1);
+  });
+
   it('sends only subscribed types, only at the endpoint locations, and dates of birth only when included', async () => {
     const sandbox = newSandbox();
     const north = await receiver();

@@ -100,8 +100,25 @@ export class DeliveryQueue {
     const due = this.deliveries.filter(
       (delivery) => delivery.status === 'pending' && delivery.dueAtMs <= now,
     );
-    for (const delivery of due) delivery.status = 'sending';
-    return Promise.all(due.map((delivery) => this.attempt(delivery)));
+    const sending: [Delivery, WebhookEndpoint][] = [];
+    for (const delivery of due) {
+      const endpoint = this.endpoints.find(delivery.endpointId);
+      // An endpoint that is off or gone gets nothing more (reference section 3): no attempt, no retry.
+      if (!endpoint?.enabled) {
+        delivery.status = 'cancelled';
+        continue;
+      }
+      delivery.status = 'sending';
+      sending.push([delivery, endpoint]);
+    }
+    return Promise.all(sending.map(([delivery, endpoint]) => this.attempt(delivery, endpoint)));
+  }
+
+  /** Cancels every delivery still waiting for this endpoint (turned off or removed: reference section 3). */
+  cancelFor(endpointId: string): void {
+    for (const delivery of this.deliveries) {
+      if (delivery.endpointId === endpointId && delivery.status === 'pending') delivery.status = 'cancelled';
+    }
   }
 
   /** A new delivery of the same event to the same endpoint (new delivery id, attempt 1), due now. */
@@ -148,13 +165,10 @@ export class DeliveryQueue {
     return delivery;
   }
 
-  private async attempt(delivery: Delivery): Promise<DeliveryAttempt> {
-    const endpoint = this.endpoints.all().find((candidate) => candidate.id === delivery.endpointId);
+  private async attempt(delivery: Delivery, endpoint: WebhookEndpoint): Promise<DeliveryAttempt> {
     delivery.attemptsMade += 1;
     const at = this.clock.nowMs();
-    const outcome = endpoint
-      ? await this.send(delivery, endpoint)
-      : { httpStatus: null, error: 'endpoint_removed' };
+    const outcome = await this.send(delivery, endpoint);
     const succeeded = outcome.error === null;
     const record: DeliveryAttempt = {
       deliveryId: delivery.id,
@@ -170,10 +184,10 @@ export class DeliveryQueue {
     this.attempts.push(record);
     if (succeeded) {
       delivery.status = 'succeeded';
-      if (endpoint) [endpoint.consecutiveFailures, endpoint.lastSuccessAtMs] = [0, at];
+      [endpoint.consecutiveFailures, endpoint.lastSuccessAtMs] = [0, at];
     } else {
       this.scheduleRetry(delivery, at);
-      if (endpoint) this.noteFailure(endpoint, at);
+      this.noteFailure(endpoint, at);
     }
     return record;
   }
@@ -194,10 +208,7 @@ export class DeliveryQueue {
     const quietSince = endpoint.lastSuccessAtMs ?? endpoint.createdAtMs;
     if (endpoint.consecutiveFailures >= DISABLE_AFTER_FAILURES && at - quietSince >= DISABLE_AFTER_MS) {
       endpoint.enabled = false;
-      for (const delivery of this.deliveries) {
-        if (delivery.endpointId === endpoint.id && delivery.status === 'pending')
-          delivery.status = 'cancelled';
-      }
+      this.cancelFor(endpoint.id);
     }
   }
 

@@ -82,6 +82,11 @@ export class EndpointRegistry {
     return endpoint;
   }
 
+  /** The endpoint, or undefined once it is removed. */
+  find(id: string): WebhookEndpoint | undefined {
+    return this.endpoints.get(id);
+  }
+
   remove(id: string): void {
     this.get(id);
     this.endpoints.delete(id);

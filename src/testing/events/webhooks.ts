@@ -33,15 +33,25 @@ export class SandboxWebhooks {
     return this.core.endpoints.add(options);
   }
 
+  /**
+   * Removes an endpoint: nothing more is sent to it, and its pending deliveries and retries are cancelled.
+   * Throws a SandboxUsageError for an id the shop does not have.
+   */
   removeEndpoint(id: string): void {
     this.core.endpoints.remove(id);
+    this.core.deliveries.cancelFor(id);
   }
 
-  /** Turns an endpoint on or off, as the owner can (one turned off after failures can come back on). */
+  /**
+   * Turns an endpoint on or off, as the owner can (one turned off after failures can come back on).
+   * Turning it off cancels its pending retries (reference section 3); turning it back on does not revive
+   * them, use `resend` for those.
+   */
   setEnabled(id: string, enabled: boolean): void {
     const endpoint = this.core.endpoints.get(id);
     endpoint.enabled = enabled;
     if (enabled) endpoint.consecutiveFailures = 0;
+    else this.core.deliveries.cancelFor(id);
   }
 
   /**
