@@ -54,6 +54,14 @@ export interface EventCatchUpOptions {
    * checkpoint is still handed on. The checkpoint keeps the ids of this window. @default 60
    */
   overlapSeconds?: number;
+  /**
+   * How long the catch-up keeps coming back to an event whose claim it found held by another handler (a
+   * webhook delivery still being processed), in seconds. Until then every run reads the feed from that
+   * event and tries the claim again: if the handler failed and released it, the catch-up hands the event
+   * on. After it, a claim still held is taken as processed. Set it above your slowest `onEvent`.
+   * @default 60
+   */
+  settleSeconds?: number;
 }
 
 /** What one {@link EventCatchUp.run} did. */
@@ -89,6 +97,7 @@ export class EventCatchUp {
   readonly #options: EventCatchUpOptions;
   readonly #checkpoints: CheckpointStore;
   readonly #overlapSeconds: number;
+  readonly #settleMs: number;
   #running: Promise<CatchUpResult> | null = null;
 
   constructor(options: EventCatchUpOptions) {
@@ -99,6 +108,7 @@ export class EventCatchUp {
     this.#options = options;
     this.#checkpoints = options.checkpoints ?? new MemoryCheckpointStore();
     this.#overlapSeconds = wholeSeconds(options.overlapSeconds ?? 60, 'overlapSeconds');
+    this.#settleMs = wholeSeconds(options.settleSeconds ?? 60, 'settleSeconds') * 1000;
   }
 
   /**
@@ -146,9 +156,10 @@ export class EventCatchUp {
       unsaved += events;
       if (unsaved >= every) await save(false);
     };
-    // An event no run has passed: handed on unless the webhook handler (or an earlier run that lost its
-    // checkpoint) already claimed it.
-    const take = async (event: FeedEvent): Promise<void> => {
+    // An event no run has passed, or one whose claim was held (`heldSince`): handed on unless another
+    // handler holds its claim. A claim held may belong to a webhook delivery still being processed, which
+    // releases it if it fails; so the event is held, and read again by later runs until the claim settles.
+    const take = async (event: FeedEvent, heldSince?: string): Promise<void> => {
       if (!dedupe || (await dedupe.claim(event.id, ttl))) {
         try {
           await this.#options.onEvent(event as ShopEvent, FEED_CONTEXT);
@@ -157,14 +168,16 @@ export class EventCatchUp {
           throw error;
         }
         processed++;
+        state.pass(event);
       } else {
         skipped++;
+        if (heldSince !== undefined && this.#settled(heldSince)) state.pass(event);
+        else state.hold(event, heldSince ?? new Date().toISOString());
       }
-      state.pass(event);
       await count();
     };
 
-    const since = state.windowStart ?? toIso(this.#options.since);
+    const since = state.readFrom ?? toIso(this.#options.since);
     const params = {
       ...(since !== undefined ? { updated_since: since } : {}),
       ...(type !== undefined ? { type } : {}),
@@ -177,6 +190,11 @@ export class EventCatchUp {
     let complete = false;
     try {
       for await (const event of client.events.list(params)) {
+        const held = state.heldClaim(event);
+        if (held) {
+          await take(event, held.heldSince);
+          continue;
+        }
         if (heldAtInstant && start) {
           if (event.id === start.lastEventId) {
             for (const earlier of heldAtInstant) state.pass(earlier);
@@ -195,7 +213,8 @@ export class EventCatchUp {
           heldAtInstant = null;
           for (const held of earlier) await take(held);
         }
-        if (state.hasPassed(event)) {
+        // Older than the overlap: read only to reach a held claim older still.
+        if (state.hasPassed(event) || state.isBeforeWindow(event)) {
           skipped++;
           await count();
           continue;
@@ -210,21 +229,35 @@ export class EventCatchUp {
     }
     return { processed, skipped, checkpoint: saved };
   }
+
+  /** True once `settleSeconds` have passed since the claim was first found held. */
+  #settled(heldSince: string): boolean {
+    const since = Date.parse(heldSince);
+    // An unreadable time (a hand-edited checkpoint) must not pin the read window for ever.
+    return Number.isNaN(since) || Date.now() - since >= this.#settleMs;
+  }
 }
 
 /** A stored checkpoint the run can start from, or a clear error rather than a RangeError deep inside. */
 function checkCheckpoint(checkpoint: Checkpoint): void {
-  const seen = checkpoint.seen;
+  const { seen, held } = checkpoint;
   if (
     typeof checkpoint.lastEventId !== 'string' ||
     !isTimestamp(checkpoint.createdAt) ||
-    (seen !== undefined && (!Array.isArray(seen) || !seen.every((id) => typeof id === 'string')))
+    (seen !== undefined && (!Array.isArray(seen) || !seen.every((id) => typeof id === 'string'))) ||
+    (held !== undefined && (!Array.isArray(held) || !held.every(isHeldClaim)))
   ) {
     throw new ShopError(
       'The stored checkpoint is not one EventCatchUp saved: it needs lastEventId (string), createdAt ' +
-        '(ISO-8601) and, if present, seen (array of ids).',
+        '(ISO-8601) and, if present, seen (array of ids) and held (array of { id, createdAt, heldSince }).',
     );
   }
+}
+
+function isHeldClaim(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const claim = value as Record<string, unknown>;
+  return typeof claim.id === 'string' && isTimestamp(claim.createdAt) && typeof claim.heldSince === 'string';
 }
 
 function sameInstant(a: string, b: string): boolean {

@@ -14,6 +14,21 @@ export interface Checkpoint {
    * keeps only the two fields above) is read from `createdAt` itself; see docs/sync.md.
    */
   readonly seen?: readonly string[];
+  /**
+   * Events whose claim another handler (a webhook delivery maybe still being processed) held when the
+   * catch-up read them. Each run reads the feed from the oldest of them and tries the claim again, until
+   * `settleSeconds` after it was first found held.
+   */
+  readonly held?: readonly HeldClaim[];
+}
+
+/** An event the catch-up found claimed in the dedupe store by another handler; see {@link Checkpoint.held}. */
+export interface HeldClaim {
+  readonly id: string;
+  /** The event's `created_at`: runs read the feed from here while the claim is watched. */
+  readonly createdAt: string;
+  /** When the catch-up first found the claim held, by its own clock (ISO-8601). */
+  readonly heldSince: string;
 }
 
 /**

@@ -8,7 +8,12 @@ export {
   type EventFeedSource,
   type FeedEvent,
 } from './catch-up.js';
-export { type Checkpoint, type CheckpointStore, MemoryCheckpointStore } from './checkpoint.js';
+export {
+  type Checkpoint,
+  type CheckpointStore,
+  type HeldClaim,
+  MemoryCheckpointStore,
+} from './checkpoint.js';
 export {
   type ApplyOutcome,
   InventoryMirror,

@@ -75,6 +75,7 @@ describe('EventCatchUp: an event the feed shows after a run had passed its place
       lastEventId: eventId(2),
       createdAt: T1_PLUS_10S,
       seen: [eventId(2)],
+      held: [],
     });
     await catchUp.run();
     expect(state.queries.at(-1)!.query.updated_since).toBe('2026-09-24T10:00:05.000Z');
