@@ -82,7 +82,10 @@ export class CatchUpState {
    * event without a timestamp `created_at` cannot be found again by `updated_since`, so it is passed.
    */
   hold(event: FeedEvent, heldSince: string): void {
-    if (!isTimestamp(event.created_at)) return this.pass(event);
+    if (!isTimestamp(event.created_at)) {
+      this.pass(event);
+      return;
+    }
     this.#held.set(event.id, { id: event.id, createdAt: event.created_at, heldSince });
     this.#heldMet.add(event.id);
     this.#advance(event);
