@@ -23,6 +23,8 @@ export const RETRY_DELAYS_MS = [
 const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 const DISABLE_AFTER_FAILURES = 30;
 const DISABLE_AFTER_MS = 24 * HOUR;
+/** Finished deliveries kept for `resend`, and attempts kept for `deliveries()`: the most recent ones. */
+export const DELIVERY_HISTORY = 1_000;
 
 /** One try at delivering an event to an endpoint, as `sandbox.webhooks.deliveries()` lists it. */
 export interface DeliveryAttempt {
@@ -63,11 +65,16 @@ interface Delivery {
 /**
  * @internal Webhook deliveries on the sandbox clock: nothing is sent until `flush()`, which attempts every
  * delivery now due; a failure is scheduled again per the retry schedule, so `clock.advance('1m')` and
- * another `flush()` make the second attempt.
+ * another `flush()` make the second attempt. Only deliveries still under way are scanned; finished ones
+ * (succeeded, failed, cancelled) move to a bounded history, so a sandbox serving for days stays small.
  */
 export class DeliveryQueue {
-  private readonly deliveries: Delivery[] = [];
-  private readonly attempts: DeliveryAttempt[] = [];
+  /** Pending or sending, in the order they were made. */
+  private readonly waiting = new Map<string, Delivery>();
+  /** The last DELIVERY_HISTORY finished deliveries, oldest first, for `resend`. */
+  private readonly finished = new Map<string, Delivery>();
+  /** Attempts, oldest first; trimmed to the last DELIVERY_HISTORY once it holds twice as many. */
+  private attempts: DeliveryAttempt[] = [];
   private count = 0;
 
   constructor(
@@ -97,15 +104,13 @@ export class DeliveryQueue {
   async flush(): Promise<DeliveryAttempt[]> {
     this.clock.runDue();
     const now = this.clock.nowMs();
-    const due = this.deliveries.filter(
-      (delivery) => delivery.status === 'pending' && delivery.dueAtMs <= now,
-    );
     const sending: [Delivery, WebhookEndpoint][] = [];
-    for (const delivery of due) {
+    for (const delivery of this.waiting.values()) {
+      if (delivery.status !== 'pending' || delivery.dueAtMs > now) continue;
       const endpoint = this.endpoints.find(delivery.endpointId);
       // An endpoint that is off or gone gets nothing more (reference section 3): no attempt, no retry.
       if (!endpoint?.enabled) {
-        delivery.status = 'cancelled';
+        this.finish(delivery, 'cancelled');
         continue;
       }
       delivery.status = 'sending';
@@ -116,26 +121,43 @@ export class DeliveryQueue {
 
   /** Cancels every delivery still waiting for this endpoint (turned off or removed: reference section 3). */
   cancelFor(endpointId: string): void {
-    for (const delivery of this.deliveries) {
-      if (delivery.endpointId === endpointId && delivery.status === 'pending') delivery.status = 'cancelled';
+    for (const delivery of this.waiting.values()) {
+      if (delivery.endpointId === endpointId && delivery.status === 'pending')
+        this.finish(delivery, 'cancelled');
     }
   }
 
-  /** A new delivery of the same event to the same endpoint (new delivery id, attempt 1), due now. */
+  /**
+   * A new delivery of the same event to the same endpoint (new delivery id, attempt 1), due now. Works for
+   * deliveries under way and the last DELIVERY_HISTORY finished ones.
+   */
   resend(deliveryId: string): string {
-    const original = this.deliveries.find((delivery) => delivery.id === deliveryId);
-    if (!original) throw new SandboxUsageError(`No webhook delivery ${deliveryId}`);
+    const original = this.waiting.get(deliveryId) ?? this.finished.get(deliveryId);
+    if (!original) {
+      throw new SandboxUsageError(
+        `No webhook delivery ${deliveryId} (the sandbox keeps the last ${DELIVERY_HISTORY} finished ones)`,
+      );
+    }
     return this.add(original.event, original.endpointId, original.body).id;
   }
 
-  /** Every attempt made so far, oldest first. */
+  /** The last DELIVERY_HISTORY attempts, oldest first. */
   attemptLog(): DeliveryAttempt[] {
-    return [...this.attempts];
+    return this.attempts.slice(-DELIVERY_HISTORY);
+  }
+
+  /** How much the queue holds (for tests that it stays bounded). */
+  held(): { waiting: number; finished: number; attempts: number } {
+    return {
+      waiting: this.waiting.size,
+      finished: this.finished.size,
+      attempts: Math.min(this.attempts.length, DELIVERY_HISTORY),
+    };
   }
 
   /** Deliveries waiting for an attempt. */
   pending(): PendingDelivery[] {
-    return this.deliveries
+    return [...this.waiting.values()]
       .filter((delivery) => delivery.status === 'pending')
       .map((delivery) => ({
         deliveryId: delivery.id,
@@ -144,11 +166,6 @@ export class DeliveryQueue {
         nextAttempt: delivery.attemptsMade + 1,
         dueAt: new Date(delivery.dueAtMs).toISOString(),
       }));
-  }
-
-  /** The final state of a delivery: pending, sending, succeeded, failed (all attempts used) or cancelled. */
-  statusOf(deliveryId: string): Delivery['status'] | undefined {
-    return this.deliveries.find((delivery) => delivery.id === deliveryId)?.status;
   }
 
   private add(event: StoredEvent, endpointId: string, body: string): Delivery {
@@ -161,8 +178,24 @@ export class DeliveryQueue {
       status: 'pending',
       dueAtMs: this.clock.nowMs(),
     };
-    this.deliveries.push(delivery);
+    this.waiting.set(delivery.id, delivery);
     return delivery;
+  }
+
+  /** Moves a delivery out of the queue into the bounded history. */
+  private finish(delivery: Delivery, status: 'succeeded' | 'failed' | 'cancelled'): void {
+    delivery.status = status;
+    this.waiting.delete(delivery.id);
+    this.finished.set(delivery.id, delivery);
+    if (this.finished.size > DELIVERY_HISTORY) {
+      this.finished.delete(this.finished.keys().next().value!);
+    }
+  }
+
+  private log(record: DeliveryAttempt): void {
+    this.attempts.push(record);
+    // Trimmed in batches, so keeping the log bounded costs no copy per attempt.
+    if (this.attempts.length >= 2 * DELIVERY_HISTORY) this.attempts = this.attempts.slice(-DELIVERY_HISTORY);
   }
 
   private async attempt(delivery: Delivery, endpoint: WebhookEndpoint): Promise<DeliveryAttempt> {
@@ -181,9 +214,9 @@ export class DeliveryQueue {
       httpStatus: outcome.httpStatus,
       error: outcome.error,
     };
-    this.attempts.push(record);
+    this.log(record);
     if (succeeded) {
-      delivery.status = 'succeeded';
+      this.finish(delivery, 'succeeded');
       [endpoint.consecutiveFailures, endpoint.lastSuccessAtMs] = [0, at];
     } else {
       this.scheduleRetry(delivery, at);
@@ -195,7 +228,7 @@ export class DeliveryQueue {
   private scheduleRetry(delivery: Delivery, at: number): void {
     if (delivery.status !== 'sending') return;
     if (delivery.attemptsMade >= MAX_ATTEMPTS) {
-      delivery.status = 'failed';
+      this.finish(delivery, 'failed');
       return;
     }
     delivery.status = 'pending';

@@ -23,12 +23,16 @@ export interface StoredEvent {
   readonly permission: string | null;
 }
 
+/** How long the feed keeps an event (reference section 8, "Event feed retention"). */
+export const EVENT_RETENTION_MS = 30 * 86_400_000;
+
 /** Called for every event recorded, so the delivery queue can enqueue it in the same step. */
 export type EventListener = (event: StoredEvent) => void;
 
 /**
  * @internal The shop's event log. An event is recorded in the same step as the change it describes, and
- * only when some enabled endpoint subscribes to its type (reference section 4, feed rule 2).
+ * only when some enabled endpoint subscribes to its type (reference section 4, feed rule 2). Events past
+ * the feed's 30 days are dropped as new ones arrive (deliveries still hold theirs for retries and resends).
  */
 export class EventLog {
   private readonly events: StoredEvent[] = [];
@@ -54,6 +58,7 @@ export class EventLog {
   record(type: string, object: object, locationId?: number | null): StoredEvent | null {
     if (!this.endpoints.anySubscribes(type)) return null;
     const event = this.build(type, object, locationId);
+    this.dropExpired(event.createdAtMs);
     this.events.push(event);
     for (const listener of this.listeners) listener(event);
     return event;
@@ -88,6 +93,15 @@ export class EventLog {
 
   find(id: string): StoredEvent | undefined {
     return this.events.find((event) => event.envelope.id === id);
+  }
+
+  /** The clock only moves forward, so the expired events are the first ones. */
+  private dropExpired(now: number): void {
+    let expired = 0;
+    while (expired < this.events.length && this.events[expired]!.createdAtMs < now - EVENT_RETENTION_MS) {
+      expired += 1;
+    }
+    if (expired > 0) this.events.splice(0, expired);
   }
 }
 

@@ -99,7 +99,7 @@ export class SandboxWebhooks {
     return this.core.deliveries.flush();
   }
 
-  /** Every attempt made so far, oldest first. */
+  /** The attempts made so far, oldest first: the last 1,000, so a sandbox serving for days stays small. */
   deliveries(): DeliveryAttempt[] {
     return this.core.deliveries.attemptLog();
   }
@@ -109,7 +109,10 @@ export class SandboxWebhooks {
     return this.core.deliveries.pending();
   }
 
-  /** Delivers the same event again as a new delivery (new Service-Delivery-Id, attempt 1) on the next flush. */
+  /**
+   * Delivers the same event again as a new delivery (new Service-Delivery-Id, attempt 1) on the next flush.
+   * Takes a delivery still under way or one of the last 1,000 finished.
+   */
   resend(deliveryId: string): string {
     return this.core.deliveries.resend(deliveryId);
   }

@@ -18,12 +18,19 @@ interface Entry {
 
 /**
  * @internal Idempotency-Key handling of reference section 8: keys are scoped to the API key, kept 24
- * hours, replayed only for the same request, and 5xx answers or thrown errors are never stored.
+ * hours, replayed only for the same request, and 5xx answers or thrown errors are never stored. Entries
+ * sit in the map in the order they were created (a key used again after it expired is deleted and added
+ * anew), so expired ones are swept from the front and a long-running sandbox keeps a day of keys at most.
  */
 export class IdempotencyStore {
   private readonly entries = new Map<string, Entry>();
 
   constructor(private readonly clock: SandboxClock) {}
+
+  /** How many keys are held (for tests of the sweep). */
+  get size(): number {
+    return this.entries.size;
+  }
 
   /**
    * Claims the key for this request. Returns the stored response to replay, or null when the request
@@ -32,8 +39,9 @@ export class IdempotencyStore {
   begin(scope: string, key: string, fingerprint: string): StoredResponse | null {
     const id = `${scope}\u0000${key}`;
     const now = this.clock.nowMs();
+    this.sweep(now);
     const entry = this.entries.get(id);
-    if (entry && entry.createdAtMs > now - WINDOW_MS) {
+    if (entry) {
       if (entry.fingerprint !== fingerprint) {
         throw new SandboxApiError(
           422,
@@ -52,6 +60,14 @@ export class IdempotencyStore {
     }
     this.entries.set(id, { fingerprint, createdAtMs: now, response: null });
     return null;
+  }
+
+  /** Deletes the entries whose 24 hours are over; they are the oldest, so the first live one ends the sweep. */
+  private sweep(now: number): void {
+    for (const [id, entry] of this.entries) {
+      if (entry.createdAtMs > now - WINDOW_MS) return;
+      this.entries.delete(id);
+    }
   }
 
   complete(scope: string, key: string, response: StoredResponse): void {

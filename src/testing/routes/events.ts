@@ -1,10 +1,9 @@
+import { EVENT_RETENTION_MS } from '../events/log.js';
 import { canSeeLocation, redactPayload, viewerForKey } from '../http/access.js';
 import { FieldReader } from '../http/fields.js';
 import { hasPermission } from '../http/keys.js';
 import { paginate, readPageParams } from '../http/pagination.js';
 import type { RouteDefinition } from '../http/route.js';
-
-const RETENTION_MS = 30 * 86_400_000;
 
 /** GET /v1/events: the 30-day catch-up feed (reference section 4, "Event feed"). */
 export const eventRoutes: readonly RouteDefinition[] = [
@@ -19,7 +18,7 @@ export const eventRoutes: readonly RouteDefinition[] = [
       const since = reader.dateTime('updated_since');
       const page = readPageParams(reader);
       reader.done();
-      const oldest = sandbox.clock.nowMs() - RETENTION_MS;
+      const oldest = sandbox.clock.nowMs() - EVENT_RETENTION_MS;
       const rows = sandbox.events
         .all()
         .filter(
