@@ -21,9 +21,10 @@ const webhooks = createWebhookHandler({
   dedupe,
   onEvent: router.dispatch,
 });
-createServer((request, response) => void webhooks.node(request, response)).listen(3000);
+const server = createServer((request, response) => void webhooks.node(request, response)).listen(3000);
 
-// Keep the checkpoint somewhere that outlives the process (a database row in a real receiver).
+// Keep the checkpoint somewhere that outlives the process: in a real receiver, a database row holding the
+// whole object as JSON (its `seen` and `held` lists matter as much as its position).
 let saved: Checkpoint | null = null;
 const catchUp = new EventCatchUp({
   client: shop,
@@ -36,13 +37,20 @@ const catchUp = new EventCatchUp({
     },
   },
 });
-const poller = catchUp.start({ intervalMs: 5 * 60_000 });
+// A failed run (the API or your database briefly down) is reported and retried at the next interval; it
+// never becomes an unhandled rejection, which would end this process.
+const catchingUp = catchUp.start({
+  intervalMs: 5 * 60_000,
+  onError: (error) => console.error('event catch-up failed; retrying in 5 minutes', error),
+});
 
-// Repair anything both missed (reference section 8: reconcile every 15 to 60 minutes).
-let lastReconcile: string | undefined;
-setInterval(async () => {
-  const result = await mirror.reconcile(shop, lastReconcile ? { since: lastReconcile } : {});
-  lastReconcile = result.latestUpdatedAt ?? lastReconcile;
-}, 30 * 60_000);
+// Repair anything both missed (reference section 8: reconcile every 15 to 60 minutes). Each run starts at
+// the newest level the previous one read; runs never overlap.
+const reconciling = mirror.startReconciling(shop, {
+  intervalMs: 30 * 60_000,
+  onError: (error) => console.error('inventory reconcile failed; retrying in 30 minutes', error),
+});
 
-process.once('SIGTERM', () => void poller.stop());
+process.once('SIGTERM', () => {
+  void Promise.all([catchingUp.stop(), reconciling.stop()]).then(() => server.close());
+});

@@ -21,6 +21,7 @@ export {
   type InventoryStore,
   MemoryInventoryStore,
   type MirroredLevel,
+  type ReconcilePollOptions,
   type ReconcileResult,
 } from './inventory-mirror.js';
 export type { Poller, PollOptions } from './poll.js';

@@ -1,4 +1,5 @@
 import type { ShopEvent } from '../webhooks/events.js';
+import { type Poller, type PollOptions, poll } from './poll.js';
 import { compareTimestamps, isTimestamp } from './timestamps.js';
 
 /** One product's stock at one location, as a mirror holds it. */
@@ -65,6 +66,12 @@ export interface ReconcileResult {
   readonly latestUpdatedAt: string | null;
 }
 
+/** Options of {@link InventoryMirror.startReconciling}. */
+export interface ReconcilePollOptions extends PollOptions {
+  /** Where the first reconcile starts; later ones start at the newest `updated_at` read. @default everything */
+  since?: string | Date;
+}
+
 /**
  * Keeps inventory levels in step with the API by the reference's rules (section 6): set stock to
  * `qty_available` and never add `qty_delta`; skip a change older than the level held, per product and
@@ -74,7 +81,7 @@ export interface ReconcileResult {
  * @example
  * const mirror = new InventoryMirror({ store: new MemoryInventoryStore() });
  * router.on('inventory.changed', (event) => mirror.applyEvent(event));
- * setInterval(() => mirror.reconcile(shop, { since: lastReconcile }), 30 * 60_000);
+ * const reconciling = mirror.startReconciling(shop, { intervalMs: 30 * 60_000 });
  */
 export class InventoryMirror {
   readonly store: InventoryStore;
@@ -141,6 +148,25 @@ export class InventoryMirror {
       }
     }
     return { applied: counts.applied, stale: counts.stale, invalid: counts.invalid, latestUpdatedAt };
+  }
+
+  /**
+   * Reconciles now, then again `intervalMs` (default 30 minutes) after each run ends, until `stop()`, each
+   * run starting at the newest `updated_at` the previous ones read. A failed run goes to `onError` (default
+   * `console.error`) and the next one retries from the same place: a bare `setInterval` around
+   * {@link reconcile} would let one failure end the process as an unhandled rejection, and let slow runs
+   * overlap.
+   */
+  startReconciling(source: InventorySource, options: ReconcilePollOptions = {}): Poller {
+    let since = options.since;
+    return poll(
+      async () => {
+        const result = await this.reconcile(source, since === undefined ? {} : { since });
+        since = result.latestUpdatedAt ?? since;
+      },
+      options.intervalMs ?? 30 * 60_000,
+      options.onError ?? ((error: unknown) => console.error('shop-sdk: inventory reconcile failed', error)),
+    );
   }
 }
 

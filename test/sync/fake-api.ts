@@ -73,6 +73,8 @@ export function fakeApi() {
     levels: [] as FakeLevel[],
     /** The query of every request, by path. */
     queries: [] as { path: string; query: Record<string, string> }[],
+    /** How many of the next GET /v1/inventory requests answer 503. */
+    inventoryFailures: 0,
   };
   const server = setupServer(
     http.get(`${BASE_URL}/v1/events`, ({ request }) => {
@@ -89,6 +91,13 @@ export function fakeApi() {
     http.get(`${BASE_URL}/v1/inventory`, ({ request }) => {
       const url = new URL(request.url);
       state.queries.push({ path: url.pathname, query: Object.fromEntries(url.searchParams) });
+      if (state.inventoryFailures > 0) {
+        state.inventoryFailures--;
+        return HttpResponse.json(
+          { status: 'error', error: { code: 'SERVICE_UNAVAILABLE', message: 'Try again.', details: {} } },
+          { status: 503 },
+        );
+      }
       const since = url.searchParams.get('updated_since');
       return page(
         state.levels.filter((level) => !since || compareTimestamps(level.updated_at, since) >= 0),

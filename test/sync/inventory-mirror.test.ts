@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ShopError } from '../../src/core/errors/shop-error.js';
 import { InventoryMirror, MemoryInventoryStore } from '../../src/sync/index.js';
 import { compareTimestamps } from '../../src/sync/timestamps.js';
 import type { ShopEvent } from '../../src/webhooks/index.js';
@@ -9,6 +10,7 @@ const { state, client } = fakeApi();
 beforeEach(() => {
   state.levels = [];
   state.queries = [];
+  state.inventoryFailures = 0;
 });
 
 function level(productId: number, locationId: number, qtyAvailable: number, updatedAt: string): FakeLevel {
@@ -197,6 +199,38 @@ describe('InventoryMirror.reconcile', () => {
     expect((await mirror.store.get(1, 1))?.qty_available).toBe(50);
     expect((await mirror.store.get(2, 1))?.qty_available).toBe(3);
     expect((await mirror.store.get(3, 2))?.qty_available).toBe(12);
+  });
+});
+
+describe('InventoryMirror.startReconciling', () => {
+  it('reconciles now and after each run, carrying since forward; a failed run goes to onError and polling goes on', async () => {
+    const T_A = '2026-09-24T10:00:00Z';
+    const T_B = '2026-09-24T10:30:00Z';
+    state.levels = [level(1, 1, 5, T_A)];
+    state.inventoryFailures = 1;
+    const mirror = new InventoryMirror();
+    const errors: unknown[] = [];
+    const poller = mirror.startReconciling(client, {
+      intervalMs: 5,
+      since: '2026-09-24T00:00:00Z',
+      onError: (error) => {
+        errors.push(error);
+      },
+    });
+    await vi.waitFor(() => expect(mirror.store.get(1, 1)).toMatchObject({ qty_available: 5 }));
+    state.levels.push(level(2, 1, 9, T_B));
+    await vi.waitFor(() => expect(mirror.store.get(2, 1)).toMatchObject({ qty_available: 9 }));
+    await expect(poller.stop()).resolves.toBeUndefined();
+
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(ShopError);
+    const since = state.queries.map((query) => query.query.updated_since);
+    // The failed run and the first good one start at `since`; then each starts at the newest level read.
+    expect(since.slice(0, 3)).toEqual(['2026-09-24T00:00:00Z', '2026-09-24T00:00:00Z', T_A]);
+    expect(since.slice(2).every((value) => value === T_A || value === T_B)).toBe(true);
+    const requests = state.queries.length;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(state.queries.length).toBe(requests);
   });
 });
 
