@@ -186,7 +186,7 @@ export class EventCatchUp {
     // A bare checkpoint without a dedupe store cannot tell which events of its instant were passed: as
     // earlier versions did, those before its own event in feed order are taken as passed, the others handed
     // on. (With a dedupe store, the claims tell.)
-    let heldAtInstant: FeedEvent[] | null = start && state.bare && !dedupe ? [] : null;
+    let bareInstant: FeedEvent[] | null = start && state.bare && !dedupe ? [] : null;
     let complete = false;
     try {
       for await (const event of client.events.list(params)) {
@@ -195,23 +195,23 @@ export class EventCatchUp {
           await take(event, held.heldSince);
           continue;
         }
-        if (heldAtInstant && start) {
+        if (bareInstant && start) {
           if (event.id === start.lastEventId) {
-            for (const earlier of heldAtInstant) state.pass(earlier);
-            skipped += heldAtInstant.length + 1;
-            await count(heldAtInstant.length + 1);
-            heldAtInstant = null;
+            for (const earlier of bareInstant) state.pass(earlier);
+            skipped += bareInstant.length + 1;
+            await count(bareInstant.length + 1);
+            bareInstant = null;
             continue;
           }
           if (sameInstant(event.created_at, start.createdAt)) {
-            heldAtInstant.push(event);
+            bareInstant.push(event);
             continue;
           }
           // A later instant, and the checkpoint's event never came (it left the 30-day window, or the key
           // lost access): what was held may be new, so it is handed on.
-          const earlier = heldAtInstant;
-          heldAtInstant = null;
-          for (const held of earlier) await take(held);
+          const waiting = bareInstant;
+          bareInstant = null;
+          for (const earlier of waiting) await take(earlier);
         }
         // Older than the overlap: read only to reach a held claim older still.
         if (state.hasPassed(event) || state.isBeforeWindow(event)) {
@@ -221,7 +221,7 @@ export class EventCatchUp {
         }
         await take(event);
       }
-      for (const held of heldAtInstant ?? []) await take(held);
+      for (const earlier of bareInstant ?? []) await take(earlier);
       complete = true;
     } finally {
       // Also when onEvent, the feed or the dedupe store failed: the next run resumes after what was passed.
