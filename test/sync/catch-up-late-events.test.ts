@@ -1,5 +1,6 @@
 // Events the feed shows only after a run has passed their place (their transaction committed after events
 // created later): the catch-up must hand them on, and without a dedupe store hand on nothing twice.
+import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { EventCatchUp, MemoryCheckpointStore } from '../../src/sync/index.js';
 import { MemoryDedupeStore, type ShopEvent } from '../../src/webhooks/index.js';
@@ -63,6 +64,45 @@ describe('EventCatchUp: an event the feed shows after a run had passed its place
       expect(ids).toEqual([1, 3, 2].map(eventId));
     });
   }
+
+  it('hands on every event exactly once, whatever order events within the overlap become visible in', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        // For each event: its second within a 30 s span, and the step at which its transaction commits.
+        fc.array(
+          fc.record({ second: fc.integer({ min: 0, max: 30 }), step: fc.integer({ min: 0, max: 4 }) }),
+          {
+            minLength: 1,
+            maxLength: 12,
+          },
+        ),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 5 }),
+        async (events, withDedupe, pageSize) => {
+          state.events = [];
+          const created = events.map((event, index) => ({
+            ...event,
+            record: makeEvent(index + 1, `2026-09-24T10:00:${String(event.second).padStart(2, '0')}Z`),
+          }));
+          const { ids, onEvent } = recorder();
+          const catchUp = new EventCatchUp({
+            client,
+            onEvent,
+            pageSize,
+            checkpointEvery: 2,
+            checkpoints: new MemoryCheckpointStore(),
+            ...(withDedupe ? { dedupe: new MemoryDedupeStore() } : {}),
+          });
+          for (let step = 0; step <= 4; step++) {
+            for (const event of created) if (event.step === step) state.events.push(event.record);
+            await catchUp.run();
+          }
+          expect([...ids].sort()).toEqual(created.map((event) => event.record.id));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
 
   it('re-reads overlapSeconds before the checkpoint, and no more', async () => {
     state.events = [makeEvent(1, T1), makeEvent(2, T1_PLUS_10S)];
