@@ -15,6 +15,12 @@
  * So this is ~1,250 lines over a real parser: @readme/openapi-parser validates the spec against the OpenAPI
  * 3.1 schema and parses it (keeping `$ref` names), and Biome formats the output so it is lint-clean.
  * The layout of what it emits is fixed by the team's contract; see scripts/generator/*.ts.
+ *
+ * Request params are closed where the reference documents the operation: `z.strictObject`, so a key it does
+ * not name (`{ stauts: 'booked' }`) is a type error and, from JavaScript, a local `ParamsValidationError`
+ * naming the key, with nothing sent. Refused rather than stripped: a misspelled filter dropped in silence
+ * returns the wrong records. Operations marked `x-shape: undocumented` keep loose params (other fields are
+ * passed through). Response schemas stay loose everywhere (reference section 9).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

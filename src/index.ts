@@ -41,6 +41,7 @@ export type { RequestOptions } from './core/request-options.js';
 export { APIResource } from './core/resource.js';
 export type { ThrottleOption } from './core/throttle.js';
 export type { FetchLike } from './core/transport.js';
+export * from './generated/enums.js';
 export { EVENT_TYPES, type EventType } from './generated/event-types.js';
 export { EVENT_PAYLOAD_SCHEMAS, type EventPayloadMap } from './generated/events.js';
 export type * from './generated/params.js';

@@ -20,13 +20,15 @@ export function emitParams(
   doc: OpenApiDocument,
   operations: readonly OperationModel[],
   paths: ImportPaths,
+  knownList: (values: readonly string[]) => string | undefined,
 ): { source: string; names: Map<string, ParamsNames> } {
   const helpers = new Set<HelperName>();
+  const lists = new Set<string>();
   const names = new Map<string, ParamsNames>();
   let body = '';
 
   for (const op of operations) {
-    const emitter = new ZodEmitter(doc, { mode: 'input' });
+    const emitter = new ZodEmitter(doc, { mode: 'input', closed: !op.undocumented, knownList });
     const query = op.query.length > 0 ? querySchema(doc, op) : undefined;
     const payload = op.body ? deref(doc, op.body) : undefined;
     const params = `${op.pascal}Params`;
@@ -34,6 +36,7 @@ export function emitParams(
     const about = [`Parameters of \`${op.id}\` (${op.method} ${op.path})${summary}`];
     if (op.undocumented)
       about.push('', 'The reference leaves part of this shape open; other fields are passed through.');
+    else about.push('', 'A field not listed here is refused before sending (`ParamsValidationError`).');
 
     if (query && payload) {
       const merged = mergeObjects(doc, query, payload, op.id);
@@ -50,11 +53,13 @@ export function emitParams(
     }
     body += `${jsDoc(about)}export type ${params} = z.input<typeof ${params}Schema>;\n`;
     for (const helper of emitter.helpers) helpers.add(helper);
+    for (const list of emitter.lists) lists.add(list);
   }
 
   let imports = "import { z } from 'zod';\n";
   const fromHelpers = (['dateTimeInput', 'openEnum'] as const).filter((h) => helpers.has(h));
   if (fromHelpers.length > 0) imports += `import { ${fromHelpers.join(', ')} } from '${paths.helpers}';\n`;
+  if (lists.size > 0) imports += `import { ${[...lists].sort().join(', ')} } from './enums.js';\n`;
   if (helpers.has('ERROR_CODES')) imports += "import { ERROR_CODES } from './error-codes.js';\n";
   return { source: `${GENERATED_HEADER}${imports}${body}`, names };
 }

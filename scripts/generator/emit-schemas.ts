@@ -27,16 +27,23 @@ interface Block {
   readonly deps: Set<string>;
 }
 
+/** The generated schemas.ts and the known-values lists its schemas use, which enums.ts exports. */
+export interface EmittedSchemas {
+  readonly source: string;
+  readonly enums: readonly EnumConstant[];
+}
+
 /**
  * schemas.ts: one loose zod object per component (and per inline shape the model named), each with its
- * inferred type and its hoisted known-values lists, declared after the schemas they reference.
+ * inferred type, declared after the schemas they reference. The known-values lists hoisted out of them
+ * go to enums.ts (plain data, no zod), which schemas.ts imports.
  */
 export function emitSchemas(
   doc: OpenApiDocument,
   inline: readonly NamedInlineSchema[],
   hasEvents: boolean,
   paths: ImportPaths,
-): string {
+): EmittedSchemas {
   const helpers = new Set<HelperName>();
   const blocks = new Map<string, Block>();
   const add = (name: string, schema: SchemaObject, description: string | undefined) => {
@@ -73,7 +80,6 @@ export function emitSchemas(
       }
       if (previous) continue;
       emittedEnums.set(constant.constName, constant);
-      body += `\n${emitEnumConstant(constant)}`;
     }
     body += `\n${block.code}`;
   }
@@ -81,9 +87,36 @@ export function emitSchemas(
   let imports = "import { z } from 'zod';\n";
   const fromHelpers = (['dateTimeInput', 'openEnum'] as const).filter((h) => helpers.has(h));
   if (fromHelpers.length > 0) imports += `import { ${fromHelpers.join(', ')} } from '${paths.helpers}';\n`;
+  if (emittedEnums.size > 0)
+    imports += `import { ${[...emittedEnums.keys()].join(', ')} } from './enums.js';\n`;
   if (helpers.has('ERROR_CODES')) imports += "import { ERROR_CODES } from './error-codes.js';\n";
   if (helpers.has('EVENT_TYPES')) imports += "import { EVENT_TYPES } from './event-types.js';\n";
-  return `${GENERATED_HEADER}${imports}${body}`;
+  return { source: `${GENERATED_HEADER}${imports}${body}`, enums: [...emittedEnums.values()] };
+}
+
+/**
+ * enums.ts: every known-values list `as const` with its open union type, in the order schemas.ts first
+ * uses them. No zod import: the lists are plain data a caller can switch over or show in a form.
+ */
+export function emitEnums(enums: readonly EnumConstant[]): string {
+  let body = '';
+  for (const constant of enums) body += `\n${emitEnumConstant(constant)}`;
+  return `${GENERATED_HEADER}${body}`;
+}
+
+/**
+ * Finds the exported list holding exactly `values` (same values, same order), so a params schema reuses
+ * it instead of repeating it. A list that two names hold alike is not reused: either name would mislead.
+ */
+export function knownListLookup(
+  enums: readonly EnumConstant[],
+): (values: readonly string[]) => string | undefined {
+  const byValues = new Map<string, string | null>();
+  for (const constant of enums) {
+    const key = constant.values.join('\n');
+    byValues.set(key, byValues.has(key) ? null : constant.constName);
+  }
+  return (values) => byValues.get(values.join('\n')) ?? undefined;
 }
 
 function eventTypeExpr(helpers: Set<HelperName>): string {

@@ -13,8 +13,9 @@ import { deref, type OpenApiDocument, refName, type SchemaObject } from './spec.
 /**
  * `output` builds response schemas: hot path, so only forms zod's JIT object parser keeps fast (no unions
  * where a plain form works, no transforms or refinements), `$ref`s emitted as named schemas, enums hoisted
- * into exported lists. `input` builds params schemas: off the hot path, `$ref`s inlined, date-times accept
- * `string | Date`, enums typed inline.
+ * into exported lists. `input` builds params schemas: `$ref`s inlined, date-times accept `string | Date`,
+ * an enum reuses the exported list with the same values (else is typed inline), and objects are closed
+ * (`z.strictObject`) unless the reference leaves the operation's shape open.
  */
 export type Mode = 'output' | 'input';
 
@@ -36,6 +37,14 @@ export const ERROR_CODE_COMPONENT = 'ErrorCode';
 
 export interface EmitterOptions {
   readonly mode: Mode;
+  /**
+   * Input mode: objects with named fields become `z.strictObject`, so a key the spec does not name is a
+   * type error and, at runtime, a local refusal instead of a parameter the server silently ignores. False
+   * for an operation the reference leaves open (`x-shape: undocumented`): its objects stay loose.
+   */
+  readonly closed?: boolean;
+  /** Input mode: the name of the exported known-values list holding exactly `values`, if there is one. */
+  readonly knownList?: (values: readonly string[]) => string | undefined;
   /** Replaces the expression at a name path (e.g. `Event.type` -> the event types); undefined keeps it. */
   readonly override?: (path: readonly string[]) => string | undefined;
 }
@@ -46,6 +55,8 @@ export class ZodEmitter {
   readonly helpers = new Set<HelperName>();
   /** Component schemas referenced by name (output mode), for declaration order and imports. */
   readonly refs = new Set<string>();
+  /** Exported known-values lists an input-mode expression reuses, for imports. */
+  readonly lists = new Set<string>();
 
   constructor(
     private readonly doc: OpenApiDocument,
@@ -215,7 +226,8 @@ export class ZodEmitter {
 
   private object(schema: SchemaObject, path: readonly string[], depth: number): string {
     if (schema.properties && Object.keys(schema.properties).length > 0) {
-      return `z.looseObject({\n${this.fields(schema, path, depth)}})`;
+      const closed = this.options.mode === 'input' && this.options.closed === true;
+      return `${closed ? 'z.strictObject' : 'z.looseObject'}({\n${this.fields(schema, path, depth)}})`;
     }
     const extra = schema.additionalProperties;
     if (extra && typeof extra === 'object' && Object.keys(extra).length > 0) {
@@ -226,7 +238,12 @@ export class ZodEmitter {
 
   private openEnum(values: string[], sampled: boolean, path: readonly string[]): string {
     this.helpers.add('openEnum');
-    if (this.options.mode === 'input') return `openEnum([${values.map(quote).join(', ')}])`;
+    if (this.options.mode === 'input') {
+      const list = this.options.knownList?.(values);
+      if (list === undefined) return `openEnum([${values.map(quote).join(', ')}])`;
+      this.lists.add(list);
+      return `openEnum(${list})`;
+    }
     const owner = path.join('.');
     const constName = pluralise(screamingSnake(...path));
     const existing = this.enums.get(constName);

@@ -71,6 +71,8 @@ function outputIsInput(schema: unknown, seen: Set<unknown>): boolean {
   }
 }
 
+const UNKNOWN_KEY = 'is not a parameter of this endpoint';
+
 function issuesOf(schema: z.ZodType, value: unknown): ResponseIssue[] {
   const result = schema.safeParse(value);
   return result.success ? [] : flatten(result.error.issues, []);
@@ -88,6 +90,10 @@ function flatten(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyK
     if (issue.code === 'invalid_union' && issue.errors.length > 0) {
       const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
       out.push(...flatten(closest, path));
+    } else if (issue.code === 'unrecognized_keys') {
+      // Only closed params objects refuse keys: name each one, as a misspelled field, not the object.
+      for (const key of issue.keys)
+        out.push({ path: [...path, key] as (string | number)[], message: UNKNOWN_KEY });
     } else {
       out.push({ path: path as (string | number)[], message: issue.message });
     }

@@ -19,6 +19,7 @@ let dir: string;
 let files: Map<string, string>;
 type Module = Record<string, unknown>;
 let schemas: Module;
+let enums: Module;
 let params: Module;
 let operations: Record<string, Record<string, unknown>>;
 
@@ -49,6 +50,7 @@ beforeAll(async () => {
   await writeFiles(dir, files);
   const load = async (name: string) => (await import(pathToFileURL(path.join(dir, name)).href)) as Module;
   schemas = await load('schemas.ts');
+  enums = await load('enums.ts');
   params = await load('params.ts');
   operations = (await load('operations.ts')).operations as typeof operations;
 });
@@ -61,6 +63,7 @@ describe('generator on the fixture spec', () => {
   it('writes exactly the files of the contract', () => {
     expect([...files.keys()]).toEqual([
       'README.md',
+      'enums.ts',
       'error-codes.ts',
       'event-types.ts',
       'events.ts',
@@ -79,7 +82,8 @@ describe('generator on the fixture spec', () => {
     expect(again).toEqual(files);
   });
 
-  it('keeps the two zod-free modules free of zod', () => {
+  it('keeps the three zod-free modules free of zod', () => {
+    expect(files.get('enums.ts')).not.toMatch(/from 'zod'/);
     expect(files.get('event-types.ts')).not.toMatch(/from 'zod'/);
     expect(files.get('error-codes.ts')).not.toMatch(/from 'zod'/);
   });
@@ -89,14 +93,16 @@ describe('generator on the fixture spec', () => {
     expect(schema(schemas, 'WidgetSchema').parse(input)).toEqual(input);
   });
 
-  it('emits open enums: the known list exported, any other string accepted', () => {
-    expect(schemas.WIDGET_STATUSES).toEqual(['active', 'retired']);
-    expect(schemas.WIDGET_COLORS).toEqual(['red']);
-    expect(schemas.WIDGET_LINE_KINDS).toEqual(['part', 'labour']);
+  it('emits open enums: the known list exported from enums.ts, any other string accepted', () => {
+    expect(enums.WIDGET_STATUSES).toEqual(['active', 'retired']);
+    expect(enums.WIDGET_COLORS).toEqual(['red']);
+    expect(enums.WIDGET_LINE_KINDS).toEqual(['part', 'labour']);
+    expect(schemas.WIDGET_STATUSES).toBeUndefined();
+    expect(files.get('schemas.ts')).toContain("from './enums.js'");
     const input = { ...widget, status: 'archived', color: 'teal', lines: [{ kind: 'bonus', qty: 1 }] };
     expect(schema(schemas, 'WidgetSchema').parse(input)).toEqual(input);
     expect(schema(schemas, 'WidgetSchema').safeParse({ ...widget, status: 3 }).success).toBe(false);
-    expect(files.get('schemas.ts')).toContain(
+    expect(files.get('enums.ts')).toContain(
       "export type WidgetStatus = 'active' | 'retired' | (string & {});",
     );
   });
@@ -122,7 +128,7 @@ describe('generator on the fixture spec', () => {
     expect(files.get('schemas.ts')).toContain('export const WidgetDetailSchema = WidgetSchema.extend({');
     const detail = { ...widget, recent_checkouts: [widget.checkout] };
     expect(schema(schemas, 'WidgetDetailSchema').parse(detail)).toEqual(detail);
-    expect(schemas.WIDGETS_RETIRE_RESULT_OUTCOMES).toEqual(['retired', 'already_retired']);
+    expect(enums.WIDGETS_RETIRE_RESULT_OUTCOMES).toEqual(['retired', 'already_retired']);
   });
 
   it('types the event envelope and error codes as open enums over the generated lists', () => {
@@ -140,16 +146,32 @@ describe('generator on the fixture spec', () => {
     expect(files.get('schemas.ts')).toContain('code: openEnum(ERROR_CODES)');
   });
 
-  it('builds loose params with Date-accepting timestamps and no path parameters', () => {
+  it('builds params with Date-accepting timestamps, open enums and no path parameters', () => {
     const List = schema(params, 'WidgetsListParamsSchema');
-    expect(List.parse({ updated_since: new Date(Date.UTC(2026, 9, 1)), status: 'new', x: 1 })).toEqual({
+    expect(List.parse({ updated_since: new Date(Date.UTC(2026, 9, 1)), status: 'new' })).toEqual({
       updated_since: '2026-10-01T00:00:00.000Z',
       status: 'new',
-      x: 1,
     });
     expect(List.safeParse({ limit: 10.5 }).success).toBe(false);
     expect(schema(params, 'WidgetsCreateParamsSchema').safeParse({ name: 'x' }).success).toBe(false);
     expect(files.get('params.ts')).not.toMatch(/\bid: z/);
+  });
+
+  it('closes the params of a documented operation and keeps an undocumented one open', () => {
+    const List = schema(params, 'WidgetsListParamsSchema');
+    const refused = List.safeParse({ stauts: 'active' });
+    expect(refused.error?.issues).toMatchObject([{ code: 'unrecognized_keys', keys: ['stauts'] }]);
+    expect(files.get('params.ts')).toContain('export const WidgetsListParamsSchema = z.strictObject({');
+    const retire = schema(params, 'WidgetsRetireParamsSchema');
+    expect(retire.safeParse({ reason: 'worn', added_later: 1 }).success).toBe(true);
+    expect(files.get('params.ts')).toContain('export const WidgetsRetireParamsSchema = z.looseObject({');
+  });
+
+  it('reuses an exported known-values list in params instead of repeating it', () => {
+    const source = files.get('params.ts')!;
+    expect(source).toContain('status: openEnum(WIDGET_STATUSES)');
+    expect(source).toContain("import { WIDGET_STATUSES } from './enums.js';");
+    expect(source).not.toContain("openEnum(['active', 'retired'])");
   });
 
   it('fills the operation table from the spec and its extensions', () => {

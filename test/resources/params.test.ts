@@ -95,6 +95,42 @@ describe('required parameters are checked before sending', () => {
     expect(api.requests[0]?.query).toEqual({ limit: '5000', status: 'some_future_state' });
   });
 
+  it.each([
+    [
+      'a misspelled list filter',
+      (shop: ShopClient) => shop.range.reservations.list({ stauts: 'booked' } as never),
+      'stauts',
+    ],
+    [
+      'a misspelled availability parameter',
+      (shop: ShopClient) => shop.range.availability.list({ ...window, partysize: 2 } as never),
+      'partysize',
+    ],
+    [
+      'a body field the reference does not name',
+      (shop: ShopClient) =>
+        shop.memberships.create({ customer_id: 1, plan_id: 2, billing_method: 'counter', plan: 2 } as never),
+      'plan',
+    ],
+    [
+      'a misspelled nested field',
+      (shop: ShopClient) =>
+        shop.range.reservations.create({
+          class_session_id: 90,
+          party_size: 2,
+          contact: { mail: 'x' },
+        } as never),
+      'contact.mail',
+    ],
+  ])('refuses %s on a documented endpoint, naming the key, and sends nothing', async (_name, call, field) => {
+    api.respond(() => ok([], { meta: { limit: 50, has_more: false, next_cursor: null } }));
+    const error = await Promise.resolve(call(client())).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ParamsValidationError);
+    expect((error as ParamsValidationError).details[field]).toEqual(['is not a parameter of this endpoint']);
+    expect((error as ParamsValidationError).message).toContain(field);
+    expect(api.requests).toHaveLength(0);
+  });
+
   it('sends fields the reference does not name yet, for loosely typed endpoints', async () => {
     api.respond(() =>
       ok({ object: 'gift_certificate', id: 71, balance_cents: 7500, brand_new_field: 'kept' }),

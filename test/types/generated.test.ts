@@ -1,6 +1,7 @@
 // Type tests of src/generated: checked by `npm run typecheck` (tsc over test/), run as no-ops by vitest.
 import { describe, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
+import { RANGE_RESERVATION_STATUSES, type RangeReservationStatus } from '../../src/generated/enums.js';
 import { ERROR_CODE_STATUS, type ErrorCode } from '../../src/generated/error-codes.js';
 import type { EventType } from '../../src/generated/event-types.js';
 import type { EventPayloadMap } from '../../src/generated/events.js';
@@ -9,12 +10,7 @@ import type {
   RangeReservationsCreateParams,
   RangeReservationsListParams,
 } from '../../src/generated/params.js';
-import {
-  RANGE_RESERVATION_STATUSES,
-  type RangeRental,
-  type RangeReservation,
-  type RangeReservationStatus,
-} from '../../src/generated/schemas.js';
+import type { RangeRental, RangeReservation } from '../../src/generated/schemas.js';
 
 type KnownStatus =
   | 'held'

@@ -4,6 +4,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { ShopClient } from '../../src/client.js';
 import type { APIPromise } from '../../src/core/api-promise.js';
 import type { Page, PagePromise } from '../../src/core/pagination.js';
+import type { RangeReservationLineKind, RangeReservationStatus } from '../../src/generated/enums.js';
 import type {
   GiftCertificate,
   MembershipCharge,
@@ -12,8 +13,6 @@ import type {
   RangeRentalCheckout,
   RangeRentalDetail,
   RangeReservation,
-  RangeReservationLineKind,
-  RangeReservationStatus,
   ReservationCancelResult,
 } from '../../src/generated/schemas.js';
 
@@ -91,6 +90,25 @@ describe('resource method types', () => {
       await shop.range.reservations.checkIn(5001, { note: 'x' });
     };
     expect(typeof misuse).toBe('function');
+  });
+
+  it('refuses a key the reference does not name on a documented endpoint, and keeps loose ones open', () => {
+    const misspelled = async () => {
+      // @ts-expect-error: `stauts` is not a filter of range.reservations.list
+      shop.range.reservations.list({ stauts: 'booked' });
+      // @ts-expect-error: `limt` is not a parameter of events.list
+      shop.events.list({ limt: 10 });
+      // @ts-expect-error: `start_at` is not a parameter of availability (starts_at is)
+      await shop.range.availability.list({ starts_at: 'a', ends_at: 'b', start_at: 'c' });
+      // @ts-expect-error: nested objects are closed too: `mail` is not a contact field
+      await shop.range.reservations.create({ class_session_id: 90, party_size: 2, contact: { mail: 'x' } });
+      // @ts-expect-error: memberships.create names its fields; `plan` is not one
+      await shop.memberships.create({ customer_id: 1, plan_id: 2, billing_method: 'counter', plan: 2 });
+      // The reference leaves these shapes open: fields it does not name are still accepted.
+      await shop.giftCertificates.reload(71, { amount_cents: 2500, memo: 'Birthday' });
+      await shop.locations.update(1, { name: 'Elsewhere' });
+    };
+    expect(typeof misspelled).toBe('function');
   });
 
   it('accepts both booking modes and every documented booking field', () => {
