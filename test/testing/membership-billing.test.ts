@@ -16,7 +16,8 @@ describe('sandbox membership billing on the clock', () => {
       current_period_start: '2026-10-04',
       current_period_end: '2026-11-03',
       next_bill_on: '2026-11-04',
-      updated_at: '2026-10-04T00:00:00.000Z',
+      // Two changes at 00:00, renewed then paid: each takes its own millisecond.
+      updated_at: '2026-10-04T00:00:00.001Z',
     });
     const dues = renewed.charges[0];
     expect(dues).toMatchObject({

@@ -1,6 +1,7 @@
 import type { SandboxCore } from '../core.js';
 import { SandboxApiError } from '../errors.js';
 import type { AccountPaymentRecord, HouseAccountRecord, StoreCreditEntryRecord } from '../state/accounts.js';
+import { touch } from './stamps.js';
 
 const OPEN = ['open', 'part_paid'];
 
@@ -143,7 +144,8 @@ export function receivePayment(
     const invoice = core.state.accounts.invoices.get(invoice_id)!;
     invoice.paid_cents += amount_cents;
     invoice.balance_cents -= amount_cents;
-    Object.assign(invoice, { status: invoice.balance_cents === 0 ? 'paid' : 'part_paid', updated_at: now });
+    invoice.status = invoice.balance_cents === 0 ? 'paid' : 'part_paid';
+    touch(invoice, core.clock.nowMs());
     core.events.record('invoice.updated', invoice);
   }
   if (left > 0) moveCredit(core, customerId, 'issued', left, `Overpayment on ${record.number}`);

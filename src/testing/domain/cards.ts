@@ -1,5 +1,6 @@
 import type { SandboxCore } from '../core.js';
 import type { CardTransactionRecord } from '../state/cards.js';
+import { touch } from './stamps.js';
 
 /** An approved charge still unattached this long after approval is reversed (reference section 8). */
 export const UNATTACHED_REVERSAL_MS = 10 * 60_000;
@@ -95,14 +96,10 @@ function scheduleUnattachedReversal(core: SandboxCore, transaction: CardTransact
   core.clock.schedule(approvedAt + UNATTACHED_REVERSAL_MS, () => {
     if (transaction.status !== 'approved' || transaction.attached) return;
     transaction.status = 'reversing';
-    transaction.updated_at = new Date(approvedAt + UNATTACHED_REVERSAL_MS).toISOString();
+    touch(transaction, approvedAt + UNATTACHED_REVERSAL_MS);
     core.clock.schedule(approvedAt + UNATTACHED_REVERSAL_MS + REVERSAL_CONFIRM_MS, () => {
-      const reversedAt = new Date(approvedAt + UNATTACHED_REVERSAL_MS + REVERSAL_CONFIRM_MS).toISOString();
-      Object.assign(transaction, {
-        status: 'reversed',
-        message: 'Reversed: charge never attached',
-        updated_at: reversedAt,
-      });
+      Object.assign(transaction, { status: 'reversed', message: 'Reversed: charge never attached' });
+      touch(transaction, approvedAt + UNATTACHED_REVERSAL_MS + REVERSAL_CONFIRM_MS);
     });
   });
 }

@@ -2,6 +2,7 @@ import type { SandboxCore } from '../core.js';
 import { invalidState, SandboxApiError, validationError } from '../errors.js';
 import type { GiftCertificateMove, GiftCertificateRecord } from '../state/promotions.js';
 import { addDays, dateOf, startOfDate } from './dates.js';
+import { touch } from './stamps.js';
 
 /** Reference section 8: a certificate code is 6 to 40 letters, digits or dashes. */
 export const GIFT_CERTIFICATE_CODE = /^[A-Za-z0-9-]{6,40}$/;
@@ -69,7 +70,8 @@ export function scheduleExpiry(core: SandboxCore, certificate: GiftCertificateRe
   const at = startOfDate(addDays(certificate.expires_on, 1));
   core.clock.schedule(at, () => {
     if (certificate.status !== 'active' && certificate.status !== 'depleted') return;
-    Object.assign(certificate, { status: 'expired', updated_at: new Date(at).toISOString() });
+    certificate.status = 'expired';
+    touch(certificate, at);
     core.events.record('gift_certificate.updated', certificate);
   });
 }
@@ -109,7 +111,7 @@ function changeBalance(
   certificate.balance_cents += delta;
   if (certificate.status === 'active' && certificate.balance_cents === 0) certificate.status = 'depleted';
   else if (certificate.status === 'depleted' && certificate.balance_cents > 0) certificate.status = 'active';
-  certificate.updated_at = core.clock.iso();
+  touch(certificate, core.clock.nowMs());
   addMove(core, certificate, kind, delta, note);
   core.events.record('gift_certificate.updated', certificate);
   return certificate;
@@ -193,7 +195,8 @@ export function reverse(core: SandboxCore, certificate: GiftCertificateRecord, n
 /** Any status but disabled -> disabled. */
 export function disable(core: SandboxCore, certificate: GiftCertificateRecord): GiftCertificateRecord {
   if (certificate.status === 'disabled') throw invalidState('gift certificate', 'disabled', 'disabled');
-  Object.assign(certificate, { status: 'disabled', updated_at: core.clock.iso() });
+  certificate.status = 'disabled';
+  touch(certificate, core.clock.nowMs());
   core.events.record('gift_certificate.updated', certificate);
   return certificate;
 }
@@ -205,7 +208,8 @@ export function enable(core: SandboxCore, certificate: GiftCertificateRecord): G
   const today = dateOf(core.clock.nowMs());
   const expired = certificate.expires_on !== null && certificate.expires_on < today;
   const status = expired ? 'expired' : certificate.balance_cents === 0 ? 'depleted' : 'active';
-  Object.assign(certificate, { status, updated_at: core.clock.iso() });
+  certificate.status = status;
+  touch(certificate, core.clock.nowMs());
   core.events.record('gift_certificate.updated', certificate);
   return certificate;
 }

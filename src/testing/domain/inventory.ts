@@ -1,6 +1,7 @@
 import type { SandboxCore } from '../core.js';
 import type { ProductRecord } from '../state/catalog.js';
 import type { InventoryLevelRecord, StockRow } from '../state/inventory.js';
+import { touch } from './stamps.js';
 
 /** The product with this SKU (unique per shop; compared without case, as SKU_TAKEN does). */
 export function productBySku(core: SandboxCore, sku: string): ProductRecord | undefined {
@@ -64,7 +65,7 @@ export function moveStock(core: SandboxCore, move: StockMove): StockRow {
   level.qty_on_hand += move.onHandDelta;
   level.qty_reserved += move.reservedDelta ?? 0;
   level.qty_available = level.qty_on_hand - level.qty_reserved;
-  level.updated_at = core.clock.iso();
+  touch(level, core.clock.nowMs());
   core.events.record('inventory.changed', {
     ...level,
     sku: move.product.sku,

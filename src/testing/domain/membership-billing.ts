@@ -16,6 +16,7 @@ import {
   UNPAID,
 } from './memberships.js';
 import { completeSale } from './orders.js';
+import { touch } from './stamps.js';
 
 /**
  * Days after the due date on which a saved card is charged: the due date, then two retries. The
@@ -76,7 +77,8 @@ function billMembership(core: SandboxCore, membership: MembershipRecord, date: s
   }
   const owed = unpaidCharges(core, membership);
   if (membership.status === 'active' && owed.some((charge) => charge.due_on < date)) {
-    Object.assign(membership, { status: 'past_due', updated_at: at });
+    membership.status = 'past_due';
+    touch(membership, Date.parse(at));
     recordMembershipChange(
       core,
       'membership.updated',
@@ -89,7 +91,8 @@ function billMembership(core: SandboxCore, membership: MembershipRecord, date: s
     membership.status === 'past_due' &&
     owed.some((charge) => date > addDays(charge.due_on, LAST_RETRY_DAY))
   ) {
-    Object.assign(membership, { status: 'expired', next_bill_on: null, updated_at: at });
+    Object.assign(membership, { status: 'expired', next_bill_on: null });
+    touch(membership, Date.parse(at));
     recordMembershipChange(
       core,
       'membership.updated',
@@ -110,8 +113,8 @@ function renew(core: SandboxCore, membership: MembershipRecord, at: string): voi
     current_period_end: end,
     next_bill_on: nextPeriodStart(plan, start),
     guest_passes_left: plan.guest_passes_per_period,
-    updated_at: at,
   });
+  touch(membership, Date.parse(at));
   insertCharge(core, membership, {
     kind: 'dues',
     period_start: start,
@@ -153,7 +156,7 @@ function chargeSavedCard(
   if (card.declines) {
     insertCardTransaction(core, { ...attempt, status: 'declined' });
     Object.assign(charge, { status: 'failed', last_error: 'Card declined: insufficient funds' });
-    membership.updated_at = at;
+    touch(membership, Date.parse(at));
     recordMembershipChange(
       core,
       'membership.payment_failed',
@@ -209,7 +212,7 @@ function settle(
       paid_at: at,
     });
   }
-  membership.updated_at = at;
+  touch(membership, Date.parse(at));
   if (unpaidCharges(core, membership).length > 0) return;
   // activated and reactivated are the sandbox's names; the reference shows the transitions, not the values.
   if (membership.status === 'pending') {

@@ -7,6 +7,7 @@ import type {
   SavedCard,
 } from '../state/memberships.js';
 import { addDays, addMonths, dateOf } from './dates.js';
+import { touch } from './stamps.js';
 
 /** Where members save a card and pay links point (the sandbox's made-up host; nothing is served there). */
 export const PAY_HOST = 'https://pay.sandbox.shop.test';
@@ -198,7 +199,8 @@ export function cancelMembership(
     recordMembershipChange(core, 'membership.updated', membership, 'cancelled', options.reason);
     return membership;
   }
-  Object.assign(membership, { cancel_at_period_end: true, cancel_reason: options.reason, updated_at: now });
+  Object.assign(membership, { cancel_at_period_end: true, cancel_reason: options.reason });
+  touch(membership, core.clock.nowMs());
   // Not a value the reference shows: the sandbox names the scheduled cancellation cancel_scheduled.
   recordMembershipChange(
     core,
@@ -231,8 +233,8 @@ export function endNow(
     cancel_reason: reason ?? membership.cancel_reason,
     cancelled_at: at,
     next_bill_on: null,
-    updated_at: at,
   });
+  touch(membership, Date.parse(at));
 }
 
 /**
@@ -253,7 +255,7 @@ export function useGuestPass(
   }
   const now = core.clock.iso();
   membership.guest_passes_left -= 1;
-  membership.updated_at = now;
+  touch(membership, core.clock.nowMs());
   core.state.memberships.guestPasses.push({ membership_id: membership.id, note, used_at: now });
   return membership;
 }

@@ -4,6 +4,7 @@ import type { ProductRecord } from '../state/catalog.js';
 import type { PurchaseOrderLineRecord, PurchaseOrderRecord, ReceivingRecord } from '../state/purchasing.js';
 import { dateOf } from './dates.js';
 import { moveStock } from './inventory.js';
+import { touch } from './stamps.js';
 
 /** One line as a request gives it, with its product looked up. */
 export interface PurchaseLineInput {
@@ -112,7 +113,7 @@ export function updatePurchaseOrder(
   }
   if (changes.note !== undefined) order.note = changes.note;
   if (changes.expectedOn !== undefined) order.expected_on = changes.expectedOn;
-  order.updated_at = core.clock.iso();
+  touch(order, core.clock.nowMs());
   return order;
 }
 
@@ -121,7 +122,8 @@ export function submitPurchaseOrder(core: SandboxCore, order: PurchaseOrderRecor
   if (order.status !== 'draft') throw invalidState('purchase order', order.status, 'submitted');
   requireLines(order.lines.length);
   const now = core.clock.iso();
-  Object.assign(order, { status: 'submitted', submitted_at: now, updated_at: now });
+  Object.assign(order, { status: 'submitted', submitted_at: now });
+  touch(order, core.clock.nowMs());
   core.events.record('purchase_order.submitted', order);
   return order;
 }
@@ -135,7 +137,8 @@ export function cancelPurchaseOrder(core: SandboxCore, order: PurchaseOrderRecor
     throw invalidState('purchase order', order.status, 'cancelled');
   }
   const now = core.clock.iso();
-  Object.assign(order, { status: 'cancelled', cancelled_at: now, updated_at: now });
+  Object.assign(order, { status: 'cancelled', cancelled_at: now });
+  touch(order, core.clock.nowMs());
   core.events.record('purchase_order.cancelled', order);
   return order;
 }
@@ -220,7 +223,8 @@ export function receivePurchaseOrder(core: SandboxCore, order: PurchaseOrderReco
   const now = core.clock.iso();
   for (const { line, qty } of picks) line.qty_received += qty;
   const done = order.lines.every((line) => line.qty_received >= line.qty);
-  Object.assign(order, { status: done ? 'received' : 'partially_received', updated_at: now });
+  order.status = done ? 'received' : 'partially_received';
+  touch(order, core.clock.nowMs());
   const receiving: ReceivingRecord = core.state.purchasing.receivings.insert((id) => ({
     object: 'receiving',
     id,

@@ -4,6 +4,7 @@ import type {
   RangeSessionRecord,
   RangeState,
 } from '../state/range.js';
+import { touch } from './stamps.js';
 
 /** Reservation states that hold a lane's time. */
 export const HOLDING_STATUSES: ReadonlySet<string> = new Set(['held', 'booked', 'checked_in', 'in_progress']);
@@ -76,7 +77,7 @@ export function refreshSeats(range: RangeState, session: RangeSessionRecord, now
   if (booked === session.seats_booked) return;
   session.seats_booked = booked;
   session.seats_left = Math.max(0, session.capacity - booked);
-  session.updated_at = now;
+  touch(session, Date.parse(now));
 }
 
 /** Age in whole years on a day, from a YYYY-MM-DD date of birth. */

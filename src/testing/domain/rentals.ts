@@ -1,6 +1,7 @@
 import type { SandboxCore } from '../core.js';
 import { SandboxUsageError } from '../errors.js';
 import type { RangeRentalCheckoutRecord, RangeRentalRecord } from '../state/range.js';
+import { touch } from './stamps.js';
 
 /** Condition vocabulary staff record (reference section 2): Good, Needs cleaning or Damaged, then `: note`. */
 export const CONDITION = /^(Good|Needs cleaning|Damaged)(: .+)?$/;
@@ -72,7 +73,8 @@ export function rentOut(
     rounds_fired: null,
   }));
   core.state.range.checkoutChangedAt.set(checkout.id, now);
-  Object.assign(rental, { status: 'checked_out', updated_at: now });
+  rental.status = 'checked_out';
+  touch(rental, core.clock.nowMs());
   core.events.record('range.rental.checked_out', renderRental(core, rental));
   return rental;
 }
@@ -105,8 +107,8 @@ export function returnRental(
     status: needsService ? 'maintenance' : 'available',
     round_count: rental.round_count + (rounds ?? 0),
     out_of_service_reason: needsService ? `Returned: ${condition}` : null,
-    updated_at: now,
   });
+  touch(rental, core.clock.nowMs());
   core.events.record('range.rental.checked_in', { ...renderRental(core, rental), last_checkout: checkout });
   if (needsService) core.events.record('range.rental.out_of_service', renderRental(core, rental));
   return rental;
@@ -119,8 +121,8 @@ export function takeOutOfService(core: SandboxCore, rentalId: number, reason: st
   Object.assign(rental, {
     status: 'maintenance',
     out_of_service_reason: reason,
-    updated_at: core.clock.iso(),
   });
+  touch(rental, core.clock.nowMs());
   core.events.record('range.rental.out_of_service', renderRental(core, rental));
   return rental;
 }
@@ -134,8 +136,8 @@ export function returnToService(core: SandboxCore, rentalId: number): RangeRenta
     status: 'available',
     out_of_service_reason: null,
     last_serviced_on: now.slice(0, 10),
-    updated_at: now,
   });
+  touch(rental, core.clock.nowMs());
   core.events.record('range.rental.returned_to_service', renderRental(core, rental));
   return rental;
 }

@@ -3,6 +3,7 @@ import { invalidState } from '../errors.js';
 import type { RangeReservationRecord, ReservationLine } from '../state/range.js';
 import type { CustomerRecord } from '../state/shop.js';
 import { refreshSeats } from './range-rules.js';
+import { touch } from './stamps.js';
 
 /** What a new reservation is made of, whoever creates it (API, seed, front desk). */
 export interface NewReservation {
@@ -72,7 +73,8 @@ function refreshSessionOf(core: SandboxCore, reservation: RangeReservationRecord
 export function checkIn(core: SandboxCore, reservation: RangeReservationRecord): void {
   if (reservation.status !== 'booked') throw invalidState('reservation', reservation.status, 'checked in');
   const now = core.clock.iso();
-  Object.assign(reservation, { status: 'checked_in', checked_in_at: now, updated_at: now });
+  Object.assign(reservation, { status: 'checked_in', checked_in_at: now });
+  touch(reservation, core.clock.nowMs());
   core.events.record('range.reservation.checked_in', reservation);
 }
 
@@ -81,10 +83,14 @@ export function markNoShow(core: SandboxCore, reservation: RangeReservationRecor
   if (reservation.status !== 'booked')
     throw invalidState('reservation', reservation.status, 'marked no-show');
   const now = core.clock.iso();
-  Object.assign(reservation, { status: 'no_show', no_show_at: now, updated_at: now });
+  Object.assign(reservation, { status: 'no_show', no_show_at: now });
+  touch(reservation, core.clock.nowMs());
   for (const line of reservation.lines) {
     const resource = line.kind === 'lane_time' ? core.state.range.resources.get(line.resource_id) : undefined;
-    if (resource) Object.assign(resource, { floor_status: 'needs_reset', updated_at: now });
+    if (resource) {
+      resource.floor_status = 'needs_reset';
+      touch(resource, core.clock.nowMs());
+    }
   }
   core.events.record('range.reservation.no_show', reservation);
 }

@@ -3,6 +3,7 @@ import { SandboxApiError } from '../errors.js';
 import type { ProductRecord } from '../state/catalog.js';
 import type { OrderRecord } from '../state/orders.js';
 import { availableAt, moveStock } from './inventory.js';
+import { touch } from './stamps.js';
 
 /** One product line of an order being placed. */
 export interface ProductLine {
@@ -115,7 +116,8 @@ function takeStock(
   const hold = status === 'held' || isTransferItem(product);
   if (product.is_serialized) {
     for (const unit of inStockUnits(core, product.id, order.location_id).slice(0, line.qty)) {
-      Object.assign(unit, { status: hold ? 'held' : 'sold', updated_at: core.clock.iso() });
+      unit.status = hold ? 'held' : 'sold';
+      touch(unit, core.clock.nowMs());
       core.state.inventory.unitOrders.set(unit.id, order.id);
     }
   }
@@ -162,7 +164,8 @@ export function voidOrder(core: SandboxCore, order: OrderRecord): OrderRecord {
     );
   }
   const held = order.status === 'held';
-  Object.assign(order, { status: 'voided', updated_at: core.clock.iso() });
+  order.status = 'voided';
+  touch(order, core.clock.nowMs());
   core.events.record('sale.voided', order);
   for (const [index, line] of order.lines.entries()) {
     const product = products[index];
@@ -184,7 +187,8 @@ function releaseUnits(core: SandboxCore, order: OrderRecord, productId: number):
   for (const unit of units.filter(
     (row) => row.product_id === productId && unitOrders.get(row.id) === order.id,
   )) {
-    Object.assign(unit, { status: 'in_stock', updated_at: core.clock.iso() });
+    unit.status = 'in_stock';
+    touch(unit, core.clock.nowMs());
     unitOrders.delete(unit.id);
   }
 }

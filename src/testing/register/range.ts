@@ -1,5 +1,6 @@
 import type { SandboxCore } from '../core.js';
 import { completeSale } from '../domain/orders.js';
+import { touch } from '../domain/stamps.js';
 import { SandboxUsageError } from '../errors.js';
 import { LANE_OVERTIME_PRODUCT } from '../seed/catalog.js';
 import type { RangeReservationRecord } from '../state/range.js';
@@ -54,7 +55,8 @@ export function closeVisit(
     ];
   }
   const now = core.clock.iso();
-  Object.assign(reservation, { status: 'completed', completed_at: now, updated_at: now });
+  Object.assign(reservation, { status: 'completed', completed_at: now });
+  touch(reservation, core.clock.nowMs());
   core.events.record('range.reservation.completed', reservation);
   return reservation;
 }

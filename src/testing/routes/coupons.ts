@@ -1,4 +1,5 @@
 import { COUPON_CHANNELS, checkCoupon, liveCoupons } from '../domain/coupons.js';
+import { touch } from '../domain/stamps.js';
 import { notFound } from '../errors.js';
 import { canSeeLocation, requireWritableLocation } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
@@ -87,7 +88,8 @@ export const couponRoutes: readonly RouteDefinition[] = [
       const coupon = couponAt(context);
       const fields = readFields(context, coupon);
       checkCoupon(sandbox, { ...coupon, ...fields });
-      Object.assign(coupon, fields, { updated_at: sandbox.clock.iso() });
+      Object.assign(coupon, fields);
+      touch(coupon, sandbox.clock.nowMs());
       sandbox.events.record('coupon.updated', coupon);
       return ok({ ...coupon });
     },

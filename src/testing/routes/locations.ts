@@ -1,3 +1,4 @@
+import { touch } from '../domain/stamps.js';
 import { notFound, SandboxApiError } from '../errors.js';
 import { canSeeLocation } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
@@ -59,7 +60,8 @@ export const locationRoutes: readonly RouteDefinition[] = [
       };
       const changed = WRITABLE.some((field) => next[field] !== location[field]);
       if (changed) {
-        Object.assign(location, next, { updated_at: sandbox.clock.iso() });
+        Object.assign(location, next);
+        touch(location, sandbox.clock.nowMs());
         sandbox.events.record('location.updated', location, location.id);
       }
       return ok(render(location));

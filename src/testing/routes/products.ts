@@ -1,4 +1,5 @@
 import { COMPLIANCE_FIELDS, checkComplianceChange, preferVendor, renderProduct } from '../domain/products.js';
+import { touch } from '../domain/stamps.js';
 import { notFound, SandboxApiError } from '../errors.js';
 import { FieldReader, pathId } from '../http/fields.js';
 import { changedSince, paginate, readPageParams } from '../http/pagination.js';
@@ -89,7 +90,7 @@ function update(context: RouteContext) {
   Object.assign(product, changes);
   if (changes.vendor_id !== undefined || changes.vendor_sku !== undefined) preferVendor(product);
   if (JSON.stringify(product) !== before) {
-    product.updated_at = sandbox.clock.iso();
+    touch(product, sandbox.clock.nowMs());
     sandbox.events.record('product.updated', renderProduct(sandbox, product, { inventory: true }));
   }
   return ok(renderProduct(sandbox, product, { inventory: false }));
