@@ -283,6 +283,22 @@ describe('generate --check', () => {
     }
   });
 
+  it('refuses to write into a non-empty directory it did not generate, deleting nothing', async () => {
+    const out = await mkdtemp(path.join(scratchRoot, 'foreign-'));
+    try {
+      await writeFile(path.join(out, 'precious.ts'), 'export const mine = 1;\n');
+      await expect(writeFiles(out, files)).rejects.toThrow(/not a generated directory/);
+      expect(await readFile(path.join(out, 'precious.ts'), 'utf8')).toBe('export const mine = 1;\n');
+      await rm(path.join(out, 'precious.ts'));
+      await writeFiles(out, files); // empty: fine
+      await writeFile(path.join(out, 'stale.ts'), 'export {};\n');
+      await writeFiles(out, files); // generated before (README marker): stale files go
+      expect(await diffFiles(out, files)).toEqual([]);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
+
   it('compares against a directory in memory too', async () => {
     expect(await diffFiles(dir, files)).toEqual([]);
     expect(await diffFiles(path.join(dir, 'nowhere'), new Map([['a.ts', '']]))).toEqual(['a.ts (missing)']);
