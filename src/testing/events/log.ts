@@ -91,10 +91,6 @@ export class EventLog {
     return this.events;
   }
 
-  find(id: string): StoredEvent | undefined {
-    return this.events.find((event) => event.envelope.id === id);
-  }
-
   /** The clock only moves forward, so the expired events are the first ones. */
   private dropExpired(now: number): void {
     let expired = 0;

@@ -82,6 +82,7 @@ export class SandboxWebhooks {
     return this.core.deliveries.enqueueTo(this.core.events.build('ping', { object: 'ping' }, null), endpoint);
   }
 
+  /** The shop's endpoints in the order they were added, with whether each is on and its failures in a row. */
   endpoints(): SandboxWebhookEndpoint[] {
     return this.core.endpoints.all().map((endpoint) => ({
       id: endpoint.id,

@@ -1,9 +1,11 @@
+import type { SandboxCore } from '../core.js';
 import { bookLanes, bookSession, readGuest } from '../domain/booking.js';
 import * as reservations from '../domain/reservations.js';
 import { findVisible, visibleRows } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
 import { changedSince, paginate, readPageParams } from '../http/pagination.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../http/route.js';
+import type { RangeReservationRecord } from '../state/range.js';
 
 const RESERVATION = 'range reservation';
 
@@ -57,6 +59,26 @@ function create(context: RouteContext) {
   return created(reservation);
 }
 
+/**
+ * POST .../{id}/check-in and .../no-show: a transition of section 3 that takes no body, applies `apply`
+ * (which refuses the wrong state with 409 INVALID_STATE) and answers the reservation.
+ */
+function transition(
+  verb: string,
+  apply: (core: SandboxCore, reservation: RangeReservationRecord) => void,
+): RouteDefinition {
+  return {
+    method: 'POST',
+    path: `/v1/range/reservations/{id}/${verb}`,
+    permission: 'range:write',
+    handle: (context) => {
+      const reservation = reservationAt(context);
+      apply(context.sandbox, reservation);
+      return ok(reservation);
+    },
+  };
+}
+
 /** The range reservation endpoints (reference section 4, "Range"), with the state machine of section 3. */
 export const rangeReservationRoutes: readonly RouteDefinition[] = [
   {
@@ -100,26 +122,8 @@ export const rangeReservationRoutes: readonly RouteDefinition[] = [
     permission: 'range:read',
     handle: (context) => ok(reservationAt(context)),
   },
-  {
-    method: 'POST',
-    path: '/v1/range/reservations/{id}/check-in',
-    permission: 'range:write',
-    handle: (context) => {
-      const reservation = reservationAt(context);
-      reservations.checkIn(context.sandbox, reservation);
-      return ok(reservation);
-    },
-  },
-  {
-    method: 'POST',
-    path: '/v1/range/reservations/{id}/no-show',
-    permission: 'range:write',
-    handle: (context) => {
-      const reservation = reservationAt(context);
-      reservations.markNoShow(context.sandbox, reservation);
-      return ok(reservation);
-    },
-  },
+  transition('check-in', reservations.checkIn),
+  transition('no-show', reservations.markNoShow),
   {
     method: 'POST',
     path: '/v1/range/reservations/{id}/cancel',
