@@ -37,7 +37,7 @@ export type { HttpMethod, Operation, PathParam } from './core/operation.js';
 export { type ListMeta, Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
 export type { RequestParams } from './core/params.js';
 export type { RateLimitInfo } from './core/rate-limit.js';
-export type { RequestOptions } from './core/request-options.js';
+export type { RequestHeaders, RequestOptions } from './core/request-options.js';
 export { APIResource } from './core/resource.js';
 export type { ThrottleOption } from './core/throttle.js';
 export type { FetchLike } from './core/transport.js';

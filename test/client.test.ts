@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ShopClient } from '../src/client.js';
-import { ShopError } from '../src/core/errors/index.js';
+import { ParamsValidationError, ShopError } from '../src/core/errors/index.js';
 import { VERSION } from '../src/internal/version.js';
 import {
   API_KEY,
@@ -117,7 +117,7 @@ describe('request headers', () => {
     await testClient().request(
       retrieveReservation,
       { path: { id: 1 } },
-      { headers: { 'x-trace-id': undefined as unknown as string } },
+      { headers: { 'x-trace-id': undefined } },
     );
     expect(seen[0]?.headers.has('x-trace-id')).toBe(false);
     expect(seen[0]?.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
@@ -131,6 +131,59 @@ describe('request headers', () => {
       { headers: { 'x-note': 'line\nbreak' } },
     );
     await expect(call).rejects.toMatchObject({ name: 'ParamsValidationError', code: 'VALIDATION_ERROR' });
+    expect(seen).toHaveLength(0);
+  });
+});
+
+describe('request headers beyond a plain record', () => {
+  it('refuses a value outside Latin-1 locally, as ParamsValidationError, instead of a retried ConnectionError', async () => {
+    const seen = recordRetrieve();
+    const call = testClient().request(
+      retrieveReservation,
+      { path: { id: 1 } },
+      { headers: { 'x-customer-name': 'Zoë Łukasiewicz' } },
+    );
+    const error = await call.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ParamsValidationError);
+    expect((error as ParamsValidationError).details.headers?.[0]).toMatch(/x-customer-name.*Latin-1/);
+    expect(seen).toHaveLength(0);
+    // Latin-1 itself is a valid header value and goes out.
+    await testClient().request(retrieveReservation, { path: { id: 1 } }, { headers: { 'x-name': 'Zoë' } });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('takes a Headers instance and an array of pairs, as fetch does', async () => {
+    const seen = recordRetrieve();
+    const shop = testClient();
+    await shop.request(
+      retrieveReservation,
+      { path: { id: 1 } },
+      { headers: new Headers({ 'X-Trace-Id': 'from-headers' }) },
+    );
+    await shop.request(retrieveReservation, { path: { id: 1 } }, { headers: [['X-Trace-Id', 'from-pairs']] });
+    expect(seen.map((request) => request.headers.get('x-trace-id'))).toEqual(['from-headers', 'from-pairs']);
+    expect(seen[0]?.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
+  });
+
+  it('removes a default header the caller sets to undefined or null', async () => {
+    const seen = recordRetrieve();
+    await testClient().request(
+      retrieveReservation,
+      { path: { id: 1 } },
+      { headers: { 'User-Agent': undefined, accept: null } },
+    );
+    expect(seen[0]?.headers.has('accept')).toBe(false);
+    expect(seen[0]?.headers.get('user-agent') ?? '').not.toMatch(/shop-sdk/);
+    expect(seen[0]?.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
+  });
+
+  it('refuses headers of a shape fetch does not take, saying which shapes it does', async () => {
+    const seen = recordRetrieve();
+    const error = await testClient()
+      .request(retrieveReservation, { path: { id: 1 } }, { headers: 'x-a: 1' as never })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ParamsValidationError);
+    expect((error as Error).message).toMatch(/Headers, an array of \[name, value\] pairs or an object/);
     expect(seen).toHaveLength(0);
   });
 });

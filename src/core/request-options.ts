@@ -1,4 +1,14 @@
 /**
+ * Extra headers of one call, in any shape `fetch` takes: a `Headers`, `[name, value]` pairs, or a record.
+ * In a record, a null or undefined value removes that header from the SDK's defaults (`User-Agent`,
+ * `Accept`, ...); a POST's Idempotency-Key is never removed, a fresh one is generated instead.
+ */
+export type RequestHeaders =
+  | Headers
+  | ReadonlyArray<readonly [string, string]>
+  | Readonly<Record<string, string | null | undefined>>;
+
+/**
  * Options for one call, the last argument of every resource method. Each overrides the client's setting
  * for this call only.
  */
@@ -22,6 +32,10 @@ export interface RequestOptions {
   maxRetries?: number;
   /** Cancels the call, including any wait between retries; the call then rejects with the signal's reason. */
   signal?: AbortSignal;
-  /** Extra request headers, applied last (names are case-insensitive). */
-  headers?: Record<string, string>;
+  /**
+   * Extra request headers, applied last (names are case-insensitive); a null or undefined value removes a
+   * default header. Values must be Latin-1, as HTTP requires: anything else is refused before sending.
+   * @example { headers: { 'X-Request-Id': requestId } }
+   */
+  headers?: RequestHeaders;
 }
