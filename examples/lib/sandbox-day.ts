@@ -43,6 +43,8 @@ function stopReceiver(server: Server): Promise<void> {
 }
 
 const HOUR = 3_600_000;
+/** Where the sandbox clock starts: a weekday afternoon, so the range is open and lanes are free tomorrow. */
+const SANDBOX_START = '2026-10-01T15:00:00Z';
 
 /** An hour-long window starting `hoursAhead` whole hours from now. */
 function windowAhead(now: Date, hoursAhead: number): { starts_at: string; ends_at: string } {
@@ -55,8 +57,9 @@ export async function sandboxDay(): Promise<void> {
   console.log('shop-sdk quickstart: SHOP_API_KEY and SHOP_API_BASE_URL are not set, so this runs against');
   console.log('the built-in sandbox (shop-sdk/testing), a simulated shop served on 127.0.0.1.');
 
-  // The webhook handler checks signatures against the wall clock, so the sandbox starts at the real time.
-  const sandbox = createSandbox({ now: new Date(), clock: 'real' });
+  // A fixed start makes every run print the same day. The sandbox signs deliveries on its own clock, so the
+  // handler checks signature timestamps against that clock (its `now` option), not the wall's.
+  const sandbox = createSandbox({ now: SANDBOX_START });
   const handled: ShopEvent[] = [];
   const dedupe = new MemoryDedupeStore();
   const onEvent = (event: ShopEvent) => {
@@ -68,7 +71,12 @@ export async function sandboxDay(): Promise<void> {
   try {
     api = await sandbox.listen();
     const endpoint = sandbox.webhooks.addEndpoint({ url: receiver.url, types: EVENT_TYPES });
-    handler = createWebhookHandler({ secret: endpoint.secret, dedupe, onEvent });
+    handler = createWebhookHandler({
+      secret: endpoint.secret,
+      dedupe,
+      onEvent,
+      now: () => sandbox.clock.now(),
+    });
     await walk({ sandbox, api, receiver: receiver.server, receiverUrl: receiver.url }, handled, dedupe);
   } finally {
     await Promise.all([api?.close(), stopReceiver(receiver.server)]);

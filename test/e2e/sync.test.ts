@@ -12,8 +12,8 @@ import {
 } from '../../src/webhooks/index.js';
 import { conformanceTest, useE2E } from './support/harness.js';
 
-// The SDK's handler checks signature timestamps against the wall clock: the sandbox starts at it.
-const e2e = useE2E({ now: Date.now() });
+// A fixed start, like every e2e file; the handler checks signature timestamps against the sandbox clock.
+const e2e = useE2E();
 
 const dedupe = new MemoryDedupeStore();
 const mirror = new InventoryMirror();
@@ -41,7 +41,12 @@ beforeAll(async () => {
     url: `http://127.0.0.1:${port}/webhooks`,
     types: ['inventory.changed', 'range.reservation.booked'],
   });
-  handler = createWebhookHandler({ secret: endpoint.secret, dedupe, onEvent });
+  handler = createWebhookHandler({
+    secret: endpoint.secret,
+    dedupe,
+    onEvent,
+    now: () => e2e.sandbox.clock.now(),
+  });
 });
 afterAll(
   () =>

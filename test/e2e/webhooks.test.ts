@@ -12,8 +12,9 @@ import { conformanceTest, spec, useE2E } from './support/harness.js';
 import { type RawDelivery, type Receiver, rawReceiver, serveHandler } from './support/receiver.js';
 import { checkEvent } from './support/recorder.js';
 
-// The SDK's handler checks the signature's timestamp against the wall clock, so this sandbox starts at it.
-const e2e = useE2E({ now: Date.now() });
+// A fixed start, like every e2e file; the handler reads the sandbox clock (its `now` option) to check the
+// signature's timestamp, so retries hours later on that clock verify as they would on a real receiver.
+const e2e = useE2E();
 const TYPES = [
   'range.reservation.booked',
   'range.reservation.checked_in',
@@ -42,6 +43,7 @@ beforeAll(async () => {
   handlerEndpoint = e2e.sandbox.webhooks.addEndpoint({ url: handlerReceiver.url, types: TYPES });
   handler = createWebhookHandler({
     secret: handlerEndpoint.secret,
+    now: () => e2e.sandbox.clock.now(),
     onEvent: (event, context) => {
       const threw = failNext > 0;
       handled.push({ event, attempt: context.delivery?.attempt ?? null, threw });
@@ -145,6 +147,37 @@ describe('webhook delivery to real receivers', () => {
     expect(calls.map((call) => [call.event.id, call.attempt, call.threw])).toEqual([
       [first[0]!.eventId, 1, true],
       [first[0]!.eventId, 2, false],
+    ]);
+  });
+
+  it('verifies a retry made hours later on the sandbox clock: the handler reads that clock, not the wall', async () => {
+    failNext = 4;
+    const gun = e2e.sandbox.core.state.range.rentals.find((rental) => rental.status === 'available')!;
+    e2e.sandbox.register.rentOut(gun.id, { customerId: 3 });
+    const before = handled.length;
+
+    const attempts = [];
+    for (const wait of [0, '1m', '5m', '30m', '2h']) {
+      if (wait !== 0) e2e.sandbox.clock.advance(wait);
+      attempts.push(
+        ...(await e2e.sandbox.webhooks.flush()).filter((a) => a.endpointId === handlerEndpoint.id),
+      );
+    }
+
+    // Four answers of 500 (the partner's code threw), then 200 two and a half hours after the change.
+    expect(attempts.map((attempt) => [attempt.attempt, attempt.httpStatus])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 500],
+      [4, 500],
+      [5, 200],
+    ]);
+    expect(handled.slice(before).map((call) => [call.attempt, call.threw])).toEqual([
+      [1, true],
+      [2, true],
+      [3, true],
+      [4, true],
+      [5, false],
     ]);
   });
 
