@@ -3,6 +3,7 @@ import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ShopClient } from '../src/client.js';
 import { ParamsValidationError, ShopError } from '../src/core/errors/index.js';
+import type { FetchLike } from '../src/core/transport.js';
 import { VERSION } from '../src/internal/version.js';
 import {
   API_KEY,
@@ -185,6 +186,31 @@ describe('request headers beyond a plain record', () => {
     expect(error).toBeInstanceOf(ParamsValidationError);
     expect((error as Error).message).toMatch(/Headers, an array of \[name, value\] pairs or an object/);
     expect(seen).toHaveLength(0);
+  });
+});
+
+describe('each request gets its own headers', () => {
+  it('does not let a custom fetch that mutates init.headers change later requests or retries', async () => {
+    const seen = recordRetrieve();
+    let calls = 0;
+    const mutatingFetch: FetchLike = (url, init) => {
+      calls++;
+      const headers = init.headers as Record<string, string>;
+      headers[`x-added-by-call-${calls}`] = 'yes';
+      headers.accept = 'text/leaked';
+      // The first attempt of the second call fails before sending, so it is retried.
+      if (calls === 2) return Promise.reject(new TypeError('fetch failed'));
+      return globalThis.fetch(url, init);
+    };
+    const shop = testClient({ fetch: mutatingFetch });
+    await shop.request(retrieveReservation, { path: { id: 1 } });
+    await shop.request(retrieveReservation, { path: { id: 1 } });
+    expect(calls).toBe(3);
+    expect(seen).toHaveLength(2);
+    const second = seen[1]?.headers;
+    expect(second?.has('x-added-by-call-1')).toBe(false);
+    expect(second?.has('x-added-by-call-2')).toBe(false);
+    expect(second?.get('x-added-by-call-3')).toBe('yes');
   });
 });
 

@@ -49,7 +49,10 @@ export interface ReceivedPage<T> extends Received<T[]> {
 interface Prepared {
   readonly label: string;
   readonly url: string;
-  readonly init: RequestInit;
+  readonly method: string;
+  /** Copied into every attempt's init: a custom fetch that mutates its headers changes nothing else. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | undefined;
 }
 
 /**
@@ -134,16 +137,20 @@ export class Transport {
     }
     const path = buildPath(params.path);
     const body = params.body === undefined ? undefined : serialise(operation, params.body);
-    let headers = body === undefined ? this.#headers : this.#jsonHeaders;
-    if (options?.headers) headers = mergeHeaders(headers, options.headers);
-    if (operation.method === 'POST') {
-      const key = resolveIdempotencyKey(options?.idempotencyKey ?? headers['idempotency-key']);
-      headers = { ...headers, 'idempotency-key': key };
-    }
+    const base = body === undefined ? this.#headers : this.#jsonHeaders;
+    const headers = options?.headers ? mergeHeaders(base, options.headers) : base;
     return {
       label: `${operation.method} ${path}`,
       url: this.#config.baseUrl + path + encodeQuery(params.query),
-      init: { method: operation.method, headers, body },
+      method: operation.method,
+      headers:
+        operation.method === 'POST'
+          ? {
+              ...headers,
+              'idempotency-key': resolveIdempotencyKey(options?.idempotencyKey ?? headers['idempotency-key']),
+            }
+          : headers,
+      body,
     };
   }
 
@@ -164,8 +171,13 @@ export class Transport {
     let response: Response;
     let text: string;
     try {
-      prepared.init.signal = controller.signal;
-      response = await fetch(prepared.url, prepared.init);
+      const init: RequestInit = {
+        method: prepared.method,
+        headers: { ...prepared.headers },
+        body: prepared.body,
+        signal: controller.signal,
+      };
+      response = await fetch(prepared.url, init);
       text = await response.text();
     } catch (cause) {
       if (signal?.aborted) throw signal.reason;
