@@ -2,9 +2,9 @@ import type { z } from 'zod';
 import { APIPromise, type APIResponse, LazyAPIResponse } from './core/api-promise.js';
 import { ShopError } from './core/errors/shop-error.js';
 import { isLogLevel, type Logger, type LogLevel, SdkLogger } from './core/logger.js';
-import type { Operation } from './core/operation.js';
+import { defineOperation, type HttpMethod, type Operation } from './core/operation.js';
 import { fetchPage, type PagePromise } from './core/pagination.js';
-import type { RequestParams } from './core/params.js';
+import type { RawRequestParams, RawRequestParamsWithBody, RequestParams } from './core/params.js';
 import type { RequestOptions } from './core/request-options.js';
 import { Throttle, type ThrottleOption } from './core/throttle.js';
 import { type FetchLike, Transport } from './core/transport.js';
@@ -329,14 +329,18 @@ export class ShopClient {
 
   /**
    * Calls one single-record operation: params checked against its schemas, `data` validated against its
-   * result schema. Resource methods are built on it; call it directly for an operation the SDK has no
-   * method for yet.
+   * result schema. Resource methods are built on it; pass an entry of the exported `operations` table, or
+   * one from `defineOperation` for an endpoint the SDK has no method for yet. A cursor list goes through
+   * {@link ShopClient.list}.
    */
-  request<Op extends Operation>(
+  request<Op extends Operation & { readonly pagination: null }>(
     operation: Op,
     params: RequestParams = {},
     options?: RequestOptions,
   ): APIPromise<z.output<Op['result']>> {
+    if (operation.pagination === 'cursor') {
+      return rejected(new ShopError(`${operation.id} is a cursor-paginated list: call shop.list() with it`));
+    }
     return new APIPromise(
       this.#transport
         .request<z.output<Op['result']>>(operation, params, options)
@@ -348,7 +352,7 @@ export class ShopClient {
   }
 
   /** Calls one cursor-paginated list operation; see {@link PagePromise} for walking it. */
-  list<Op extends Operation>(
+  list<Op extends Operation & { readonly pagination: 'cursor' }>(
     operation: Op,
     params: RequestParams = {},
     options?: RequestOptions,
@@ -361,4 +365,74 @@ export class ShopClient {
       ),
     );
   }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Endpoints the SDK has no method for yet (the API adds them within /v1, reference section 9): the same
+  // transport as every method (key, retries, Idempotency-Key on POST, envelope, typed errors). The path is
+  // the full one with /v1; `{name}` placeholders are filled from `params.path`.
+  // ---------------------------------------------------------------------------------------------------
+
+  /**
+   * GET an endpoint the SDK has no method for yet; `data` is `unknown` unless `params.result` gives its schema.
+   * @example
+   * const widget = await shop.get('/v1/widgets/{id}', { path: { id: 5 }, result: WidgetSchema });
+   */
+  get<Result extends z.ZodType = z.ZodUnknown>(
+    path: string,
+    params?: RawRequestParams<Result>,
+    options?: RequestOptions,
+  ): APIPromise<z.output<Result>> {
+    return this.#raw('GET', path, params, options);
+  }
+
+  /**
+   * POST to an endpoint the SDK has no method for yet, with an Idempotency-Key as every POST.
+   * @example
+   * await shop.post('/v1/widgets/{id}/polish', { path: { id: 5 }, body: { grit: 400 } }, { idempotencyKey });
+   */
+  post<Result extends z.ZodType = z.ZodUnknown>(
+    path: string,
+    params?: RawRequestParamsWithBody<Result>,
+    options?: RequestOptions,
+  ): APIPromise<z.output<Result>> {
+    return this.#raw('POST', path, params, options);
+  }
+
+  /** PATCH an endpoint the SDK has no method for yet. */
+  patch<Result extends z.ZodType = z.ZodUnknown>(
+    path: string,
+    params?: RawRequestParamsWithBody<Result>,
+    options?: RequestOptions,
+  ): APIPromise<z.output<Result>> {
+    return this.#raw('PATCH', path, params, options);
+  }
+
+  /** DELETE at an endpoint the SDK has no method for yet. */
+  delete<Result extends z.ZodType = z.ZodUnknown>(
+    path: string,
+    params?: RawRequestParams<Result>,
+    options?: RequestOptions,
+  ): APIPromise<z.output<Result>> {
+    return this.#raw('DELETE', path, params, options);
+  }
+
+  #raw<Result extends z.ZodType>(
+    method: HttpMethod,
+    path: string,
+    params: RawRequestParamsWithBody<Result> = {},
+    options: RequestOptions | undefined,
+  ): APIPromise<z.output<Result>> {
+    let operation: Operation<Result> & { readonly pagination: null };
+    try {
+      operation = defineOperation<Result>({ method, path, result: params.result });
+    } catch (error) {
+      return rejected(error);
+    }
+    return this.request(operation, { path: params.path, query: params.query, body: params.body }, options);
+  }
+}
+
+/** A call that fails before it starts, still as an APIPromise (so `.withResponse()` rejects too). */
+function rejected<T>(error: unknown): APIPromise<T> {
+  return new APIPromise<T>(Promise.reject(error));
 }

@@ -33,9 +33,15 @@ export {
   type WebhookVerificationReason,
 } from './core/errors/index.js';
 export type { Logger, LogLevel } from './core/logger.js';
-export type { HttpMethod, Operation, PathParam } from './core/operation.js';
+export {
+  defineOperation,
+  type HttpMethod,
+  type Operation,
+  type OperationDefinition,
+  type PathParam,
+} from './core/operation.js';
 export { type ListMeta, Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
-export type { RequestParams } from './core/params.js';
+export type { RawRequestParams, RawRequestParamsWithBody, RequestParams } from './core/params.js';
 export type { RateLimitInfo } from './core/rate-limit.js';
 export type { RequestHeaders, RequestOptions } from './core/request-options.js';
 export { APIResource } from './core/resource.js';
@@ -44,6 +50,8 @@ export type { FetchLike } from './core/transport.js';
 export * from './generated/enums.js';
 export { EVENT_TYPES, type EventType } from './generated/event-types.js';
 export { EVENT_PAYLOAD_SCHEMAS, type EventPayloadMap } from './generated/events.js';
+// The endpoint table the resource methods are built on, for `shop.request(operations[id], ...)` and tools.
+export { type OperationId, operations } from './generated/operations.js';
 export type * from './generated/params.js';
 // Every resource's zod schema, type and known enum values, and every method's params type, from the spec.
 export * from './generated/schemas.js';

@@ -1,4 +1,5 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import { ParamsValidationError } from './errors/params-validation-error.js';
 
 /** The HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -39,4 +40,74 @@ export interface Operation<Result extends z.ZodType = z.ZodType> {
   /** True where the reference leaves the request or response shape open (`x-shape: undocumented`). */
   readonly undocumented: boolean;
   readonly summary: string;
+}
+
+/** What {@link defineOperation} needs; the rest of an {@link Operation} is documentation the runtime does not read. */
+export interface OperationDefinition<Result extends z.ZodType, Pagination extends 'cursor' | null> {
+  /** Names the operation in errors and logs. @default `${method} ${path}` */
+  readonly id?: string;
+  readonly method: HttpMethod;
+  /** The full path with `/v1`, optionally with `{name}` placeholders filled from `params.path`. */
+  readonly path: string;
+  /** Schema of the envelope's `data` (of one item for a cursor list). @default z.unknown(): not checked */
+  readonly result?: Result;
+  /** Schema the query is checked against before sending. @default null: not checked */
+  readonly query?: z.ZodType | null;
+  /** Schema the body is checked against before sending. @default null: not checked */
+  readonly body?: z.ZodType | null;
+  /** `'cursor'` for a cursor-paginated list, called with `shop.list`. @default null */
+  readonly pagination?: Pagination;
+}
+
+const UNCHECKED: z.ZodUnknown = z.unknown();
+const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PATCH', 'DELETE']);
+// Path characters a URL keeps as they are (RFC 3986 pchar), plus `{}` for placeholders.
+const PATH = /^\/v1(?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@%{}]+)+$/;
+const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=\/|$)/i;
+
+function refusePath(path: unknown, why: string): never {
+  throw new ParamsValidationError({ path: [`${why}, got ${JSON.stringify(path)}`] });
+}
+
+/**
+ * An {@link Operation} for an endpoint this SDK has no method for yet (the API adds endpoints within /v1,
+ * reference section 9), to pass to `shop.request` or, for a cursor list, `shop.list`: the same transport,
+ * key, retries, Idempotency-Key and errors as every generated method. `shop.get/post/patch/delete` build
+ * one per call.
+ * @example
+ * const listWidgets = defineOperation({ method: 'GET', path: '/v1/widgets', result: WidgetSchema, pagination: 'cursor' });
+ * for await (const widget of shop.list(listWidgets, { query: { limit: 200 } })) console.log(widget.id);
+ */
+export function defineOperation<
+  Result extends z.ZodType = z.ZodUnknown,
+  const Pagination extends 'cursor' | null = null,
+>(
+  definition: OperationDefinition<Result, Pagination>,
+): Operation<Result> & { readonly pagination: Pagination } {
+  const { method, path } = definition;
+  if (!METHODS.has(method)) {
+    throw new ParamsValidationError({
+      method: [`must be GET, POST, PATCH or DELETE, got ${String(method)}`],
+    });
+  }
+  if (typeof path !== 'string' || !PATH.test(path)) {
+    refusePath(path, 'must be a path under /v1/ such as /v1/widgets/{id}, without a query string');
+  }
+  if (DOT_SEGMENT.test(path)) refusePath(path, 'must not hold . or .. segments under /v1/');
+  return {
+    id: definition.id ?? `${method} ${path}`,
+    method,
+    path,
+    pathParams: [],
+    query: definition.query ?? null,
+    body: definition.body ?? null,
+    result: definition.result ?? (UNCHECKED as z.ZodType as Result),
+    pagination: definition.pagination ?? (null as Pagination),
+    successStatus: 200,
+    permission: null,
+    idempotency: method === 'POST' ? 'optional' : null,
+    errorCodes: [],
+    undocumented: true,
+    summary: '',
+  };
 }

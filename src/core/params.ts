@@ -41,3 +41,20 @@ export function checkParams(operation: Operation, params: RequestParams): void {
   collect(operation.body, params.body, 'body', details);
   if (Object.keys(details).length > 0) throw new ParamsValidationError(details, operation.id);
 }
+
+/** The arguments of `shop.get` and `shop.delete`, for an endpoint the SDK has no method for yet. */
+export interface RawRequestParams<Result extends z.ZodType = z.ZodUnknown> {
+  /** Values for the path's `{placeholders}`, each encoded as one segment. */
+  readonly path?: Readonly<Record<string, string | number>>;
+  /** Query string values, encoded as every method's are; `undefined` and `null` are left out. */
+  readonly query?: Readonly<Record<string, unknown>>;
+  /** Validates the envelope's `data` and types the result. @default not checked, typed `unknown` */
+  readonly result?: Result;
+}
+
+/** The arguments of `shop.post` and `shop.patch`: those of {@link RawRequestParams} and a JSON body. */
+export interface RawRequestParamsWithBody<Result extends z.ZodType = z.ZodUnknown>
+  extends RawRequestParams<Result> {
+  /** The JSON body, sent as given. */
+  readonly body?: unknown;
+}
