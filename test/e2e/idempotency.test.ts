@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ConflictError, type ShopClient, UnprocessableEntityError } from '../../src/index.js';
 import { RETRY_BACKOFF } from '../../src/internal/test-hooks.js';
 import { at, conformanceTest, failure, useE2E } from './support/harness.js';
+import { until } from './support/wait.js';
 
 const e2e = useE2E();
 const BOOKINGS = /^\/v1\/range\/reservations$/;
@@ -30,13 +31,9 @@ async function bookingsOf(shop: ShopClient, body: { starts_at: string }) {
   return found.filter((reservation) => reservation.lines.some((line) => line.resource_id === 1));
 }
 
-/**
- * Resolves once the sandbox has taken the queued fault, i.e. the first request has arrived and is being
- * held; a little more time lets it reach the idempotency store (its body is already read by then).
- */
-async function arrived(): Promise<void> {
-  while (e2e.sandbox.faults.pending > 0) await new Promise((resolve) => setTimeout(resolve, 5));
-  await new Promise((resolve) => setTimeout(resolve, 20));
+/** Resolves once the first request has claimed its Idempotency-Key on the sandbox and is being held. */
+function claimed(): Promise<void> {
+  return until(() => e2e.sandbox.core.idempotency.inFlight > 0, 'the first request holds its key');
 }
 
 function postsSince(count: number) {
@@ -122,7 +119,7 @@ describe('Idempotency-Key end to end', () => {
     e2e.sandbox.faults.next({ delayMs: 500, when: 'after', method: 'POST', path: '/v1/range/reservations' });
     const first = e2e.client({ apiKey }).range.reservations.create(body, { idempotencyKey: 'book-busy' });
     try {
-      await arrived();
+      await claimed();
       const impatient = await failure(
         e2e
           .client({ apiKey, maxRetries: 0 })
@@ -151,7 +148,7 @@ describe('Idempotency-Key end to end', () => {
     e2e.sandbox.faults.next({ delayMs: 500, method: 'POST', path: '/v1/range/reservations' });
     const first = e2e.client({ apiKey }).range.reservations.create(body, { idempotencyKey: 'book-delayed' });
     try {
-      await arrived();
+      await claimed();
       const second = e2e
         .client({ apiKey, maxRetries: 0 })
         .range.reservations.create(body, { idempotencyKey: 'book-delayed' });

@@ -1,7 +1,5 @@
 // Keeping a mirror in sync (docs/sync.md) end to end: webhooks to a real receiver, the event-feed catch-up
 // through ShopClient, one shared dedupe store, and the inventory mirror, against the sandbox over HTTP.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventCatchUp, InventoryMirror } from '../../src/sync/index.js';
 import {
@@ -11,6 +9,7 @@ import {
   type WebhookHandler,
 } from '../../src/webhooks/index.js';
 import { conformanceTest, useE2E } from './support/harness.js';
+import { type Receiver, serveHandler } from './support/receiver.js';
 
 // A fixed start, like every e2e file; the handler checks signature timestamps against the sandbox clock.
 const e2e = useE2E();
@@ -26,19 +25,13 @@ const onEvent = async (event: ShopEvent, context: { source: string }) => {
 /** A receiver that can be "down" (answering 503 without looking at the delivery), else the SDK handler. */
 let down = false;
 let handler: WebhookHandler;
-let server: Server;
+let receiver: Receiver;
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    if (down) {
-      response.writeHead(503).end();
-      return;
-    }
-    void handler.node(request, response);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  receiver = await serveHandler((request, response) =>
+    down ? response.writeHead(503).end() : handler.node(request, response),
+  );
   const endpoint = e2e.sandbox.webhooks.addEndpoint({
-    url: `http://127.0.0.1:${port}/webhooks`,
+    url: receiver.url,
     types: ['inventory.changed', 'range.reservation.booked'],
   });
   handler = createWebhookHandler({
@@ -48,13 +41,7 @@ beforeAll(async () => {
     now: () => e2e.sandbox.clock.now(),
   });
 });
-afterAll(
-  () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-);
+afterAll(() => receiver?.close());
 
 describe('webhooks and the feed catch-up, one onEvent, each event once', () => {
   it('catches up from the feed through a webhook outage; the late retries are acknowledged as duplicates', async () => {

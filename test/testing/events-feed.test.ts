@@ -13,7 +13,7 @@ describe('sandbox event feed (GET /v1/events)', () => {
     sandbox.register.rentOut(1, { customerId: 1 });
     expect((await call(sandbox, 'GET', '/v1/events', { key })).json.data).toEqual([]);
     const { id } = sandbox.webhooks.addEndpoint({
-      url: 'https://hooks.example.com/a',
+      url: 'https://hooks.sandbox.invalid/a',
       types: ['range.rental.checked_in'],
     });
     sandbox.register.returnRental(1);
@@ -33,7 +33,7 @@ describe('sandbox event feed (GET /v1/events)', () => {
 
   it('shows only events the key may read, at its locations, with type and updated_since filters', async () => {
     const sandbox = newSandbox();
-    sandbox.webhooks.addEndpoint({ url: 'https://hooks.example.com/a', types: ['*'] });
+    sandbox.webhooks.addEndpoint({ url: 'https://hooks.sandbox.invalid/a', types: ['*'] });
     sandbox.register.rentOut(1, { customerId: 1 });
     sandbox.clock.advance('10m');
     const mark = sandbox.clock.iso();
@@ -59,7 +59,7 @@ describe('sandbox event feed (GET /v1/events)', () => {
 
   it('reduces embedded customers without customers:read and drops date_of_birth without customer_dob:read', async () => {
     const sandbox = newSandbox();
-    sandbox.webhooks.addEndpoint({ url: 'https://hooks.example.com/a', types: ['sale.completed'] });
+    sandbox.webhooks.addEndpoint({ url: 'https://hooks.sandbox.invalid/a', types: ['sale.completed'] });
     closeVisitWithOvertime(sandbox);
     const customerIn = async (key: string) =>
       (await call(sandbox, 'GET', '/v1/events', { key })).json.data[0].data.object.customer;
@@ -77,7 +77,10 @@ describe('sandbox event feed (GET /v1/events)', () => {
   it('keeps 30 days of events and payloads as snapshots of event time', async () => {
     const sandbox = newSandbox();
     const key = sandbox.createKey();
-    sandbox.webhooks.addEndpoint({ url: 'https://hooks.example.com/a', types: ['range.rental.checked_out'] });
+    sandbox.webhooks.addEndpoint({
+      url: 'https://hooks.sandbox.invalid/a',
+      types: ['range.rental.checked_out'],
+    });
     sandbox.register.rentOut(1, { customerId: 1 });
     sandbox.register.returnRental(1);
     const [event] = (await call(sandbox, 'GET', '/v1/events', { key })).json.data;

@@ -3,6 +3,7 @@ import { handleRequest } from '../../src/testing/http/pipeline.js';
 import { ok, type RouteDefinition } from '../../src/testing/http/route.js';
 import { Router } from '../../src/testing/http/router.js';
 import type { Sandbox } from '../../src/testing/index.js';
+import { until } from '../e2e/support/wait.js';
 import { call, newSandbox } from './helpers.js';
 
 const booking = (overrides: Record<string, unknown> = {}) => ({
@@ -14,11 +15,12 @@ const booking = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** Resolves once the queued fault has been taken by a request, and that request has had time to go on. */
-async function taken(sandbox: Sandbox): Promise<void> {
-  while (sandbox.faults.pending > 0) await new Promise((resolve) => setTimeout(resolve, 2));
-  await new Promise((resolve) => setTimeout(resolve, 20));
-}
+/** Resolves once a request has claimed its Idempotency-Key and is still running (a slow shop). */
+const claimed = (sandbox: Sandbox) =>
+  until(() => sandbox.core.idempotency.inFlight > 0, 'a request holds its Idempotency-Key');
+
+/** Resolves once a request has taken the queued fault. */
+const faultTaken = (sandbox: Sandbox) => until(() => sandbox.faults.pending === 0, 'the fault is taken');
 
 describe('sandbox idempotency (reference section 8)', () => {
   it('replays the stored response for the same key and body, with Idempotent-Replayed: true', async () => {
@@ -58,7 +60,7 @@ describe('sandbox idempotency (reference section 8)', () => {
     const headers = { 'Idempotency-Key': 'book-3' };
     sandbox.faults.next({ delayMs: 150, when: 'after' });
     const first = call(sandbox, 'POST', '/v1/range/reservations', { key, body: booking(), headers });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await claimed(sandbox);
     const second = await call(sandbox, 'POST', '/v1/range/reservations', { key, body: booking(), headers });
     expect([second.status, second.json.error.code]).toEqual([409, 'IDEMPOTENCY_IN_PROGRESS']);
     expect((await first).status).toBe(201);
@@ -72,7 +74,7 @@ describe('sandbox idempotency (reference section 8)', () => {
     const headers = { 'Idempotency-Key': 'book-slow' };
     sandbox.faults.next({ delayMs: 150 });
     const first = call(sandbox, 'POST', '/v1/range/reservations', { key, body: booking(), headers });
-    await taken(sandbox);
+    await claimed(sandbox);
     const second = await call(sandbox, 'POST', '/v1/range/reservations', { key, body: booking(), headers });
     expect([second.status, second.json.error.code]).toEqual([409, 'IDEMPOTENCY_IN_PROGRESS']);
     // The slow request is the one that books, not a replay of the concurrent one.
@@ -87,7 +89,8 @@ describe('sandbox idempotency (reference section 8)', () => {
     const headers = { 'Idempotency-Key': 'book-gateway' };
     sandbox.faults.next({ status: 503, delayMs: 150 });
     const first = call(sandbox, 'POST', '/v1/range/reservations', { key, body: booking(), headers });
-    await taken(sandbox);
+    await faultTaken(sandbox);
+    expect(sandbox.core.idempotency.inFlight).toBe(0);
     const second = await call(sandbox, 'POST', '/v1/range/reservations', { key, body: booking(), headers });
     expect(second.status).toBe(201);
     expect((await first).status).toBe(503);

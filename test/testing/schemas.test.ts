@@ -56,7 +56,7 @@ function scenario(ids: { reservation: number; session: number }): [OperationId, 
 describe('sandbox responses parse with the generated schemas', () => {
   it('every range and event endpoint answers data the SDK accepts', async () => {
     const sandbox = newSandbox();
-    sandbox.webhooks.addEndpoint({ url: 'https://hooks.example.com/all', types: ['*'] });
+    sandbox.webhooks.addEndpoint({ url: 'https://hooks.sandbox.invalid/all', types: ['*'] });
     const key = sandbox.createKey();
     const booked = (await call(sandbox, 'GET', '/v1/range/reservations?status=booked&limit=1', { key })).json
       .data[0];
@@ -86,7 +86,7 @@ describe('sandbox responses parse with the generated schemas', () => {
 
   it('every event in the feed parses as the envelope and its type payload', async () => {
     const sandbox = newSandbox();
-    sandbox.webhooks.addEndpoint({ url: 'https://hooks.example.com/all', types: ['*'] });
+    sandbox.webhooks.addEndpoint({ url: 'https://hooks.sandbox.invalid/all', types: ['*'] });
     const key = sandbox.createKey();
     const booking = await call(sandbox, 'POST', '/v1/range/reservations', {
       key,

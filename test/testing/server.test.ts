@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/testing/index.js';
+import { until } from '../e2e/support/wait.js';
 import { START } from './helpers.js';
 
 describe('sandbox over its HTTP server', () => {
@@ -102,7 +103,7 @@ describe('sandbox over its HTTP server', () => {
     void held.then(() => {
       settled = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => local.faults.pending === 0, 'the delay is taken');
     expect(settled).toBe(false);
     expect((await held).status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(70);

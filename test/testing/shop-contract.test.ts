@@ -67,7 +67,7 @@ const concrete = (path: string) => path.replace('{id}', '1');
 describe('sandbox shop endpoints against the generated contract', () => {
   it('answers every operation with data the generated schemas accept, at its success status', async () => {
     const sandbox = newSandbox({ plan: 'enterprise' });
-    sandbox.webhooks.addEndpoint({ url: 'https://hooks.example.com/all', types: ['*'] });
+    sandbox.webhooks.addEndpoint({ url: 'https://hooks.sandbox.invalid/all', types: ['*'] });
     const key = sandbox.createKey();
     for (const [id, path, body] of SCENARIO) {
       const operation = operations[id];

@@ -4,7 +4,7 @@ import { call, listAll, newSandbox } from './helpers.js';
 /** A sandbox whose events are all recorded (an endpoint subscribes to every type), with a full key. */
 export function withFeed(options: SandboxOptions = {}) {
   const sandbox = newSandbox(options);
-  sandbox.webhooks.addEndpoint({ url: 'https://hooks.example.com/all', types: ['*'] });
+  sandbox.webhooks.addEndpoint({ url: 'https://hooks.sandbox.invalid/all', types: ['*'] });
   const key = sandbox.createKey();
   /** Every event so far (optionally of one type), oldest first. */
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON

@@ -1,8 +1,9 @@
+import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SandboxUsageError } from '../../src/testing/index.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
+import { startReceiver } from '../e2e/support/receiver.js';
 import { newSandbox } from './helpers.js';
-import { startReceiver } from './receiver.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -48,9 +49,10 @@ describe('sandbox webhook deliveries', () => {
       now: sandbox.clock.now(),
     });
     expect(verified.id).toBe(event.id);
-    expect(delivery!.headers['service-signature']).toBe(
-      `t=${Math.floor(sandbox.clock.nowMs() / 1000)},v1=${(delivery!.headers['service-signature'] as string).split('v1=')[1]}`,
-    );
+    // Section 6 by hand: HMAC-SHA256 of "t.body" keyed with the secret, t the sandbox clock in seconds.
+    const t = Math.floor(sandbox.clock.nowMs() / 1000);
+    const v1 = createHmac('sha256', secret).update(`${t}.${delivery!.body}`).digest('hex');
+    expect(delivery!.headers['service-signature']).toBe(`t=${t},v1=${v1}`);
     expect(await sandbox.webhooks.flush()).toEqual([]);
   });
 
@@ -113,7 +115,7 @@ describe('sandbox webhook deliveries', () => {
 
   it('treats a redirect, a timeout and a refused connection as failures', async () => {
     const sandbox = newSandbox({ webhookTimeoutMs: 200 });
-    const redirecting = await receiver([{ redirect: 'https://example.com/' }]);
+    const redirecting = await receiver([{ redirect: 'https://hooks.sandbox.invalid/moved' }]);
     const hanging = await receiver(['hang']);
     const gone = await receiver();
     await gone.close();
@@ -200,8 +202,8 @@ describe('sandbox webhook deliveries', () => {
     const sandbox = newSandbox();
     const add = (url: string) => () => sandbox.webhooks.addEndpoint({ url, types: ['*'] });
     for (const url of [
-      'http://hooks.example.com/x',
-      'https://user:pass@hooks.example.com/x',
+      'http://hooks.sandbox.invalid/x',
+      'https://user:pass@hooks.sandbox.invalid/x',
       'https://10.1.2.3/x',
       'https://192.168.1.10/x',
       'https://172.20.0.1/x',
@@ -213,7 +215,7 @@ describe('sandbox webhook deliveries', () => {
     ]) {
       expect(add(url), url).toThrow(SandboxUsageError);
     }
-    expect(add('https://hooks.example.com/x')).not.toThrow();
+    expect(add('https://hooks.sandbox.invalid/x')).not.toThrow();
     expect(add('http://127.0.0.1:8080/x')).not.toThrow();
     expect(add('http://localhost:8080/x')).not.toThrow();
     const strict = newSandbox({ allowLoopback: false });
@@ -242,11 +244,11 @@ describe('sandbox webhook deliveries', () => {
   it('allows at most 20 endpoints', () => {
     const sandbox = newSandbox();
     for (let index = 0; index < 20; index++) {
-      sandbox.webhooks.addEndpoint({ url: `https://hooks.example.com/${index}`, types: ['*'] });
+      sandbox.webhooks.addEndpoint({ url: `https://hooks.sandbox.invalid/${index}`, types: ['*'] });
     }
-    expect(() => sandbox.webhooks.addEndpoint({ url: 'https://hooks.example.com/21', types: ['*'] })).toThrow(
-      /20/,
-    );
+    expect(() =>
+      sandbox.webhooks.addEndpoint({ url: 'https://hooks.sandbox.invalid/21', types: ['*'] }),
+    ).toThrow(/20/);
   });
 
   it('signs with the old and the new secret during a rotation grace period', async () => {

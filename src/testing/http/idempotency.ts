@@ -32,6 +32,13 @@ export class IdempotencyStore {
     return this.entries.size;
   }
 
+  /** How many keys are claimed by a request still running (for tests that wait for a claim). */
+  get inFlight(): number {
+    let running = 0;
+    for (const entry of this.entries.values()) if (entry.response === null) running += 1;
+    return running;
+  }
+
   /**
    * Claims the key for this request. Returns the stored response to replay, or null when the request
    * should run (the caller must then `complete` or `abandon`).
