@@ -15,6 +15,7 @@ import type {
   RangeReservation,
   ReservationCancelResult,
 } from '../../src/generated/schemas.js';
+import type { ShopEvent } from '../../src/webhooks/events.js';
 
 declare const shop: ShopClient;
 
@@ -60,6 +61,22 @@ describe('resource method types', () => {
       }
     };
     expect(typeof walk).toBe('function');
+  });
+
+  it('types the event feed as the typed event union the webhooks deliver, so one handler serves both', () => {
+    expectTypeOf<ReturnType<ShopClient['events']['list']>>().toEqualTypeOf<PagePromise<ShopEvent>>();
+    const handle = (event: ShopEvent): string | undefined => {
+      switch (event.type) {
+        case 'range.reservation.booked':
+          return event.data.object.status;
+        default:
+          return undefined;
+      }
+    };
+    const replay = async () => {
+      for await (const event of shop.events.list({ type: 'range.reservation.booked' })) handle(event);
+    };
+    expect(typeof replay).toBe('function');
   });
 
   it('keeps loosely typed results open: named fields typed, the rest unknown', () => {
