@@ -157,6 +157,9 @@ export class Transport {
   async #attempt(prepared: Prepared, attempt: number, timeout: number, signal: AbortSignal | undefined) {
     const { fetch, logger, throttle } = this.#config;
     if (throttle) await throttle.acquire(signal);
+    // An abort that landed after the throttle's wait ended fired no listener; from here to fetch() nothing
+    // awaits, so the listener below covers the rest. Checked before fetch, so not even a custom one is called.
+    if (signal?.aborted) throw signal.reason;
     const started = logger.debugEnabled ? performance.now() : 0;
     // One controller per attempt covers headers and body; the caller's signal is linked by a listener,
     // which costs far less per request than AbortSignal.any.

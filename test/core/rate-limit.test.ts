@@ -3,8 +3,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RateLimitError } from '../../src/core/errors/index.js';
 import { parseRateLimit, parseRetryAfter } from '../../src/core/rate-limit.js';
 import { Throttle } from '../../src/core/throttle.js';
+import type { FetchLike } from '../../src/core/transport.js';
 import {
   BASE_URL,
+  createReservation,
   failure,
   ok,
   rejection,
@@ -147,6 +149,33 @@ describe('the throttle', () => {
     });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(afterReset).toBe(1_030_000);
+  });
+
+  it('sends nothing when the call is aborted just as its throttle slot comes up', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const sent: string[] = [];
+    const fetchDouble: FetchLike = async (url, init) => {
+      sent.push(`${init.method} ${new URL(url).pathname}`);
+      return Response.json(ok(reservation(1)), { status: 201 });
+    };
+    const shop = testClient({ throttle: { requestsPerMinute: 60 }, fetch: fetchDouble });
+    await shop.request(retrieveReservation, { path: { id: 1 } }); // takes the slot at 0 s
+    const controller = new AbortController();
+    const booking = shop.request(
+      createReservation,
+      { body: { party_size: 2 } },
+      { signal: controller.signal },
+    );
+    const outcome = booking.then(
+      () => 'sent',
+      (reason: unknown) => reason,
+    );
+    await vi.advanceTimersByTimeAsync(0); // the booking now waits for its slot, at 1 s
+    setTimeout(() => controller.abort('cancelled'), 1_000);
+    // Both timers fire in one synchronous step: the abort lands after the wait ends, before the request starts.
+    vi.advanceTimersByTime(1_000);
+    expect(await outcome).toBe('cancelled');
+    expect(sent).toEqual(['GET /v1/range/reservations/1']);
   });
 
   it('paces a client: four concurrent calls at 1200 per minute start 50 ms apart', async () => {
