@@ -35,14 +35,65 @@ export function parseRateLimit(headers: Headers): RateLimitInfo {
   };
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const MONTH = `(${MONTHS.join('|')})`;
+const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
+// The three forms of HTTP-date (RFC 9110 section 5.6.7), exactly: Date.parse would also take '-1' (as the
+// year 2001, so no wait at all), an ISO string or a date in a local zone.
+const IMF_FIXDATE = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
+const RFC_850 = new RegExp(
+  `^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`,
+);
+const ASCTIME = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ( \\d|\\d{2}) ${TIME} (\\d{4})$`);
+
+/** Milliseconds since the epoch of a UTC date, or null when the fields name no real moment (31 Feb). */
+function utc(year: number, month: string, day: number, hours: number, minutes: number, seconds: number) {
+  const monthIndex = MONTHS.indexOf(month);
+  const time = Date.UTC(year, monthIndex, day, hours, minutes, seconds);
+  const date = new Date(time);
+  const exact =
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === monthIndex &&
+    date.getUTCDate() === day &&
+    date.getUTCHours() === hours &&
+    date.getUTCMinutes() === minutes &&
+    date.getUTCSeconds() === seconds;
+  return exact ? time : null;
+}
+
+/** An HTTP-date in any of its three forms, as epoch milliseconds; null for anything else. */
+function parseHttpDate(value: string, now: number): number | null {
+  let match = IMF_FIXDATE.exec(value);
+  if (match) {
+    const [, day, month, year, h, m, s] = match;
+    return utc(Number(year), month!, Number(day), Number(h), Number(m), Number(s));
+  }
+  match = RFC_850.exec(value);
+  if (match) {
+    const [, day, month, yy, h, m, s] = match;
+    // A two-digit year more than 50 years ahead is the latest past year with those digits (RFC 9110).
+    const thisYear = new Date(now).getUTCFullYear();
+    let year = Math.floor(thisYear / 100) * 100 + Number(yy);
+    if (year > thisYear + 50) year -= 100;
+    return utc(year, month!, Number(day), Number(h), Number(m), Number(s));
+  }
+  match = ASCTIME.exec(value);
+  if (match) {
+    const [, month, day, h, m, s, year] = match;
+    return utc(Number(year), month!, Number(day), Number(h), Number(m), Number(s));
+  }
+  return null;
+}
+
 /**
- * `Retry-After` in seconds. The reference sends whole seconds; an HTTP date is accepted too, since proxies
- * in front of the API may rewrite it. Null when absent or unreadable.
+ * `Retry-After` in seconds: delta-seconds (a non-negative integer, what the reference sends) or an HTTP-date,
+ * which proxies in front of the API may send instead (a date already past means now: 0). Null when absent
+ * or in any other form, so the caller backs off instead of trusting a misread wait.
  */
 export function parseRetryAfter(headers: Headers, now = Date.now()): number | null {
-  const raw = headers.get('retry-after')?.trim();
+  const raw = headers.get('retry-after');
   if (!raw) return null;
-  if (/^\d+(\.\d+)?$/.test(raw)) return Number(raw);
-  const date = Date.parse(raw);
-  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const date = parseHttpDate(raw, now);
+  return date === null ? null : Math.max(0, Math.ceil((date - now) / 1000));
 }

@@ -2,6 +2,7 @@ import pRetry from 'p-retry';
 import { sleep } from '../internal/sleep.js';
 import { ConflictError, InternalServerError, RateLimitError } from './errors/api-errors.js';
 import { ConnectionError } from './errors/transport-errors.js';
+import { parseRetryAfter } from './rate-limit.js';
 
 /** The bounds of one call's retries. */
 export interface RetryPolicy {
@@ -33,7 +34,13 @@ export function retryDelay(error: unknown, retryNumber: number, policy: RetryPol
     return error.retryAfter <= policy.maxRetryAfterSeconds ? error.retryAfter * 1000 : null;
   }
   if (error instanceof InternalServerError) {
-    return RETRYABLE_SERVER_STATUSES.has(error.status) ? backoffDelay(retryNumber, policy) : null;
+    if (!RETRYABLE_SERVER_STATUSES.has(error.status)) return null;
+    // A 503 may say when the service is back, as Stripe's and OpenAI's clients honour; a wait past the
+    // cap is not taken (that is maintenance, not a blip), and neither is a missing one: back off instead.
+    const retryAfter = error.status === 503 ? parseRetryAfter(error.headers) : null;
+    return retryAfter !== null && retryAfter <= policy.maxRetryAfterSeconds
+      ? retryAfter * 1000
+      : backoffDelay(retryNumber, policy);
   }
   if (error instanceof ConflictError) {
     return error.code === 'IDEMPOTENCY_IN_PROGRESS' ? backoffDelay(retryNumber, policy) : null;

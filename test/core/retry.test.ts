@@ -25,7 +25,10 @@ import {
 const server = useMswServer();
 const URL_PATTERN = `${BASE_URL}/v1/range/reservations/:id`;
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
 
 /** Answers with `responses` in turn (the last one repeats) and counts the requests. */
 function sequence(...responses: Array<() => Response | Promise<Response>>): { count: number } {
@@ -88,10 +91,31 @@ describe('retries', () => {
     expect(counter.count).toBe(2);
   });
 
-  it('retries a 429 after its Retry-After', async () => {
-    const counter = sequence(apiError(429, 'RATE_LIMITED', { 'retry-after': '0' }), success);
-    expect((await retrieve()).id).toBe(1);
+  it('retries a 429 after its Retry-After seconds, not before', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const counter = sequence(apiError(429, 'RATE_LIMITED', { 'retry-after': '3' }), success);
+    const call = retrieve();
+    await vi.advanceTimersByTimeAsync(2_990);
+    expect(counter.count).toBe(1);
+    await vi.advanceTimersByTimeAsync(20);
+    expect((await call).id).toBe(1);
     expect(counter.count).toBe(2);
+  });
+
+  it('waits a 503 Retry-After within maxRetryAfterSeconds, and backs off instead past it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const counter = sequence(apiError(503, 'SERVER_ERROR', { 'retry-after': '4' }), success);
+    const call = retrieve();
+    await vi.advanceTimersByTimeAsync(3_990);
+    expect(counter.count).toBe(1);
+    await vi.advanceTimersByTimeAsync(20);
+    expect((await call).id).toBe(1);
+
+    const past = sequence(apiError(503, 'SERVER_ERROR', { 'retry-after': '3600' }), success);
+    const backedOff = retrieve();
+    await vi.advanceTimersByTimeAsync(10); // the test client's back-off is at most 5 ms
+    expect((await backedOff).id).toBe(1);
+    expect(past.count).toBe(2);
   });
 
   it('does not wait for a Retry-After over maxRetryAfterSeconds: raises RateLimitError with retryAfter', async () => {

@@ -124,6 +124,21 @@ describe('over a real socket', () => {
     expect(waited).toBeLessThan(3_000);
   });
 
+  it('waits until a Retry-After given as an HTTP date (measured at the server)', async () => {
+    let until = 0;
+    handler = (_seen, res, _req, index) => {
+      if (index > 0) return json(res, 200, ok(reservation(1)));
+      until = (Math.floor(Date.now() / 1000) + 2) * 1000;
+      json(res, 429, failure('RATE_LIMITED'), { 'retry-after': new Date(until).toUTCString() });
+    };
+    await testClient({ baseUrl }).request(retrieveReservation, { path: { id: 1 } });
+    expect(seen).toHaveLength(2);
+    const waited = (seen[1]?.at ?? 0) - (seen[0]?.at ?? 0);
+    expect(waited).toBeGreaterThanOrEqual(990);
+    expect(Date.now()).toBeGreaterThanOrEqual(until - 20);
+    expect(waited).toBeLessThan(3_500);
+  });
+
   it('sends the same Idempotency-Key and body on every attempt of a POST', async () => {
     handler = (_seen, res, req, index) => {
       if (index === 0) req.socket.resetAndDestroy();
