@@ -75,4 +75,21 @@ describe('sandbox state over a long run', () => {
     expect(sandbox.core.deliveries.held().waiting).toBe(1);
     expect(await sandbox.webhooks.flush()).toEqual([expect.objectContaining({ deliveryId: resent })]);
   });
+
+  it('keeps failed-key counts only for addresses that failed in the last minute', async () => {
+    const sandbox = newSandbox();
+    const key = sandbox.createKey();
+    for (let index = 0; index < 40; index++) {
+      await call(sandbox, 'GET', '/v1/me', { key, headers: { 'X-Forwarded-For': `203.0.113.${index}` } });
+    }
+    expect(sandbox.core.keys.trackedAddresses).toBe(0);
+    await call(sandbox, 'GET', '/v1/me', {
+      key: 'sk_sandbox_unknown',
+      headers: { 'X-Forwarded-For': '198.51.100.7' },
+    });
+    expect(sandbox.core.keys.trackedAddresses).toBe(1);
+    sandbox.clock.advance('2m');
+    await call(sandbox, 'GET', '/v1/me', { key, headers: { 'X-Forwarded-For': '198.51.100.7' } });
+    expect(sandbox.core.keys.trackedAddresses).toBe(0);
+  });
 });

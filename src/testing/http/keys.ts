@@ -60,6 +60,11 @@ const MINUTE_MS = 60_000;
 export class KeyStore {
   private readonly keys = new Map<string, ApiKey>();
   private readonly failedAttempts = new Map<string, number[]>();
+
+  /** How many addresses have a failed key attempt in the last minute (bounded by traffic, not by history). */
+  get trackedAddresses(): number {
+    return this.failedAttempts.size;
+  }
   private count = 0;
 
   constructor(
@@ -109,8 +114,10 @@ export class KeyStore {
    */
   authenticate(authorization: string | null, ip: string): ApiKey {
     const now = this.clock.nowMs();
+    // Only addresses with a failure in the last minute hold an entry: callers choose their address through
+    // X-Forwarded-For, so an entry per address seen would grow without bound.
     const recent = (this.failedAttempts.get(ip) ?? []).filter((at) => at > now - MINUTE_MS);
-    this.failedAttempts.set(ip, recent);
+    if (recent.length === 0) this.failedAttempts.delete(ip);
     if (recent.length >= FAILED_ATTEMPT_LIMIT) {
       throw rateLimited('Too many failed key attempts from this address', recent[0]! + MINUTE_MS - now);
     }
@@ -118,6 +125,7 @@ export class KeyStore {
       return this.find(authorization, now);
     } catch (error) {
       recent.push(now);
+      this.failedAttempts.set(ip, recent);
       throw error;
     }
   }
