@@ -6,9 +6,10 @@ import { defineOperation, type HttpMethod, type Operation } from './core/operati
 import { fetchPage, type PagePromise } from './core/pagination.js';
 import type { RawRequestParams, RawRequestParamsWithBody, RequestParams } from './core/params.js';
 import type { RequestOptions } from './core/request-options.js';
-import { Throttle, type ThrottleOption } from './core/throttle.js';
+import { isPacing, MIN_REQUESTS_PER_MINUTE, Throttle, type ThrottleOption } from './core/throttle.js';
 import { type FetchLike, Transport } from './core/transport.js';
 import { readEnv } from './internal/env.js';
+import { countProblem, secondsProblem, timeoutProblem } from './internal/limits.js';
 import { RETRY_BACKOFF, type RetryBackoff } from './internal/test-hooks.js';
 import {
   AccountPayments,
@@ -122,25 +123,25 @@ function resolveBaseUrl(option: string | undefined): string {
   return url.origin + path;
 }
 
-function resolveNumber(value: number | undefined, fallback: number, name: string, integer: boolean): number {
+/** A numeric option: the fallback when left out, else `value` when `problemOf` finds nothing wrong. */
+function resolveNumber(
+  value: number | undefined,
+  fallback: number,
+  name: string,
+  problemOf: (value: unknown) => string | null,
+): number {
   if (value === undefined) return fallback;
-  if (
-    typeof value !== 'number' ||
-    !(value >= 0) ||
-    (integer && !Number.isInteger(value)) ||
-    value > 2_147_483_647
-  ) {
-    throw configError(
-      `${name} must be a non-negative ${integer ? 'integer' : 'number'}, got ${String(value)}`,
-    );
-  }
+  const problem = problemOf(value);
+  if (problem !== null) throw configError(`${name} ${problem}`);
   return value;
 }
 
 function resolveThrottle(option: ThrottleOption | undefined): Throttle | null {
   if (option === undefined) return null;
-  if (option !== 'auto' && !(typeof option?.requestsPerMinute === 'number' && option.requestsPerMinute > 0)) {
-    throw configError("throttle must be 'auto' or { requestsPerMinute: <positive number> }");
+  if (option !== 'auto' && !isPacing(option?.requestsPerMinute)) {
+    throw configError(
+      `throttle must be 'auto' or { requestsPerMinute: <positive number, at least ${MIN_REQUESTS_PER_MINUTE}> }`,
+    );
   }
   return new Throttle(option);
 }
@@ -166,8 +167,7 @@ export class ShopClient {
 
   constructor(options: ClientOptions = {}) {
     const apiKey = resolveApiKey(options.apiKey);
-    const timeout = resolveNumber(options.timeout, 30_000, 'timeout', false);
-    if (timeout === 0) throw configError('timeout must be greater than 0');
+    const timeout = resolveNumber(options.timeout, 30_000, 'timeout', timeoutProblem);
     const backoff = options[RETRY_BACKOFF] ?? { baseMs: 500, capMs: 8_000 };
     const customFetch = options.fetch;
     this.#transport = new Transport({
@@ -177,8 +177,13 @@ export class ShopClient {
       fetch: customFetch ?? ((url, init) => globalThis.fetch(url, init)),
       timeout,
       retry: {
-        maxRetries: resolveNumber(options.maxRetries, 2, 'maxRetries', true),
-        maxRetryAfterSeconds: resolveNumber(options.maxRetryAfterSeconds, 60, 'maxRetryAfterSeconds', false),
+        maxRetries: resolveNumber(options.maxRetries, 2, 'maxRetries', countProblem),
+        maxRetryAfterSeconds: resolveNumber(
+          options.maxRetryAfterSeconds,
+          60,
+          'maxRetryAfterSeconds',
+          secondsProblem,
+        ),
         backoffBaseMs: backoff.baseMs,
         backoffCapMs: backoff.capMs,
       },

@@ -69,6 +69,16 @@ describe('new ShopClient(options)', () => {
     expect(() => testClient({ logLevel: 'loud' as 'debug' })).toThrow(/logLevel/);
   });
 
+  it('refuses waits a timer cannot hold (setTimeout fires at once past 2^31 - 1 ms)', () => {
+    // 2_147_483 s is the most a timer can wait; the seconds option was checked against the ms bound.
+    expect(() => testClient({ maxRetryAfterSeconds: 2_147_484 })).toThrow(/maxRetryAfterSeconds/);
+    expect(() => testClient({ maxRetryAfterSeconds: 2_147_483 })).not.toThrow();
+    expect(() => testClient({ timeout: 2_147_483_648 })).toThrow(/timeout/);
+    // One request per 2 million minutes would be an interval past the timer's bound.
+    expect(() => testClient({ throttle: { requestsPerMinute: 0.000_000_5 } })).toThrow(/throttle/);
+    expect(() => testClient({ throttle: { requestsPerMinute: 0.01 } })).not.toThrow();
+  });
+
   it.each([
     ['http://127.0.0.1:4010', 'http://127.0.0.1:4010/v1/range/reservations/7'],
     ['http://127.0.0.1:4010/', 'http://127.0.0.1:4010/v1/range/reservations/7'],

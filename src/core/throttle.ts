@@ -1,3 +1,4 @@
+import { MAX_TIMER_MS } from '../internal/limits.js';
 import { sleep } from '../internal/sleep.js';
 import { parseRateLimit } from './rate-limit.js';
 
@@ -10,6 +11,14 @@ import { parseRateLimit } from './rate-limit.js';
 export type ThrottleOption = { readonly requestsPerMinute: number } | 'auto';
 
 const WINDOW_MS = 60_000;
+
+/** The slowest fixed pace a timer can keep: one start per 2^31 - 1 ms (about 25 days). */
+export const MIN_REQUESTS_PER_MINUTE = WINDOW_MS / MAX_TIMER_MS;
+
+/** True for a `requestsPerMinute` the throttle can keep. */
+export function isPacing(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= MIN_REQUESTS_PER_MINUTE;
+}
 
 /** Hands out start times to every attempt of one client, concurrent ones included. */
 export class Throttle {
@@ -40,12 +49,20 @@ export class Throttle {
       if (remaining <= 0) {
         // A reset already past by our clock means the clocks disagree: wait a second rather than not at all.
         this.#nextStart = Math.max(this.#nextStart, now + (msLeft || 1000));
-        this.#intervalMs = limit ? WINDOW_MS / limit : 0;
+        this.#intervalMs = paceOf(limit);
       } else {
         this.#intervalMs = msLeft / remaining;
       }
     } else if (limit) {
-      this.#intervalMs = WINDOW_MS / limit;
+      this.#intervalMs = paceOf(limit);
     }
   }
+}
+
+/**
+ * The spacing for `limit` requests a minute. At most the window itself: no header can make the throttle
+ * wait longer than a minute between starts (a fractional limit would ask for a wait a timer cannot hold).
+ */
+function paceOf(limit: number | null): number {
+  return limit && limit > 0 ? Math.min(WINDOW_MS / limit, WINDOW_MS) : 0;
 }

@@ -1,4 +1,5 @@
 import { mergeHeaders, userAgent } from '../internal/headers.js';
+import { countProblem, timeoutProblem } from '../internal/limits.js';
 import { compilePath, type PathBuilder } from '../internal/path.js';
 import { openEnvelope } from './envelope.js';
 import { RateLimitError } from './errors/api-errors.js';
@@ -255,17 +256,15 @@ function elapsed(started: number): string {
 }
 
 /** A per-call `maxRetries`: a non-negative integer. */
-export function checkCount(value: number, name = 'maxRetries'): number {
-  if (!Number.isInteger(value) || value < 0) {
-    throw new ParamsValidationError({ [name]: [`must be a non-negative integer, got ${value}`] });
-  }
+export function checkCount(value: number): number {
+  const problem = countProblem(value);
+  if (problem !== null) throw new ParamsValidationError({ maxRetries: [problem] });
   return value;
 }
 
 /** A per-call `timeout`: positive milliseconds no larger than setTimeout accepts. */
-export function checkTimeout(value: number, name = 'timeout'): number {
-  if (typeof value !== 'number' || !(value > 0) || value > 2_147_483_647) {
-    throw new ParamsValidationError({ [name]: [`must be a positive number of milliseconds, got ${value}`] });
-  }
+export function checkTimeout(value: number): number {
+  const problem = timeoutProblem(value);
+  if (problem !== null) throw new ParamsValidationError({ timeout: [problem] });
   return value;
 }

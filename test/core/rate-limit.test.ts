@@ -169,6 +169,22 @@ describe('the throttle', () => {
     expect(afterReset).toBe(1_030_000);
   });
 
+  it("in 'auto' mode never spaces starts further apart than the minute window, whatever the headers say", async () => {
+    vi.useFakeTimers({ now: 0 });
+    const throttle = new Throttle('auto');
+    // A limit that small would make a 6e9 ms interval, which a timer runs after 1 ms instead.
+    throttle.observe(new Headers({ 'x-ratelimit-limit': '0.00001' }));
+    throttle.acquire();
+    let next = -1;
+    void throttle.acquire()?.then(() => {
+      next = Date.now();
+    });
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(next).toBe(-1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(next).toBe(60_000);
+  });
+
   it('sends nothing when the call is aborted just as its throttle slot comes up', async () => {
     vi.useFakeTimers({ now: 0 });
     const sent: string[] = [];

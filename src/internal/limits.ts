@@ -1,0 +1,30 @@
+// Bounds of the numeric options, shared by the client (checked at construction) and the per-call options
+// (checked per request), each of which words its own error. Every wait ends up in setTimeout, which runs a
+// delay above 2^31 - 1 ms after 1 ms instead: a bound missed here is a wait that silently does not happen.
+
+/** The longest delay setTimeout honours, in milliseconds. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** {@link MAX_TIMER_MS} in whole seconds (24.8 days). */
+export const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
+
+/** What is wrong with a retry count (a non-negative integer), or null. */
+export function countProblem(value: unknown): string | null {
+  return Number.isSafeInteger(value) && (value as number) >= 0
+    ? null
+    : `must be a non-negative integer, got ${String(value)}`;
+}
+
+/** What is wrong with a per-attempt timeout (positive milliseconds a timer can hold), or null. */
+export function timeoutProblem(value: unknown): string | null {
+  return typeof value === 'number' && value > 0 && value <= MAX_TIMER_MS
+    ? null
+    : `must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(value)}`;
+}
+
+/** What is wrong with a longest wait in seconds (non-negative, within a timer's bound), or null. */
+export function secondsProblem(value: unknown): string | null {
+  return typeof value === 'number' && value >= 0 && value <= MAX_TIMER_SECONDS
+    ? null
+    : `must be a number of seconds from 0 to ${MAX_TIMER_SECONDS}, got ${String(value)}`;
+}
