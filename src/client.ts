@@ -412,7 +412,10 @@ export class ShopClient {
     return this.#raw('PATCH', path, params, options);
   }
 
-  /** DELETE at an endpoint the SDK has no method for yet. */
+  /**
+   * DELETE at an endpoint the SDK has no method for yet. An answer with no body (204) resolves to
+   * `{ id, deleted: true }`, `id` from the path's last `{placeholder}` (`{ deleted: true }` without one).
+   */
   delete<Result extends z.ZodType = z.ZodUnknown>(
     path: string,
     params?: RawRequestParams<Result>,

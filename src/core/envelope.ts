@@ -25,9 +25,18 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
  * Turns one response, whose body was read once as `text`, into its success envelope, or throws the error it
  * stands for: the status's `ShopApiError` subclass (with `code` null when there is no error envelope), or
  * `InvalidResponseError` for a 2xx that is not the envelope. Server text in messages is redacted of `secrets`.
+ * `emptyData`, when given, is the `data` of a 2xx with an empty body (a DELETE's 204 No Content).
  */
-export function openEnvelope(response: Response, text: string, secrets: readonly string[]): SuccessEnvelope {
+export function openEnvelope(
+  response: Response,
+  text: string,
+  secrets: readonly string[],
+  emptyData?: unknown,
+): SuccessEnvelope {
   const { status, headers } = response;
+  if (text === '' && emptyData !== undefined && status >= 200 && status < 300) {
+    return { status: 'ok', data: emptyData };
+  }
   const parsed = parseJson(text);
   if (status >= 200 && status < 300) {
     if (!parsed.ok) {

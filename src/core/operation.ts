@@ -98,7 +98,7 @@ export function defineOperation<
     id: definition.id ?? `${method} ${path}`,
     method,
     path,
-    pathParams: [],
+    pathParams: [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({ name: name ?? '', type: 'string' })),
     query: definition.query ?? null,
     body: definition.body ?? null,
     result: definition.result ?? (UNCHECKED as z.ZodType as Result),

@@ -54,6 +54,8 @@ interface Prepared {
   /** Copied into every attempt's init: a custom fetch that mutates its headers changes nothing else. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | undefined;
+  /** A DELETE's result when the server answers 2xx with no body at all (204 No Content). */
+  readonly emptyResult: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
@@ -152,6 +154,7 @@ export class Transport {
             }
           : headers,
       body,
+      emptyResult: operation.method === 'DELETE' ? deletedStub(operation, params) : undefined,
     };
   }
 
@@ -196,7 +199,7 @@ export class Transport {
     throttle?.observe(response.headers);
     if (logger.debugEnabled)
       logger.debug(`${prepared.label} -> ${response.status} (attempt ${attempt}, ${elapsed(started)})`);
-    return { envelope: openEnvelope(response, text, this.#secrets), response };
+    return { envelope: openEnvelope(response, text, this.#secrets, prepared.emptyResult), response };
   }
 
   #logFailure(
@@ -217,6 +220,17 @@ export class Transport {
       );
     }
   }
+}
+
+/**
+ * What a DELETE answered with no body resolves to: `{ id, deleted: true }`, the id taken from the path's
+ * last parameter (a number where the path takes an integer), the shape the API's deletion events carry.
+ */
+function deletedStub(operation: Operation, params: RequestParams): Record<string, unknown> {
+  const last = operation.pathParams[operation.pathParams.length - 1];
+  const value = last === undefined ? undefined : params.path?.[last.name];
+  if (value === undefined) return { deleted: true };
+  return { id: last?.type === 'integer' ? Number(value) : value, deleted: true };
 }
 
 /** A usable `meta`: a boolean `has_more`, and a cursor to follow whenever it is true. */

@@ -37,8 +37,13 @@ export class Coupons extends APIResource {
   }
 
   /**
-   * Deletes a coupon. The response is not shown in the reference; it is typed like the coupon.deleted
-   * payload, `{ id, deleted: true }`.
+   * Deletes a coupon. The response is not shown in the reference; a body is typed like the coupon.deleted
+   * payload, and an answer with no body (204 No Content) resolves to `{ id, deleted: true }` with the `id`
+   * passed here.
+   *
+   * A DELETE is retried like a GET (deleting twice leaves the same state), so when the first answer is lost
+   * (a timeout, a reset connection) the retry may find the coupon gone and raise `NotFoundError` (404):
+   * after a call that may have been retried, take a 404 as already deleted.
    *
    * Permission: `coupons:write`.
    * Errors: 404 `NOT_FOUND`.

@@ -95,6 +95,13 @@ describe('calling an endpoint the SDK has no method for yet', () => {
     ]);
   });
 
+  it('resolves a DELETE answered 204 with no body to { id, deleted: true }', async () => {
+    record(() => new Response(null, { status: 204 }));
+    const shop = testClient();
+    expect(await shop.delete('/v1/widgets/{id}', { path: { id: 5 } })).toEqual({ id: 5, deleted: true });
+    expect(await shop.delete('/v1/widgets/5')).toEqual({ deleted: true });
+  });
+
   it('raises ResponseValidationError when data breaks the given schema', async () => {
     record(() => HttpResponse.json(ok({ id: 'seven' })));
     const error = await rejection(testClient().get('/v1/widgets/7', { result: Widget }));

@@ -35,6 +35,32 @@ describe('list methods', () => {
   });
 });
 
+describe('a DELETE answered without a body', () => {
+  it('resolves coupons.delete on a 204 to { id, deleted: true } from the path id', async () => {
+    api.respond(() => new Response(null, { status: 204 }));
+    expect(await client().coupons.delete(15)).toEqual({ id: 15, deleted: true });
+    expect(api.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'DELETE /v1/coupons/15',
+    ]);
+  });
+
+  it('resolves an empty 200 the same way, and still reads a body when there is one', async () => {
+    api.respond(
+      () => new Response('', { status: 200 }),
+      () => ok({ object: 'coupon', id: 15, deleted: true }),
+    );
+    expect(await client().coupons.delete(15)).toEqual({ id: 15, deleted: true });
+    expect(await client().coupons.delete(15)).toEqual({ object: 'coupon', id: 15, deleted: true });
+  });
+
+  it('still refuses an empty body on a method that promises a record', async () => {
+    api.respond(() => new Response(null, { status: 204 }));
+    await expect(client().coupons.update(15, { active: false })).rejects.toMatchObject({
+      name: 'InvalidResponseError',
+    });
+  });
+});
+
 describe('single-record results', () => {
   it('a rental read carries its recent checkouts', async () => {
     api.respond(() => ok(samples.RangeRentalDetail));
