@@ -16,7 +16,12 @@ export function encodePathSegment(value: unknown, name: string): string {
   }
   if (typeof value !== 'string') refuse(name, `must be a string or a number, got ${typeof value}`);
   if (value === '' || value === '.' || value === '..') refuse(name, `must not be ${JSON.stringify(value)}`);
-  return encodeURIComponent(value);
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    // A lone UTF-16 surrogate has no UTF-8 form: encodeURIComponent throws a bare URIError.
+    return refuse(name, 'must be a well-formed string (it holds a lone UTF-16 surrogate)');
+  }
 }
 
 /**

@@ -88,6 +88,15 @@ describe('params are checked before anything is sent', () => {
     expect(urls).toHaveLength(1);
   });
 
+  it('refuses a path value it cannot encode (a lone surrogate) instead of throwing a bare URIError', async () => {
+    const urls = recordUrls();
+    const error = await rejection(testClient().request(retrieveBySku, { path: { sku: 'AR-\ud800' } }));
+    expect(error).toBeInstanceOf(ParamsValidationError);
+    expect((error as ParamsValidationError).details.sku?.[0]).toMatch(/well-formed/);
+    expect((error as ParamsValidationError).operation).toBe('products.bySku');
+    expect(urls).toHaveLength(0);
+  });
+
   it('refuses a query value it cannot encode instead of throwing a bare error', async () => {
     const urls = recordUrls();
     const error = await rejection(testClient().list(listReservations, { query: { status: '\ud800' } }));
