@@ -362,13 +362,7 @@ export class ShopClient {
     params: RequestParams = {},
     options?: RequestOptions,
   ): PagePromise<z.output<Op['result']>> {
-    return fetchPage((cursor) =>
-      this.#transport.requestPage<z.output<Op['result']>>(
-        operation,
-        cursor === undefined ? params : { ...params, query: { ...params.query, cursor } },
-        options,
-      ),
-    );
+    return fetchPage(this.#transport.pages<z.output<Op['result']>>(operation, params, options));
   }
 
   // ---------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ParamsValidationError } from './errors/params-validation-error.js';
 import type { Operation } from './operation.js';
-import { check } from './validation.js';
+import { validate } from './validation.js';
 
 /** The arguments of one call, split the way the operation sends them. */
 export interface RequestParams {
@@ -20,9 +20,9 @@ function collect(
   into: Record<string, string[]>,
 ): void {
   if (!schema) return;
-  const result = check(schema, value ?? {});
-  if (result.ok) return;
-  for (const issue of result.issues) {
+  const issues = validate(schema, value ?? {});
+  if (issues === null) return;
+  for (const issue of issues) {
     const field = issue.path.length ? issue.path.join('.') : root;
     const messages = into[field] ?? [];
     messages.push(issue.message);
@@ -32,7 +32,9 @@ function collect(
 
 /**
  * Refuses a call whose query or body breaks the operation's schema, before anything is sent, with the
- * fields named as the server would name them. An operation without a schema sends what it is given.
+ * fields named as the server would name them. An operation without a schema sends what it is given. The
+ * values are sent as the caller gave them (the query encoder turns a `Date` into its ISO string), so only
+ * validity is checked: no parsed copy is built.
  */
 export function checkParams(operation: Operation, params: RequestParams): void {
   if (!operation.query && !operation.body) return;

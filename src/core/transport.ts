@@ -13,7 +13,7 @@ import {
 import { resolveIdempotencyKey } from './idempotency.js';
 import type { SdkLogger } from './logger.js';
 import type { Operation } from './operation.js';
-import type { ListMeta } from './pagination.js';
+import type { ListMeta, PageSender } from './pagination.js';
 import { checkParams, type RequestParams } from './params.js';
 import { encodeQuery } from './query.js';
 import type { RequestOptions } from './request-options.js';
@@ -86,28 +86,41 @@ export class Transport {
     params: RequestParams,
     options?: RequestOptions,
   ): Promise<Received<T>> {
-    const { envelope, response } = await this.#send(operation, params, options);
+    checkParams(operation, params);
+    const { envelope, response } = await this.#send(this.#prepare(operation, params, options), options);
     const data = this.#validated(operation, response, check(operation.result, envelope.data));
     return { data: data as T, response };
   }
 
-  /** One page of a cursor list: every item validated against `operation.result`, `meta` checked. */
-  async requestPage<T>(
-    operation: Operation,
-    params: RequestParams,
-    options?: RequestOptions,
-  ): Promise<ReceivedPage<T>> {
-    const { envelope, response } = await this.#send(operation, params, options);
-    const meta = envelope.meta;
-    if (!isListMeta(meta)) {
-      throw new InvalidResponseError(
-        `Expected list meta {has_more, next_cursor} from ${operation.id}, got ${JSON.stringify(meta ?? null)}`,
-        response.status,
-        response.headers,
-      );
-    }
-    const data = this.#validated(operation, response, checkList(operation.result, envelope.data));
-    return { data: data as T[], meta, response };
+  /**
+   * The pages of one cursor-list call. Params are checked and the request built once, for the first page;
+   * a later page differs only by its cursor, so it carries the same query, headers and options and is not
+   * checked again. Every item is validated against `operation.result`, and `meta` checked.
+   */
+  pages<T>(operation: Operation, params: RequestParams, options?: RequestOptions): PageSender<T> {
+    let first: { readonly prepared: Prepared; readonly cursor: unknown } | undefined;
+    return async (cursor) => {
+      if (!first) {
+        checkParams(operation, params);
+        // The caller's own cursor (resuming a walk) is replaced by the server's on later pages.
+        const { cursor: given, ...query } = params.query ?? {};
+        first = { prepared: this.#prepare(operation, { ...params, query }, options), cursor: given };
+      }
+      const next = cursor ?? first.cursor;
+      const prepared =
+        next === undefined || next === null ? first.prepared : withQuery(first.prepared, { cursor: next });
+      const { envelope, response } = await this.#send(prepared, options);
+      const meta = envelope.meta;
+      if (!isListMeta(meta)) {
+        throw new InvalidResponseError(
+          `Expected list meta {has_more, next_cursor} from ${operation.id}, got ${JSON.stringify(meta ?? null)}`,
+          response.status,
+          response.headers,
+        );
+      }
+      const data = this.#validated(operation, response, checkList(operation.result, envelope.data));
+      return { data: data as T[], meta, response };
+    };
   }
 
   #validated<T>(operation: Operation, response: Response, result: CheckResult<T>): T {
@@ -116,8 +129,7 @@ export class Transport {
     throw new ResponseValidationError(operation.id, issues, response.status, response.headers);
   }
 
-  async #send(operation: Operation, params: RequestParams, options: RequestOptions | undefined) {
-    const prepared = this.#prepare(operation, params, options);
+  async #send(prepared: Prepared, options: RequestOptions | undefined) {
     const { retry, timeout } = this.#config;
     const policy =
       options?.maxRetries === undefined ? retry : { ...retry, maxRetries: checkCount(options.maxRetries) };
@@ -131,8 +143,8 @@ export class Transport {
     );
   }
 
+  /** The request of a call whose params were checked: URL, headers and body, built once for all attempts. */
   #prepare(operation: Operation, params: RequestParams, options: RequestOptions | undefined): Prepared {
-    checkParams(operation, params);
     let buildPath = this.#paths.get(operation);
     if (!buildPath) {
       buildPath = compilePath(operation.path, operation.pathParams, operation.id);
@@ -220,6 +232,14 @@ export class Transport {
       );
     }
   }
+}
+
+/** `prepared` with `extra` added to its query string. */
+function withQuery(prepared: Prepared, extra: Readonly<Record<string, unknown>>): Prepared {
+  const added = encodeQuery(extra);
+  if (added === '') return prepared;
+  const url = prepared.url.includes('?') ? `${prepared.url}&${added.slice(1)}` : prepared.url + added;
+  return { ...prepared, url };
 }
 
 /**

@@ -4,8 +4,9 @@ import type { ResponseIssue } from './errors/transport-errors.js';
 // Schema checks on the hot path. Each schema is compiled once (`z.compile`, zod's code-generated fast path)
 // and cached. Where the schema cannot change a valid value (no transforms, defaults, coercion: true of every
 // generated response schema), the check runs as an assert-only validator and the parsed JSON is returned
-// as is: no copy of a 200-item page is built. Elsewhere the compiled parser builds the output. Either way
-// the slower runtime parser runs only to describe a failure.
+// as is: no copy of a 200-item page is built. Elsewhere the compiled parser builds the output; request
+// params, whose output nobody reads, always take the validator (`validate`). Either way the slower runtime
+// parser runs only to describe a failure.
 
 /** The outcome of checking one value. */
 export type CheckResult<T> =
@@ -116,6 +117,7 @@ function buildCheck(schema: z.ZodType): Check {
 
 const checks = new WeakMap<z.ZodType, Check>();
 const listChecks = new WeakMap<z.ZodType, Check>();
+const validators = new WeakMap<z.ZodType, (value: unknown) => ResponseIssue[] | null>();
 
 /** Checks `value` against `schema`; the compiled check is built on first use and cached. */
 export function check(schema: z.ZodType, value: unknown): CheckResult<unknown> {
@@ -135,4 +137,19 @@ export function checkList(itemSchema: z.ZodType, value: unknown): CheckResult<un
     listChecks.set(itemSchema, run);
   }
   return run(value) as CheckResult<unknown[]>;
+}
+
+/**
+ * Whether `value` passes `schema`, for a caller that never reads the output (request params): always the
+ * assert-only validator, even where a transform (a `Date` turned into its ISO string) makes the parser
+ * build a new value. Exact: zod's `validate` answers what a parse would. Null when valid, else the issues.
+ */
+export function validate(schema: z.ZodType, value: unknown): ResponseIssue[] | null {
+  let run = validators.get(schema);
+  if (!run) {
+    const fast = z.config().jitless ? schema : z.compile(schema);
+    run = (input) => (fast.validate(input) ? null : issuesOf(schema, input));
+    validators.set(schema, run);
+  }
+  return run(value);
 }

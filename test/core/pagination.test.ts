@@ -1,6 +1,8 @@
-import { HttpResponse, http } from 'msw';
+import { delay, HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { InvalidResponseError, ShopError } from '../../src/core/errors/index.js';
+import { z } from 'zod';
+import { InvalidResponseError, ShopError, TimeoutError } from '../../src/core/errors/index.js';
+import type { Operation } from '../../src/core/operation.js';
 import { Page, PagePromise } from '../../src/core/pagination.js';
 import {
   BASE_URL,
@@ -161,5 +163,59 @@ describe('query encoding', () => {
     const seen = captureQuery();
     await testClient().list(listReservations, { query: { status: undefined } });
     expect(seen.raw()).toBe('');
+  });
+});
+
+describe('later pages', () => {
+  it('carry the call options: headers, timeout and signal reach every page', async () => {
+    const seen: Request[] = [];
+    server.use(
+      http.get(LIST_URL, async ({ request }) => {
+        seen.push(request);
+        const cursor = new URL(request.url).searchParams.get('cursor');
+        if (cursor === 'slow') await delay(1_000);
+        return HttpResponse.json(
+          ok([reservation(seen.length)], { limit: 1, has_more: true, next_cursor: cursor ? 'slow' : 'two' }),
+        );
+      }),
+    );
+    const controller = new AbortController();
+    const first = await testClient({ timeout: 30_000 }).list(
+      listReservations,
+      { query: { limit: 1 } },
+      { headers: { 'x-trace-id': 'walk-7' }, timeout: 100, maxRetries: 0, signal: controller.signal },
+    );
+    const second = await first.getNextPage();
+    expect(seen.map((request) => request.headers.get('x-trace-id'))).toEqual(['walk-7', 'walk-7']);
+    // The third page is slow: the call's 100 ms timeout applies to it, not the client's 30 s.
+    expect(await rejection(second.getNextPage())).toBeInstanceOf(TimeoutError);
+    controller.abort('walk cancelled');
+    expect(await rejection(second.getNextPage())).toBe('walk cancelled');
+    expect(seen).toHaveLength(3);
+  });
+
+  it('check the query once per walk, not once per page', async () => {
+    servePages(6, 2);
+    let checks = 0;
+    const counted = {
+      ...listReservations,
+      query: z.looseObject({ limit: z.number().int() }).superRefine(() => {
+        checks++;
+      }),
+    } satisfies Operation;
+    const ids: number[] = [];
+    for await (const item of testClient().list(counted, { query: { limit: 2 } })) ids.push(item.id);
+    expect(ids).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(checks).toBe(1);
+  });
+
+  it('resume from a cursor the caller saved, then follow the server', async () => {
+    const queries = servePages(6, 2);
+    const ids: number[] = [];
+    for await (const item of testClient().list(listReservations, { query: { cursor: 'cur-2', limit: 2 } }))
+      ids.push(item.id);
+    expect(ids).toEqual([3, 4, 5, 6]);
+    expect(queries.map((q) => q.get('cursor'))).toEqual(['cur-2', 'cur-4']);
+    expect(queries.map((q) => q.getAll('cursor').length)).toEqual([1, 1]);
   });
 });
