@@ -1,3 +1,4 @@
+import { readCapped, TOO_LARGE } from './body-reader.js';
 import { DEFAULT_DEDUPE_TTL_SECONDS, type DedupeStore, MemoryDedupeStore } from './dedupe.js';
 import { isWebhookVerificationError, WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 import type { EventType, ShopEvent, ShopEventOf, UnknownShopEvent } from './events.js';
@@ -138,7 +139,7 @@ async function readRequest(
 ): Promise<WebhookResult> {
   const refused = refuseBeforeReading(request.method, request.headers.get('content-length'), maxBodyBytes);
   if (refused) return refused;
-  if (request.bodyUsed) {
+  if (request.bodyUsed || request.body?.locked) {
     return verificationFailed(
       new WebhookVerificationError(
         'invalid_body',
@@ -147,14 +148,19 @@ async function readRequest(
       ),
     );
   }
-  let body: Uint8Array;
+  let body: Uint8Array | typeof TOO_LARGE;
   try {
-    body = new Uint8Array(await request.arrayBuffer());
+    const stream = request.body;
+    if (stream === null) body = new Uint8Array(0);
+    else {
+      const reader = stream.getReader();
+      body = await readCapped({ next: () => reader.read(), stop: () => reader.cancel() }, maxBodyBytes);
+    }
   } catch {
     // The client hung up mid-body; it will not read the answer, but the handler never rejects.
     return unreadable();
   }
-  if (body.length > maxBodyBytes) return tooLarge(maxBodyBytes);
+  if (body === TOO_LARGE) return tooLarge(maxBodyBytes);
   return handle({ body, headers: request.headers });
 }
 

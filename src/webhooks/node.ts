@@ -1,4 +1,5 @@
 // The Node adapter, typed structurally so this entry needs neither node:http nor @types/node at runtime.
+import { readCapped, TOO_LARGE } from './body-reader.js';
 import {
   type DeliveryProcessor,
   refuseBeforeReading,
@@ -30,8 +31,6 @@ export type NodeRequestHandler = (
   response: NodeServerResponse,
 ) => Promise<void>;
 
-class BodyTooLarge extends Error {}
-
 async function readBody(request: NodeIncomingMessage, maxBodyBytes: number): Promise<unknown> {
   // A body parser on this route already consumed the stream; hand its result to the verifier, which accepts
   // a raw Buffer or string and explains a parsed object.
@@ -39,22 +38,8 @@ async function readBody(request: NodeIncomingMessage, maxBodyBytes: number): Pro
   if (request.body !== undefined && !(isEmptyObject(request.body) && !request.readableEnded))
     return request.body;
   if (request.readableEnded) return undefined;
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of request) {
-    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : (chunk as Uint8Array);
-    length += bytes.length;
-    if (length > maxBodyBytes) throw new BodyTooLarge();
-    chunks.push(bytes);
-  }
-  if (chunks.length === 1) return chunks[0];
-  const body = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return body;
+  const chunks = request[Symbol.asyncIterator]();
+  return readCapped({ next: () => chunks.next(), stop: () => chunks.return?.() }, maxBodyBytes);
 }
 
 function isEmptyObject(value: unknown): boolean {
@@ -80,11 +65,12 @@ export function nodeHandler(handle: DeliveryProcessor, maxBodyBytes: number): No
     let body: unknown;
     try {
       body = await readBody(request, maxBodyBytes);
-    } catch (error) {
+    } catch {
       // Never reject: Express 4 would turn a rejection into an unhandled one. A client that hung up mid-body
       // gets an answer it will not read.
-      return send(response, error instanceof BodyTooLarge ? tooLarge(maxBodyBytes) : unreadable());
+      return send(response, unreadable());
     }
+    if (body === TOO_LARGE) return send(response, tooLarge(maxBodyBytes));
     send(response, await handle({ body, headers: request.headers }));
   };
 }

@@ -12,7 +12,7 @@ import {
 } from '../../src/webhooks/index.js';
 import { RedisDedupeStore } from '../../src/webhooks/redis.js';
 import { deliveryHeaders, eventBody, unixNow } from './helpers.js';
-import { readAll, serveNode, serveWeb, type TestServer } from './server.js';
+import { postChunked, readAll, serveNode, serveWeb, type TestServer } from './server.js';
 
 const SECRET = 'whsec_handler_secret';
 const redisUrl = inject('redisUrl');
@@ -147,6 +147,15 @@ describe.each(['node', 'web'] as const)('createWebhookHandler over HTTP (%s adap
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
     expect((await deliver(url, eventBody())).status).toBe(413);
+  });
+
+  it('answers 413 to a chunked body (no Content-Length) over the limit', async () => {
+    const { url } = await serve({ maxBodyBytes: 1024 });
+    const answer = await postChunked(url, 8 << 20, { 'content-type': 'application/json' });
+    expect(answer).toEqual({
+      status: 413,
+      body: JSON.stringify({ error: { type: 'body_too_large', max_bytes: 1024 } }),
+    });
   });
 
   it('routes events to typed handlers and unknown types to the fallback', async () => {
