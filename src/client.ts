@@ -54,7 +54,7 @@ export interface ClientOptions {
   timeout?: number;
   /**
    * Retries after the first attempt, for 429, 500/502/503/504, `IDEMPOTENCY_IN_PROGRESS`, connection errors
-   * and timeouts. Nothing else is retried.
+   * and timeouts; a PATCH (no Idempotency-Key, not idempotent) only for 429. Nothing else is retried.
    * @default 2
    */
   maxRetries?: number;

@@ -12,7 +12,7 @@ import {
 } from './errors/transport-errors.js';
 import { resolveIdempotencyKey } from './idempotency.js';
 import type { SdkLogger } from './logger.js';
-import type { Operation } from './operation.js';
+import type { HttpMethod, Operation } from './operation.js';
 import type { ListMeta, PageSender } from './pagination.js';
 import { checkParams, type RequestParams } from './params.js';
 import { encodeQuery } from './query.js';
@@ -50,7 +50,7 @@ export interface ReceivedPage<T> extends Received<T[]> {
 interface Prepared {
   readonly label: string;
   readonly url: string;
-  readonly method: string;
+  readonly method: HttpMethod;
   /** Copied into every attempt's init: a custom fetch that mutates its headers changes nothing else. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | undefined;
@@ -138,6 +138,7 @@ export class Transport {
     return withRetries(
       (attempt) => this.#attempt(prepared, attempt, attemptTimeout, signal),
       policy,
+      prepared.method,
       signal,
       (error, delay, attempt) => this.#logFailure(prepared, error, delay, attempt, policy),
     );

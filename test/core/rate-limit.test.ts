@@ -212,6 +212,23 @@ describe('the throttle', () => {
     expect(sent).toEqual(['GET /v1/range/reservations/1']);
   });
 
+  it('makes a retry wait for a slot of its own, like any request', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const starts: number[] = [];
+    const fetchDouble: FetchLike = async () => {
+      starts.push(Date.now());
+      return starts.length === 1
+        ? Response.json(failure('SERVER_ERROR'), { status: 503 })
+        : Response.json(ok(reservation(1)));
+    };
+    // The test client's back-off is under 5 ms: only the throttle can hold the retry until 50 ms.
+    const shop = testClient({ throttle: { requestsPerMinute: 1_200 }, fetch: fetchDouble });
+    const call = shop.request(retrieveReservation, { path: { id: 1 } });
+    await vi.advanceTimersByTimeAsync(100);
+    expect((await call).id).toBe(1);
+    expect(starts).toEqual([0, 50]);
+  });
+
   it('paces a client: four concurrent calls at 1200 per minute start 50 ms apart', async () => {
     server.use(http.get(URL_PATTERN, () => HttpResponse.json(ok(reservation(1)))));
     const starts: number[] = [];

@@ -1,5 +1,6 @@
 import { delay, HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { ShopClient } from '../../src/client.js';
 import {
   ConflictError,
@@ -7,9 +8,11 @@ import {
   InternalServerError,
   RateLimitError,
   ShopApiError,
+  ShopError,
   TimeoutError,
 } from '../../src/core/errors/index.js';
 import type { Logger } from '../../src/core/logger.js';
+import type { Operation } from '../../src/core/operation.js';
 import { backoffDelay, type RetryPolicy, retryDelay } from '../../src/core/retry.js';
 import {
   BASE_URL,
@@ -19,6 +22,7 @@ import {
   reservation,
   retrieveReservation,
   testClient,
+  updateLocation,
   useMswServer,
 } from './support.js';
 
@@ -158,6 +162,58 @@ describe('retries', () => {
     });
     const error = await rejection(retrieve(testClient({ timeout: 60_000 }), { timeout: 30, maxRetries: 0 }));
     expect(error).toBeInstanceOf(TimeoutError);
+  });
+});
+
+describe('retries by method', () => {
+  const deleteReservation = {
+    ...retrieveReservation,
+    id: 'range.reservations.delete',
+    method: 'DELETE',
+    result: z.unknown(),
+  } satisfies Operation;
+
+  /** Answers every method on the two paths with `responses` in turn and counts the requests. */
+  function anyMethod(...responses: Array<() => Response>): { count: number } {
+    const counter = { count: 0 };
+    server.use(
+      http.all(`${BASE_URL}/v1/*`, () => {
+        const next = responses[Math.min(counter.count, responses.length - 1)];
+        counter.count++;
+        return next ? next() : HttpResponse.json(ok({ id: 1 }));
+      }),
+    );
+    return counter;
+  }
+
+  it('retries a DELETE like a GET: deleting twice leaves the same state', async () => {
+    const counter = anyMethod(apiError(503, 'SERVER_ERROR'), () => HttpResponse.error(), success);
+    await testClient().request(deleteReservation, { path: { id: 1 } });
+    expect(counter.count).toBe(3);
+  });
+
+  it.each([
+    ['a 503', apiError(503, 'SERVER_ERROR')],
+    ['a 500', apiError(500, 'SERVER_ERROR')],
+    ['a reset connection', () => HttpResponse.error()],
+  ])(
+    'does not retry a PATCH after %s: it may have been applied, and a PATCH has no key',
+    async (_name, fail) => {
+      const counter = anyMethod(fail, success);
+      const error = await rejection(
+        testClient().request(updateLocation, { path: { id: 1 }, body: { phone: '555-0100' } }),
+      );
+      expect(error).toBeInstanceOf(ShopError);
+      expect(counter.count).toBe(1);
+    },
+  );
+
+  it('retries a PATCH after a 429, which the server answers before acting', async () => {
+    const counter = anyMethod(apiError(429, 'RATE_LIMITED', { 'retry-after': '0' }), () =>
+      HttpResponse.json(ok({ id: 1 })),
+    );
+    await testClient().request(updateLocation, { path: { id: 1 }, body: { phone: '555-0100' } });
+    expect(counter.count).toBe(2);
   });
 });
 

@@ -112,6 +112,32 @@ describe('over a real socket', () => {
     expect(error).toBeInstanceOf(TimeoutError);
   });
 
+  it('stops reading a body when the caller aborts mid-body, rejecting with the reason and not retrying', async () => {
+    let headersSent: () => void = () => {};
+    const sent = new Promise<void>((resolve) => {
+      headersSent = resolve;
+    });
+    handler = (_seen, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"status":"ok","data":');
+      headersSent();
+      setTimeout(() => res.end(JSON.stringify(reservation(1))), 5_000).unref();
+    };
+    const controller = new AbortController();
+    const call = testClient({ baseUrl }).request(
+      retrieveReservation,
+      { path: { id: 1 } },
+      { signal: controller.signal },
+    );
+    await sent;
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the client is now reading the body
+    const started = performance.now();
+    controller.abort('user left');
+    expect(await rejection(call)).toBe('user left');
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(seen).toHaveLength(1);
+  });
+
   it('waits Retry-After seconds before retrying a 429 (measured at the server)', async () => {
     handler = (_seen, res, _req, index) => {
       if (index === 0) json(res, 429, failure('RATE_LIMITED'), { 'retry-after': '1' });
