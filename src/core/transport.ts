@@ -1,6 +1,7 @@
 import { mergeHeaders, userAgent } from '../internal/headers.js';
 import { countProblem, timeoutProblem } from '../internal/limits.js';
 import { compilePath, type PathBuilder } from '../internal/path.js';
+import { redact } from '../internal/redact.js';
 import { openEnvelope } from './envelope.js';
 import { RateLimitError } from './errors/api-errors.js';
 import { ParamsValidationError } from './errors/params-validation-error.js';
@@ -201,7 +202,7 @@ export class Transport {
       text = await response.text();
     } catch (cause) {
       if (signal?.aborted) throw signal.reason;
-      const error = timedOut ? new TimeoutError(timeout) : connectionError(cause);
+      const error = timedOut ? new TimeoutError(timeout) : connectionError(cause, this.#secrets);
       if (logger.debugEnabled)
         logger.debug(`${prepared.label} -> ${error.name} (attempt ${attempt}, ${elapsed(started)})`);
       throw error;
@@ -273,8 +274,9 @@ function serialise(operation: Operation, body: unknown): string {
   }
 }
 
-function connectionError(cause: unknown): ConnectionError {
-  const reason = cause instanceof Error ? cause.message : String(cause);
+/** A failed fetch as a ConnectionError; the runtime's text may quote the URL or headers, so it is redacted. */
+function connectionError(cause: unknown, secrets: readonly string[]): ConnectionError {
+  const reason = redact(cause instanceof Error ? cause.message : String(cause), secrets);
   const code = (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code;
   return new ConnectionError(`Connection error: ${reason}${typeof code === 'string' ? ` (${code})` : ''}`, {
     cause,

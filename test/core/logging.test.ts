@@ -1,6 +1,9 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConnectionError } from '../../src/core/errors/index.js';
 import type { Logger, LogLevel } from '../../src/core/logger.js';
+import type { Operation } from '../../src/core/operation.js';
+import type { FetchLike } from '../../src/core/transport.js';
 import {
   API_KEY,
   BASE_URL,
@@ -50,16 +53,63 @@ describe('logging', () => {
     expect(lines[2]).toMatch(/^shop-sdk: GET \/v1\/range\/reservations\/1 -> 200 \(attempt 2, \d+\.\d ms\)$/);
   });
 
-  it('never logs the API key, even when the server echoes it', async () => {
+  it('never logs the API key, though a path, a connection error and a server message carry it', async () => {
+    // Every line below would hold the key if redaction were broken: a caller who put it in a path (a
+    // string id), a connection error whose text names it, a server that echoes it.
+    const byName = {
+      ...retrieveReservation,
+      id: 'customers.byHandle',
+      path: '/v1/customers/{handle}',
+      pathParams: [{ name: 'handle', type: 'string' }],
+    } satisfies Operation;
+    let calls = 0;
+    server.use(
+      http.get(`${BASE_URL}/v1/customers/:handle`, () => {
+        calls++;
+        if (calls === 1)
+          return HttpResponse.json(failure('SERVER_ERROR', `upstream said Bearer ${API_KEY}`), {
+            status: 500,
+          });
+        return HttpResponse.json(ok(reservation(1)));
+      }),
+    );
+    let attempts = 0;
+    const leakyFetch: FetchLike = (url, init) =>
+      ++attempts === 2
+        ? Promise.reject(new TypeError(`fetch failed for ${url} with key ${API_KEY}`))
+        : globalThis.fetch(url, init);
+    const { lines, ...options } = capture('debug');
+    await testClient({ ...options, fetch: leakyFetch }).request(byName, {
+      path: { handle: `who-${API_KEY}` },
+    });
+    expect(lines).toHaveLength(5); // 500, its retry, the connection error, its retry, the 200
+    const text = lines.join('\n');
+    expect(text).not.toContain(API_KEY);
+    expect(text.match(/\[redacted\]/g)?.length).toBeGreaterThanOrEqual(5);
+    expect(lines[0]).toMatch(/^shop-sdk: GET \/v1\/customers\/who-\[redacted\] -> 500/);
+  });
+
+  it('keeps the API key out of a ConnectionError whose cause names it', async () => {
+    const leakyFetch: FetchLike = (url) =>
+      Promise.reject(new TypeError(`fetch failed for ${url}: Authorization: Bearer ${API_KEY}`));
+    const error = await rejection(
+      testClient({ fetch: leakyFetch, maxRetries: 0 }).request(retrieveReservation, { path: { id: 1 } }),
+    );
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toContain('Bearer [redacted]');
+    expect((error as Error).message).not.toContain(API_KEY);
+  });
+
+  it('keeps the API key out of error messages, even when the server echoes it', async () => {
     server.use(
       http.get(URL_PATTERN, () =>
         HttpResponse.json(failure('SERVER_ERROR', `upstream said Bearer ${API_KEY}`), { status: 500 }),
       ),
     );
-    const { lines, ...options } = capture('debug');
-    const error = await rejection(testClient(options).request(retrieveReservation, { path: { id: 1 } }));
-    expect(lines.length).toBeGreaterThan(0);
-    expect(lines.join('\n')).not.toContain(API_KEY);
+    const error = await rejection(
+      testClient({ maxRetries: 0 }).request(retrieveReservation, { path: { id: 1 } }),
+    );
+    expect((error as Error).message).toContain('upstream said Bearer [redacted]');
     expect((error as Error).message).not.toContain(API_KEY);
   });
 
