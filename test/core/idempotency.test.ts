@@ -90,24 +90,60 @@ describe('Idempotency-Key', () => {
   });
 
   it('shows Idempotent-Replayed: true as idempotentReplayed in withResponse()', async () => {
+    // The server's rule (reference section 8): a key it has already answered is replayed, not acted on.
+    const stored = new Map<string, number>();
     server.use(
-      http.post(`${BASE_URL}/v1/range/reservations`, ({ request }) =>
-        HttpResponse.json(ok(reservation(1)), {
+      http.post(`${BASE_URL}/v1/range/reservations`, ({ request }) => {
+        const key = request.headers.get('idempotency-key') ?? '';
+        const replayed = stored.has(key);
+        if (!replayed) stored.set(key, 100 + stored.size);
+        return HttpResponse.json(ok(reservation(stored.get(key) ?? 0)), {
           status: 201,
-          headers:
-            request.headers.get('idempotency-key') === 'again' ? { 'Idempotent-Replayed': 'true' } : {},
-        }),
-      ),
+          headers: replayed ? { 'Idempotent-Replayed': 'true' } : {},
+        });
+      }),
     );
     const shop = testClient();
-    const first = await shop
-      .request(createReservation, { body: { party_size: 2 } }, { idempotencyKey: 'once' })
-      .withResponse();
-    const replay = await shop
-      .request(createReservation, { body: { party_size: 2 } }, { idempotencyKey: 'again' })
-      .withResponse();
-    expect(first.idempotentReplayed).toBe(false);
-    expect(replay.idempotentReplayed).toBe(true);
-    expect(replay.data.id).toBe(1);
+    const book = (idempotencyKey: string) =>
+      shop.request(createReservation, { body: { party_size: 2 } }, { idempotencyKey }).withResponse();
+    const first = await book('booking-1');
+    const again = await book('booking-1');
+    const other = await book('booking-2');
+    expect([first.idempotentReplayed, again.idempotentReplayed, other.idempotentReplayed]).toEqual([
+      false,
+      true,
+      false,
+    ]);
+    expect(again.data.id).toBe(first.data.id);
+    expect(other.data.id).not.toBe(first.data.id);
+  });
+
+  it("takes the caller's Idempotency-Key from headers, whatever its case, and keeps it on retries", async () => {
+    const keys = recordKeys(() => HttpResponse.json(failure('SERVER_ERROR'), { status: 503 }));
+    await testClient().request(
+      createReservation,
+      { body: { party_size: 2 } },
+      { headers: { 'Idempotency-Key': 'from-headers-7' } },
+    );
+    expect(keys).toEqual(['from-headers-7', 'from-headers-7']);
+  });
+
+  it('prefers idempotencyKey over a header, and checks a header key like any other', async () => {
+    const keys = recordKeys();
+    await testClient().request(
+      createReservation,
+      { body: { party_size: 2 } },
+      { idempotencyKey: 'option-key', headers: { 'idempotency-key': 'header-key' } },
+    );
+    expect(keys).toEqual(['option-key']);
+    const error = await rejection(
+      testClient().request(
+        createReservation,
+        { body: { party_size: 2 } },
+        { headers: { 'idempotency-key': 'k'.repeat(101) } },
+      ),
+    );
+    expect(error).toBeInstanceOf(ParamsValidationError);
+    expect(keys).toHaveLength(1);
   });
 });
