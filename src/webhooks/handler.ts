@@ -1,23 +1,22 @@
 import { readCapped, TOO_LARGE } from './body-reader.js';
 import { DEFAULT_DEDUPE_TTL_SECONDS, type DedupeStore, MemoryDedupeStore } from './dedupe.js';
-import { isWebhookVerificationError, WebhookConfigurationError, WebhookVerificationError } from './errors.js';
+import { WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 import type { EventType, ShopEvent, ShopEventOf, UnknownShopEvent } from './events.js';
-import { readDeliveryHeaders, type WebhookDelivery } from './headers.js';
+import type { WebhookDelivery } from './headers.js';
 import { type NodeRequestHandler, nodeHandler } from './node.js';
+import { deliveryPipeline } from './pipeline.js';
 import {
-  type DeliveryProcessor,
-  jsonResult,
+  type DeliveryPipeline,
   refuseBeforeReading,
   responseHeaders,
   tooLarge,
   unreadable,
-  verificationFailed,
   type WebhookDeliveryInput,
   type WebhookOutcome,
   type WebhookResult,
 } from './results.js';
 import { type EventHandler, EventRouter } from './router.js';
-import { nowSeconds, type VerifierSettings, verifierSettings, verifyWith } from './verify.js';
+import { nowSeconds, verifierSettings } from './verify.js';
 
 /** Default largest body read, in bytes (1 MiB); an event is a few kilobytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1 << 20;
@@ -95,11 +94,18 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const maxBodyBytes = wholeNumber('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   const dedupe = options.dedupe === false ? null : (options.dedupe ?? new MemoryDedupeStore());
   const router = new EventRouter();
-  const handle: DeliveryProcessor = (input) =>
-    processDelivery({ settings, clock, dedupe, ttl, router, options }, input);
+  const pipeline = deliveryPipeline({
+    settings,
+    clock,
+    dedupe,
+    ttl,
+    router,
+    onEvent: options.onEvent,
+    onError: options.onError,
+  });
 
   const handler = (async (request: Request): Promise<Response> => {
-    const result = await readRequest(request, maxBodyBytes, handle);
+    const result = await readRequest(request, maxBodyBytes, pipeline);
     return new Response(result.body, { status: result.status, headers: responseHeaders(result.status) });
   }) as WebhookHandler;
   handler.on = (type, fn) => {
@@ -110,8 +116,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     router.onUnknown(fn);
     return handler;
   };
-  handler.handle = handle;
-  handler.node = nodeHandler(handle, maxBodyBytes);
+  handler.handle = pipeline.process;
+  handler.node = nodeHandler(pipeline, maxBodyBytes);
   return handler;
 }
 
@@ -135,17 +141,18 @@ function wholeNumber(name: string, value: number): number {
 async function readRequest(
   request: Request,
   maxBodyBytes: number,
-  handle: DeliveryProcessor,
+  pipeline: DeliveryPipeline,
 ): Promise<WebhookResult> {
   const refused = refuseBeforeReading(request.method, request.headers.get('content-length'), maxBodyBytes);
   if (refused) return refused;
   if (request.bodyUsed || request.body?.locked) {
-    return verificationFailed(
+    return pipeline.refuse(
       new WebhookVerificationError(
         'invalid_body',
         'The request body was already read (request.json() or a body middleware ran first): ' +
           'hand the handler the untouched Request.',
       ),
+      request.headers,
     );
   }
   let body: Uint8Array | typeof TOO_LARGE;
@@ -161,65 +168,5 @@ async function readRequest(
     return unreadable();
   }
   if (body === TOO_LARGE) return tooLarge(maxBodyBytes);
-  return handle({ body, headers: request.headers });
-}
-
-interface Pipeline {
-  readonly settings: VerifierSettings;
-  readonly clock: () => number;
-  readonly dedupe: DedupeStore | null;
-  readonly ttl: number;
-  readonly router: EventRouter;
-  readonly options: WebhookHandlerOptions;
-}
-
-async function processDelivery(pipeline: Pipeline, input: WebhookDeliveryInput): Promise<WebhookResult> {
-  const { settings, clock, dedupe, ttl, router, options } = pipeline;
-  const delivery = readDeliveryHeaders(input.headers);
-  const report = (error: unknown, outcome: WebhookOutcome, event?: ShopEvent) => {
-    try {
-      options.onError?.(error, { outcome, delivery, ...(event ? { event } : {}) });
-    } catch {
-      // A failing logger must not change the answer the sender gets.
-    }
-  };
-
-  let event: ShopEvent;
-  try {
-    event = await verifyWith(settings, input.body, input.headers, clock());
-  } catch (error) {
-    report(error, isWebhookVerificationError(error) ? 'rejected' : 'failed');
-    if (!isWebhookVerificationError(error))
-      return jsonResult(500, 'failed', { error: { type: 'internal_error' } });
-    return verificationFailed(error);
-  }
-
-  // The id comes from the verified body: the Service-Event-Id header is not signed.
-  if (dedupe) {
-    let claimed: boolean;
-    try {
-      claimed = await dedupe.claim(event.id, ttl);
-    } catch (error) {
-      report(error, 'failed', event);
-      return jsonResult(503, 'failed', { error: { type: 'dedupe_unavailable' } }, event);
-    }
-    if (!claimed) return jsonResult(200, 'duplicate', { received: true, duplicate: true }, event);
-  }
-
-  try {
-    const context = { source: 'webhook', delivery } as const;
-    await options.onEvent?.(event, context);
-    await router.dispatch(event, context);
-  } catch (error) {
-    report(error, 'failed', event);
-    if (dedupe) {
-      try {
-        await dedupe.release(event.id);
-      } catch (releaseError) {
-        report(releaseError, 'failed', event);
-      }
-    }
-    return jsonResult(500, 'failed', { error: { type: 'handler_failed' } }, event);
-  }
-  return jsonResult(200, 'processed', { received: true }, event);
+  return pipeline.process({ body, headers: request.headers });
 }

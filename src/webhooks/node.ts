@@ -1,7 +1,7 @@
 // The Node adapter, typed structurally so this entry needs neither node:http nor @types/node at runtime.
 import { readCapped, TOO_LARGE } from './body-reader.js';
 import {
-  type DeliveryProcessor,
+  type DeliveryPipeline,
   refuseBeforeReading,
   responseHeaders,
   tooLarge,
@@ -58,7 +58,7 @@ function send(response: NodeServerResponse, result: WebhookResult): void {
 }
 
 /** Wraps the delivery pipeline for Node: reads the raw body from the request stream, with a size limit. */
-export function nodeHandler(handle: DeliveryProcessor, maxBodyBytes: number): NodeRequestHandler {
+export function nodeHandler(pipeline: DeliveryPipeline, maxBodyBytes: number): NodeRequestHandler {
   return async (request, response) => {
     const refused = refuseBeforeReading(request.method, request.headers['content-length'], maxBodyBytes);
     if (refused) return send(response, refused);
@@ -71,6 +71,6 @@ export function nodeHandler(handle: DeliveryProcessor, maxBodyBytes: number): No
       return send(response, unreadable());
     }
     if (body === TOO_LARGE) return send(response, tooLarge(maxBodyBytes));
-    send(response, await handle({ body, headers: request.headers }));
+    send(response, await pipeline.process({ body, headers: request.headers }));
   };
 }

@@ -30,6 +30,17 @@ export interface WebhookDeliveryInput {
 /** Handles one raw delivery; the core that the web and Node adapters share. */
 export type DeliveryProcessor = (input: WebhookDeliveryInput) => Promise<WebhookResult>;
 
+/** What the adapters need of a handler. */
+export interface DeliveryPipeline {
+  /** Verifies, dedupes and hands on one raw delivery. */
+  readonly process: DeliveryProcessor;
+  /**
+   * Answers a delivery refused before verification could start (the receiver's own code consumed the
+   * body), telling `onError` why.
+   */
+  readonly refuse: (error: WebhookVerificationError, headers: WebhookHeaders) => WebhookResult;
+}
+
 /** Builds a result with a JSON body. */
 export function jsonResult(
   status: number,
@@ -77,7 +88,11 @@ export function refuseBeforeReading(
   return undefined;
 }
 
-/** The answer for a delivery that failed verification: 400 with its reason and message (no secret in it). */
-export function verificationFailed({ reason, message }: WebhookVerificationError): WebhookResult {
-  return jsonResult(400, 'rejected', { error: { type: 'webhook_verification_failed', reason, message } });
+/**
+ * The answer for a delivery that failed verification: 400 with its reason only. The message can describe
+ * the receiver's own setup (how many secrets it holds, a secret with a stray space), so it goes to
+ * `onError`, never to an unauthenticated sender.
+ */
+export function verificationFailed({ reason }: WebhookVerificationError): WebhookResult {
+  return jsonResult(400, 'rejected', { error: { type: 'webhook_verification_failed', reason } });
 }

@@ -9,6 +9,8 @@ import {
   type ShopEventOf,
   type UnknownShopEvent,
   WebhookConfigurationError,
+  type WebhookErrorInfo,
+  WebhookVerificationError,
 } from '../../src/webhooks/index.js';
 import { RedisDedupeStore } from '../../src/webhooks/redis.js';
 import { deliveryHeaders, eventBody, unixNow } from './helpers.js';
@@ -121,6 +123,27 @@ describe.each(['node', 'web'] as const)('createWebhookHandler over HTTP (%s adap
     expect(onEvent).not.toHaveBeenCalled();
   });
 
+  it('tells the sender only the type and reason of a refusal; onError gets the message with its hints', async () => {
+    const onError = vi.fn();
+    // A rotation, and a secret pasted with a trailing space: the mismatch message hints at both.
+    const { url } = await serve({ secret: [SECRET, 'whsec_new_secret '], onError });
+    const body = eventBody();
+    const response = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: deliveryHeaders(body, 'whsec_someone_else', unixNow()),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: { type: 'webhook_verification_failed', reason: 'signature_mismatch' },
+    });
+    expect(onError).toHaveBeenCalledTimes(1);
+    const [error, info] = onError.mock.calls[0] as [WebhookVerificationError, WebhookErrorInfo];
+    expect(error).toBeInstanceOf(WebhookVerificationError);
+    expect(error.message).toMatch(/any of the 2 secrets.*surrounding whitespace/);
+    expect(info).toMatchObject({ outcome: 'rejected', delivery: { eventId: JSON.parse(body).id } });
+  });
+
   it('refuses a delivery whose Service-Event-Id header disagrees with the signed body', async () => {
     const onEvent = vi.fn();
     const { url } = await serve({ onEvent });
@@ -197,20 +220,22 @@ describe('the Node adapter behind body parsers', () => {
     expect(onEvent).toHaveBeenCalledTimes(1);
   });
 
-  it('answers 400 invalid_body, saying to pass the raw body, after express.json()', async () => {
-    const handler = createWebhookHandler({ secret: SECRET });
+  it('answers 400 invalid_body after express.json(), and tells onError to pass the raw body', async () => {
+    const onError = vi.fn();
+    const handler = createWebhookHandler({ secret: SECRET, onError });
     const server = await serveNode(handler, async (request) => {
       request.body = JSON.parse((await readAll(request)).toString('utf8'));
     });
     servers.push(server);
     const response = await deliver(server.url, eventBody());
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({
-      error: {
-        reason: 'invalid_body',
-        message: expect.stringMatching(/parsed to an object: pass the raw body/),
-      },
+    expect(await response.json()).toEqual({
+      error: { type: 'webhook_verification_failed', reason: 'invalid_body' },
     });
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ message: expect.stringMatching(/parsed to an object: pass the raw body/) }),
+      expect.objectContaining({ outcome: 'rejected' }),
+    );
   });
 
   it("reads the stream when Express 4's body-parser skipped the type and left {}", async () => {
@@ -224,8 +249,9 @@ describe('the Node adapter behind body parsers', () => {
 });
 
 describe('the web handler', () => {
-  it('answers 400 invalid_body, not a TypeError, when the body was already read', async () => {
-    const handler = createWebhookHandler({ secret: SECRET });
+  it('answers 400 invalid_body, not a TypeError, when the body was already read, and tells onError', async () => {
+    const onError = vi.fn();
+    const handler = createWebhookHandler({ secret: SECRET, onError });
     const body = eventBody();
     const request = new Request('http://127.0.0.1/webhooks', {
       method: 'POST',
@@ -235,9 +261,13 @@ describe('the web handler', () => {
     await request.json();
     const response = await handler(request);
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({
-      error: { reason: 'invalid_body', message: /already read/ },
+    expect(await response.json()).toEqual({
+      error: { type: 'webhook_verification_failed', reason: 'invalid_body' },
     });
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ reason: 'invalid_body', message: expect.stringMatching(/already read/) }),
+      expect.objectContaining({ outcome: 'rejected', delivery: expect.objectContaining({ attempt: 1 }) }),
+    );
   });
 });
 

@@ -1,0 +1,99 @@
+// One delivery, from raw body to answer: verify, claim the event id, hand the event on, and answer so that
+// the sender retries exactly what was not processed. The web and Node adapters both end here.
+import type { DedupeStore } from './dedupe.js';
+import { isWebhookVerificationError } from './errors.js';
+import type { ShopEvent } from './events.js';
+import type { WebhookErrorInfo } from './handler.js';
+import { readDeliveryHeaders, type WebhookDelivery } from './headers.js';
+import {
+  type DeliveryPipeline,
+  jsonResult,
+  verificationFailed,
+  type WebhookDeliveryInput,
+  type WebhookOutcome,
+  type WebhookResult,
+} from './results.js';
+import type { EventHandler, EventRouter } from './router.js';
+import { type VerifierSettings, verifyWith } from './verify.js';
+
+/** A handler's setup, checked once when it is created. */
+export interface PipelineSetup {
+  readonly settings: VerifierSettings;
+  /** The receiver's clock in unix seconds, read per delivery. */
+  readonly clock: () => number;
+  readonly dedupe: DedupeStore | null;
+  readonly ttl: number;
+  readonly router: EventRouter;
+  readonly onEvent: EventHandler | undefined;
+  readonly onError: ((error: unknown, info: WebhookErrorInfo) => void) | undefined;
+}
+
+type Report = (error: unknown, outcome: WebhookOutcome, delivery: WebhookDelivery, event?: ShopEvent) => void;
+
+/** The delivery pipeline of one handler, for its adapters. */
+export function deliveryPipeline(setup: PipelineSetup): DeliveryPipeline {
+  const report: Report = (error, outcome, delivery, event) => {
+    try {
+      setup.onError?.(error, { outcome, delivery, ...(event ? { event } : {}) });
+    } catch {
+      // A failing logger must not change the answer the sender gets.
+    }
+  };
+  return {
+    process: (input) => processDelivery(setup, report, input),
+    refuse: (error, headers) => {
+      report(error, 'rejected', readDeliveryHeaders(headers));
+      return verificationFailed(error);
+    },
+  };
+}
+
+async function processDelivery(
+  setup: PipelineSetup,
+  report: Report,
+  input: WebhookDeliveryInput,
+): Promise<WebhookResult> {
+  const { settings, clock, dedupe, ttl, router, onEvent } = setup;
+  const delivery = readDeliveryHeaders(input.headers);
+
+  let event: ShopEvent;
+  try {
+    event = await verifyWith(settings, input.body, input.headers, clock());
+  } catch (error) {
+    // The sender learns the reason only: the message may describe this receiver's secrets (a rotation, a
+    // pasted space), which is for the receiver's logs.
+    const rejected = isWebhookVerificationError(error);
+    report(error, rejected ? 'rejected' : 'failed', delivery);
+    if (!rejected) return jsonResult(500, 'failed', { error: { type: 'internal_error' } });
+    return verificationFailed(error);
+  }
+
+  // The id comes from the verified body: the Service-Event-Id header is not signed.
+  if (dedupe) {
+    let claimed: boolean;
+    try {
+      claimed = await dedupe.claim(event.id, ttl);
+    } catch (error) {
+      report(error, 'failed', delivery, event);
+      return jsonResult(503, 'failed', { error: { type: 'dedupe_unavailable' } }, event);
+    }
+    if (!claimed) return jsonResult(200, 'duplicate', { received: true, duplicate: true }, event);
+  }
+
+  try {
+    const context = { source: 'webhook', delivery } as const;
+    await onEvent?.(event, context);
+    await router.dispatch(event, context);
+  } catch (error) {
+    report(error, 'failed', delivery, event);
+    if (dedupe) {
+      try {
+        await dedupe.release(event.id);
+      } catch (releaseError) {
+        report(releaseError, 'failed', delivery, event);
+      }
+    }
+    return jsonResult(500, 'failed', { error: { type: 'handler_failed' } }, event);
+  }
+  return jsonResult(200, 'processed', { received: true }, event);
+}
