@@ -12,7 +12,9 @@ import { createWebhookHandler, type DedupeStore, MemoryDedupeStore } from '../..
 const dedupe: DedupeStore = new MemoryDedupeStore();
 
 const webhooks = createWebhookHandler({
-  secret: process.env.SHOP_WEBHOOK_SECRET ?? 'whsec_set_SHOP_WEBHOOK_SECRET',
+  // The whole secret, prefix included. An unset variable fails here, when the route loads, not on each
+  // delivery; never fall back to a made-up secret, or anyone who reads it can sign deliveries.
+  secret: process.env.SHOP_WEBHOOK_SECRET ?? '',
   dedupe,
 }).on('membership.updated', async (event) => {
   console.log(`membership ${event.data.object.id} is now ${event.data.object.status}`);
