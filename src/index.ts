@@ -29,6 +29,7 @@ export {
   ShopError,
   TimeoutError,
   UnprocessableEntityError,
+  WebhookConfigurationError,
   WebhookVerificationError,
   type WebhookVerificationReason,
 } from './core/errors/index.js';
@@ -60,7 +61,6 @@ export { VERSION } from './internal/version.js';
 export * from './resources/index.js';
 // Keeping a mirror in step: the event-feed catch-up and the inventory mirror.
 export * from './sync/index.js';
-export { WebhookConfigurationError } from './webhooks/errors.js';
 // Typed events, shared with `shop-sdk/webhooks` (type-only here: the parser lives there).
 export type {
   KnownShopEvent,

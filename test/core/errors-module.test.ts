@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import * as errors from '../../src/core/errors/index.js';
 import { isShopError, ShopError, WebhookVerificationError } from '../../src/core/errors/index.js';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
@@ -36,5 +37,34 @@ describe('src/core/errors', () => {
     expect(error).toBeInstanceOf(ShopError);
     expect(isShopError(error)).toBe(true);
     expect(isShopError(new Error('plain'))).toBe(false);
+  });
+
+  it('exports every error class, each named by a literal (so a minifier renaming classes keeps the names)', () => {
+    const init = { status: 400, code: null, message: 'm', details: {}, headers: new Headers() };
+    const classes = Object.entries(errors as Record<string, unknown>).filter(
+      (entry): entry is [string, new (...args: never[]) => Error] =>
+        typeof entry[1] === 'function' && /^[A-Z]\w*Error$/.test(entry[0]),
+    );
+    expect(classes.map(([name]) => name)).toContain('WebhookConfigurationError');
+    for (const [name, ErrorClass] of classes) {
+      const Construct = ErrorClass as unknown as new (...args: unknown[]) => Error;
+      const error =
+        name === 'ResponseValidationError'
+          ? new Construct('op', [], 200, new Headers())
+          : name === 'InvalidResponseError'
+            ? new Construct('m', 200, new Headers())
+            : name === 'ParamsValidationError'
+              ? new Construct({})
+              : name === 'TimeoutError'
+                ? new Construct(1)
+                : name === 'WebhookVerificationError'
+                  ? new Construct('signature_mismatch', 'm')
+                  : /Api|Request|Authentication|Payment|Permission|NotFound|NotAllowed|Conflict|Unprocessable|RateLimit|InternalServer/.test(
+                        name,
+                      )
+                    ? new Construct(init)
+                    : new Construct('m');
+      expect(error.name, name).toBe(name);
+    }
   });
 });

@@ -3,6 +3,7 @@
 
 export {
   isWebhookVerificationError,
+  WebhookConfigurationError,
   WebhookVerificationError,
   type WebhookVerificationReason,
 } from '../../webhooks/errors.js';

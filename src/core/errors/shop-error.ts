@@ -7,13 +7,10 @@ const SHOP_ERROR = Symbol.for('shop-sdk.error');
  * caller's own. Use {@link isShopError} rather than `instanceof` when two copies of the SDK may be loaded.
  */
 export class ShopError extends Error {
+  // A literal in every class, not `new.target.name`: a bundler that renames classes keeps these.
+  override readonly name: string = 'ShopError';
   /** @internal brand read by {@link isShopError} across bundles. */
   readonly [SHOP_ERROR] = true;
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
 }
 
 /** True when `value` is a {@link ShopError}, even one thrown by another copy of the SDK. */
