@@ -56,7 +56,7 @@ export { type OperationId, operations } from './generated/operations.js';
 export type * from './generated/params.js';
 // Every resource's zod schema, type and known enum values, and every method's params type, from the spec.
 export * from './generated/schemas.js';
-export { VERSION } from './internal/version.js';
+export { VERSION } from './version.js';
 // Resource groups (reachable as `shop.range.reservations` and so on; exported for typing and extension).
 export * from './resources/index.js';
 // Keeping a mirror in step: the event-feed catch-up and the inventory mirror.

@@ -1,10 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ShopClient } from '../src/client.js';
 import { ParamsValidationError, ShopError } from '../src/core/errors/index.js';
 import type { FetchLike } from '../src/core/transport.js';
-import { VERSION } from '../src/internal/version.js';
+import { VERSION } from '../src/version.js';
 import {
   API_KEY,
   BASE_URL,
@@ -103,6 +104,13 @@ describe('request headers', () => {
       `shop-sdk/${VERSION} (node/${process.versions.node}; ${process.platform} ${process.arch})`,
     );
     expect(headers?.has('content-type')).toBe(false);
+  });
+
+  it("names the package's own version: VERSION equals package.json's", () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(VERSION).toBe(pkg.version);
   });
 
   it('sends Content-Type: application/json with a JSON body', async () => {

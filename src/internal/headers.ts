@@ -1,7 +1,7 @@
 import { ParamsValidationError } from '../core/errors/params-validation-error.js';
 import type { RequestHeaders } from '../core/request-options.js';
 import { describeRuntime } from './env.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../version.js';
 
 /** `shop-sdk/<version> (<runtime>)`, sent on every request so the API's logs can tell SDK releases apart. */
 export function userAgent(): string {

@@ -24,18 +24,6 @@ export function encodePathSegment(value: unknown, name: string): string {
   }
 }
 
-/**
- * Template tag for request paths: each interpolated value becomes one encoded segment.
- * @example path`/v1/range/reservations/${id}/cancel` // '/v1/range/reservations/12/cancel'
- */
-export function path(strings: TemplateStringsArray, ...values: unknown[]): string {
-  let out = strings[0] ?? '';
-  for (let i = 0; i < values.length; i++) {
-    out += encodePathSegment(values[i], `path segment ${i + 1}`) + (strings[i + 1] ?? '');
-  }
-  return out;
-}
-
 function checkParam(param: PathParam, value: unknown, operation: string | null): string {
   if (value === undefined || value === null) refuse(param.name, 'is required', operation);
   if (param.type === 'integer') {

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ParamsValidationError, ShopError } from '../../src/core/errors/index.js';
 import type { Operation } from '../../src/core/operation.js';
-import { path } from '../../src/internal/path.js';
 import {
   BASE_URL,
   createReservation,
@@ -108,19 +107,5 @@ describe('params are checked before anything is sent', () => {
     const loose = { ...createReservation, body: null } satisfies Operation;
     const error = await rejection(testClient().request(loose, { body: { amount: 10n } }));
     expect(error).toBeInstanceOf(ParamsValidationError);
-  });
-});
-
-describe('the path tag', () => {
-  it('encodes every interpolated value as one segment', () => {
-    expect(path`/v1/customers/${12}/account`).toBe('/v1/customers/12/account');
-    expect(path`/v1/coupons/${'SUMMER 10%/x'}`).toBe('/v1/coupons/SUMMER%2010%25%2Fx');
-  });
-
-  it('refuses .., . and empty segments, and values that are not scalars', () => {
-    expect(() => path`/v1/range/reservations/${'..'}`).toThrow(ParamsValidationError);
-    expect(() => path`/v1/range/reservations/${'.'}`).toThrow(ParamsValidationError);
-    expect(() => path`/v1/range/reservations/${''}`).toThrow(ParamsValidationError);
-    expect(() => path`/v1/range/reservations/${{ id: 1 }}`).toThrow(ParamsValidationError);
   });
 });
