@@ -1,18 +1,33 @@
 import { WebhookConfigurationError } from './errors.js';
 
 /**
+ * What {@link DedupeStore.claim} resolves with. Truthy when the id is now this caller's: a claim token
+ * (a non-empty string the store gives back to {@link DedupeStore.release}), or `true` from a store that keeps
+ * no token. `false` while someone else holds the id.
+ */
+export type DedupeClaim = string | boolean;
+
+/**
  * Remembers which event ids are taken, so an event delivered more than once (delivery is at least once, and
  * the feed replays what webhooks already brought) is processed once. Implement it over any shared store;
  * `claim` must be atomic across every process that shares the store.
+ *
+ * A store should hand out a token with each claim and release only a claim that still holds it: a claim can
+ * run out (its TTL) while its handler is still busy, another delivery then claims the id, and a blind
+ * release by the first handler would delete the second one's claim. A store written before tokens (`claim`
+ * resolving `true`, `release(eventId)`) still fits; its release stays blind.
  */
 export interface DedupeStore {
   /**
-   * Takes the event id for `ttlSeconds`. Resolves true only for the first claim of an id that is not held;
-   * false while someone holds it.
+   * Takes the event id for `ttlSeconds`. Resolves with a token (or `true`) only for the first claim of an id
+   * that is not held; `false` while someone holds it.
    */
-  claim(eventId: string, ttlSeconds: number): boolean | Promise<boolean>;
-  /** Gives the id back after processing failed, so the sender's retry is processed. */
-  release(eventId: string): void | Promise<void>;
+  claim(eventId: string, ttlSeconds: number): DedupeClaim | Promise<DedupeClaim>;
+  /**
+   * Gives the id back after processing failed, so the sender's retry is processed. With `token` (what
+   * `claim` gave), only a claim still holding it is removed; without, whatever holds the id is.
+   */
+  release(eventId: string, token?: string): void | Promise<void>;
 }
 
 /**
@@ -37,9 +52,11 @@ export interface MemoryDedupeStoreOptions {
  * balancer, or with several workers, use a shared store such as `RedisDedupeStore`.
  */
 export class MemoryDedupeStore implements DedupeStore {
-  readonly #expiries = new Map<string, number>();
+  readonly #claims = new Map<string, { readonly expiry: number; readonly token: string }>();
   readonly #maxEntries: number;
   readonly #now: () => number;
+  // Tokens only need to differ within this store: a counter does.
+  #issued = 0;
 
   constructor(options: MemoryDedupeStoreOptions = {}) {
     this.#maxEntries = options.maxEntries ?? 100_000;
@@ -51,31 +68,34 @@ export class MemoryDedupeStore implements DedupeStore {
 
   /** How many ids are held (expired ones may linger until the next claim sweeps them). */
   get size(): number {
-    return this.#expiries.size;
+    return this.#claims.size;
   }
 
-  async claim(eventId: string, ttlSeconds: number): Promise<boolean> {
+  /** Takes the id for `ttlSeconds`: a token for {@link release}, or false while it is held. */
+  async claim(eventId: string, ttlSeconds: number): Promise<string | false> {
     const now = this.#now();
-    const expiry = this.#expiries.get(eventId);
-    if (expiry !== undefined && expiry > now) return false;
+    const held = this.#claims.get(eventId);
+    if (held !== undefined && held.expiry > now) return false;
     // Delete first so the id moves to the end of the insertion order the eviction relies on.
-    this.#expiries.delete(eventId);
-    this.#expiries.set(eventId, now + ttlSeconds * 1000);
+    this.#claims.delete(eventId);
+    const token = `claim_${++this.#issued}`;
+    this.#claims.set(eventId, { expiry: now + ttlSeconds * 1000, token });
     this.#sweep(now);
-    return true;
+    return token;
   }
 
-  async release(eventId: string): Promise<void> {
-    this.#expiries.delete(eventId);
+  /** Gives the id back: only while `token` still holds it, or whatever holds it when no token is given. */
+  async release(eventId: string, token?: string): Promise<void> {
+    if (token === undefined || this.#claims.get(eventId)?.token === token) this.#claims.delete(eventId);
   }
 
   #sweep(now: number): void {
     // Oldest claims first; a few expired ones are dropped per claim, which keeps the cost flat.
     let checked = 0;
-    for (const [id, expiry] of this.#expiries) {
-      const over = this.#expiries.size > this.#maxEntries;
+    for (const [id, { expiry }] of this.#claims) {
+      const over = this.#claims.size > this.#maxEntries;
       if (!over && (expiry > now || checked >= 8)) break;
-      this.#expiries.delete(id);
+      this.#claims.delete(id);
       checked++;
     }
   }

@@ -6,6 +6,7 @@ export { isShopError, ShopError } from '../core/errors/shop-error.js';
 export { EVENT_TYPES } from './catalog.js';
 export {
   DEFAULT_DEDUPE_TTL_SECONDS,
+  type DedupeClaim,
   type DedupeStore,
   MemoryDedupeStore,
   type MemoryDedupeStoreOptions,

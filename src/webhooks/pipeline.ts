@@ -1,6 +1,6 @@
 // One delivery, from raw body to answer: verify, claim the event id, hand the event on, and answer so that
 // the sender retries exactly what was not processed. The web and Node adapters both end here.
-import type { DedupeStore } from './dedupe.js';
+import type { DedupeClaim, DedupeStore } from './dedupe.js';
 import { isWebhookVerificationError } from './errors.js';
 import type { ShopEvent } from './events.js';
 import type { WebhookErrorInfo } from './handler.js';
@@ -69,15 +69,15 @@ async function processDelivery(
   }
 
   // The id comes from the verified body: the Service-Event-Id header is not signed.
+  let claim: DedupeClaim = true;
   if (dedupe) {
-    let claimed: boolean;
     try {
-      claimed = await dedupe.claim(event.id, ttl);
+      claim = await dedupe.claim(event.id, ttl);
     } catch (error) {
       report(error, 'failed', delivery, event);
       return jsonResult(503, 'failed', { error: { type: 'dedupe_unavailable' } }, event);
     }
-    if (!claimed) return jsonResult(200, 'duplicate', { received: true, duplicate: true }, event);
+    if (!claim) return jsonResult(200, 'duplicate', { received: true, duplicate: true }, event);
   }
 
   try {
@@ -88,7 +88,8 @@ async function processDelivery(
     report(error, 'failed', delivery, event);
     if (dedupe) {
       try {
-        await dedupe.release(event.id);
+        // With the claim's token, a claim that ran out meanwhile and was taken by another delivery stays.
+        await (typeof claim === 'string' ? dedupe.release(event.id, claim) : dedupe.release(event.id));
       } catch (releaseError) {
         report(releaseError, 'failed', delivery, event);
       }

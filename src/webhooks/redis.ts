@@ -11,6 +11,7 @@ export interface IoRedisLike {
 /** The node-redis (v4, v5) calls used; `createClient()` and `createCluster()` both have them. */
 export interface NodeRedisLike {
   set(key: string, value: string, options: { NX: true; EX: number }): Promise<unknown>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   del(key: string): Promise<unknown>;
 }
 
@@ -23,13 +24,23 @@ export interface RedisDedupeStoreOptions {
   keyPrefix?: string;
 }
 
+// Deletes the key only while it still holds this claim's token, in one atomic step.
+const RELEASE_SCRIPT =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+
 function isIoRedis(client: RedisClientLike): client is IoRedisLike {
   return typeof (client as Partial<IoRedisLike>).call === 'function';
 }
 
 /**
- * A {@link DedupeStore} in Redis, for receivers running on several machines: `claim` is one
- * `SET key 1 NX EX ttl`, atomic across every process that shares the Redis, and `release` a `DEL`.
+ * A {@link DedupeStore} in Redis, for receivers running on several machines. `claim` is one
+ * `SET key <random token> NX EX ttl`, atomic across every process that shares the Redis, and resolves with
+ * the token; `release(id, token)` deletes the key only while it still holds that token (a compare-and-delete
+ * script), so a handler whose claim ran out never deletes the claim another delivery took since.
+ *
+ * node-redis and ioredis spell EVAL differently (`eval(script, { keys, arguments })` against
+ * `eval(script, numKeys, ...keysAndArgs)`); the store sends it through node-redis's `eval` and ioredis's
+ * `call('EVAL', ...)`, which both clients' clusters route by the key.
  *
  * @example
  * import { createClient } from 'redis';
@@ -45,29 +56,43 @@ export class RedisDedupeStore implements DedupeStore {
     const candidate = client as Partial<IoRedisLike & NodeRedisLike> | null | undefined;
     const usable =
       typeof candidate?.call === 'function' ||
-      (typeof candidate?.set === 'function' && typeof candidate.del === 'function');
+      (typeof candidate?.set === 'function' &&
+        typeof candidate.eval === 'function' &&
+        typeof candidate.del === 'function');
     if (!usable) {
       throw new WebhookConfigurationError(
-        'RedisDedupeStore needs a node-redis or ioredis client (one with set/del, or call).',
+        'RedisDedupeStore needs a node-redis or ioredis client (one with set/eval/del, or call).',
       );
     }
     this.#client = client;
     this.#prefix = options.keyPrefix ?? 'shop-sdk:webhook-event:';
   }
 
-  async claim(eventId: string, ttlSeconds: number): Promise<boolean> {
+  /** Takes the id for `ttlSeconds`: a random token for {@link release}, or false while it is held. */
+  async claim(eventId: string, ttlSeconds: number): Promise<string | false> {
     const key = this.#prefix + eventId;
     const ttl = Math.max(1, Math.ceil(ttlSeconds));
+    const token = crypto.randomUUID();
     const reply = isIoRedis(this.#client)
-      ? await this.#client.call('SET', key, '1', 'NX', 'EX', ttl)
-      : await this.#client.set(key, '1', { NX: true, EX: ttl });
+      ? await this.#client.call('SET', key, token, 'NX', 'EX', ttl)
+      : await this.#client.set(key, token, { NX: true, EX: ttl });
     // 'OK' when set; null when the key exists. RESP3 and type mappings may wrap the simple string.
-    return reply !== null && reply !== undefined && String(reply) === 'OK';
+    return reply !== null && reply !== undefined && String(reply) === 'OK' ? token : false;
   }
 
-  async release(eventId: string): Promise<void> {
+  /**
+   * Gives the id back: with `token`, only while the key still holds it; without (callers from before
+   * tokens), whatever holds it.
+   */
+  async release(eventId: string, token?: string): Promise<void> {
     const key = this.#prefix + eventId;
-    if (isIoRedis(this.#client)) await this.#client.call('DEL', key);
-    else await this.#client.del(key);
+    if (token === undefined) {
+      if (isIoRedis(this.#client)) await this.#client.call('DEL', key);
+      else await this.#client.del(key);
+    } else if (isIoRedis(this.#client)) {
+      await this.#client.call('EVAL', RELEASE_SCRIPT, 1, key, token);
+    } else {
+      await this.#client.eval(RELEASE_SCRIPT, { keys: [key], arguments: [token] });
+    }
   }
 }

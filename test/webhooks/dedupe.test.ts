@@ -16,31 +16,55 @@ describe('DEFAULT_DEDUPE_TTL_SECONDS', () => {
   });
 });
 
+const TOKEN = expect.stringMatching(/.+/);
+
 describe('MemoryDedupeStore', () => {
-  it('claims an id once, until released', async () => {
+  it('claims an id once, with a token, until released with that token', async () => {
     const store = new MemoryDedupeStore();
-    expect(await store.claim('evt_1', 60)).toBe(true);
+    const token = await store.claim('evt_1', 60);
+    expect(token).toEqual(TOKEN);
     expect(await store.claim('evt_1', 60)).toBe(false);
-    expect(await store.claim('evt_2', 60)).toBe(true);
+    expect(await store.claim('evt_2', 60)).toEqual(TOKEN);
+    await store.release('evt_1', token as string);
+    expect(await store.claim('evt_1', 60)).toEqual(TOKEN);
+  });
+
+  it('releases only its own claim: a release after the claim expired leaves the next holder alone', async () => {
+    let now = 1_000_000;
+    const store = new MemoryDedupeStore({ now: () => now });
+    const first = await store.claim('evt_1', 10);
+    now += 10_000; // the first handler is still busy when its claim runs out
+    const second = await store.claim('evt_1', 10);
+    expect(second).toEqual(TOKEN);
+    expect(second).not.toBe(first);
+    await store.release('evt_1', first as string);
+    expect(await store.claim('evt_1', 10)).toBe(false);
+    await store.release('evt_1', second as string);
+    expect(await store.claim('evt_1', 10)).toEqual(TOKEN);
+  });
+
+  it('releases whatever holds the id when given no token, as stores without tokens did', async () => {
+    const store = new MemoryDedupeStore();
+    await store.claim('evt_1', 60);
     await store.release('evt_1');
-    expect(await store.claim('evt_1', 60)).toBe(true);
+    expect(await store.claim('evt_1', 60)).toEqual(TOKEN);
   });
 
   it('forgets an id when its TTL has passed', async () => {
     let now = 1_000_000;
     const store = new MemoryDedupeStore({ now: () => now });
-    expect(await store.claim('evt_1', 10)).toBe(true);
+    expect(await store.claim('evt_1', 10)).toEqual(TOKEN);
     now += 9_999;
     expect(await store.claim('evt_1', 10)).toBe(false);
     now += 1;
-    expect(await store.claim('evt_1', 10)).toBe(true);
+    expect(await store.claim('evt_1', 10)).toEqual(TOKEN);
   });
 
   it('stays within maxEntries, forgetting the oldest claims first', async () => {
     const store = new MemoryDedupeStore({ maxEntries: 3 });
-    for (const id of ['a', 'b', 'c', 'd']) expect(await store.claim(id, 60)).toBe(true);
+    for (const id of ['a', 'b', 'c', 'd']) expect(await store.claim(id, 60)).toEqual(TOKEN);
     expect(store.size).toBe(3);
-    expect(await store.claim('a', 60)).toBe(true);
+    expect(await store.claim('a', 60)).toEqual(TOKEN);
     expect(await store.claim('d', 60)).toBe(false);
   });
 
@@ -54,31 +78,61 @@ describe('MemoryDedupeStore', () => {
   });
 });
 
-function sharedStoreContract(
-  name: string,
-  makeStores: () => Promise<{ stores: DedupeStore[]; ttl(id: string): Promise<number> }>,
-) {
+interface SharedStores {
+  stores: DedupeStore[];
+  /** Seconds left on the id's key in Redis. */
+  ttl(id: string): Promise<number>;
+  /** Lets the id's claim run out now, as Redis does when its TTL passes. */
+  expire(id: string): Promise<unknown>;
+}
+
+function sharedStoreContract(name: string, makeStores: () => Promise<SharedStores>) {
   describe(name, () => {
     let stores: DedupeStore[];
-    let ttl: (id: string) => Promise<number>;
+    let ttl: SharedStores['ttl'];
+    let expire: SharedStores['expire'];
     beforeAll(async () => {
-      ({ stores, ttl } = await makeStores());
+      ({ stores, ttl, expire } = await makeStores());
     });
+    const newId = () => `evt_${Math.random().toString(36).slice(2)}`;
 
-    it('claims an id once across two clients, sets its TTL, and releases it', async () => {
+    it('claims an id once across two clients, sets its TTL, and releases it with its token', async () => {
       const [a, b] = stores as [DedupeStore, DedupeStore];
-      const id = `evt_${Math.random().toString(36).slice(2)}`;
-      expect(await a.claim(id, 120)).toBe(true);
+      const id = newId();
+      const token = await a.claim(id, 120);
+      expect(token).toEqual(TOKEN);
       expect(await b.claim(id, 120)).toBe(false);
       const seconds = await ttl(id);
       expect(seconds).toBeGreaterThan(110);
       expect(seconds).toBeLessThanOrEqual(120);
+      await a.release(id, token as string);
+      expect(await b.claim(id, 120)).toEqual(TOKEN);
+    });
+
+    it('releases only its own claim: a release after the claim expired leaves the next holder alone', async () => {
+      const [a, b] = stores as [DedupeStore, DedupeStore];
+      const id = newId();
+      const first = await a.claim(id, 120);
+      await expire(id); // the first handler is still busy when its claim runs out
+      const second = await b.claim(id, 120);
+      expect(second).toEqual(TOKEN);
+      expect(second).not.toBe(first);
+      await a.release(id, first as string);
+      expect(await a.claim(id, 120)).toBe(false);
+      await b.release(id, second as string);
+      expect(await a.claim(id, 120)).toEqual(TOKEN);
+    });
+
+    it('releases whatever holds the id when given no token, as stores without tokens did', async () => {
+      const [a, b] = stores as [DedupeStore, DedupeStore];
+      const id = newId();
+      await a.claim(id, 120);
       await b.release(id);
-      expect(await a.claim(id, 120)).toBe(true);
+      expect(await b.claim(id, 120)).toEqual(TOKEN);
     });
 
     it('gives one claim to exactly one of many concurrent claimers', async () => {
-      const id = `evt_${Math.random().toString(36).slice(2)}`;
+      const id = newId();
       const results = await Promise.all(
         Array.from({ length: 40 }, (_, i) => stores[i % stores.length]!.claim(id, 60)),
       );
@@ -106,6 +160,7 @@ describe.skipIf(!redisUrl)(
       return {
         stores: clients.map((client) => new RedisDedupeStore(client, { keyPrefix: 'test:node-redis:' })),
         ttl: (id) => clients[0]!.ttl(`test:node-redis:${id}`),
+        expire: (id) => clients[0]!.del(`test:node-redis:${id}`),
       };
     });
 
@@ -115,6 +170,7 @@ describe.skipIf(!redisUrl)(
       return {
         stores: clients.map((client) => new RedisDedupeStore(client, { keyPrefix: 'test:ioredis:' })),
         ttl: (id) => clients[0]!.ttl(`test:ioredis:${id}`),
+        expire: (id) => clients[0]!.del(`test:ioredis:${id}`),
       };
     });
 
@@ -128,6 +184,7 @@ describe.skipIf(!redisUrl)(
       return {
         stores: [new RedisDedupeStore(nodeRedis), new RedisDedupeStore(ioredis)],
         ttl: (id) => ioredis.ttl(`shop-sdk:webhook-event:${id}`),
+        expire: (id) => nodeRedis.del(`shop-sdk:webhook-event:${id}`),
       };
     });
   },

@@ -18,6 +18,8 @@ import { postChunked, readAll, serveNode, serveWeb, type TestServer } from './se
 
 const SECRET = 'whsec_handler_secret';
 const redisUrl = inject('redisUrl');
+/** Keys of this run: a rerun against the same redis-server (watch mode) meets none of them. */
+const RUN = Math.random().toString(36).slice(2, 10);
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -271,6 +273,76 @@ describe('the web handler', () => {
   });
 });
 
+/**
+ * A delivery whose handler is still busy when its claim expires (a short dedupeTtlSeconds): a retry claims
+ * the id again and is processed; then the first handler fails and releases. Its release must not remove
+ * the retry's claim, or a third delivery is processed once more.
+ */
+async function lateReleaseAfterExpiry(dedupe: DedupeStore, expire: (eventId: string) => Promise<unknown>) {
+  let firstStarted!: () => void;
+  const started = new Promise<void>((resolve) => {
+    firstStarted = resolve;
+  });
+  let failFirst!: () => void;
+  const firstFails = new Promise<void>((resolve) => {
+    failFirst = resolve;
+  });
+  const onEvent = vi.fn(async (_event: ShopEvent, context: EventContext) => {
+    if (context.delivery?.attempt !== 1) return;
+    firstStarted();
+    await firstFails;
+    throw new Error('failed after its claim expired');
+  });
+  const handler = createWebhookHandler({ secret: SECRET, dedupe, dedupeTtlSeconds: 60, onEvent });
+  const body = eventBody();
+  const id = (JSON.parse(body) as { id: string }).id;
+  const attempt = (n: number) =>
+    handler.handle({ body, headers: deliveryHeaders(body, SECRET, unixNow(), n) });
+
+  const first = attempt(1);
+  await started;
+  await expire(id);
+  expect(await attempt(2)).toMatchObject({ status: 200, outcome: 'processed' });
+  failFirst();
+  expect(await first).toMatchObject({ status: 500, outcome: 'failed' });
+  expect(await attempt(3)).toMatchObject({ status: 200, outcome: 'duplicate' });
+  expect(onEvent).toHaveBeenCalledTimes(2);
+}
+
+describe('a failed handler releasing a claim that expired meanwhile', () => {
+  it('leaves the claim a later delivery took (MemoryDedupeStore)', async () => {
+    let now = Date.now();
+    const store = new MemoryDedupeStore({ now: () => now });
+    await lateReleaseAfterExpiry(store, async () => {
+      now += 61_000;
+    });
+  });
+
+  it('passes the token a store gave to its release, and nothing when the store gave true', async () => {
+    const released: unknown[][] = [];
+    const store = (claim: string | boolean): DedupeStore => ({
+      claim: () => claim,
+      release: (...args: unknown[]) => {
+        released.push(args);
+      },
+    });
+    const failing = () => {
+      throw new Error('handler failed');
+    };
+    for (const claim of ['tok_1', true]) {
+      const handler = createWebhookHandler({ secret: SECRET, dedupe: store(claim), onEvent: failing });
+      const body = eventBody();
+      expect(await handler.handle({ body, headers: deliveryHeaders(body, SECRET, unixNow()) })).toMatchObject(
+        {
+          status: 500,
+        },
+      );
+    }
+    const ids = released.map(([id]) => id);
+    expect(released).toEqual([[ids[0], 'tok_1'], [ids[1]]]);
+  });
+});
+
 describe('createWebhookHandler setup', () => {
   it('refuses an empty or blank secret at once', () => {
     expect(() => createWebhookHandler({ secret: '' })).toThrow(WebhookConfigurationError);
@@ -333,6 +405,15 @@ describe.skipIf(!redisUrl)(
       expect((await deliver(a, body, 1)).status).toBe(500);
       expect((await deliver(b, body, 2)).status).toBe(200);
       expect(onEvent).toHaveBeenCalledTimes(2);
+    });
+
+    it('leaves the claim a later delivery took when a failed handler releases after its claim expired', async () => {
+      const client = new Redis(redisUrl!);
+      clients.push(client);
+      const keyPrefix = `test:${RUN}:late-release:`;
+      await lateReleaseAfterExpiry(new RedisDedupeStore(client, { keyPrefix }), (id) =>
+        client.del(keyPrefix + id),
+      );
     });
 
     it('processes concurrent deliveries of one event id once across machines', async () => {

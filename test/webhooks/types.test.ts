@@ -2,10 +2,12 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   createWebhookHandler,
+  type DedupeStore,
   EVENT_TYPES,
   EventRouter,
   type EventType,
   isKnownEventType,
+  MemoryDedupeStore,
   type ShopEvent,
   type ShopEventOf,
   type UnknownShopEvent,
@@ -97,6 +99,21 @@ describe('ShopEvent typing', () => {
       .onUnknown(() => undefined);
     expectTypeOf(handler).toEqualTypeOf<WebhookHandler>();
     expectTypeOf(handler).toBeCallableWith(new Request('http://127.0.0.1/'));
+  });
+
+  it('takes a dedupe store written before claim tokens, and one with them', () => {
+    const before = {
+      claim: (_id: string, _ttl: number): boolean => true,
+      release: (_id: string): void => undefined,
+    };
+    const withTokens = {
+      claim: async (_id: string, _ttl: number): Promise<string | false> => 'token',
+      release: async (_id: string, _token?: string): Promise<void> => undefined,
+    };
+    expectTypeOf(before).toExtend<DedupeStore>();
+    expectTypeOf(withTokens).toExtend<DedupeStore>();
+    expectTypeOf(new MemoryDedupeStore().claim).returns.resolves.toEqualTypeOf<string | false>();
+    expect(createWebhookHandler({ secret: 'whsec_x', dedupe: before })).toBeTypeOf('function');
   });
 
   it('refuses a misspelt type in the registry', () => {
