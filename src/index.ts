@@ -48,19 +48,24 @@ export type { RequestHeaders, RequestOptions } from './core/request-options.js';
 export { APIResource } from './core/resource.js';
 export type { ThrottleOption } from './core/throttle.js';
 export type { FetchLike } from './core/transport.js';
+// The known values of every open enum, `as const`, with their open union types.
 export * from './generated/enums.js';
 export { EVENT_TYPES, type EventType } from './generated/event-types.js';
+// The one runtime schema map at the root: a receiver that wants `data.object` checked strictly validates it
+// with EVENT_PAYLOAD_SCHEMAS[event.type] (verifyWebhook and the feed check the envelope only).
 export { EVENT_PAYLOAD_SCHEMAS, type EventPayloadMap } from './generated/events.js';
 // The endpoint table the resource methods are built on, for `shop.request(operations[id], ...)` and tools.
 export { type OperationId, operations } from './generated/operations.js';
 export type * from './generated/params.js';
-// Every resource's zod schema, type and known enum values, and every method's params type, from the spec.
-export * from './generated/schemas.js';
-export { VERSION } from './version.js';
+// Every resource's type, from the spec. Types only: the zod schemas behind them are the SDK's own business
+// (the transport validates with them). `ListMeta` above, the pagination one, takes the place of the
+// spec's type of the same name. The known values of every open enum are in enums.js, exported above.
+export type * from './generated/schemas.js';
 // Resource groups (reachable as `shop.range.reservations` and so on; exported for typing and extension).
 export * from './resources/index.js';
 // Keeping a mirror in step: the event-feed catch-up and the inventory mirror.
 export * from './sync/index.js';
+export { VERSION } from './version.js';
 // Typed events, shared with `shop-sdk/webhooks` (type-only here: the parser lives there).
 export type {
   KnownShopEvent,

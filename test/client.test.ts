@@ -239,3 +239,13 @@ describe('the API key stays private', () => {
     expect(JSON.stringify(shop)).not.toContain(API_KEY);
   });
 });
+
+describe('the package root', () => {
+  it('exports the known-value lists and the event payload map, but no zod schema objects', async () => {
+    const root = (await import('../src/index.js')) as Record<string, unknown>;
+    expect(Object.keys(root).filter((name) => /Schema$/.test(name))).toEqual([]);
+    expect(root.RANGE_RESERVATION_STATUSES).toContain('booked');
+    expect(root.EVENT_PAYLOAD_SCHEMAS).toBeTypeOf('object');
+    expect(root.operations).toBeTypeOf('object');
+  });
+});

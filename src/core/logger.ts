@@ -5,9 +5,13 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
 /** Where the SDK logs; `console` fits, as do pino and winston loggers. */
 export interface Logger {
+  /** One line per HTTP attempt: method, path, status or error, attempt number, duration. */
   debug(message: string, ...rest: unknown[]): void;
+  /** One line per retry: why, and how long the SDK waits before it. */
   info(message: string, ...rest: unknown[]): void;
+  /** A wait the SDK refused (a Retry-After over `maxRetryAfterSeconds`). */
   warn(message: string, ...rest: unknown[]): void;
+  /** Not used by the SDK today; part of the shape so any console-like logger fits. */
   error(message: string, ...rest: unknown[]): void;
 }
 

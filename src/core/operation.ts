@@ -6,7 +6,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** A `{name}` segment of an operation's path, with the type the caller must pass for it. */
 export interface PathParam {
+  /** The placeholder's name, e.g. `id` for `{id}`; also the key of `params.path` that fills it. */
   readonly name: string;
+  /** `integer`: a safe integer or a string of digits (ids); `string`: any non-empty value, encoded whole. */
   readonly type: 'integer' | 'string';
 }
 
@@ -18,9 +20,11 @@ export interface PathParam {
 export interface Operation<Result extends z.ZodType = z.ZodType> {
   /** The operationId, which is also the SDK method path, e.g. `range.reservations.create`. */
   readonly id: string;
+  /** The HTTP method; it also decides the retry policy (a PATCH is retried only after a 429). */
   readonly method: HttpMethod;
   /** The full path with `/v1` and `{name}` placeholders, e.g. `/v1/range/reservations/{id}/cancel`. */
   readonly path: string;
+  /** The path's `{name}` placeholders and the type each value must have; checked before sending. */
   readonly pathParams: readonly PathParam[];
   /** Query parameters: presence and primitive types only (the server owns bounds), or null when none. */
   readonly query: z.ZodType | null;
@@ -28,6 +32,7 @@ export interface Operation<Result extends z.ZodType = z.ZodType> {
   readonly body: z.ZodType | null;
   /** Schema of the envelope's `data`; for a cursor-paginated list, of one item. */
   readonly result: Result;
+  /** `'cursor'` for a cursor-paginated list (called through `shop.list`), null for a single result. */
   readonly pagination: 'cursor' | null;
   /** The status of a success: 200, or 201 for a create. */
   readonly successStatus: number;
@@ -39,6 +44,7 @@ export interface Operation<Result extends z.ZodType = z.ZodType> {
   readonly errorCodes: readonly string[];
   /** True where the reference leaves the request or response shape open (`x-shape: undocumented`). */
   readonly undocumented: boolean;
+  /** The spec's one-line summary, e.g. `Book a lane or class seats`. */
   readonly summary: string;
 }
 

@@ -1,16 +1,17 @@
+import type { ListMeta as DocumentedListMeta } from '../generated/schemas.js';
 import { APIPromise, LazyAPIResponse } from './api-promise.js';
 import { ShopError } from './errors/shop-error.js';
 import { InvalidResponseError } from './errors/transport-errors.js';
 import type { ReceivedPage } from './transport.js';
 
-/** The `meta` of a cursor-paginated list (reference section 4). */
-export interface ListMeta {
-  /** The page size the server used. */
-  readonly limit?: number;
-  /** True when another page follows. */
-  readonly has_more: boolean;
-  /** The opaque cursor of the next page; passed back exactly as received. */
-  readonly next_cursor: string | null;
+/**
+ * The `meta` of a cursor-paginated list (reference section 4): the spec's `ListMeta`, whose field types it
+ * takes, except that `limit` may be missing, since a page without it can still be walked. The one `ListMeta`
+ * the package exports; fields the API adds later are kept.
+ */
+export interface ListMeta
+  extends Pick<DocumentedListMeta, 'has_more' | 'next_cursor'>,
+    Partial<Pick<DocumentedListMeta, 'limit'>> {
   readonly [field: string]: unknown;
 }
 
@@ -54,6 +55,7 @@ export class Page<T> implements AsyncIterable<T> {
     return fetchPage(this.#send, this.nextCursor);
   }
 
+  /** Every record from this page's first onward, requesting the following pages as the loop reaches them. */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     let page: Page<T> = this;
     for (;;) {
@@ -77,6 +79,7 @@ export interface ToArrayOptions {
  * for await (const reservation of shop.range.reservations.list({ status: 'booked' })) console.log(reservation.id);
  */
 export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
+  /** Every record of every page, oldest first; a page is requested when the loop reaches it. */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     yield* await this.#first();
   }

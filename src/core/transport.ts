@@ -29,11 +29,17 @@ export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 export interface TransportConfig {
   /** Origin and prefix of the API without the trailing slash and without `/v1`, which operation paths carry. */
   readonly baseUrl: string;
+  /** Sent as `Authorization: Bearer <key>`, and redacted from every log line and error message. */
   readonly apiKey: string;
+  /** What every attempt is sent with. */
   readonly fetch: FetchLike;
+  /** Milliseconds one attempt may take, headers and body together, unless a call sets its own. */
   readonly timeout: number;
+  /** Retry bounds, unless a call sets its own `maxRetries`. */
   readonly retry: RetryPolicy;
+  /** The caller's logger behind the SDK's level check and redaction. */
   readonly logger: SdkLogger;
+  /** Paces attempt starts when the client was given `throttle`; null otherwise. */
   readonly throttle: Throttle | null;
 }
 

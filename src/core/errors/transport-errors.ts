@@ -36,6 +36,7 @@ export class InvalidResponseError extends ShopError {
 export interface ResponseIssue {
   /** Where in the envelope, e.g. `['data', 3, 'starts_at']`. */
   readonly path: readonly (string | number)[];
+  /** What is wrong there, in zod's words, e.g. `Invalid input: expected number, received string`. */
   readonly message: string;
 }
 
