@@ -49,3 +49,13 @@ export function isWebhookVerificationError(error: unknown): error is WebhookVeri
 export class WebhookConfigurationError extends ShopError {
   override readonly name: string = 'WebhookConfigurationError';
 }
+
+/**
+ * Refuses a call made without its options object (plain JavaScript, or `any`), which would otherwise fail
+ * on its first property as a bare TypeError.
+ */
+export function requireOptions(call: string, fields: string, options: unknown): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new WebhookConfigurationError(`${call}() needs an options object: ${call}({ ${fields} }).`);
+  }
+}

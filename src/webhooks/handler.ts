@@ -1,6 +1,6 @@
 import { readCapped, TOO_LARGE } from './body-reader.js';
 import { DEFAULT_DEDUPE_TTL_SECONDS, type DedupeStore, MemoryDedupeStore } from './dedupe.js';
-import { WebhookConfigurationError, WebhookVerificationError } from './errors.js';
+import { requireOptions, WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 import type { EventType, ShopEvent, ShopEventOf, UnknownShopEvent } from './events.js';
 import type { WebhookDelivery } from './headers.js';
 import { type NodeRequestHandler, nodeHandler } from './node.js';
@@ -88,6 +88,7 @@ export interface WebhookHandler {
  * export const POST = handler; // Next.js route handler
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
+  requireOptions('createWebhookHandler', 'secret, onEvent', options);
   const settings = verifierSettings(options.secret, options.toleranceSeconds);
   const clock = receiverClock(options.now);
   const ttl = wholeNumber('dedupeTtlSeconds', options.dedupeTtlSeconds ?? DEFAULT_DEDUPE_TTL_SECONDS);
@@ -105,7 +106,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   });
 
   const handler = (async (request: Request): Promise<Response> => {
-    const result = await readRequest(request, maxBodyBytes, pipeline);
+    let result: WebhookResult;
+    try {
+      result = await readRequest(request, maxBodyBytes, pipeline);
+    } catch (error) {
+      // Not a Request (a wrong call): a 500 the sender retries once the code is fixed, and onError is told.
+      result = pipeline.fail(error, (request as Partial<Request> | undefined)?.headers);
+    }
     return new Response(result.body, { status: result.status, headers: responseHeaders(result.status) });
   }) as WebhookHandler;
   handler.on = (type, fn) => {
@@ -143,10 +150,15 @@ async function readRequest(
   maxBodyBytes: number,
   pipeline: DeliveryPipeline,
 ): Promise<WebhookResult> {
+  if (typeof request?.headers?.get !== 'function') {
+    throw new WebhookConfigurationError(
+      "The handler takes a fetch Request; for Node's req and res use webhooks.node(req, res).",
+    );
+  }
   const refused = refuseBeforeReading(request.method, request.headers.get('content-length'), maxBodyBytes);
   if (refused) return refused;
   if (request.bodyUsed || request.body?.locked) {
-    return pipeline.refuse(
+    return pipeline.fail(
       new WebhookVerificationError(
         'invalid_body',
         'The request body was already read (request.json() or a body middleware ran first): ' +

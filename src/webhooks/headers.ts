@@ -1,4 +1,4 @@
-import { WebhookVerificationError } from './errors.js';
+import { WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 
 /**
  * The request headers of a delivery: a fetch `Headers`, or a plain object such as Node's `req.headers`
@@ -15,9 +15,17 @@ const TIMESTAMP = /^[0-9]{1,12}$/;
 const V1 = /^[0-9a-f]{64}$/;
 const SIMPLE = /^t=([0-9]{1,12}),v1=([0-9a-f]{64})$/;
 
-/** Reads one header by its lowercase name, from `Headers` or a plain object; repeated values are joined. */
-export function readHeader(headers: WebhookHeaders | null | undefined, name: string): string | undefined {
-  if (headers == null || typeof headers !== 'object') return undefined;
+/**
+ * Reads one header by its lowercase name, from `Headers` or a plain object; repeated values are joined.
+ * Anything else than text there comes from the receiver's code (a header on the wire is text), so it is a
+ * configuration error, as is a missing headers object (a delivery without the header is a verification one).
+ */
+export function readHeader(headers: WebhookHeaders, name: string): string | undefined {
+  if (typeof headers !== 'object' || headers === null) {
+    throw new WebhookConfigurationError(
+      "No headers object: pass the request's headers (fetch Headers, or Node's req.headers) as received.",
+    );
+  }
   if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
   const record = headers as { readonly [name: string]: string | readonly string[] | undefined };
   let value = record[name];
@@ -29,9 +37,14 @@ export function readHeader(headers: WebhookHeaders | null | undefined, name: str
       }
     }
   }
-  if (value === undefined) return undefined;
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return undefined;
   // Joined like Node and fetch join a repeated header, so both spellings meet the same duplicate check.
-  return typeof value === 'string' ? value : value.join(', ');
+  if (Array.isArray(value)) return value.join(', ');
+  throw new WebhookConfigurationError(
+    `The ${name} header is a ${typeof value} in the headers object: header values are strings, or arrays ` +
+      "of strings for a repeated header, as fetch Headers and Node's req.headers hold them.",
+  );
 }
 
 /** A `Service-Signature` header that passed the strict parse. */

@@ -1,5 +1,6 @@
 // The Node adapter, typed structurally so this entry needs neither node:http nor @types/node at runtime.
 import { readCapped, TOO_LARGE } from './body-reader.js';
+import { WebhookConfigurationError } from './errors.js';
 import {
   type DeliveryPipeline,
   refuseBeforeReading,
@@ -59,18 +60,41 @@ function send(response: NodeServerResponse, result: WebhookResult): void {
 
 /** Wraps the delivery pipeline for Node: reads the raw body from the request stream, with a size limit. */
 export function nodeHandler(pipeline: DeliveryPipeline, maxBodyBytes: number): NodeRequestHandler {
+  // Never rejects: the promise is often not awaited (`void webhooks.node(req, res)`), and Express 4 turns a
+  // rejection into an unhandled one. What fails is answered and told to onError.
   return async (request, response) => {
-    const refused = refuseBeforeReading(request.method, request.headers['content-length'], maxBodyBytes);
-    if (refused) return send(response, refused);
-    let body: unknown;
     try {
-      body = await readBody(request, maxBodyBytes);
-    } catch {
-      // Never reject: Express 4 would turn a rejection into an unhandled one. A client that hung up mid-body
-      // gets an answer it will not read.
-      return send(response, unreadable());
+      send(response, await answer(pipeline, request, maxBodyBytes));
+    } catch (error) {
+      const result = pipeline.fail(error, request?.headers);
+      try {
+        send(response, result);
+      } catch {
+        // Not a response that can be written: onError has been told.
+      }
     }
-    if (body === TOO_LARGE) return send(response, tooLarge(maxBodyBytes));
-    send(response, await pipeline.process({ body, headers: request.headers }));
   };
+}
+
+async function answer(
+  pipeline: DeliveryPipeline,
+  request: NodeIncomingMessage,
+  maxBodyBytes: number,
+): Promise<WebhookResult> {
+  if (typeof request?.headers !== 'object' || request.headers === null) {
+    throw new WebhookConfigurationError(
+      "webhooks.node(req, res) needs Node's IncomingMessage (or Express's Request) as req.",
+    );
+  }
+  const refused = refuseBeforeReading(request.method, request.headers['content-length'], maxBodyBytes);
+  if (refused) return refused;
+  let body: unknown;
+  try {
+    body = await readBody(request, maxBodyBytes);
+  } catch {
+    // A client that hung up mid-body gets an answer it will not read.
+    return unreadable();
+  }
+  if (body === TOO_LARGE) return tooLarge(maxBodyBytes);
+  return pipeline.process({ body, headers: request.headers });
 }

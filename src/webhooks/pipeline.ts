@@ -1,12 +1,13 @@
 // One delivery, from raw body to answer: verify, claim the event id, hand the event on, and answer so that
 // the sender retries exactly what was not processed. The web and Node adapters both end here.
 import type { DedupeClaim, DedupeStore } from './dedupe.js';
-import { isWebhookVerificationError } from './errors.js';
+import { isWebhookVerificationError, WebhookConfigurationError } from './errors.js';
 import type { ShopEvent } from './events.js';
 import type { WebhookErrorInfo } from './handler.js';
-import { readDeliveryHeaders, type WebhookDelivery } from './headers.js';
+import { readDeliveryHeaders, type WebhookDelivery, type WebhookHeaders } from './headers.js';
 import {
   type DeliveryPipeline,
+  internalError,
   jsonResult,
   verificationFailed,
   type WebhookDeliveryInput,
@@ -41,11 +42,23 @@ export function deliveryPipeline(setup: PipelineSetup): DeliveryPipeline {
   };
   return {
     process: (input) => processDelivery(setup, report, input),
-    refuse: (error, headers) => {
-      report(error, 'rejected', readDeliveryHeaders(headers));
-      return verificationFailed(error);
+    fail: (error, headers) => {
+      const rejected = isWebhookVerificationError(error);
+      report(error, rejected ? 'rejected' : 'failed', deliveryOrNone(headers));
+      return rejected ? verificationFailed(error) : internalError();
     },
   };
+}
+
+const NO_DELIVERY: WebhookDelivery = { eventType: null, eventId: null, deliveryId: null, attempt: null };
+
+/** The delivery headers, for a report about headers that may be what failed. */
+function deliveryOrNone(headers: unknown): WebhookDelivery {
+  try {
+    return readDeliveryHeaders(headers as WebhookHeaders);
+  } catch {
+    return NO_DELIVERY;
+  }
 }
 
 async function processDelivery(
@@ -54,18 +67,20 @@ async function processDelivery(
   input: WebhookDeliveryInput,
 ): Promise<WebhookResult> {
   const { settings, clock, dedupe, ttl, router, onEvent } = setup;
-  const delivery = readDeliveryHeaders(input.headers);
-
+  let delivery = NO_DELIVERY;
   let event: ShopEvent;
   try {
+    if (typeof input !== 'object' || input === null) {
+      throw new WebhookConfigurationError('handle() needs { body, headers }: the raw body and the headers.');
+    }
+    delivery = readDeliveryHeaders(input.headers);
     event = await verifyWith(settings, input.body, input.headers, clock());
   } catch (error) {
     // The sender learns the reason only: the message may describe this receiver's secrets (a rotation, a
     // pasted space), which is for the receiver's logs.
     const rejected = isWebhookVerificationError(error);
     report(error, rejected ? 'rejected' : 'failed', delivery);
-    if (!rejected) return jsonResult(500, 'failed', { error: { type: 'internal_error' } });
-    return verificationFailed(error);
+    return rejected ? verificationFailed(error) : internalError();
   }
 
   // The id comes from the verified body: the Service-Event-Id header is not signed.

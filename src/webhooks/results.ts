@@ -35,10 +35,10 @@ export interface DeliveryPipeline {
   /** Verifies, dedupes and hands on one raw delivery. */
   readonly process: DeliveryProcessor;
   /**
-   * Answers a delivery refused before verification could start (the receiver's own code consumed the
-   * body), telling `onError` why.
+   * Answers a delivery that failed outside the pipeline, telling `onError`: 400 for a verification error
+   * (the receiver's own code consumed the body), 500 for anything else (the adapter was called wrongly).
    */
-  readonly refuse: (error: WebhookVerificationError, headers: WebhookHeaders) => WebhookResult;
+  readonly fail: (error: unknown, headers: unknown) => WebhookResult;
 }
 
 /** Builds a result with a JSON body. */
@@ -58,6 +58,11 @@ export function responseHeaders(status: number): Record<string, string> {
   return status === 405
     ? { 'content-type': 'application/json', allow: 'POST' }
     : { 'content-type': 'application/json' };
+}
+
+/** The answer when the receiver's own setup or code failed; the sender retries. */
+export function internalError(): WebhookResult {
+  return jsonResult(500, 'failed', { error: { type: 'internal_error' } });
 }
 
 /** The answer for a body over the limit. */

@@ -1,4 +1,4 @@
-import { WebhookConfigurationError } from './errors.js';
+import { requireOptions, WebhookConfigurationError } from './errors.js';
 import { hmacHex } from './hmac.js';
 import { verifierSettings } from './verify.js';
 
@@ -22,6 +22,7 @@ export interface SignPayloadOptions {
  * await fetch(url, { method: 'POST', body, headers: { 'Service-Signature': signature } });
  */
 export async function signPayload(options: SignPayloadOptions): Promise<string> {
+  requireOptions('signPayload', 'body, secret', options);
   const { secrets } = verifierSettings(options.secret);
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) {

@@ -1,5 +1,5 @@
 import { bodyText, decodeBase64Body, hasReplacementCharacter, type RawBody, rawBody } from './body.js';
-import { WebhookConfigurationError, WebhookVerificationError } from './errors.js';
+import { requireOptions, WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 import { parseEvent, type ShopEvent } from './events.js';
 import { parseSignatureHeader, readHeader, type SignatureHeader, type WebhookHeaders } from './headers.js';
 import { anySignatureMatches, hexToBytes } from './hmac.js';
@@ -110,6 +110,7 @@ export function nowSeconds(now: Date | number | undefined): number {
  * if (event.type === 'inventory.changed') setStock(event.data.object.qty_available);
  */
 export async function verifyWebhook(options: VerifyWebhookOptions): Promise<ShopEvent> {
+  requireOptions('verifyWebhook', 'body, headers, secret', options);
   const settings = verifierSettings(options.secret, options.toleranceSeconds);
   return verifyWith(settings, options.body, options.headers, nowSeconds(options.now));
 }
@@ -125,6 +126,7 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Shop
  * @throws {WebhookConfigurationError} when the secret is empty or an option is out of range.
  */
 export async function verifyWebhookSignature(options: VerifyWebhookOptions): Promise<void> {
+  requireOptions('verifyWebhookSignature', 'body, headers, secret', options);
   const settings = verifierSettings(options.secret, options.toleranceSeconds);
   const raw = authenticate(settings, options.body, options.headers, nowSeconds(options.now));
   if (raw instanceof Promise) await raw;
