@@ -1,7 +1,7 @@
 import { ParamsValidationError } from '../core/errors/params-validation-error.js';
 import type { RequestHeaders } from '../core/request-options.js';
-import { describeRuntime } from './env.js';
 import { VERSION } from '../version.js';
+import { describeRuntime } from './env.js';
 
 /** `shop-sdk/<version> (<runtime>)`, sent on every request so the API's logs can tell SDK releases apart. */
 export function userAgent(): string {
@@ -12,7 +12,7 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const FORBIDDEN_VALUE_CHARS = /[\r\n\0]/;
 // fetch sends header values as bytes (a ByteString): a character above U+00FF makes it throw a TypeError,
 // which the transport could not tell from a failed connection.
-const BEYOND_LATIN1 = /[^\x00-\xff]/;
+const BEYOND_LATIN1 = /[\u0100-\uffff]/;
 
 function refuse(message: string): never {
   throw new ParamsValidationError({ headers: [message] });
@@ -66,7 +66,9 @@ export function mergeHeaders(
       apply(merged, pair[0], pair[1]);
     }
   } else if (isHeadersLike(extra)) {
-    extra.forEach((value, name) => apply(merged, name, value));
+    extra.forEach((value, name) => {
+      apply(merged, name, value);
+    });
   } else {
     const record = extra as Readonly<Record<string, unknown>>;
     for (const name of Object.keys(record)) apply(merged, name, record[name]);

@@ -242,6 +242,6 @@ describe('the throttle', () => {
     // followed by a punctual one is a short gap but still no start before its slot.
     const offsets = starts.map((start) => start - (starts[0] ?? 0));
     expect(offsets).toHaveLength(4);
-    offsets.forEach((offset, i) => expect(offset).toBeGreaterThanOrEqual(i * 50 - 5));
+    for (const [i, offset] of offsets.entries()) expect(offset).toBeGreaterThanOrEqual(i * 50 - 5);
   });
 });
