@@ -1,6 +1,6 @@
 // The Node adapter, typed structurally so this entry needs neither node:http nor @types/node at runtime.
 import { readCapped, TOO_LARGE } from './body-reader.js';
-import { WebhookConfigurationError } from './errors.js';
+import { WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 import {
   type DeliveryPipeline,
   refuseBeforeReading,
@@ -34,13 +34,26 @@ export type NodeRequestHandler = (
 
 async function readBody(request: NodeIncomingMessage, maxBodyBytes: number): Promise<unknown> {
   // A body parser on this route already consumed the stream; hand its result to the verifier, which accepts
-  // a raw Buffer or string and explains a parsed object.
+  // a raw Buffer or string and explains a parsed object. The cap holds for what a parser left as well.
   // (Express 4's body-parser leaves `{}` on a request whose type it skipped, with the stream unread.)
-  if (request.body !== undefined && !(isEmptyObject(request.body) && !request.readableEnded))
-    return request.body;
-  if (request.readableEnded) return undefined;
+  const parsed = request.body;
+  if (parsed !== undefined && !(isEmptyObject(parsed) && !request.readableEnded)) {
+    return overCap(parsed, maxBodyBytes) ? TOO_LARGE : parsed;
+  }
   const chunks = request[Symbol.asyncIterator]();
   return readCapped({ next: () => chunks.next(), stop: () => chunks.return?.() }, maxBodyBytes);
+}
+
+const encoder = new TextEncoder();
+
+function overCap(body: unknown, maxBodyBytes: number): boolean {
+  if (typeof body === 'string') {
+    // UTF-8 takes 1 to 3 bytes per UTF-16 unit: encode only when the length alone cannot tell.
+    if (body.length > maxBodyBytes) return true;
+    return body.length * 3 > maxBodyBytes && encoder.encode(body).length > maxBodyBytes;
+  }
+  if (ArrayBuffer.isView(body) || body instanceof ArrayBuffer) return body.byteLength > maxBodyBytes;
+  return false;
 }
 
 function isEmptyObject(value: unknown): boolean {
@@ -88,6 +101,18 @@ async function answer(
   }
   const refused = refuseBeforeReading(request.method, request.headers['content-length'], maxBodyBytes);
   if (refused) return refused;
+  if (request.body === undefined && request.readableEnded) {
+    // Said here, not as "no body": the body was sent, and the receiver's own middleware took it.
+    return pipeline.fail(
+      new WebhookVerificationError(
+        'invalid_body',
+        'The request stream was already read and no body was left on req.body: a body parser or ' +
+          'middleware consumed it (express.json() app-wide?). Give this route express.raw({ type: ' +
+          "'application/json' }), or register it before the parser, so the raw bytes reach the handler.",
+      ),
+      request.headers,
+    );
+  }
   let body: unknown;
   try {
     body = await readBody(request, maxBodyBytes);

@@ -240,6 +240,38 @@ describe('the Node adapter behind body parsers', () => {
     );
   });
 
+  it.each([
+    ['a Buffer', (bytes: Buffer) => bytes],
+    ['a string', (bytes: Buffer) => bytes.toString('utf8')],
+    // 400 characters under a 1024-byte cap, but 1200 bytes of UTF-8.
+    ['a string of multi-byte characters', () => '€'.repeat(400)],
+  ])('answers 413 when a body parser left %s over maxBodyBytes', async (_kind, leave) => {
+    const handler = createWebhookHandler({ secret: SECRET, maxBodyBytes: 1024 });
+    const server = await serveNode(handler, async (request) => {
+      request.body = leave(await readAll(request));
+    });
+    servers.push(server);
+    // Chunked: no Content-Length to refuse before the parser read it all.
+    expect(await postChunked(server.url, 64 * 1024)).toMatchObject({ status: 413 });
+  });
+
+  it('says a body parser consumed the stream when it left no body, and how to fix it', async () => {
+    const onError = vi.fn();
+    const handler = createWebhookHandler({ secret: SECRET, onError });
+    const server = await serveNode(handler, async (request) => {
+      await readAll(request);
+    });
+    servers.push(server);
+    const response = await deliver(server.url, eventBody());
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: { type: 'webhook_verification_failed', reason: 'invalid_body' },
+    });
+    const [error] = onError.mock.calls[0] as [WebhookVerificationError];
+    expect(error.reason).toBe('invalid_body');
+    expect(error.message).toMatch(/stream was already read.*express\.raw/);
+  });
+
   it("reads the stream when Express 4's body-parser skipped the type and left {}", async () => {
     const handler = createWebhookHandler({ secret: SECRET });
     const server = await serveNode(handler, async (request) => {
