@@ -412,7 +412,7 @@ describe.skipIf(!redisUrl)(
         const handler = createWebhookHandler({
           secret: SECRET,
           onEvent,
-          dedupe: new RedisDedupeStore(client),
+          dedupe: new RedisDedupeStore(client, { keyPrefix: `test:${RUN}:machines:` }),
         });
         const server = await adapters[adapter](handler);
         servers.push(server);
