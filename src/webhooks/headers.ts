@@ -23,7 +23,7 @@ const SIMPLE = /^t=([0-9]{1,12}),v1=([0-9a-f]{64})$/;
 export function readHeader(headers: WebhookHeaders, name: string): string | undefined {
   if (typeof headers !== 'object' || headers === null) {
     throw new WebhookConfigurationError(
-      "No headers object: pass the request's headers (fetch Headers, or Node's req.headers) as received.",
+      "No headers object: pass the request's headers (fetch Headers or Node's req.headers).",
     );
   }
   if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
@@ -42,8 +42,7 @@ export function readHeader(headers: WebhookHeaders, name: string): string | unde
   // Joined like Node and fetch join a repeated header, so both spellings meet the same duplicate check.
   if (Array.isArray(value)) return value.join(', ');
   throw new WebhookConfigurationError(
-    `The ${name} header is a ${typeof value} in the headers object: header values are strings, or arrays ` +
-      "of strings for a repeated header, as fetch Headers and Node's req.headers hold them.",
+    `The ${name} header is a ${typeof value}: header values are strings (arrays for a repeated header).`,
   );
 }
 

@@ -106,9 +106,8 @@ async function answer(
     return pipeline.fail(
       new WebhookVerificationError(
         'invalid_body',
-        'The request stream was already read and no body was left on req.body: a body parser or ' +
-          'middleware consumed it (express.json() app-wide?). Give this route express.raw({ type: ' +
-          "'application/json' }), or register it before the parser, so the raw bytes reach the handler.",
+        'A body parser consumed the request stream and left no body on req.body: give this route ' +
+          "express.raw({ type: 'application/json' }), or register it before the parser.",
       ),
       request.headers,
     );

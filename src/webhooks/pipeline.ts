@@ -40,14 +40,14 @@ export function deliveryPipeline(setup: PipelineSetup): DeliveryPipeline {
       // A failing logger must not change the answer the sender gets.
     }
   };
-  return {
-    process: (input) => processDelivery(setup, report, input),
-    fail: (error, headers) => {
-      const rejected = isWebhookVerificationError(error);
-      report(error, rejected ? 'rejected' : 'failed', deliveryOrNone(headers));
-      return rejected ? verificationFailed(error) : internalError();
-    },
+  const fail = (error: unknown, headers: unknown): WebhookResult => {
+    // The sender learns the reason only: the message may describe this receiver's secrets (a rotation, a
+    // pasted space), which is for the receiver's logs.
+    const rejected = isWebhookVerificationError(error);
+    report(error, rejected ? 'rejected' : 'failed', deliveryOrNone(headers));
+    return rejected ? verificationFailed(error) : internalError();
   };
+  return { process: (input) => processDelivery(setup, report, fail, input), fail };
 }
 
 const NO_DELIVERY: WebhookDelivery = { eventType: null, eventId: null, deliveryId: null, attempt: null };
@@ -64,10 +64,11 @@ function deliveryOrNone(headers: unknown): WebhookDelivery {
 async function processDelivery(
   setup: PipelineSetup,
   report: Report,
+  fail: DeliveryPipeline['fail'],
   input: WebhookDeliveryInput,
 ): Promise<WebhookResult> {
   const { settings, clock, dedupe, ttl, router, onEvent } = setup;
-  let delivery = NO_DELIVERY;
+  let delivery: WebhookDelivery;
   let event: ShopEvent;
   try {
     if (typeof input !== 'object' || input === null) {
@@ -76,11 +77,7 @@ async function processDelivery(
     delivery = readDeliveryHeaders(input.headers);
     event = await verifyWith(settings, input.body, input.headers, clock());
   } catch (error) {
-    // The sender learns the reason only: the message may describe this receiver's secrets (a rotation, a
-    // pasted space), which is for the receiver's logs.
-    const rejected = isWebhookVerificationError(error);
-    report(error, rejected ? 'rejected' : 'failed', delivery);
-    return rejected ? verificationFailed(error) : internalError();
+    return fail(error, input?.headers);
   }
 
   // The id comes from the verified body: the Service-Event-Id header is not signed.
