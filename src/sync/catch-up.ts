@@ -160,11 +160,13 @@ export class EventCatchUp {
     // handler holds its claim. A claim held may belong to a webhook delivery still being processed, which
     // releases it if it fails; so the event is held, and read again by later runs until the claim settles.
     const take = async (event: FeedEvent, heldSince?: string): Promise<void> => {
-      if (!dedupe || (await dedupe.claim(event.id, ttl))) {
+      const claim = dedupe ? await dedupe.claim(event.id, ttl) : true;
+      if (claim) {
         try {
           await this.#options.onEvent(event as ShopEvent, FEED_CONTEXT);
         } catch (error) {
-          await dedupe?.release(event.id);
+          // With its token, the release removes only this run's claim, not one taken after it expired.
+          await dedupe?.release(event.id, typeof claim === 'string' ? claim : undefined);
           throw error;
         }
         processed++;

@@ -235,4 +235,21 @@ describe('EventCatchUp', () => {
     expect(() => new EventCatchUp({ client: {} as never, onEvent })).toThrow(/events.list/);
     await expect(new EventCatchUp({ client, onEvent, since: 'yesterday' }).run()).rejects.toThrow(/ISO-8601/);
   });
+
+  it('releases only its own claim when onEvent fails after that claim expired', async () => {
+    state.events = [makeEvent(1, T1)];
+    let nowMs = Date.parse(T1);
+    const dedupe = new MemoryDedupeStore({ now: () => nowMs });
+    const onEvent = async () => {
+      // The handler outlives the claim, and a webhook delivery claims the same id meanwhile.
+      nowMs += 2_000;
+      expect(await dedupe.claim(eventId(1), 60)).toBeTruthy();
+      throw new Error('downstream failed');
+    };
+    await expect(new EventCatchUp({ client, onEvent, dedupe, dedupeTtlSeconds: 1 }).run()).rejects.toThrow(
+      'downstream failed',
+    );
+    // The webhook delivery's claim stands: a third claimant is refused.
+    expect(await dedupe.claim(eventId(1), 60)).toBe(false);
+  });
 });
