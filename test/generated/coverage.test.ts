@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { REFERENCE_ERROR_STATUS, REFERENCE_EVENT_TYPES } from '../support/reference.js';
 
 // The lists below are copied BY HAND from shared/shop-api-reference.md (sections 4, 6 and 7) and the SDK
 // method names of DESIGN.md "Client", so a spec that drops or renames anything fails here instead of
@@ -69,107 +70,6 @@ const OPERATIONS: ReadonlyArray<readonly [string, string, string]> = [
   ['post', '/v1/customers/{id}/store-credit/redeem', 'customers.storeCredit.redeem'],
   ['get', '/v1/store-credit', 'storeCredit.list'],
 ];
-
-/** Every event type of the section 6 catalog. */
-const EVENT_TYPES = [
-  'product.created',
-  'product.updated',
-  'product.deleted',
-  'inventory.changed',
-  'customer.created',
-  'customer.updated',
-  'customer.deleted',
-  'order.created',
-  'sale.completed',
-  'sale.voided',
-  'sale.refunded',
-  'return.created',
-  'purchase_order.created',
-  'purchase_order.submitted',
-  'purchase_order.cancelled',
-  'receiving.posted',
-  'gift_certificate.issued',
-  'gift_certificate.updated',
-  'store_credit.changed',
-  'invoice.created',
-  'invoice.updated',
-  'account.payment_received',
-  'membership.created',
-  'membership.updated',
-  'membership.payment_failed',
-  'coupon.created',
-  'coupon.updated',
-  'coupon.deleted',
-  'location.created',
-  'location.updated',
-  'range.reservation.booked',
-  'range.reservation.cancelled',
-  'range.reservation.checked_in',
-  'range.reservation.completed',
-  'range.reservation.no_show',
-  'range.rental.checked_out',
-  'range.rental.checked_in',
-  'range.rental.out_of_service',
-  'range.rental.returned_to_service',
-] as const;
-
-/** Every code of section 7 with its HTTP status (null: the reference does not show one). */
-const ERROR_CODES: Readonly<Record<string, number | null>> = {
-  VALIDATION_ERROR: 400,
-  IDEMPOTENCY_KEY_REQUIRED: 400,
-  INVALID_API_KEY: 401,
-  WRONG_ENVIRONMENT: 401,
-  API_NOT_IN_PLAN: 402,
-  TRIAL_EXPIRED: 402,
-  BILLING_PAST_DUE: 402,
-  SUBSCRIPTION_CANCELED: 402,
-  PLAN_REQUIRED: 402,
-  RANGE_ADDON_REQUIRED: 402,
-  IP_NOT_ALLOWED: 403,
-  INSUFFICIENT_SCOPE: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  SERIALIZED: 409,
-  PO_SUBMITTED: 409,
-  DUPLICATE_PURCHASE_ORDER: 409,
-  NOTHING_OUTSTANDING: 409,
-  NOT_TRACKED: 409,
-  EXTERNAL_REFERENCE_TAKEN: 409,
-  FIREARM_ORDER: 409,
-  HAS_STOCK: 409,
-  COMPLIANCE_FIELD: 409,
-  SKU_TAKEN: 409,
-  DUPLICATE_CUSTOMER: 409,
-  INSUFFICIENT_STOCK: 409,
-  CODE_TAKEN: 409,
-  GIFT_CERTIFICATE_CODE_TAKEN: 409,
-  FIELD_NOT_WRITABLE: 409,
-  RESOURCE_UNAVAILABLE: 409,
-  SESSION_FULL: 409,
-  INVALID_STATE: 409,
-  ALREADY_VOIDED: 409,
-  SALE_REFUNDED: 409,
-  IDEMPOTENCY_IN_PROGRESS: 409,
-  ALREADY_MEMBER: 409,
-  GIFT_CERTIFICATE_INACTIVE: 422,
-  GIFT_CERTIFICATE_INSUFFICIENT: 422,
-  INSUFFICIENT_CREDIT: 422,
-  GIFT_CERTIFICATE_CODE_INVALID: 422,
-  INVALID_REFERENCE: 422,
-  INVALID_RESOURCE: 422,
-  INVALID_SESSION: 422,
-  CONSTRAINT_VIOLATION: 422,
-  EMPTY_PO: 422,
-  IDEMPOTENCY_MISMATCH: 422,
-  PLAN_ARCHIVED: 422,
-  MEMBERSHIPS_OFF: 422,
-  CARD_PROCESSING_OFF: 422,
-  NO_GUEST_PASSES: 422,
-  OVERPAYMENT: 422,
-  RATE_LIMITED: 429,
-  SERVER_ERROR: 500,
-  MEMBERSHIP_FULL: null,
-};
 
 /** Balance moves and account payments: the reference requires an Idempotency-Key on these. */
 const IDEMPOTENCY_REQUIRED = [
@@ -314,20 +214,20 @@ describe('spec/openapi.yaml covers the reference', () => {
       expect(Array.isArray(codes), `${id} x-error-codes`).toBe(true);
       const responses = obj(op.responses, id);
       for (const code of codes as string[]) {
-        expect(code in ERROR_CODES, `${id} ${code}`).toBe(true);
-        expect(responses[String(ERROR_CODES[code])], `${id} ${code} response`).toBeDefined();
+        expect(code in REFERENCE_ERROR_STATUS, `${id} ${code}`).toBe(true);
+        expect(responses[String(REFERENCE_ERROR_STATUS[code])], `${id} ${code} response`).toBeDefined();
       }
     }
   });
 
   it('has ErrorCode with every section 7 code and its status', () => {
-    expect([...(errorCode.enum as string[])].sort()).toEqual(Object.keys(ERROR_CODES).sort());
-    expect(errorCode['x-http-status']).toEqual(ERROR_CODES);
+    expect([...(errorCode.enum as string[])].sort()).toEqual(Object.keys(REFERENCE_ERROR_STATUS).sort());
+    expect(errorCode['x-http-status']).toEqual(REFERENCE_ERROR_STATUS);
   });
 
   it('has a webhook entry for every catalog event type in the allOf form', () => {
     const webhooks = obj(spec.webhooks, 'webhooks');
-    for (const type of EVENT_TYPES) {
+    for (const type of REFERENCE_EVENT_TYPES) {
       const post = obj(obj(webhooks[type], type).post, type);
       const body = obj(obj(obj(post.requestBody, type).content, type)['application/json'], type);
       const [base, specific] = obj(body.schema, type).allOf as Node[];
@@ -339,7 +239,7 @@ describe('spec/openapi.yaml covers the reference', () => {
       expect(schemas[String(payload.$ref).split('/').pop() as string], type).toBeDefined();
     }
     // The test event the owner sends from the dashboard; its payload is data.object.object = ping.
-    expect(Object.keys(webhooks).sort()).toEqual([...EVENT_TYPES, 'ping'].sort());
+    expect(Object.keys(webhooks).sort()).toEqual([...REFERENCE_EVENT_TYPES, 'ping'].sort());
   });
 
   it('resolves every local $ref', () => {
