@@ -14,6 +14,9 @@ export class Coupons extends APIResource {
    * Creates a coupon. `location_id` null means every location; a location coupon is refused at other
    * locations' registers and, with channel `store_online`, published only to that location's storefront.
    *
+   * The request fields beyond `code`, `channel` and `location_id`, and the response shape, are not shown in
+   * the reference: other fields are passed through as given, and the coupon is typed loosely.
+   *
    * Permission: `coupons:write`.
    * Errors: 409 `CODE_TAKEN`, 400 `VALIDATION_ERROR` (also a store_online coupon for a location without a
    * storefront), 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
@@ -25,7 +28,9 @@ export class Coupons extends APIResource {
   }
 
   /**
-   * Changes a coupon; the same code and location rules as create apply.
+   * Changes a coupon; the same code and location rules as create apply. Named only in the reference:
+   * request and response shapes are not shown. `code`, `channel` and `location_id` are typed as on create,
+   * other fields are passed through as given, and the coupon is typed loosely.
    *
    * Permission: `coupons:write`.
    * Errors: 409 `CODE_TAKEN`, 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`.

@@ -24,6 +24,10 @@ export class GiftCertificates extends APIResource {
   /**
    * Issues a gift certificate. A balance move: always sent with an Idempotency-Key.
    *
+   * Named only in the reference: the request fields beyond `code` and the response shape are not shown,
+   * and the path is the SDK's resource-style choice. Typed loosely: other fields are passed through as
+   * given; the result has `code`, `balance_cents` and `status` where the server sends them.
+   *
    * Permission: `gift_certificates:write`.
    * Errors: 409 `GIFT_CERTIFICATE_CODE_TAKEN`, 422 `GIFT_CERTIFICATE_CODE_INVALID` (a code must be 6 to 40
    * letters, digits or dashes), 400 `VALIDATION_ERROR`, 400 `IDEMPOTENCY_KEY_REQUIRED`,
@@ -37,6 +41,10 @@ export class GiftCertificates extends APIResource {
 
   /**
    * Spends from a certificate's balance. A balance move: always sent with an Idempotency-Key.
+   *
+   * Named only in the reference: request and response shapes are not shown, and the path is the SDK's
+   * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
+   * the result has `code`, `balance_cents` and `status` where the server sends them.
    *
    * Permission: `gift_certificates:write`.
    * Errors: 422 `GIFT_CERTIFICATE_INACTIVE` (disabled, expired or depleted; `details.status`),
@@ -61,6 +69,10 @@ export class GiftCertificates extends APIResource {
    * Reverses an earlier balance move on the certificate. A balance move: always sent with an
    * Idempotency-Key.
    *
+   * Named only in the reference: request and response shapes are not shown, and the path is the SDK's
+   * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
+   * the result has `code`, `balance_cents` and `status` where the server sends them.
+   *
    * Permission: `gift_certificates:write`.
    * Errors: 409 `INVALID_STATE`, 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`, 400 `IDEMPOTENCY_KEY_REQUIRED`,
    * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
@@ -81,6 +93,10 @@ export class GiftCertificates extends APIResource {
 
   /**
    * Adds value to a certificate. A balance move: always sent with an Idempotency-Key.
+   *
+   * Named only in the reference: request and response shapes are not shown, and the path is the SDK's
+   * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
+   * the result has `code`, `balance_cents` and `status` where the server sends them.
    *
    * Permission: `gift_certificates:write`.
    * Errors: 422 `GIFT_CERTIFICATE_INACTIVE`, 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`,
@@ -103,6 +119,10 @@ export class GiftCertificates extends APIResource {
   /**
    * Corrects a certificate's balance. A balance move: always sent with an Idempotency-Key.
    *
+   * Named only in the reference: request and response shapes are not shown, and the path is the SDK's
+   * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
+   * the result has `code`, `balance_cents` and `status` where the server sends them.
+   *
    * Permission: `gift_certificates:write`.
    * Errors: 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`, 400 `IDEMPOTENCY_KEY_REQUIRED`,
    * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
@@ -124,6 +144,10 @@ export class GiftCertificates extends APIResource {
   /**
    * Disables a certificate so it cannot be spent.
    *
+   * Named only in the reference: request and response shapes are not shown, and the path is the SDK's
+   * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
+   * the result has `code`, `balance_cents` and `status` where the server sends them.
+   *
    * Permission: `gift_certificates:write`.
    * Errors: 409 `INVALID_STATE`, 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`, 409 `IDEMPOTENCY_IN_PROGRESS`,
    * 422 `IDEMPOTENCY_MISMATCH`.
@@ -144,6 +168,10 @@ export class GiftCertificates extends APIResource {
 
   /**
    * Enables a disabled certificate again.
+   *
+   * Named only in the reference: request and response shapes are not shown, and the path is the SDK's
+   * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
+   * the result has `code`, `balance_cents` and `status` where the server sends them.
    *
    * Permission: `gift_certificates:write`.
    * Errors: 409 `INVALID_STATE`, 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`, 409 `IDEMPOTENCY_IN_PROGRESS`,

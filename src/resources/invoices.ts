@@ -13,7 +13,9 @@ import type { Invoice } from '../generated/schemas.js';
  */
 export class Invoices extends APIResource {
   /**
-   * Lists invoices. Only `limit` and `cursor` are typed; other filters are passed through.
+   * Lists invoices. Named only in the reference: the filters and the invoice shape are not shown, so only
+   * `limit` and `cursor` are typed (other filters are passed through) and items are typed loosely. The
+   * permission is inferred, not stated.
    *
    * Permission: `accounts:read`.
    * Errors: 400 `VALIDATION_ERROR` (bad cursor).
@@ -25,7 +27,8 @@ export class Invoices extends APIResource {
   }
 
   /**
-   * Reads one invoice.
+   * Reads one invoice. Named only in the reference: the invoice shape is not shown (typed loosely), and
+   * the permission is inferred, not stated.
    *
    * Permission: `accounts:read`.
    * Errors: 404 `NOT_FOUND`.

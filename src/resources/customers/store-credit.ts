@@ -15,7 +15,8 @@ import type { StoreCredit } from '../../generated/schemas.js';
  */
 export class CustomerStoreCredit extends APIResource {
   /**
-   * Reads a customer's store-credit balance.
+   * Reads a customer's store-credit balance. Named only in the reference: the response shape is not shown
+   * (typed loosely, with `customer_id` and `balance_cents` where the server sends them).
    *
    * Permission: `store_credit:read`.
    * Errors: 404 `NOT_FOUND`.
@@ -33,6 +34,10 @@ export class CustomerStoreCredit extends APIResource {
   /**
    * Adds store credit to a customer. A balance move: the call always carries an Idempotency-Key (yours,
    * or one generated and reused on every retry), so a retry cannot issue twice.
+   *
+   * Named only in the reference: request and response shapes are not shown, and the path is the SDK's
+   * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
+   * the result has `balance_cents` where the server sends it.
    *
    * Permission: `store_credit:write`.
    * Errors: 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`, 400 `IDEMPOTENCY_KEY_REQUIRED`,
@@ -55,6 +60,10 @@ export class CustomerStoreCredit extends APIResource {
   /**
    * Spends a customer's store credit. A balance move: the call always carries an Idempotency-Key (yours,
    * or one generated and reused on every retry), so a retry cannot spend twice.
+   *
+   * Named only in the reference: request and response shapes are not shown, and the path is the SDK's
+   * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
+   * the result has `balance_cents` where the server sends it.
    *
    * Permission: `store_credit:write`.
    * Errors: 422 `INSUFFICIENT_CREDIT`, 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`, 400 `IDEMPOTENCY_KEY_REQUIRED`,
