@@ -20,6 +20,7 @@ export type {
   SandboxSubscription,
 } from './options.js';
 export type { SandboxRegister } from './register/index.js';
+export type { CloseVisitOptions, VisitRentalReturn } from './register/range.js';
 export type { SellLine, SellOptions } from './register/sales.js';
 export { createSandbox, Sandbox } from './sandbox.js';
 export type { ListenOptions, SandboxServer } from './server.js';

@@ -161,7 +161,10 @@ describe('sandbox register actions', () => {
     expect(closed.status).toBe('completed');
     expect(closed.order_id).not.toBeNull();
     expect(closed.lines.at(-1)).toMatchObject({ kind: 'adjustment', total_cents: 1250 });
-    const [sale, completed] = await events();
+    // The seeded party's rifle comes back first, then the overtime sale, then the completion.
+    const [returned, sale, completed] = await events();
+    expect(returned.type).toBe('range.rental.checked_in');
+    expect(returned.data.object.last_checkout).toMatchObject({ reservation_id: visit.id });
     expect(sale.type).toBe('sale.completed');
     expect(sale.data.object).toMatchObject({ object: 'order', id: closed.order_id, total_cents: 1250 });
     expect(sale.data.object.customer).toMatchObject({ object: 'customer', id: visit.customer_ids[0] });

@@ -4,7 +4,7 @@ import * as rentals from '../domain/rentals.js';
 import type { MembershipRecord } from '../state/memberships.js';
 import type { OrderRecord } from '../state/orders.js';
 import type { RangeRentalRecord, RangeReservationRecord } from '../state/range.js';
-import { closeVisit } from './range.js';
+import { type CloseVisitOptions, closeVisit } from './range.js';
 import { type SellOptions, sell } from './sales.js';
 
 /**
@@ -16,8 +16,11 @@ export class SandboxRegister {
   /** @internal */
   constructor(protected readonly core: SandboxCore) {}
 
-  /** Ends a checked-in visit: completed, plus a sale.completed order for any overtime. */
-  closeVisit(reservationId: number, options: { overtimeCents?: number } = {}): RangeReservationRecord {
+  /**
+   * Ends a checked-in visit: every gun still out on it comes back (range.rental.checked_in; Good unless
+   * `rentals` says otherwise), any overtime is rung up (sale.completed), then range.reservation.completed.
+   */
+  closeVisit(reservationId: number, options: CloseVisitOptions = {}): RangeReservationRecord {
     return structuredClone(closeVisit(this.core, reservationId, options));
   }
 
