@@ -151,3 +151,31 @@ describe('register.closeVisit returns the guns rented on the visit', () => {
     );
   });
 });
+
+describe('range register actions in a shop without the Range add-on', () => {
+  it('refuse with SandboxUsageError and record no range event', async () => {
+    const { sandbox, events } = withFeed({ rangeAddon: false });
+    const visit = sandbox.register; // the seeded range records exist; the shop has no range to act on
+    expect(() => visit.rentOut(1, { customerId: 1 })).toThrow(/Range add-on/);
+    expect(() => visit.rentOut(1, { customerId: 1 })).toThrow(SandboxUsageError);
+    expect(() => visit.returnRental(5)).toThrow(SandboxUsageError);
+    expect(() => visit.takeOutOfService(1, 'Scheduled service')).toThrow(SandboxUsageError);
+    expect(() => visit.returnToService(6)).toThrow(SandboxUsageError);
+    expect(() => visit.closeVisit(1)).toThrow(SandboxUsageError);
+    expect(await events()).toEqual([]);
+  });
+
+  it('work again once the add-on is turned on, and stop when it is turned off', () => {
+    const sandbox = newSandbox({ rangeAddon: false });
+    sandbox.setRangeAddon(true);
+    expect(sandbox.register.rentOut(1, { customerId: 1 }).status).toBe('checked_out');
+    sandbox.setRangeAddon(false);
+    expect(() => sandbox.register.returnRental(1)).toThrow(SandboxUsageError);
+  });
+
+  it('leave the register actions that are not range ones alone', () => {
+    const sandbox = newSandbox({ rangeAddon: false });
+    const order = sandbox.register.sell({ customerId: 1, lines: [{ sku: 'AMMO-FED-9MM-50', qty: 1 }] });
+    expect(order.status).toBe('completed');
+  });
+});
