@@ -11,7 +11,10 @@ export interface WebhookEndpointOptions {
   types: readonly string[];
   /** Only events at these location ids (events without a location are always sent). */
   locations?: readonly number[];
-  /** The signing secret; a new `whsec_` secret when omitted. */
+  /**
+   * The signing secret, e.g. the one your receiver is configured with; it must begin `whsec_` as the
+   * service's do. A new random `whsec_` secret when omitted.
+   */
   secret?: string;
   /** Keep date_of_birth in payloads. @default false */
   includeDateOfBirth?: boolean;
@@ -36,6 +39,17 @@ export interface WebhookEndpoint {
 
 const MAX_ENDPOINTS = 20;
 
+/**
+ * @internal A secret the test gives, held to the reference's shape (section 6: each endpoint's secret begins
+ * whsec_), so a blank one is refused here rather than failing every delivery when it is signed.
+ */
+export function checkSecret(secret: unknown): string {
+  if (typeof secret !== 'string' || !/^whsec_\S+$/.test(secret)) {
+    throw new SandboxUsageError('A webhook secret must be a string beginning whsec_ with no spaces');
+  }
+  return secret;
+}
+
 /** @internal The shop's webhook endpoints (up to 20). */
 export class EndpointRegistry {
   private readonly endpoints = new Map<string, WebhookEndpoint>();
@@ -58,7 +72,7 @@ export class EndpointRegistry {
     if (options.authHeader && !/^[A-Za-z0-9-]+$/.test(options.authHeader.name)) {
       throw new SandboxUsageError('authHeader.name must be a header name');
     }
-    const secret = options.secret ?? `whsec_${secretHex(24)}`;
+    const secret = options.secret === undefined ? `whsec_${secretHex(24)}` : checkSecret(options.secret);
     const endpoint: WebhookEndpoint = {
       id: `we_${++this.count}`,
       url: options.url,

@@ -2,7 +2,7 @@ import type { SandboxCore } from '../core.js';
 import { SandboxUsageError } from '../errors.js';
 import { secretHex } from '../random.js';
 import type { DeliveryAttempt, PendingDelivery } from './delivery.js';
-import type { WebhookEndpointOptions } from './endpoints.js';
+import { checkSecret, type WebhookEndpointOptions } from './endpoints.js';
 
 /** A webhook endpoint as `sandbox.webhooks.endpoints()` shows it (the secret is not repeated). */
 export interface SandboxWebhookEndpoint {
@@ -56,13 +56,14 @@ export class SandboxWebhooks {
 
   /**
    * Starts a secret rotation: deliveries carry a v1 for the new and the old secret until the grace period
-   * (0 to 168 hours, default 24) ends on the sandbox clock. Returns the new secret.
+   * (0 to 168 hours, default 24) ends on the sandbox clock. Returns the new secret (`secret`, which must
+   * begin `whsec_`, or a new random one).
    */
   rotateSecret(id: string, options: { secret?: string; graceHours?: number } = {}): string {
     const endpoint = this.core.endpoints.get(id);
     const grace = options.graceHours ?? 24;
     if (!(grace >= 0 && grace <= 168)) throw new SandboxUsageError('graceHours must be between 0 and 168');
-    const next = options.secret ?? `whsec_${secretHex(24)}`;
+    const next = options.secret === undefined ? `whsec_${secretHex(24)}` : checkSecret(options.secret);
     const previous = endpoint.secrets[0]!;
     endpoint.secrets = grace > 0 ? [next, previous] : [next];
     if (grace > 0) {
