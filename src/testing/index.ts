@@ -10,7 +10,7 @@ export type { DeliveryAttempt, PendingDelivery } from './events/delivery.js';
 export type { WebhookEndpointOptions } from './events/endpoints.js';
 export type { SandboxWebhookEndpoint, SandboxWebhooks } from './events/webhooks.js';
 export type { FaultOptions, SandboxFaults } from './http/faults.js';
-export type { CreateKeyOptions, Permission } from './http/keys.js';
+export type { CreateKeyOptions, Permission, RollKeyOptions } from './http/keys.js';
 export { CLIENT_IP_HEADER } from './http/pipeline.js';
 export type {
   SandboxEnvironment,

@@ -3,7 +3,7 @@ import type { SandboxClock } from './clock.js';
 import { createCore, type SandboxCore } from './core.js';
 import { SandboxWebhooks } from './events/webhooks.js';
 import type { SandboxFaults } from './http/faults.js';
-import type { CreateKeyOptions } from './http/keys.js';
+import type { CreateKeyOptions, RollKeyOptions } from './http/keys.js';
 import { type ClientInfo, handleRequest } from './http/pipeline.js';
 import { Router } from './http/router.js';
 import { createHandlers } from './msw.js';
@@ -84,9 +84,22 @@ export class Sandbox {
     return this.core.keys.create(options);
   }
 
-  /** Revokes a key: from now on it gets 401 INVALID_API_KEY. */
+  /**
+   * Revokes a key: from now on it gets 401 INVALID_API_KEY. A rolled key and the key that replaced it are
+   * one key, so revoking either revokes both.
+   */
   revokeKey(key: string): void {
     this.core.keys.revoke(key);
+  }
+
+  /**
+   * Rolls a key, as the owner can (reference section 5, rule 4): returns the new key, which has the old
+   * one's permissions, locations, allowlist, expiry and Idempotency-Keys. The old key keeps working until
+   * the grace period (`graceHours`, 0 to 168, default 24) ends on the sandbox clock, then gets 401
+   * INVALID_API_KEY.
+   */
+  rollKey(key: string, options?: RollKeyOptions): string {
+    return this.core.keys.roll(key, options);
   }
 
   /** Puts the shop's subscription in a state; anything but `active` answers every call with its 402 code. */

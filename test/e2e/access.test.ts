@@ -1,7 +1,12 @@
 // What a key may do and see (reference sections 1 and 5): permissions answer 403 INSUFFICIENT_SCOPE naming
 // the one missing, and a key limited to locations sees only their records (404 for the rest, lists filtered).
 import { describe, expect, it } from 'vitest';
-import { NotFoundError, PermissionDeniedError, type ShopClient } from '../../src/index.js';
+import {
+  AuthenticationError,
+  NotFoundError,
+  PermissionDeniedError,
+  type ShopClient,
+} from '../../src/index.js';
 import type { Permission } from '../../src/testing/index.js';
 import { at, conformanceTest, failure, useE2E } from './support/harness.js';
 
@@ -133,6 +138,19 @@ describe('location limits (404 for records elsewhere, lists filtered)', () => {
     expect(
       events.filter((event) => (event.data.object as { location_id?: number }).location_id === 1),
     ).toEqual([]);
+  });
+});
+
+describe('a rolled key (reference section 5, rule 4)', () => {
+  // A grace period of 0 hours ends at once, so the file's shared clock does not move.
+  it('works under its new secret and answers the old one 401 INVALID_API_KEY once the grace is over', async () => {
+    const old = e2e.key({ permissions: ['range:read'] });
+    const next = e2e.sandbox.rollKey(old, { graceHours: 0 });
+    const page = await e2e.client({ apiKey: next }).range.resources.list({ limit: 1 });
+    expect(page.data).toHaveLength(1);
+    const error = await failure(e2e.client({ apiKey: old, maxRetries: 0 }).range.resources.list());
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ status: 401, code: 'INVALID_API_KEY' });
   });
 });
 

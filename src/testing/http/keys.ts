@@ -40,10 +40,20 @@ export interface CreateKeyOptions {
   expiresAt?: Date | string | number;
 }
 
-/** @internal A key as the sandbox keeps it. */
+/** What `sandbox.rollKey` accepts. */
+export interface RollKeyOptions {
+  /**
+   * How long the old key keeps working, on the sandbox clock: 0 to 168 hours (the reference gives no range
+   * for keys; the sandbox takes the one it gives for webhook secrets). @default 24
+   */
+  graceHours?: number;
+}
+
+/** @internal A key as the sandbox keeps it; rolling gives it a new secret and keeps everything else. */
 export interface ApiKey {
   readonly id: string;
-  readonly secret: string;
+  /** The current secret. */
+  secret: string;
   readonly environment: SandboxEnvironment;
   readonly permissions: ReadonlyMap<string, 'read' | 'write'>;
   readonly locations: ReadonlySet<number> | null;
@@ -52,13 +62,20 @@ export interface ApiKey {
   revoked: boolean;
 }
 
+/** A secret of a key: the current one, or a rolled one that works until its grace period ends. */
+interface Credential {
+  readonly key: ApiKey;
+  retiresAtMs: number | null;
+}
+
 const PREFIX: Record<SandboxEnvironment, string> = { sandbox: 'sk_test_', live: 'sk_live_' };
+const MAX_GRACE_HOURS = 168;
 const FAILED_ATTEMPT_LIMIT = 30;
 const MINUTE_MS = 60_000;
 
 /** @internal Issues keys and decides who a request is (reference section 5, rules 1 to 8). */
 export class KeyStore {
-  private readonly keys = new Map<string, ApiKey>();
+  private readonly credentials = new Map<string, Credential>();
   private readonly failedAttempts = new Map<string, number[]>();
 
   /** How many addresses have a failed key attempt in the last minute (bounded by traffic, not by history). */
@@ -98,14 +115,40 @@ export class KeyStore {
       expiresAtMs,
       revoked: false,
     };
-    this.keys.set(key.secret, key);
+    this.credentials.set(key.secret, { key, retiresAtMs: null });
     return key.secret;
   }
 
+  /** Revokes the key this secret belongs to: its current secret and any rolled one still in grace. */
   revoke(secret: string): void {
-    const key = this.keys.get(secret);
-    if (!key) throw new SandboxUsageError('No such key in this sandbox');
-    key.revoked = true;
+    const credential = this.credentials.get(secret);
+    if (!credential) throw new SandboxUsageError('No such key in this sandbox');
+    credential.key.revoked = true;
+  }
+
+  /**
+   * Rolls a key: it gets a new secret (returned) and keeps its id, permissions, locations, allowlist and
+   * expiry, so its Idempotency-Keys carry over; the old secret works until the grace period ends.
+   */
+  roll(secret: string, options: RollKeyOptions = {}): string {
+    const credential = this.credentials.get(secret);
+    if (!credential) throw new SandboxUsageError('No such key in this sandbox');
+    const { key } = credential;
+    if (credential.retiresAtMs !== null) {
+      throw new SandboxUsageError('This key was already rolled: roll the key that replaced it');
+    }
+    const now = this.clock.nowMs();
+    if (key.revoked || (key.expiresAtMs !== null && key.expiresAtMs <= now)) {
+      throw new SandboxUsageError('This key is revoked or expired: create a new one instead of rolling it');
+    }
+    const grace = options.graceHours ?? 24;
+    if (typeof grace !== 'number' || !(grace >= 0 && grace <= MAX_GRACE_HOURS)) {
+      throw new SandboxUsageError(`graceHours must be between 0 and ${MAX_GRACE_HOURS}`);
+    }
+    credential.retiresAtMs = now + grace * 3_600_000;
+    key.secret = `${PREFIX[key.environment]}${secretHex(24)}`;
+    this.credentials.set(key.secret, { key, retiresAtMs: null });
+    return key.secret;
   }
 
   /**
@@ -134,7 +177,8 @@ export class KeyStore {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match) throw invalidKey('Missing or malformed Authorization header: use Bearer <API_KEY>');
     const secret = match[1]!;
-    const key = this.keys.get(secret);
+    const credential = this.credentials.get(secret);
+    const key = credential?.key;
     const otherEnvironment = this.environment === 'sandbox' ? 'live' : 'sandbox';
     if (key?.environment === otherEnvironment || (!key && secret.startsWith(PREFIX[otherEnvironment]))) {
       throw new SandboxApiError(
@@ -146,6 +190,9 @@ export class KeyStore {
     if (!key) throw invalidKey('Unknown API key');
     if (key.revoked) throw invalidKey('This API key was revoked');
     if (key.expiresAtMs !== null && key.expiresAtMs <= now) throw invalidKey('This API key has expired');
+    if (credential!.retiresAtMs !== null && credential!.retiresAtMs <= now) {
+      throw invalidKey('This API key was rolled and its grace period is over: use the key that replaced it');
+    }
     return key;
   }
 
