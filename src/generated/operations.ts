@@ -535,7 +535,8 @@ export const operations = {
    * channel: the membership starts active and no order is created. Otherwise it starts pending and waits
    * for the first payment by pay link or at the register. Sending the same `external_reference` again
    * returns the same membership. MEMBERSHIP_FULL is a code of the API whose status and condition the
-   * reference does not show.
+   * reference does not show. 404 NOT_FOUND, for a location the key cannot see as on range bookings, is
+   * inferred, not listed by the reference.
    *
    * `POST /v1/memberships`
    * Permission: `memberships:write`.
@@ -794,12 +795,17 @@ export const operations = {
   /**
    * List locations.
    *
-   * Lists the shop's locations (stores) the key can see.
+   * Lists the shop's locations (stores) the key can see. The reference names this endpoint in its partly
+   * shown table without filters: only the common pagination parameters (`limit`, `cursor`) are typed, and
+   * other filters in the request are not shown (passed through as given). Location fields beyond
+   * `storefront_location_id`, `phone`, `email` and `business_hours` are not shown, so the response is
+   * typed loosely.
    *
    * `GET /v1/locations`
    * Permission: `locations:read`.
    * Cursor-paginated; `result` is the schema of one item.
    * Errors: `VALIDATION_ERROR`.
+   * Part of the request or response shape is not documented by the reference.
    */
   'locations.list': {
     id: 'locations.list',
@@ -814,7 +820,7 @@ export const operations = {
     permission: 'locations:read',
     idempotency: null,
     errorCodes: ['VALIDATION_ERROR'],
-    undocumented: false,
+    undocumented: true,
     summary: 'List locations',
   },
   /**
@@ -849,7 +855,8 @@ export const operations = {
    * List products.
    *
    * Lists catalog products, oldest first. `include=inventory` adds the inventory levels per location.
-   * Product fields beyond those the inventory guide names are not shown in the reference.
+   * Filters beyond `include`, `updated_since`, `limit` and `cursor` and product fields beyond those the
+   * inventory guide names are not shown in the reference.
    *
    * `GET /v1/products`
    * Permission: `products:read`.
@@ -876,11 +883,12 @@ export const operations = {
   /**
    * Update a product.
    *
-   * Changes a product's price, sale window, vendor, vendor SKU or reorder quantity. Setting `vendor_id`
-   * or `vendor_sku` also makes that vendor the preferred one on the product's vendor list. Changing
+   * Changes a product's price, sale window, vendor, vendor SKU or reorder quantity. Setting `vendor_id` or
+   * `vendor_sku` also makes that vendor the preferred one on the product's vendor list. Changing
    * is_firearm, is_serialized, is_nfa, or product_type to or from firearm is 409 COMPLIANCE_FIELD;
-   * flipping is_serialized with stock on hand is 409 HAS_STOCK. The sale window's field names and the
-   * response shape are not shown in the reference.
+   * flipping is_serialized with stock on hand is 409 HAS_STOCK. 409 SKU_TAKEN, should a `sku` sent along
+   * belong to another product, is inferred, not listed by the reference (its table names no sku among the
+   * writable fields). The sale window's field names and the response shape are not shown in the reference.
    *
    * `PATCH /v1/products/{id}`
    * Permission: `products:write`.
@@ -907,12 +915,16 @@ export const operations = {
    * List inventory levels.
    *
    * Lists inventory levels per product and location. Serialized items (every firearm) are counted per
-   * unit. For a mirror, set stock to `qty_available`; reconcile pulls every 15 to 60 minutes.
+   * unit. For a mirror, set stock to `qty_available`; reconcile pulls every 15 to 60 minutes. The
+   * reference's partly shown table names `updated_since` and `limit` (and the common `cursor`): those are
+   * typed, and other filters in the request are not shown (passed through as given). The items are typed
+   * as the inventory_level that inventory.changed carries; the reference shows that shape only there.
    *
    * `GET /v1/inventory`
    * Permission: `inventory:read`.
    * Cursor-paginated; `result` is the schema of one item.
    * Errors: `VALIDATION_ERROR`.
+   * Part of the request or response shape is not documented by the reference.
    */
   'inventory.list': {
     id: 'inventory.list',
@@ -927,14 +939,14 @@ export const operations = {
     permission: 'inventory:read',
     idempotency: null,
     errorCodes: ['VALIDATION_ERROR'],
-    undocumented: false,
+    undocumented: true,
     summary: 'List inventory levels',
   },
   /**
    * List serialized units.
    *
-   * Lists the serial numbers of serialized units. The item shape beyond the serial number is not shown in
-   * the reference.
+   * Lists the serial numbers of serialized units. Filters beyond `product_id` and `status` and the item
+   * shape beyond the serial number are not shown in the reference.
    *
    * `GET /v1/inventory/serialized`
    * Permission: `inventory:read`.
@@ -962,8 +974,13 @@ export const operations = {
    * Adjust stock by a delta.
    *
    * Adds `qty_delta` (signed) to a product's stock at a location. Send an Idempotency-Key so a retry
-   * cannot apply twice. Keep bulk writes under 60 per minute on the Established plan. The response shape
-   * is not shown in the reference.
+   * cannot apply twice. Keep bulk writes under 60 per minute on the Established plan. 404 NOT_FOUND (an
+   * unknown sku, or a location the key cannot see) is inferred, not listed by the reference. 409
+   * INSUFFICIENT_STOCK, for a negative change below zero where negative stock is not allowed, is inferred,
+   * not listed by the reference. The reference lists the body fields without saying which are required:
+   * `sku` and `qty_delta` are required here because an adjustment means nothing without them. Request
+   * fields beyond `sku`, `location_id`, `qty_delta`, `reason` and `note` and the response shape are not
+   * shown in the reference.
    *
    * `POST /v1/inventory/adjust`
    * Permission: `inventory:write`.
@@ -997,7 +1014,8 @@ export const operations = {
    * Set an absolute stock count.
    *
    * Sets a product's absolute count at a location. A serialized product is 409 SERIALIZED (its units are
-   * counted one by one). The request fields (beyond identifying the product and location, as adjust
+   * counted one by one). 404 NOT_FOUND (an unknown sku, or a location the key cannot see) is inferred, not
+   * listed by the reference. The request fields (beyond identifying the product and location, as adjust
    * does) and the response shape are not shown in the reference.
    *
    * `POST /v1/inventory/set`
@@ -1033,7 +1051,11 @@ export const operations = {
    *
    * Creates a purchase order, optionally submitting it to the vendor (`submit: true`). `channel_order_id`
    * is unique per shop (409 DUPLICATE_PURCHASE_ORDER). Fires purchase_order.created (and
-   * purchase_order.submitted when submitted). The response shape is not shown in the reference.
+   * purchase_order.submitted when submitted). 404 NOT_FOUND (a location the key cannot see) is inferred,
+   * not listed by the reference. 422 EMPTY_PO, when `submit: true` comes with no lines, is inferred, not
+   * listed by the reference. 422 INVALID_REFERENCE (a vendor or sku that names no record) is inferred, not
+   * listed by the reference. Request fields beyond `vendor_id`, `location_id`, `channel_order_id`,
+   * `submit` and `lines` and the response shape are not shown in the reference.
    *
    * `POST /v1/purchase-orders`
    * Permission: `purchase_orders:write`.
@@ -1095,7 +1117,9 @@ export const operations = {
    * Submit a purchase order.
    *
    * Sends a purchase order to the vendor and fires purchase_order.submitted. A PO with no lines is 422
-   * EMPTY_PO. Named only in the reference: the response shape is not shown.
+   * EMPTY_PO. 409 INVALID_STATE, for a PO whose status does not allow submitting (already submitted,
+   * cancelled or received), is inferred, not listed by the reference. Named only in the reference: the
+   * response shape is not shown.
    *
    * `POST /v1/purchase-orders/{id}/submit`
    * Permission: `purchase_orders:write`.
@@ -1121,8 +1145,9 @@ export const operations = {
   /**
    * Cancel a purchase order.
    *
-   * Cancels a purchase order and fires purchase_order.cancelled. Named only in the reference: request and
-   * response shapes are not shown.
+   * Cancels a purchase order and fires purchase_order.cancelled. 409 INVALID_STATE, for a PO whose status
+   * does not allow cancelling, is inferred, not listed by the reference. Named only in the reference:
+   * request and response shapes are not shown.
    *
    * `POST /v1/purchase-orders/{id}/cancel`
    * Permission: `purchase_orders:write`.
@@ -1151,7 +1176,8 @@ export const operations = {
    * Adds stock for the PO's non-serialized lines and emits receiving.posted and inventory.changed.
    * Serialized lines are not received through the API: they are listed in `skipped`. Nothing
    * non-serialized left to receive is 409 NOTHING_OUTSTANDING (details.skipped); receiving a serialized
-   * line is 409 SERIALIZED. The response beyond `skipped` is not shown in the reference.
+   * line is 409 SERIALIZED. Request fields beyond `all_outstanding` and `reference`, and the response
+   * beyond `skipped`, are not shown in the reference.
    *
    * `POST /v1/purchase-orders/{id}/receive`
    * Permission: `purchase_orders:write`.
@@ -1185,8 +1211,12 @@ export const operations = {
    * Create an order.
    *
    * Creates an order from an outside channel and fires order.created. `external_reference` gives natural
-   * idempotency: it collides (409 EXTERNAL_REFERENCE_TAKEN) only with a non-API order. Request fields
-   * beyond external_reference and the response shape are not shown in the reference.
+   * idempotency: it collides (409 EXTERNAL_REFERENCE_TAKEN) only with a non-API order. 404 NOT_FOUND (a
+   * location the key cannot see) is inferred, not listed by the reference. 409 INSUFFICIENT_STOCK, for
+   * lines beyond the stock where negative stock is not allowed, is inferred, not listed by the reference.
+   * 422 INVALID_REFERENCE (a product or customer that names no record) is inferred, not listed by the
+   * reference. Request fields beyond external_reference and the response shape are not shown in the
+   * reference.
    *
    * `POST /v1/orders`
    * Permission: `orders:write`.
@@ -1599,9 +1629,10 @@ export const operations = {
   /**
    * Reverse a gift certificate move.
    *
-   * Reverses an earlier balance move on the certificate. This is a balance move: an Idempotency-Key is required. Fires gift_certificate.updated.
-   * The reference names only the verb: this path is a resource-style choice, and the request and
-   * response shapes are not shown.
+   * Reverses an earlier balance move on the certificate. This is a balance move: an Idempotency-Key is
+   * required. Fires gift_certificate.updated. 409 INVALID_STATE, for a move that cannot be reversed, is
+   * inferred, not listed by the reference. The reference names only the verb: this path is a
+   * resource-style choice, and the request and response shapes are not shown.
    *
    * `POST /v1/gift-certificates/{id}/reverse`
    * Permission: `gift_certificates:write`.
@@ -1635,9 +1666,10 @@ export const operations = {
   /**
    * Reload a gift certificate.
    *
-   * Adds value to a certificate. This is a balance move: an Idempotency-Key is required. Fires gift_certificate.updated.
-   * The reference names only the verb: this path is a resource-style choice, and the request and
-   * response shapes are not shown.
+   * Adds value to a certificate. This is a balance move: an Idempotency-Key is required. Fires
+   * gift_certificate.updated. 422 GIFT_CERTIFICATE_INACTIVE, for a disabled or expired certificate, is
+   * inferred, not listed by the reference. The reference names only the verb: this path is a
+   * resource-style choice, and the request and response shapes are not shown.
    *
    * `POST /v1/gift-certificates/{id}/reload`
    * Permission: `gift_certificates:write`.
@@ -1706,9 +1738,10 @@ export const operations = {
   /**
    * Disable a gift certificate.
    *
-   * Disables a certificate so it cannot be spent. Fires gift_certificate.updated.
-   * The reference names only the verb: this path is a resource-style choice, and the request and
-   * response shapes are not shown.
+   * Disables a certificate so it cannot be spent. Fires gift_certificate.updated. 409 INVALID_STATE, for a
+   * certificate whose status does not allow it, is inferred, not listed by the reference. The reference
+   * names only the verb: this path is a resource-style choice, and the request and response shapes are not
+   * shown.
    *
    * `POST /v1/gift-certificates/{id}/disable`
    * Permission: `gift_certificates:write`.
@@ -1740,9 +1773,10 @@ export const operations = {
   /**
    * Enable a gift certificate.
    *
-   * Enables a disabled certificate again. Fires gift_certificate.updated.
-   * The reference names only the verb: this path is a resource-style choice, and the request and
-   * response shapes are not shown.
+   * Enables a disabled certificate again. Fires gift_certificate.updated. 409 INVALID_STATE, for a
+   * certificate whose status does not allow it, is inferred, not listed by the reference. The reference
+   * names only the verb: this path is a resource-style choice, and the request and response shapes are not
+   * shown.
    *
    * `POST /v1/gift-certificates/{id}/enable`
    * Permission: `gift_certificates:write`.

@@ -542,9 +542,9 @@ export type EventsListParams = z.input<typeof EventsListParamsSchema>;
 /**
  * Parameters of `locations.list` (GET /v1/locations): List locations.
  *
- * A field not listed here is refused before sending (`ParamsValidationError`).
+ * The reference leaves part of this shape open; other fields are passed through.
  */
-export const LocationsListParamsSchema = z.strictObject({
+export const LocationsListParamsSchema = z.looseObject({
   /** Page size, 1 to 200. */
   limit: z.number().int().optional(),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
@@ -553,7 +553,7 @@ export const LocationsListParamsSchema = z.strictObject({
 /**
  * Parameters of `locations.list` (GET /v1/locations): List locations.
  *
- * A field not listed here is refused before sending (`ParamsValidationError`).
+ * The reference leaves part of this shape open; other fields are passed through.
  */
 export type LocationsListParams = z.input<typeof LocationsListParamsSchema>;
 
@@ -623,9 +623,9 @@ export type ProductsUpdateParams = z.input<typeof ProductsUpdateParamsSchema>;
 /**
  * Parameters of `inventory.list` (GET /v1/inventory): List inventory levels.
  *
- * A field not listed here is refused before sending (`ParamsValidationError`).
+ * The reference leaves part of this shape open; other fields are passed through.
  */
-export const InventoryListParamsSchema = z.strictObject({
+export const InventoryListParamsSchema = z.looseObject({
   /**
    * Records changed at or after this moment (ISO-8601); on lists without updated_at, created.
    * An ISO-8601 timestamp, or a `Date` (sent as its ISO string).
@@ -639,7 +639,7 @@ export const InventoryListParamsSchema = z.strictObject({
 /**
  * Parameters of `inventory.list` (GET /v1/inventory): List inventory levels.
  *
- * A field not listed here is refused before sending (`ParamsValidationError`).
+ * The reference leaves part of this shape open; other fields are passed through.
  */
 export type InventoryListParams = z.input<typeof InventoryListParamsSchema>;
 

@@ -74,8 +74,9 @@ export class GiftCertificates extends APIResource {
    * the result has `code`, `balance_cents` and `status` where the server sends them.
    *
    * Permission: `gift_certificates:write`.
-   * Errors: 409 `INVALID_STATE`, 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`, 400 `IDEMPOTENCY_KEY_REQUIRED`,
-   * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
+   * Errors: 409 `INVALID_STATE` (inferred, not listed by the reference: a move that cannot be reversed),
+   * 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`, 400 `IDEMPOTENCY_KEY_REQUIRED`, 409 `IDEMPOTENCY_IN_PROGRESS`,
+   * 422 `IDEMPOTENCY_MISMATCH`.
    * @example
    * await shop.giftCertificates.reverse(71, {}, { idempotencyKey: 'web-1002-gc-reverse' });
    */
@@ -99,8 +100,9 @@ export class GiftCertificates extends APIResource {
    * the result has `code`, `balance_cents` and `status` where the server sends them.
    *
    * Permission: `gift_certificates:write`.
-   * Errors: 422 `GIFT_CERTIFICATE_INACTIVE`, 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`,
-   * 400 `IDEMPOTENCY_KEY_REQUIRED`, 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
+   * Errors: 422 `GIFT_CERTIFICATE_INACTIVE` (inferred, not listed by the reference: a disabled or expired
+   * certificate), 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`, 400 `IDEMPOTENCY_KEY_REQUIRED`,
+   * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
    * @example
    * await shop.giftCertificates.reload(71, { amount_cents: 2500 });
    */
@@ -149,7 +151,8 @@ export class GiftCertificates extends APIResource {
    * the result has `code`, `balance_cents` and `status` where the server sends them.
    *
    * Permission: `gift_certificates:write`.
-   * Errors: 409 `INVALID_STATE`, 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`, 409 `IDEMPOTENCY_IN_PROGRESS`,
+   * Errors: 409 `INVALID_STATE` (inferred, not listed by the reference: a certificate whose status does not
+   * allow it), 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`, 409 `IDEMPOTENCY_IN_PROGRESS`,
    * 422 `IDEMPOTENCY_MISMATCH`.
    * @example
    * await shop.giftCertificates.disable(71, { reason: 'Reported stolen' });
@@ -174,7 +177,8 @@ export class GiftCertificates extends APIResource {
    * the result has `code`, `balance_cents` and `status` where the server sends them.
    *
    * Permission: `gift_certificates:write`.
-   * Errors: 409 `INVALID_STATE`, 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`, 409 `IDEMPOTENCY_IN_PROGRESS`,
+   * Errors: 409 `INVALID_STATE` (inferred, not listed by the reference: a certificate whose status does not
+   * allow it), 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`, 409 `IDEMPOTENCY_IN_PROGRESS`,
    * 422 `IDEMPOTENCY_MISMATCH`.
    * @example
    * await shop.giftCertificates.enable(71);

@@ -20,6 +20,11 @@ export class Inventory extends APIResource {
    * Lists inventory levels. Serialized items (every firearm) are counted per unit. A mirror sets its
    * stock to `qty_available`, never adds deltas.
    *
+   * The reference shows this endpoint only in part: `updated_since`, `limit` and `cursor` are typed, and
+   * request filters beyond them are not shown (others are passed through as given, not refused). The
+   * response items are typed as the inventory level that inventory.changed carries, the one place the
+   * reference shows that shape.
+   *
    * Permission: `inventory:read`.
    * Errors: 400 `VALIDATION_ERROR` (bad filter or cursor).
    * @example
@@ -32,8 +37,9 @@ export class Inventory extends APIResource {
   }
 
   /**
-   * Lists serialized units and their serial numbers. The item shape beyond the serial number and status
-   * is not shown in the reference (typed loosely).
+   * Lists serialized units and their serial numbers. Request filters beyond `product_id` and `status`,
+   * and the response's item shape beyond the serial number and status, are not shown in the reference
+   * (other filters are passed through; items are typed loosely).
    *
    * Permission: `inventory:read`.
    * Errors: 400 `VALIDATION_ERROR` (bad filter or cursor).
@@ -49,12 +55,16 @@ export class Inventory extends APIResource {
 
   /**
    * Adds the signed `qty_delta` to a product's stock at a location. The call always carries an
-   * Idempotency-Key, so a retry cannot apply the change twice. The response shape is not shown in the
-   * reference: it is typed as the new inventory level, fields optional.
+   * Idempotency-Key, so a retry cannot apply the change twice. Request fields beyond `sku`, `location_id`,
+   * `qty_delta`, `reason` and `note` are not shown in the reference (others are passed through), nor which
+   * are required: `sku` and `qty_delta` are, since an adjustment means nothing without them. The response
+   * shape is not shown either: it is typed as the new inventory level, fields optional.
    *
    * Permission: `inventory:write`.
-   * Errors: 409 `NOT_TRACKED`, 409 `INSUFFICIENT_STOCK`, 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`,
-   * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
+   * Errors: 409 `NOT_TRACKED`, 409 `INSUFFICIENT_STOCK` (inferred, not listed by the reference: stock going
+   * below zero where negative stock is not allowed), 404 `NOT_FOUND` (inferred, not listed by the reference:
+   * an unknown sku, or a location the key cannot see), 400 `VALIDATION_ERROR`, 409 `IDEMPOTENCY_IN_PROGRESS`,
+   * 422 `IDEMPOTENCY_MISMATCH`.
    * @example
    * await shop.inventory.adjust(
    *   { sku: 'AMMO-9MM-50', location_id: 3, qty_delta: 24, reason: 'receive', note: 'Packing slip 8812' },
@@ -71,7 +81,8 @@ export class Inventory extends APIResource {
    * your shop documents.
    *
    * Permission: `inventory:write`.
-   * Errors: 409 `SERIALIZED` (serialized units are counted one by one), 409 `NOT_TRACKED`, 404 `NOT_FOUND`,
+   * Errors: 409 `SERIALIZED` (serialized units are counted one by one), 409 `NOT_TRACKED`, 404 `NOT_FOUND`
+   * (inferred, not listed by the reference: an unknown sku, or a location the key cannot see),
    * 400 `VALIDATION_ERROR`, 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
    * @example
    * await shop.inventory.set({ sku: 'AMMO-9MM-50', location_id: 3, qty: 120 });

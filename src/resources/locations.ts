@@ -9,8 +9,10 @@ import type { Location } from '../generated/schemas.js';
 /** `shop.locations`: the shop's stores. */
 export class Locations extends APIResource {
   /**
-   * Lists the locations the key can see. Location fields beyond those the reference names are not
-   * shown; every field the server sends is kept.
+   * Lists the locations the key can see. The reference shows this endpoint only in part: request filters
+   * beyond `limit` and `cursor` are not shown (others are passed through as given, not refused), and the
+   * response's location fields beyond those the reference names are not shown (typed loosely; every field
+   * the server sends is kept).
    *
    * Permission: `locations:read`.
    * Errors: 400 `VALIDATION_ERROR` (bad cursor).

@@ -47,9 +47,10 @@ export class Memberships extends APIResource {
    *
    * Permission: `memberships:write`.
    * Errors: 409 `ALREADY_MEMBER` (already on this plan), 422 `PLAN_ARCHIVED`, 422 `MEMBERSHIPS_OFF`,
-   * 422 `CARD_PROCESSING_OFF` (link billing without card processing), 404 `NOT_FOUND`,
-   * 400 `VALIDATION_ERROR`, 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`. `MEMBERSHIP_FULL`
-   * also exists; the reference shows neither its status nor its condition.
+   * 422 `CARD_PROCESSING_OFF` (link billing without card processing), 404 `NOT_FOUND` (inferred, not listed
+   * by the reference: a location the key cannot see, as on range bookings), 400 `VALIDATION_ERROR`,
+   * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`. `MEMBERSHIP_FULL` also exists; the reference
+   * shows neither its status nor its condition.
    * @example
    * const membership = await shop.memberships.create({
    *   customer_id: 8801,

@@ -13,8 +13,11 @@ export class Orders extends APIResource {
    * `external_reference` and the response shape are not shown in the reference (typed loosely).
    *
    * Permission: `orders:write`.
-   * Errors: 409 `EXTERNAL_REFERENCE_TAKEN`, 409 `INSUFFICIENT_STOCK`, 422 `INVALID_REFERENCE`,
-   * 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`, 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
+   * Errors: 409 `EXTERNAL_REFERENCE_TAKEN`, 409 `INSUFFICIENT_STOCK` (inferred, not listed by the reference:
+   * lines beyond the stock where negative stock is not allowed), 422 `INVALID_REFERENCE` (inferred, not
+   * listed by the reference: a product or customer that names no record), 404 `NOT_FOUND` (inferred, not
+   * listed by the reference: a location the key cannot see), 400 `VALIDATION_ERROR`,
+   * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
    * @example
    * const order = await shop.orders.create({ external_reference: 'WEB-1001', lines: [{ sku: 'TGT-25', qty: 10 }] });
    */

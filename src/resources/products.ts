@@ -10,8 +10,9 @@ import type { Product } from '../generated/schemas.js';
 export class Products extends APIResource {
   /**
    * Lists products, oldest first; `include: 'inventory'` adds the inventory levels per location.
-   * Product fields beyond those the inventory guide names are not shown in the reference; every field
-   * the server sends is kept.
+   * Request filters beyond `include`, `updated_since`, `limit` and `cursor`, and product fields beyond
+   * those the inventory guide names, are not shown in the reference: other filters are passed through,
+   * and every field the server sends is kept.
    *
    * Permission: `products:read`.
    * Errors: 400 `VALIDATION_ERROR` (bad filter or cursor).
@@ -29,7 +30,9 @@ export class Products extends APIResource {
    *
    * Permission: `products:write`.
    * Errors: 409 `COMPLIANCE_FIELD` (firearm, serialized, NFA or product type changes; `details.field`),
-   * 409 `HAS_STOCK`, 409 `SKU_TAKEN`, 404 `NOT_FOUND`, 400 `VALIDATION_ERROR`.
+   * 409 `HAS_STOCK` (flipping `is_serialized` with stock on hand), 409 `SKU_TAKEN` (inferred, not listed by
+   * the reference: should a `sku` sent along belong to another product), 404 `NOT_FOUND`,
+   * 400 `VALIDATION_ERROR`.
    * @example
    * await shop.products.update(2201, { price_cents: 1899, reorder_qty: 24 });
    */

@@ -16,12 +16,15 @@ import type { PurchaseOrder, PurchaseOrderReceiveResult } from '../generated/sch
 export class PurchaseOrders extends APIResource {
   /**
    * Creates a purchase order from `vendor_id`, `location_id`, `channel_order_id` (unique per shop) and
-   * `lines` of `{sku, qty, unit_cost_cents}`; `submit: true` also sends it to the vendor. The response
-   * shape is not shown in the reference (typed loosely).
+   * `lines` of `{sku, qty, unit_cost_cents}`; `submit: true` also sends it to the vendor. Request fields
+   * beyond these and the response shape are not shown in the reference (others are passed through; the
+   * result is typed loosely).
    *
    * Permission: `purchase_orders:write`.
-   * Errors: 409 `DUPLICATE_PURCHASE_ORDER`, 422 `EMPTY_PO`, 422 `INVALID_REFERENCE`, 404 `NOT_FOUND`,
-   * 400 `VALIDATION_ERROR`, 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
+   * Errors: 409 `DUPLICATE_PURCHASE_ORDER`, 422 `EMPTY_PO` (inferred, not listed by the reference:
+   * `submit: true` with no lines), 422 `INVALID_REFERENCE` (inferred, not listed by the reference: a vendor
+   * or sku that names no record), 404 `NOT_FOUND` (inferred, not listed by the reference: a location the key
+   * cannot see), 400 `VALIDATION_ERROR`, 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
    * @example
    * const po = await shop.purchaseOrders.create({
    *   vendor_id: 40,
@@ -56,7 +59,8 @@ export class PurchaseOrders extends APIResource {
    * Sends a purchase order to the vendor. Named only in the reference: the response shape is not shown.
    *
    * Permission: `purchase_orders:write`.
-   * Errors: 422 `EMPTY_PO` (no lines), 409 `INVALID_STATE`, 404 `NOT_FOUND`, 409 `IDEMPOTENCY_IN_PROGRESS`,
+   * Errors: 422 `EMPTY_PO` (no lines), 409 `INVALID_STATE` (inferred, not listed by the reference: a PO
+   * already submitted, cancelled or received), 404 `NOT_FOUND`, 409 `IDEMPOTENCY_IN_PROGRESS`,
    * 422 `IDEMPOTENCY_MISMATCH`.
    * @example
    * await shop.purchaseOrders.submit(330);
@@ -69,7 +73,8 @@ export class PurchaseOrders extends APIResource {
    * Cancels a purchase order. Named only in the reference: request and response shapes are not shown.
    *
    * Permission: `purchase_orders:write`.
-   * Errors: 409 `INVALID_STATE`, 404 `NOT_FOUND`, 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
+   * Errors: 409 `INVALID_STATE` (inferred, not listed by the reference: a PO whose status does not allow it),
+   * 404 `NOT_FOUND`, 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
    * @example
    * await shop.purchaseOrders.cancel(330);
    */
@@ -80,7 +85,8 @@ export class PurchaseOrders extends APIResource {
   /**
    * Receives stock for the PO's non-serialized lines (`all_outstanding: true` for everything left) and
    * posts receiving.posted and inventory.changed. Serialized lines are received at the register: they
-   * come back in `skipped`. The response beyond `skipped` is not shown in the reference.
+   * come back in `skipped`. Request fields beyond `all_outstanding` and `reference` (others are passed
+   * through), and the response beyond `skipped`, are not shown in the reference.
    *
    * Permission: `purchase_orders:write`.
    * Errors: 409 `NOTHING_OUTSTANDING` (`details.skipped`), 409 `SERIALIZED`, 404 `NOT_FOUND`,

@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { parse } from 'yaml';
+import { collectResourceMethods } from '../../scripts/docs-resources.js';
+import type { ShopClient } from '../../src/client.js';
+import { ParamsValidationError } from '../../src/core/errors/index.js';
+import type { Operation } from '../../src/core/operation.js';
+import { operations } from '../../src/generated/operations.js';
+import { client, mockApi, ok } from './helpers.js';
+import { PARTLY_SHOWN_OPERATIONS, REFERENCE_CODES } from './reference-codes.js';
+
+const ops = operations as Record<string, Operation>;
+/** Text with its line breaks and indentation folded, so a wrapped phrase still reads as one. */
+const folded = (text: string) => text.replace(/\s+/g, ' ');
+const docs = new Map(collectResourceMethods().map((method) => [method.operationId, folded(method.doc)]));
+const spec = parse(readFileSync(new URL('../../spec/openapi.yaml', import.meta.url), 'utf8')) as {
+  paths: Record<string, Record<string, { operationId?: string; description?: string }>>;
+};
+const descriptions = new Map(
+  Object.values(spec.paths)
+    .flatMap((item) => Object.values(item))
+    .filter((op) => typeof op.operationId === 'string')
+    .map((op) => [op.operationId, folded(op.description ?? '')] as const),
+);
+const INFERRED = 'inferred, not listed by the reference';
+
+/** The codes the spec gives an operation beyond those the reference ties to it. */
+function inferredCodes(id: string): string[] {
+  const listed = new Set(REFERENCE_CODES[id]);
+  return (ops[id]?.errorCodes ?? []).filter((code) => !listed.has(code));
+}
+
+describe('error codes the reference does not list for an endpoint', () => {
+  it('the hand-copied table covers every operation', () => {
+    expect(Object.keys(REFERENCE_CODES).sort()).toEqual(Object.keys(ops).sort());
+  });
+
+  it.each(Object.keys(REFERENCE_CODES))('%s lists every code the reference ties to it', (id) => {
+    expect(ops[id]?.errorCodes).toEqual(expect.arrayContaining([...(REFERENCE_CODES[id] ?? [])]));
+  });
+
+  const withInferred = Object.keys(REFERENCE_CODES).filter((id) => inferredCodes(id).length > 0);
+  it.each(withInferred)('%s marks each code it infers, in the spec and on the method', (id) => {
+    const description = descriptions.get(id) ?? '';
+    const doc = docs.get(id) ?? '';
+    for (const code of inferredCodes(id)) {
+      // One sentence of the description names the code and says it is inferred.
+      const sentence = description.split(/(?<=\.)\s+/).find((text) => text.includes(code));
+      expect(sentence, `${id}: spec description on ${code}`).toContain(INFERRED);
+      expect(doc, `${id}: doc comment on ${code}`).toMatch(new RegExp(`\`${code}\` \\(${INFERRED}`));
+    }
+  });
+});
+
+describe('the partly shown endpoints (Inventory sync and purchasing)', () => {
+  it.each(PARTLY_SHOWN_OPERATIONS)(
+    '%s keeps its params open: the reference does not show them whole',
+    (id) => {
+      expect(ops[id]?.undocumented).toBe(true);
+      const schema = ops[id]?.query ?? ops[id]?.body;
+      if (schema) {
+        // A field it does not name is never the one refused (a missing required one may still be).
+        const result = schema.safeParse({ some_future_field: 'x' });
+        const refused = result.success
+          ? []
+          : result.error.issues.filter((i) => i.code === 'unrecognized_keys');
+        expect(refused).toEqual([]);
+      }
+    },
+  );
+
+  const api = mockApi();
+  const page = { meta: { limit: 50, has_more: false, next_cursor: null } };
+  const since = '2026-10-01T00:00:00.000Z';
+
+  it.each([
+    ['locations.list', (shop: ShopClient) => shop.locations.list({ limit: 20, region: 'west' })],
+    [
+      'inventory.list',
+      (shop: ShopClient) =>
+        shop.inventory.list({ updated_since: new Date(since), limit: 200, location_id: 3 }),
+    ],
+  ] as const)('%s sends a filter the reference does not name, beside the named ones', async (id, call) => {
+    api.respond(() => ok([], page));
+    await call(client());
+    expect(api.requests).toHaveLength(1);
+    expect(api.requests[0]?.path).toBe(ops[id]?.path);
+    expect(api.requests[0]?.query).toEqual(
+      id === 'locations.list'
+        ? { limit: '20', region: 'west' }
+        : { updated_since: since, limit: '200', location_id: '3' },
+    );
+  });
+
+  it.each([
+    ['locations.list', (shop: ShopClient) => shop.locations.list({ limit: '20' as never }), 'limit'],
+    [
+      'inventory.list',
+      (shop: ShopClient) => shop.inventory.list({ updated_since: 17 as never }),
+      'updated_since',
+    ],
+  ] as const)(
+    '%s still refuses a named filter of the wrong type, and sends nothing',
+    async (_id, call, field) => {
+      const error = await Promise.resolve(call(client())).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ParamsValidationError);
+      expect(Object.keys((error as ParamsValidationError).details)).toContain(field);
+      expect(api.requests).toHaveLength(0);
+    },
+  );
+
+  it('types the named filters and lets others through', () => {
+    type InventoryParams = NonNullable<Parameters<ShopClient['inventory']['list']>[0]>;
+    expectTypeOf<InventoryParams['limit']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<{ location_id: number }>().toExtend<InventoryParams>();
+    type LocationParams = NonNullable<Parameters<ShopClient['locations']['list']>[0]>;
+    expectTypeOf<{ region: string }>().toExtend<LocationParams>();
+  });
+});
