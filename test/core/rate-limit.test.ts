@@ -245,3 +245,33 @@ describe('the throttle', () => {
     for (const [i, offset] of offsets.entries()) expect(offset).toBeGreaterThanOrEqual(i * 50 - 5);
   });
 });
+
+describe("the 'auto' throttle through the client", () => {
+  it('holds the next request until X-RateLimit-Reset when a response says none are left', async () => {
+    const now = 1_790_000_000_000;
+    vi.useFakeTimers({ now, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const arrivals: number[] = [];
+    server.use(
+      http.get(URL_PATTERN, () => {
+        arrivals.push(Date.now());
+        return HttpResponse.json(ok(reservation(1)), {
+          headers: {
+            'X-RateLimit-Limit': '60',
+            'X-RateLimit-Remaining': '0',
+            'X-RateLimit-Reset': String(now / 1000 + 30),
+          },
+        });
+      }),
+    );
+    const shop = testClient({ throttle: 'auto' });
+    await shop.request(retrieveReservation, { path: { id: 1 } });
+    expect(arrivals).toEqual([now]);
+
+    const next = shop.request(retrieveReservation, { path: { id: 1 } });
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(arrivals).toEqual([now]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await next).id).toBe(1);
+    expect(arrivals).toEqual([now, now + 30_000]);
+  });
+});
