@@ -148,3 +148,56 @@ describe('logging', () => {
     expect(off.lines).toEqual([]);
   });
 });
+
+describe('webhook secrets', () => {
+  // A shop's whsec_ secret is not the client's to know, so only its pattern can find it: a server or proxy
+  // that quotes one (a webhook endpoint's settings echoed in an error) must not put it in logs or errors.
+  const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+  it('never reach a log line, though a path, a server message and a connection error carry one', async () => {
+    const byName = {
+      ...retrieveReservation,
+      id: 'webhooks.byName',
+      path: '/v1/webhooks/{name}',
+      pathParams: [{ name: 'name', type: 'string' }],
+    } satisfies Operation;
+    let calls = 0;
+    server.use(
+      http.get(`${BASE_URL}/v1/webhooks/:name`, () =>
+        ++calls === 1
+          ? HttpResponse.json(failure('SERVER_ERROR', `signing with ${SECRET} failed`), { status: 500 })
+          : HttpResponse.json(ok(reservation(1))),
+      ),
+    );
+    let attempts = 0;
+    const leakyFetch: FetchLike = (url, init) =>
+      ++attempts === 2
+        ? Promise.reject(new TypeError(`fetch failed: endpoint secret ${SECRET}`))
+        : globalThis.fetch(url, init);
+    const { lines, ...options } = capture('debug');
+    await testClient({ ...options, fetch: leakyFetch }).request(byName, { path: { name: `hook-${SECRET}` } });
+    expect(lines).toHaveLength(5); // 500, its retry, the connection error, its retry, the 200
+    expect(lines.join('\n')).not.toContain('whsec_');
+    expect(lines[0]).toMatch(/^shop-sdk: GET \/v1\/webhooks\/hook-\[redacted\] -> 500/);
+  });
+
+  it('never reach the message of an API error or a ConnectionError', async () => {
+    server.use(
+      http.get(URL_PATTERN, () =>
+        HttpResponse.json(failure('SERVER_ERROR', `signing with ${SECRET} failed`), { status: 500 }),
+      ),
+    );
+    const apiError = await rejection(
+      testClient({ maxRetries: 0 }).request(retrieveReservation, { path: { id: 1 } }),
+    );
+    expect((apiError as Error).message).toBe('500 SERVER_ERROR: signing with [redacted] failed');
+
+    const leakyFetch: FetchLike = () =>
+      Promise.reject(new TypeError(`fetch failed: endpoint secret ${SECRET}`));
+    const connection = await rejection(
+      testClient({ fetch: leakyFetch, maxRetries: 0 }).request(retrieveReservation, { path: { id: 1 } }),
+    );
+    expect(connection).toBeInstanceOf(ConnectionError);
+    expect((connection as Error).message).toBe('Connection error: fetch failed: endpoint secret [redacted]');
+  });
+});
