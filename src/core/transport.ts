@@ -1,7 +1,7 @@
 import { mergeHeaders, userAgent } from '../internal/headers.js';
 import { countProblem, timeoutProblem } from '../internal/limits.js';
 import { compilePath, type PathBuilder } from '../internal/path.js';
-import { redact } from '../internal/redact.js';
+import { redact, redactedCause } from '../internal/redact.js';
 import { openEnvelope } from './envelope.js';
 import { RateLimitError } from './errors/api-errors.js';
 import { ParamsValidationError } from './errors/params-validation-error.js';
@@ -280,12 +280,15 @@ function serialise(operation: Operation, body: unknown): string {
   }
 }
 
-/** A failed fetch as a ConnectionError; the runtime's text may quote the URL or headers, so it is redacted. */
+/**
+ * A failed fetch as a ConnectionError. The runtime's text may quote the URL or headers, so the message and
+ * the kept `cause` (which util.inspect prints, chain and all) are redacted copies, never the raw error.
+ */
 function connectionError(cause: unknown, secrets: readonly string[]): ConnectionError {
   const reason = redact(cause instanceof Error ? cause.message : String(cause), secrets);
   const code = (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code;
   return new ConnectionError(`Connection error: ${reason}${typeof code === 'string' ? ` (${code})` : ''}`, {
-    cause,
+    cause: redactedCause(cause, secrets),
   });
 }
 
