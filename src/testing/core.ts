@@ -55,6 +55,7 @@ export function createCore(options: ResolvedOptions): SandboxCore {
     fetch: options.fetch,
     timeoutMs: options.webhookTimeoutMs,
     allowLoopback: options.allowLoopback,
+    autoDeliver: options.autoDeliver,
   });
   events.onRecord((event) => deliveries.enqueue(event));
   return {

@@ -60,6 +60,15 @@ export interface SandboxOptions {
   clock?: ClockMode;
   /** Origin that `sandbox.handlers` intercept in msw. @default 'https://sandbox.shop.test' */
   baseUrl?: string;
+  /**
+   * Sends webhook deliveries as they fall due, with no `webhooks.flush()` call: on the next turn of the event
+   * loop after a change records an event, after each request, and, while `listen()` serves, on a timer that
+   * does not keep the process alive (so retries go out when the clock reaches them). A partner's receiver
+   * behind `listen()` then gets deliveries as it would from the service. `flush()` still works, and waits for
+   * deliveries already under way. @default true with `clock: 'real'`, false with the frozen clock (tests
+   * decide when deliveries happen)
+   */
+  autoDeliver?: boolean;
   /** The fetch used for webhook deliveries. @default globalThis.fetch */
   fetch?: typeof fetch;
   /** How long a webhook receiver may take to answer, in ms. @default 10000 (reference section 6) */
@@ -79,6 +88,7 @@ export interface ResolvedOptions {
   now: Date;
   clock: ClockMode;
   baseUrl: string;
+  autoDeliver: boolean;
   fetch: typeof fetch;
   webhookTimeoutMs: number;
 }
@@ -96,6 +106,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     allowLoopback: options.allowLoopback ?? true,
     now: options.now === undefined ? new Date() : new Date(options.now),
     clock: options.clock ?? 'frozen',
+    autoDeliver: options.autoDeliver ?? options.clock === 'real',
     baseUrl: (options.baseUrl ?? 'https://sandbox.shop.test').replace(/\/+$/, ''),
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000,

@@ -19,6 +19,9 @@ import { seedShopState } from './seed/index.js';
 import type { ListenOptions, SandboxServer } from './server.js';
 import type { SentEmail } from './state/shop.js';
 
+/** How often a listening sandbox with autoDeliver looks for deliveries due: retries are minutes apart. */
+const AUTO_DELIVER_EVERY_MS = 250;
+
 /**
  * A stateful simulator of the Shop Management API: keys, plan gates, state machines, pagination,
  * idempotency, rate limits, events and signed webhooks, on a clock the test controls.
@@ -73,10 +76,23 @@ export class Sandbox {
     return this.mswHandlers;
   }
 
-  /** Serves the sandbox over real HTTP on 127.0.0.1 (Node only). */
+  /**
+   * Serves the sandbox over real HTTP on 127.0.0.1 (Node only). With `autoDeliver`, a timer sends webhook
+   * retries as the clock reaches them while the server runs; it never keeps the process alive.
+   */
   async listen(options?: ListenOptions): Promise<SandboxServer> {
     const server = await import('./server.js');
-    return server.listen(this.handle, options);
+    const served = await server.listen(this.handle, options);
+    if (!this.core.options.autoDeliver) return served;
+    const timer = setInterval(() => this.core.deliveries.deliverSoon(), AUTO_DELIVER_EVERY_MS);
+    (timer as { unref?: () => void }).unref?.();
+    return {
+      url: served.url,
+      close: () => {
+        clearInterval(timer);
+        return served.close();
+      },
+    };
   }
 
   /** Issues an API key. With no argument: write on every resource, at every location. */

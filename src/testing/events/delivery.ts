@@ -81,8 +81,30 @@ export class DeliveryQueue {
     private readonly clock: SandboxClock,
     private readonly random: SeededRandom,
     private readonly endpoints: EndpointRegistry,
-    private readonly settings: { fetch: typeof fetch; timeoutMs: number; allowLoopback: boolean },
+    private readonly settings: {
+      fetch: typeof fetch;
+      timeoutMs: number;
+      allowLoopback: boolean;
+      autoDeliver: boolean;
+    },
   ) {}
+
+  /** Attempts started and not yet finished, so every flush() can wait for them. */
+  private readonly underWay = new Set<Promise<DeliveryAttempt>>();
+  private deliverySoonScheduled = false;
+
+  /**
+   * With autoDeliver, flushes on the next turn of the event loop: once for all the events one change
+   * records (checked_in then out_of_service), after the change is complete. Without it, nothing.
+   */
+  deliverSoon(): void {
+    if (!this.settings.autoDeliver || this.deliverySoonScheduled) return;
+    this.deliverySoonScheduled = true;
+    setTimeout(() => {
+      this.deliverySoonScheduled = false;
+      void this.flush();
+    }, 0);
+  }
 
   /** Queues the event for every endpoint that subscribes to it at its location. */
   enqueue(event: StoredEvent): void {
@@ -100,9 +122,13 @@ export class DeliveryQueue {
     return this.add(event, endpoint.id, JSON.stringify(payload)).id;
   }
 
-  /** Sends every delivery due now; resolves with the attempts made. */
+  /**
+   * Sends every delivery due now; resolves with the attempts made, and those already under way (started by
+   * autoDeliver or another flush), once all have finished.
+   */
   async flush(): Promise<DeliveryAttempt[]> {
     this.clock.runDue();
+    const earlier = [...this.underWay];
     const now = this.clock.nowMs();
     const sending: [Delivery, WebhookEndpoint][] = [];
     for (const delivery of this.waiting.values()) {
@@ -116,7 +142,14 @@ export class DeliveryQueue {
       delivery.status = 'sending';
       sending.push([delivery, endpoint]);
     }
-    return Promise.all(sending.map(([delivery, endpoint]) => this.attempt(delivery, endpoint)));
+    const started = sending.map(([delivery, endpoint]) => {
+      const attempt = this.attempt(delivery, endpoint);
+      this.underWay.add(attempt);
+      const settled = () => this.underWay.delete(attempt);
+      attempt.then(settled, settled);
+      return attempt;
+    });
+    return Promise.all([...earlier, ...started]);
   }
 
   /** Cancels every delivery still waiting for this endpoint (turned off or removed: reference section 3). */
@@ -179,6 +212,7 @@ export class DeliveryQueue {
       dueAtMs: this.clock.nowMs(),
     };
     this.waiting.set(delivery.id, delivery);
+    this.deliverSoon();
     return delivery;
   }
 
@@ -251,25 +285,11 @@ export class DeliveryQueue {
   ): Promise<{ httpStatus: number | null; error: string | null }> {
     const refusal = refuseEndpointUrl(endpoint.url, this.settings.allowLoopback);
     if (refusal) return { httpStatus: null, error: `url_refused: ${refusal}` };
-    const headers = new Headers({
-      'Content-Type': 'application/json',
-      'User-Agent': 'shop-sdk-sandbox-webhooks',
-      'Service-Event': delivery.event.envelope.type,
-      'Service-Event-Id': delivery.event.envelope.id,
-      'Service-Delivery-Id': delivery.id,
-      'Service-Attempt': String(delivery.attemptsMade),
-      'Service-Signature': await signPayload({
-        body: delivery.body,
-        secret: endpoint.secrets,
-        timestamp: Math.floor(this.clock.nowMs() / 1000),
-      }),
-    });
-    if (endpoint.authHeader) headers.set(endpoint.authHeader.name, endpoint.authHeader.value);
     const signal = AbortSignal.timeout(this.settings.timeoutMs);
     try {
       const response = await this.settings.fetch(endpoint.url, {
         method: 'POST',
-        headers,
+        headers: await this.headers(delivery, endpoint),
         body: delivery.body,
         redirect: 'manual',
         signal,
@@ -285,6 +305,25 @@ export class DeliveryQueue {
       if (signal.aborted) return { httpStatus: null, error: 'timeout' };
       return { httpStatus: null, error: `connection_error: ${describe(error)}` };
     }
+  }
+
+  /** The section 6 delivery headers, signed with every current secret of the endpoint. */
+  private async headers(delivery: Delivery, endpoint: WebhookEndpoint): Promise<Headers> {
+    const headers = new Headers({
+      'Content-Type': 'application/json',
+      'User-Agent': 'shop-sdk-sandbox-webhooks',
+      'Service-Event': delivery.event.envelope.type,
+      'Service-Event-Id': delivery.event.envelope.id,
+      'Service-Delivery-Id': delivery.id,
+      'Service-Attempt': String(delivery.attemptsMade),
+      'Service-Signature': await signPayload({
+        body: delivery.body,
+        secret: endpoint.secrets,
+        timestamp: Math.floor(this.clock.nowMs() / 1000),
+      }),
+    });
+    if (endpoint.authHeader) headers.set(endpoint.authHeader.name, endpoint.authHeader.value);
+    return headers;
   }
 }
 

@@ -48,7 +48,18 @@ export async function handleRequest(
   const forwarded = request.headers.get(CLIENT_IP_HEADER)?.split(',')[0]?.trim();
   const ip = forwarded || info.ip || '127.0.0.1';
   const slowMs = fault?.when === 'before' ? fault.delayMs : 0;
-  return serve(core, router, request, path, ip, fault?.when === 'after' ? fault : null, slowMs);
+  const response = await serve(
+    core,
+    router,
+    request,
+    path,
+    ip,
+    fault?.when === 'after' ? fault : null,
+    slowMs,
+  );
+  // With autoDeliver, retries the clock has reached go out now too, not only what this request recorded.
+  core.deliveries.deliverSoon();
+  return response;
 }
 
 /**
