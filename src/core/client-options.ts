@@ -29,7 +29,8 @@ export interface ClientOptions {
   timeout?: number;
   /**
    * Retries after the first attempt, for 429, 500/502/503/504, `IDEMPOTENCY_IN_PROGRESS`, connection errors
-   * and timeouts; a PATCH (no Idempotency-Key, not idempotent) only for 429. Nothing else is retried.
+   * and timeouts, whatever the method (a POST carries its Idempotency-Key; a PATCH sets absolute values).
+   * Nothing else is retried.
    * @default 2
    */
   maxRetries?: number;

@@ -20,7 +20,7 @@ export interface PathParam {
 export interface Operation<Result extends z.ZodType = z.ZodType> {
   /** The operationId, which is also the SDK method path, e.g. `range.reservations.create`. */
   readonly id: string;
-  /** The HTTP method; it also decides the retry policy (a PATCH is retried only after a 429). */
+  /** The HTTP method; a POST also gets an Idempotency-Key, and a DELETE's empty 2xx resolves to a stub. */
   readonly method: HttpMethod;
   /** The full path with `/v1` and `{name}` placeholders, e.g. `/v1/range/reservations/{id}/cancel`. */
   readonly path: string;

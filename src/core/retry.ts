@@ -2,7 +2,6 @@ import pRetry from 'p-retry';
 import { sleep } from '../internal/sleep.js';
 import { ConflictError, InternalServerError, RateLimitError } from './errors/api-errors.js';
 import { ConnectionError } from './errors/transport-errors.js';
-import type { HttpMethod } from './operation.js';
 import { parseRetryAfter } from './rate-limit.js';
 
 /** The bounds of one call's retries. */
@@ -25,23 +24,18 @@ export function backoffDelay(retryNumber: number, policy: RetryPolicy): number {
 }
 
 /**
- * How long to wait before retry number `retryNumber` of a `method` call after `error`, or null when `error`
- * is final. Only what cannot act twice is sent again: a GET and a DELETE are idempotent by HTTP semantics
- * (deleting twice leaves the same state), and every POST carries its Idempotency-Key, which is why a POST
- * may be retried at all. A PATCH has neither, so it is retried only after a 429, which the server answers
- * before acting: after a 5xx, a reset or a timeout the change may already have been applied.
+ * How long to wait before retry number `retryNumber` of a call after `error`, or null when `error` is final.
+ * The same for every method, because no call of this API acts differently when sent twice: a GET reads, a
+ * DELETE leaves the same state however often it runs, every POST carries its Idempotency-Key (which is why
+ * a POST may be retried at all), and every PATCH sets absolute values (a location's phone, email and hours,
+ * a product's price, vendor and reorder_qty, a purchase order's or a coupon's fields), never an increment,
+ * so a PATCH whose first attempt was applied before its answer was lost is applied again to the same result.
  */
-export function retryDelay(
-  error: unknown,
-  retryNumber: number,
-  policy: RetryPolicy,
-  method: HttpMethod = 'GET',
-): number | null {
+export function retryDelay(error: unknown, retryNumber: number, policy: RetryPolicy): number | null {
   if (error instanceof RateLimitError) {
     if (error.retryAfter === null) return backoffDelay(retryNumber, policy);
     return error.retryAfter <= policy.maxRetryAfterSeconds ? error.retryAfter * 1000 : null;
   }
-  if (method === 'PATCH') return null;
   if (error instanceof InternalServerError) {
     if (!RETRYABLE_SERVER_STATUSES.has(error.status)) return null;
     // A 503 may say when the service is back, as Stripe's and OpenAI's clients honour; a wait past the
@@ -72,7 +66,6 @@ export type FailedAttemptListener = (error: Error, delayMs: number | null, attem
 export async function withRetries<T>(
   attempt: (attemptNumber: number) => Promise<T>,
   policy: RetryPolicy,
-  method: HttpMethod,
   signal: AbortSignal | undefined,
   onFailedAttempt: FailedAttemptListener,
 ): Promise<T> {
@@ -92,7 +85,7 @@ export async function withRetries<T>(
       onFailedAttempt: noop,
       shouldConsumeRetry: consumeRetry,
       shouldRetry: async ({ error, attemptNumber }) => {
-        const delay = retryDelay(error, attemptNumber, policy, method);
+        const delay = retryDelay(error, attemptNumber, policy);
         onFailedAttempt(error, delay, attemptNumber);
         if (delay === null) return false;
         await sleep(delay, signal);

@@ -145,7 +145,6 @@ export class Transport {
     return withRetries(
       (attempt) => this.#attempt(prepared, attempt, attemptTimeout, signal),
       policy,
-      prepared.method,
       signal,
       (error, delay, attempt) => this.#logFailure(prepared, error, delay, attempt, policy),
     );

@@ -8,7 +8,6 @@ import {
   InternalServerError,
   RateLimitError,
   ShopApiError,
-  ShopError,
   TimeoutError,
 } from '../../src/core/errors/index.js';
 import type { Logger } from '../../src/core/logger.js';
@@ -192,28 +191,56 @@ describe('retries by method', () => {
     expect(counter.count).toBe(3);
   });
 
+  /** Records each PATCH body that reached the server, answering with `responses` in turn. */
+  function patches(...responses: Array<() => Response | Promise<Response>>): string[] {
+    const bodies: string[] = [];
+    server.use(
+      http.patch(`${BASE_URL}/v1/locations/:id`, async ({ request }) => {
+        bodies.push(await request.text());
+        const next = responses[Math.min(bodies.length - 1, responses.length - 1)];
+        return next ? next() : HttpResponse.json(ok({ id: 1 }));
+      }),
+    );
+    return bodies;
+  }
+  const updatePhone = (shop = testClient()) =>
+    shop.request(updateLocation, { path: { id: 1 }, body: { phone: '555-0100' } });
+
   it.each([
-    ['a 503', apiError(503, 'SERVER_ERROR')],
     ['a 500', apiError(500, 'SERVER_ERROR')],
+    ['a 502', apiError(502, 'SERVER_ERROR')],
+    ['a 503', apiError(503, 'SERVER_ERROR')],
+    ['a 504', apiError(504, 'SERVER_ERROR')],
     ['a reset connection', () => HttpResponse.error()],
+    ['a 429', apiError(429, 'RATE_LIMITED', { 'retry-after': '0' })],
   ])(
-    'does not retry a PATCH after %s: it may have been applied, and a PATCH has no key',
+    'retries a PATCH after %s like a GET: every PATCH sets absolute values, so sending it twice is harmless',
     async (_name, fail) => {
-      const counter = anyMethod(fail, success);
-      const error = await rejection(
-        testClient().request(updateLocation, { path: { id: 1 }, body: { phone: '555-0100' } }),
-      );
-      expect(error).toBeInstanceOf(ShopError);
-      expect(counter.count).toBe(1);
+      const bodies = patches(fail, () => HttpResponse.json(ok({ id: 1 })));
+      expect((await updatePhone()).id).toBe(1);
+      expect(bodies).toEqual(['{"phone":"555-0100"}', '{"phone":"555-0100"}']);
     },
   );
 
-  it('retries a PATCH after a 429, which the server answers before acting', async () => {
-    const counter = anyMethod(apiError(429, 'RATE_LIMITED', { 'retry-after': '0' }), () =>
-      HttpResponse.json(ok({ id: 1 })),
+  it('retries a PATCH that timed out, and gives up after maxRetries like any call', async () => {
+    const slow = patches(async () => {
+      await delay(1_000);
+      return HttpResponse.json(ok({ id: 1 }));
+    });
+    expect(await rejection(updatePhone(testClient({ timeout: 30, maxRetries: 1 })))).toBeInstanceOf(
+      TimeoutError,
     );
-    await testClient().request(updateLocation, { path: { id: 1 }, body: { phone: '555-0100' } });
-    expect(counter.count).toBe(2);
+    expect(slow).toHaveLength(2);
+
+    const down = patches(apiError(503, 'SERVER_ERROR'));
+    expect(await rejection(updatePhone())).toBeInstanceOf(InternalServerError);
+    expect(down).toHaveLength(3);
+  });
+
+  it('does not retry a PATCH the server refused (409 FIELD_NOT_WRITABLE), like any other call', async () => {
+    const bodies = patches(apiError(409, 'FIELD_NOT_WRITABLE'), () => HttpResponse.json(ok({ id: 1 })));
+    expect(await rejection(updatePhone())).toBeInstanceOf(ConflictError);
+    expect(bodies).toHaveLength(1);
   });
 });
 
