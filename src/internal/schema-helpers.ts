@@ -3,6 +3,10 @@ import { z } from 'zod';
 /** An open enum: the known values, plus any string a later API version may add. */
 export type OpenEnum<Values extends readonly string[]> = Values[number] | (string & {});
 
+// Every schema openEnum() made. At runtime one is a plain z.string(), so only this tells them apart: the
+// generated-schema tests use it to find every open-enum field and demand an unknown-value test for each.
+const OPEN_ENUMS = new WeakSet<z.ZodType>();
+
 /**
  * A string field whose known values are `values`, accepting any other string too (reference section 9:
  * enum values are added within /v1). At runtime it is a plain `z.string()`: a union of literals plus a
@@ -12,8 +16,15 @@ export type OpenEnum<Values extends readonly string[]> = Values[number] | (strin
 export function openEnum<const Values extends readonly string[]>(
   _values: Values,
 ): z.ZodType<Values[number] | (string & {}), Values[number] | (string & {})> {
+  const schema = z.string();
+  OPEN_ENUMS.add(schema);
   // The union is spelled out rather than `OpenEnum<Values>` so that editors show the values on hover.
-  return z.string() as z.ZodType<Values[number] | (string & {}), Values[number] | (string & {})>;
+  return schema as z.ZodType<Values[number] | (string & {}), Values[number] | (string & {})>;
+}
+
+/** True when `schema` was made by {@link openEnum}. */
+export function isOpenEnum(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && OPEN_ENUMS.has(schema as z.ZodType);
 }
 
 /**

@@ -485,23 +485,35 @@ export const samples: Record<string, Record<string, unknown>> = {
 
 /**
  * The fields whose value sets the reference lists or samples (open enums), per schema: an unknown value
- * there must be accepted as it is.
+ * there must be accepted as it is. A schema that extends another (a detail, an event payload) lists the
+ * fields it inherits too. schemas.test.ts checks that this names every open-enum field the generator made.
  */
 export const openEnumFields: Record<string, readonly string[]> = {
   RangeResource: ['type', 'booking_mode', 'floor_status', 'status'],
   RangeClassSession: ['status'],
   RangeReservationLine: ['kind'],
   RangeReservation: ['status', 'source', 'payment_status'],
+  RangeReservationTransition: ['status'],
+  ReservationCancelResult: ['status'],
   RangeRental: ['status'],
+  RangeRentalDetail: ['status'],
+  RangeRentalCheckedInPayload: ['status'],
   CardTransaction: ['kind', 'purpose', 'mode', 'processor', 'status'],
   ReturnLine: ['condition'],
   Return: ['source', 'settlement'],
   MembershipPlan: ['status', 'billing_interval'],
   MembershipMember: ['role'],
   Membership: ['status', 'billing_method', 'source'],
+  MembershipDetail: ['status', 'billing_method', 'source'],
   MembershipCharge: ['kind', 'status'],
-  MembershipChangedPayload: ['change'],
-  Event: ['type'],
+  MembershipChangedPayload: ['change', 'status', 'billing_method', 'source'],
+  Event: ['type', 'api_version'],
   InventoryChangedPayload: ['reason'],
+  SerializedItem: ['status'],
+  OrderPayment: ['tender'],
+  OrderLine: ['type'],
+  Order: ['status'],
+  GiftCertificate: ['status'],
+  Coupon: ['channel'],
   ApiError: ['code'],
 };

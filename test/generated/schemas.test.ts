@@ -7,6 +7,7 @@ import { EVENT_PAYLOAD_SCHEMAS } from '../../src/generated/events.js';
 import { operations } from '../../src/generated/operations.js';
 import { RangeReservationsListParamsSchema } from '../../src/generated/params.js';
 import * as schemas from '../../src/generated/schemas.js';
+import { isOpenEnum } from '../../src/internal/schema-helpers.js';
 import { REFERENCE_ERROR_STATUS } from '../support/reference.js';
 import { openEnumFields, samples } from './samples.js';
 
@@ -42,9 +43,50 @@ function onlyIssue(schema: z.ZodType, input: unknown): string {
   return `${issues[0]!.path.join('.')}: ${issues[0]!.message}`;
 }
 
+/** The zod definition of `schema`, where the walk below needs to look inside. */
+interface Def {
+  readonly type: string;
+  readonly innerType?: z.ZodType;
+  readonly element?: z.ZodType;
+  readonly shape?: Record<string, z.ZodType>;
+}
+const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+const components = new Set(Object.values(componentSchemas));
+
+/**
+ * The open-enum fields of `schema`, as paths: its own fields, and those of objects written inline in it
+ * (a component it refers to has fields of its own, listed under its own name).
+ */
+function openEnumPaths(schema: z.ZodType, prefix = ''): string[] {
+  const def = defOf(schema);
+  if (def.innerType) return openEnumPaths(def.innerType, prefix);
+  if (def.element) return openEnumPaths(def.element, prefix);
+  if (def.type !== 'object' || !def.shape) return [];
+  return Object.entries(def.shape).flatMap(([key, field]) => {
+    const path = `${prefix}${key}`;
+    let inner = field;
+    for (let def = defOf(inner); def.innerType || def.element; def = defOf(inner)) {
+      inner = (def.innerType ?? def.element) as z.ZodType;
+    }
+    if (isOpenEnum(inner)) return [path];
+    return components.has(inner) ? [] : openEnumPaths(inner, `${path}.`);
+  });
+}
+
 describe('component schemas', () => {
   it('has a hand-written sample for every component schema, and no sample without a schema', () => {
     expect(Object.keys(samples).sort()).toEqual(names);
+  });
+
+  it('tests an unknown value of every open-enum field: the hand list names each one', () => {
+    const found = Object.fromEntries(
+      names.map((name) => [name, openEnumPaths(schemaOf(name)).sort()]).filter(([, paths]) => paths.length),
+    );
+    const listed = Object.fromEntries(
+      Object.entries(openEnumFields).map(([name, fields]) => [name, [...fields].sort()]),
+    );
+    expect(Object.keys(found).length).toBeGreaterThan(10); // the walk finds fields at all
+    expect(listed).toEqual(found);
   });
 
   describe.each(names)('%s', (name) => {
