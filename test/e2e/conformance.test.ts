@@ -70,6 +70,19 @@ describe('the spec validator (a pass below means something only if it can fail)'
     ]);
   });
 
+  it('takes a code whose status the spec leaves open (MEMBERSHIP_FULL) at any documented error status', () => {
+    const envelope = (code: string) => ({ status: 'error', error: { code, message: 'x', details: {} } });
+    for (const status of [409, 422]) {
+      expect(checkResponse(spec(), 'POST', '/v1/memberships', status, envelope('MEMBERSHIP_FULL'))).toEqual({
+        operationId: 'memberships.create',
+        problems: [],
+      });
+    }
+    expect(
+      checkResponse(spec(), 'POST', '/v1/memberships', 422, envelope('ALREADY_MEMBER')).problems,
+    ).toEqual(['error code ALREADY_MEMBER is not one the spec lists for status 422']);
+  });
+
   it('matches a literal path before a templated one, and holds feed events to their own type', () => {
     expect(spec().match('GET', '/v1/inventory/serialized')?.id).toBe('inventory.listSerialized');
     expect(spec().match('POST', '/v1/range/reservations/7/no-show')?.id).toBe(

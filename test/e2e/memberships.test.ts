@@ -2,7 +2,12 @@
 // first payment at the register, cancelling now or at the period's end, renewal, past due and expiry on the
 // sandbox's clock, guest passes, and every refusal the reference lists for memberships.
 import { describe, expect, it } from 'vitest';
-import { ConflictError, NotFoundError, UnprocessableEntityError } from '../../src/index.js';
+import {
+  ConflictError,
+  NotFoundError,
+  ParamsValidationError,
+  UnprocessableEntityError,
+} from '../../src/index.js';
 import { conformanceTest, failure, spec, useE2E } from './support/harness.js';
 import { Recorder } from './support/recorder.js';
 
@@ -150,6 +155,26 @@ describe('refused sign-ups', () => {
     );
     expect(error).toBeInstanceOf(ConflictError);
     expect(error).toMatchObject({ status: 409, code: 'ALREADY_MEMBER' });
+  });
+
+  // MEMBERSHIP_FULL has no status or condition in the reference; the sandbox answers 409 to a sign-up with
+  // more people than the plan's max_members, family members given in a `members` field of its own. The typed
+  // create sends only the reference's fields, so the sign-up goes through a raw call.
+  it('refuses more people than the plan takes: 409 MEMBERSHIP_FULL (the sandbox reading)', async () => {
+    const shop = e2e.client();
+    const body = { customer_id: 14, plan_id: 1, billing_method: 'counter', members: [10] };
+    const refused = await failure(
+      shop.memberships.create(body as Parameters<typeof shop.memberships.create>[0]),
+    );
+    expect(refused).toBeInstanceOf(ParamsValidationError);
+    const error = await failure(shop.post('/v1/memberships', { body }));
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error).toMatchObject({
+      status: 409,
+      code: 'MEMBERSHIP_FULL',
+      details: { max_members: 1, members: 2 },
+    });
+    expect(e2e.recorder.exchanges.at(-1)).toMatchObject({ status: 409 });
   });
 
   it('refuses an archived plan: 422 PLAN_ARCHIVED', async () => {

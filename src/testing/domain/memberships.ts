@@ -108,6 +108,8 @@ export interface NewMembership {
   readonly externalReference: string | null;
   readonly source: string;
   readonly card?: SavedCard | null;
+  /** Family members besides the primary, each with role member. */
+  readonly family?: readonly number[];
 }
 
 /**
@@ -142,7 +144,14 @@ export function signUp(core: SandboxCore, input: NewMembership): MembershipRecor
     guest_passes_left: plan.guest_passes_per_period,
     source: input.source,
     card_link_url: `${PAY_HOST}/m/${core.random.hex(24)}/card`,
-    members: [{ customer_id: input.customerId, role: 'primary', added_at: now }],
+    members: [
+      { customer_id: input.customerId, role: 'primary', added_at: now },
+      ...(input.family ?? []).map((customerId) => ({
+        customer_id: customerId,
+        role: 'member' as const,
+        added_at: now,
+      })),
+    ],
     created_at: now,
     updated_at: now,
   }));

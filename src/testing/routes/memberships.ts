@@ -48,8 +48,17 @@ function create(context: RouteContext) {
   const paid = reader.boolean('paid') ?? false;
   const locationId = reader.integer('location_id');
   const externalReference = reader.string('external_reference') ?? null;
+  // Not a field of the reference: family members signed up with the primary (the sandbox's guess), the one
+  // way a sign-up can go past the plan's max_members and meet MEMBERSHIP_FULL.
+  const family = reader.integerList('members') ?? [];
   if (customerId !== undefined && !sandbox.state.shop.customers.get(customerId)) {
     reader.fail('customer_id', 'is not a customer of this shop');
+  }
+  for (const [index, member] of family.entries()) {
+    if (!sandbox.state.shop.customers.get(member)) reader.fail('members', `${member} is not a customer`);
+    else if (member === customerId || family.indexOf(member) !== index) {
+      reader.fail('members', `${member} is named twice (the primary member is customer_id)`);
+    }
   }
   const plan = planId === undefined ? undefined : plans.get(planId);
   if (planId !== undefined && !plan) reader.fail('plan_id', 'is not a membership plan of this shop');
@@ -72,13 +81,25 @@ function create(context: RouteContext) {
       'Link billing needs card processing, which this shop has off',
     );
   }
+  const people = [customerId!, ...family];
   const current = memberships.find(
-    (row) => row.plan_id === plan!.id && LIVE.includes(row.status) && isMember(row, customerId!),
+    (row) =>
+      row.plan_id === plan!.id && LIVE.includes(row.status) && people.some((person) => isMember(row, person)),
   );
   if (current) {
     throw new SandboxApiError(409, 'ALREADY_MEMBER', 'The customer is already on this plan', {
       membership_id: current.id,
     });
+  }
+  // The reference names MEMBERSHIP_FULL without status or condition; the sandbox's reading: more people
+  // than the plan's max_members, answered 409 like the other conflicts with existing state.
+  if (people.length > plan!.max_members) {
+    throw new SandboxApiError(
+      409,
+      'MEMBERSHIP_FULL',
+      `The plan ${plan!.name} takes at most ${plan!.max_members} members`,
+      { max_members: plan!.max_members, members: people.length },
+    );
   }
   const membership = signUp(sandbox, {
     customerId: customerId!,
@@ -88,6 +109,7 @@ function create(context: RouteContext) {
     locationId: locationId ?? homeLocation(context),
     externalReference,
     source: 'api',
+    family,
   });
   return created(renderMembershipDetail(sandbox, membership));
 }

@@ -128,6 +128,13 @@ export class SpecValidator {
     };
   }
 
+  /** The status the spec gives an error code (ErrorCode's x-http-status): null when not shown, undefined if unknown. */
+  codeStatus(code: string): number | null | undefined {
+    const schemas = (this.document.components as Json).schemas as Record<string, Json>;
+    const statuses = schemas.ErrorCode?.['x-http-status'] as Record<string, number | null> | undefined;
+    return statuses?.[code];
+  }
+
   /** The pointer of the typed delivery schema of an event type (its `webhooks` entry), or null if unknown. */
   eventSchema(type: string): string | null {
     const webhooks = this.document.webhooks as Record<string, Json>;
