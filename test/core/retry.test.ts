@@ -344,4 +344,42 @@ describe('back-off', () => {
       'shop-sdk: GET /v1/range/reservations/1 failed (HTTP 503); retry 2 of 2 in 2 ms',
     ]);
   });
+
+  it('doubles from 0.5 s up to an 8 s cap by default, seen in the log and at the server', async () => {
+    vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.spyOn(Math, 'random').mockReturnValue(0.999_999); // the top of each jitter range
+    const arrivals: number[] = [];
+    server.use(
+      http.get(URL_PATTERN, () => {
+        arrivals.push(Date.now());
+        return arrivals.length <= 6
+          ? HttpResponse.json(failure('SERVER_ERROR'), { status: 503 })
+          : HttpResponse.json(ok(reservation(1)));
+      }),
+    );
+    const lines: string[] = [];
+    const note = (line: string) => lines.push(line);
+    const shop = new ShopClient({
+      apiKey: 'sk_test_x',
+      baseUrl: BASE_URL,
+      maxRetries: 6,
+      logger: { debug: note, info: note, warn: note, error: note },
+      logLevel: 'info',
+    });
+    const call = retrieve(shop);
+    await vi.advanceTimersByTimeAsync(23_500); // 0.5 + 1 + 2 + 4 + 8 + 8 s
+    const waits = [500, 1_000, 2_000, 4_000, 8_000, 8_000];
+    expect(lines).toEqual(
+      waits.map(
+        (wait, i) =>
+          `shop-sdk: GET /v1/range/reservations/1 failed (HTTP 503); retry ${i + 1} of 6 in ${wait} ms`,
+      ),
+    );
+    const gaps = arrivals.slice(1).map((at, i) => at - (arrivals[i] ?? 0));
+    for (const [i, gap] of gaps.entries()) {
+      expect(gap).toBeGreaterThanOrEqual((waits[i] ?? 0) - 1);
+      expect(gap).toBeLessThanOrEqual(waits[i] ?? 0);
+    }
+    expect((await call).id).toBe(1);
+  });
 });
