@@ -189,3 +189,48 @@ describe('a non-2xx response without the envelope', () => {
     expect((error as Error).message).not.toContain(API_KEY);
   });
 });
+
+describe('rate-limit figures on errors the API did not answer with', () => {
+  const headers = {
+    'X-RateLimit-Limit': '60',
+    'X-RateLimit-Remaining': '12',
+    'X-RateLimit-Reset': '1790000060',
+    'X-RateLimit-Daily-Limit': '10000',
+    'X-RateLimit-Daily-Remaining': '9120',
+  };
+  const figures = { limit: 60, remaining: 12, reset: 1790000060, dailyLimit: 10000, dailyRemaining: 9120 };
+
+  it.each([
+    ['a 2xx that is not JSON', () => new HttpResponse('<html>maintenance</html>', { status: 200, headers })],
+    ['a 2xx that is not the envelope', () => HttpResponse.json({ id: 1 }, { headers })],
+  ])('are on the InvalidResponseError of %s, parsed as on ShopApiError', async (_name, response) => {
+    answer(response);
+    const error = await rejection(retrieve());
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect((error as InvalidResponseError).rateLimit).toEqual(figures);
+  });
+
+  it('are on the InvalidResponseError of a list whose meta is unusable', async () => {
+    answer(() => HttpResponse.json(ok([reservation(1)], { has_more: true }), { headers }));
+    const error = await rejection(testClient().list(listReservations));
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect((error as InvalidResponseError).rateLimit).toEqual(figures);
+  });
+
+  it('are on a ResponseValidationError, and null where the response had no header', async () => {
+    answer(() => HttpResponse.json(ok(reservation(1, { party_size: 'two' })), { headers }));
+    const error = await rejection(retrieve());
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).rateLimit).toEqual(figures);
+
+    answer(() => HttpResponse.json(ok(reservation(1, { party_size: 'two' }))));
+    const bare = (await rejection(retrieve())) as ResponseValidationError;
+    expect(bare.rateLimit).toEqual({
+      limit: null,
+      remaining: null,
+      reset: null,
+      dailyLimit: null,
+      dailyRemaining: null,
+    });
+  });
+});

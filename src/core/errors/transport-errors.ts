@@ -1,3 +1,4 @@
+import { parseRateLimit, type RateLimitInfo } from '../rate-limit.js';
 import { ShopError } from './shop-error.js';
 
 /** The request never got an HTTP response: DNS, refused or reset connection, TLS failure. */
@@ -20,6 +21,8 @@ export class TimeoutError extends ConnectionError {
 /** A 2xx response that is not JSON or not the `{status: 'ok', data}` envelope. */
 export class InvalidResponseError extends ShopError {
   override readonly name: string = 'InvalidResponseError';
+  /** The response's rate-limit figures, as on `ShopApiError`: the request counted against the limit. */
+  readonly rateLimit: RateLimitInfo;
 
   constructor(
     message: string,
@@ -29,6 +32,7 @@ export class InvalidResponseError extends ShopError {
     readonly headers: Headers,
   ) {
     super(message);
+    this.rateLimit = parseRateLimit(headers);
   }
 }
 
@@ -56,6 +60,8 @@ export function formatIssuePath(path: readonly PropertyKey[]): string {
  */
 export class ResponseValidationError extends ShopError {
   override readonly name: string = 'ResponseValidationError';
+  /** The response's rate-limit figures, as on `ShopApiError`: the request counted against the limit. */
+  readonly rateLimit: RateLimitInfo;
 
   constructor(
     /** The operation, e.g. `range.reservations.retrieve`. */
@@ -71,5 +77,6 @@ export class ResponseValidationError extends ShopError {
     const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
     const where = first ? `${formatIssuePath(first.path) || 'data'}: ${first.message}` : 'unknown issue';
     super(`The response of ${operation} does not match its schema at ${where}${more}`);
+    this.rateLimit = parseRateLimit(headers);
   }
 }
