@@ -42,7 +42,7 @@ export function redactedCause(value: unknown, secrets: readonly string[], depth 
     raw.cause === undefined || depth >= MAX_CAUSE_DEPTH
       ? undefined
       : { cause: redactedCause(raw.cause, secrets, depth + 1) };
-  const Builtin = BUILTIN_ERRORS.find((constructor) => constructor === raw.constructor) ?? Error;
+  const Builtin = BUILTIN_ERRORS.find((ErrorClass) => ErrorClass === raw.constructor) ?? Error;
   const copy: Error & { code?: string } = new Builtin(redact(raw.message, secrets), nested);
   if (copy.name !== raw.name) {
     Object.defineProperty(copy, 'name', { value: raw.name, writable: true, configurable: true });
