@@ -3,6 +3,7 @@ import { defineConfig } from 'tsup';
 const entry = {
   index: 'src/index.ts',
   'webhooks/index': 'src/webhooks/index.ts',
+  'webhooks/verify': 'src/webhooks/verify-only.ts',
   'webhooks/redis': 'src/webhooks/redis.ts',
   'testing/index': 'src/testing/index.ts',
 };

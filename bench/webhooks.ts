@@ -4,8 +4,9 @@
 //    `t.body`, timingSafeEqual), in alternating rounds of one run, as ratios: verifyWebhookSignature (the same
 //    work, checked: the like-for-like figure the >= 0.8 target applies to) to the floor, and verifyWebhook
 //    (which also parses the event) to the floor plus JSON.parse.
-// 2. The verify-only entry, `shop-sdk/webhooks`: its import time over an empty import (fresh processes),
-//    its min+gz size with its chunks, and whether zod or ky are part of it. BENCH_FOOTPRINT=0 skips it.
+// 2. The verify-only entry, `shop-sdk/webhooks/verify`, and the whole `shop-sdk/webhooks`: import time over an
+//    empty import (fresh processes), min+gz size with their chunks, and whether zod, ky or p-retry are part of
+//    them. BENCH_FOOTPRINT=0 skips it.
 import { spawnSync } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -36,14 +37,15 @@ function newestSource(): number {
   return newest;
 }
 
-async function entry(): Promise<Entry> {
-  const dist = join(root, 'dist/webhooks/index.js');
+/** A built entry of the package: dist/<name>.js when built, else a bundle of its source. */
+async function entry(name: string, source: string): Promise<Entry> {
+  const dist = join(root, `dist/${name}.js`);
   const fresh = existsSync(dist) && statSync(dist).mtimeMs >= newestSource();
-  if (fresh) return { file: dist, label: 'dist/webhooks/index.js', cleanup: () => undefined };
+  if (fresh) return { file: dist, label: `dist/${name}.js`, cleanup: () => undefined };
   const dir = mkdtempSync(join(tmpdir(), 'shop-sdk-bench-'));
   const file = join(dir, 'webhooks.js');
   await build({
-    entryPoints: [join(root, 'src/webhooks/index.ts')],
+    entryPoints: [join(root, source)],
     bundle: true,
     format: 'esm',
     platform: 'neutral',
@@ -52,7 +54,7 @@ async function entry(): Promise<Entry> {
   });
   return {
     file,
-    label: `src/webhooks/index.ts bundled by esbuild (dist/ ${existsSync(dist) ? 'is older than src/' : 'is not built'}: run \`npm run build\` to measure it)`,
+    label: `${source} bundled by esbuild (dist/ ${existsSync(dist) ? 'is older than src/' : 'is not built'}: run \`npm run build\` to measure it)`,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -228,7 +230,7 @@ function importMs(file: string, samples: number): number {
   return median(times);
 }
 
-async function entryFootprint(target: Entry): Promise<void> {
+async function entryFootprint(title: string, target: Entry): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'shop-sdk-bench-empty-'));
   try {
     const empty = join(dir, 'empty.mjs');
@@ -261,7 +263,7 @@ async function entryFootprint(target: Entry): Promise<void> {
     }
     const heavy = inputs.filter((input) => /node_modules\/(zod|ky|p-retry)\//.test(input));
 
-    console.log(`\nverify-only entry: ${target.label}`);
+    console.log(`\n${title}: ${target.label}`);
     console.log(
       `  import time: ${entryTime.toFixed(1)} ms, empty import ${emptyTime.toFixed(1)} ms, ` +
         `difference ${(entryTime - emptyTime).toFixed(1)} ms   (target <= 20 ms; median of 15 fresh processes)`,
@@ -273,11 +275,16 @@ async function entryFootprint(target: Entry): Promise<void> {
   }
 }
 
-const target = await entry();
+const target = await entry('webhooks/index', 'src/webhooks/index.ts');
+const verifyOnly = await entry('webhooks/verify', 'src/webhooks/verify-only.ts');
 try {
   console.log(`shop-sdk webhooks bench: Node ${process.version}, measuring ${target.label}`);
   await throughput(target.file);
-  if (process.env.BENCH_FOOTPRINT !== '0') await entryFootprint(target);
+  if (process.env.BENCH_FOOTPRINT !== '0') {
+    await entryFootprint('verify-only entry, shop-sdk/webhooks/verify', verifyOnly);
+    await entryFootprint('whole entry, shop-sdk/webhooks (handlers, dedupe, router too)', target);
+  }
 } finally {
   target.cleanup();
+  verifyOnly.cleanup();
 }

@@ -3,6 +3,7 @@ const assert = require('node:assert/strict');
 const { NotFoundError, ShopClient } = require('shop-sdk');
 const { createSandbox } = require('shop-sdk/testing');
 const { verifyWebhook } = require('shop-sdk/webhooks');
+const { verifyWebhookSignature } = require('shop-sdk/webhooks/verify');
 const { RedisDedupeStore } = require('shop-sdk/webhooks/redis');
 
 assert.equal(typeof verifyWebhook, 'function');
@@ -11,6 +12,15 @@ assert.equal(typeof createSandbox, 'function');
 assert.equal(typeof NotFoundError, 'function');
 
 (async () => {
+  // The fixed vector of DESIGN.md, through the verify-only entry.
+  await verifyWebhookSignature({
+    body: '{"id":"evt_1","object":"event"}',
+    headers: {
+      'service-signature': 't=1700000000,v1=0c8670ed117751cc551a20e35839447075c42800ea3cf3e8a2fbda99cd1e6edd',
+    },
+    secret: 'whsec_test_secret',
+    now: 1700000000,
+  });
   const { startServer } = await import('./server.mjs');
   const server = await startServer();
   try {
