@@ -30,6 +30,16 @@ export function validationError(details: Record<string, string[]>): SandboxApiEr
   return new SandboxApiError(400, 'VALIDATION_ERROR', `Invalid request: ${fields}`, details);
 }
 
+/** 422 INVALID_REFERENCE: the request names records the shop does not have (details per field). */
+export function invalidReference(details: Record<string, string[]>): SandboxApiError {
+  return new SandboxApiError(
+    422,
+    'INVALID_REFERENCE',
+    'The request names records this shop does not have',
+    details,
+  );
+}
+
 /** 404 NOT_FOUND: also the answer for records at a location the key cannot see (reference section 1). */
 export function notFound(what: string): SandboxApiError {
   return new SandboxApiError(404, 'NOT_FOUND', `No such ${what}`);

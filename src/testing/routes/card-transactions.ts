@@ -32,7 +32,6 @@ export const cardTransactionRoutes: readonly RouteDefinition[] = [
         changedSince(rows, since, (row) => row.updated_at),
         page,
         (row) => row.id,
-        (row) => ({ ...row }),
       );
     },
   },

@@ -82,12 +82,7 @@ export const inventoryRoutes: readonly RouteDefinition[] = [
           (productId === undefined || unit.product_id === productId) &&
           (status === undefined || unit.status === status),
       );
-      return paginate(
-        rows,
-        page,
-        (row) => row.id,
-        (row) => ({ ...row }),
-      );
+      return paginate(rows, page, (row) => row.id);
     },
   },
   {

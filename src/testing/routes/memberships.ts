@@ -134,12 +134,7 @@ export const membershipRoutes: readonly RouteDefinition[] = [
       const rows = sandbox.state.memberships.plans.filter(
         (plan) => status === undefined || plan.status === status,
       );
-      return paginate(
-        rows,
-        page,
-        (row) => row.id,
-        (row) => ({ ...row }),
-      );
+      return paginate(rows, page, (row) => row.id);
     },
   },
   {

@@ -1,7 +1,7 @@
 import { productBySku } from '../domain/inventory.js';
 import { effectivePrice } from '../domain/products.js';
 import { checkStock, placeOrder, voidOrder } from '../domain/sales.js';
-import { SandboxApiError } from '../errors.js';
+import { invalidReference, SandboxApiError } from '../errors.js';
 import {
   defaultLocationId,
   findVisible,
@@ -62,14 +62,7 @@ function create(context: RouteContext) {
       unitPriceCents: line.unitCents ?? (product ? effectivePrice(product, sandbox.clock.nowMs()) : 0),
     };
   });
-  if (Object.keys(problems).length > 0) {
-    throw new SandboxApiError(
-      422,
-      'INVALID_REFERENCE',
-      'The request names records this shop does not have',
-      problems,
-    );
-  }
+  if (Object.keys(problems).length > 0) throw invalidReference(problems);
   const order = { locationId, customerId, lines: productLines, status, source: 'api', externalReference };
   checkStock(sandbox, order);
   return created(render(context, placeOrder(sandbox, order, 'order.created')));

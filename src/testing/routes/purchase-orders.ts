@@ -9,7 +9,7 @@ import {
   submitPurchaseOrder,
   updatePurchaseOrder,
 } from '../domain/purchasing.js';
-import { SandboxApiError } from '../errors.js';
+import { invalidReference, SandboxApiError } from '../errors.js';
 import { defaultLocationId, findVisible, requireWritableLocation } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../http/route.js';
@@ -29,14 +29,7 @@ function resolveLines(
     if (!product) problems[`lines[${index}].sku`] = ['no product has this SKU'];
     return { product: product!, qty: line.qty, unitCostCents: line.unitCents ?? product?.cost_cents ?? 0 };
   });
-  if (Object.keys(problems).length > 0) {
-    throw new SandboxApiError(
-      422,
-      'INVALID_REFERENCE',
-      'The request names records this shop does not have',
-      problems,
-    );
-  }
+  if (Object.keys(problems).length > 0) throw invalidReference(problems);
   return resolved;
 }
 
