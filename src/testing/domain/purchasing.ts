@@ -209,6 +209,33 @@ function plan(core: SandboxCore, order: PurchaseOrderRecord, request: ReceiveReq
  * receive), posts a receiving (receiving.posted) and lists serialized lines in skipped. Nothing
  * non-serialized outstanding is 409 NOTHING_OUTSTANDING with details.skipped.
  */
+/** Records a receiving posted against `order`: the stock it brought in, per purchase-order line. */
+export function postReceiving(
+  core: SandboxCore,
+  order: PurchaseOrderRecord,
+  reference: string | null,
+  received: readonly { line: PurchaseOrderLineRecord; qty: number }[],
+  postedAt: string,
+): ReceivingRecord {
+  return core.state.purchasing.receivings.insert((id) => ({
+    object: 'receiving',
+    id,
+    number: `RCV-${String(5000 + id)}`,
+    location_id: order.location_id,
+    vendor_id: order.vendor_id,
+    purchase_order_id: order.id,
+    reference,
+    status: 'posted',
+    lines: received.map(({ line, qty }) => ({
+      product_id: line.product_id,
+      qty,
+      unit_cost_cents: line.unit_cost_cents,
+      purchase_order_line_id: line.id,
+    })),
+    posted_at: postedAt,
+  }));
+}
+
 export function receivePurchaseOrder(core: SandboxCore, order: PurchaseOrderRecord, request: ReceiveRequest) {
   if (order.status !== 'submitted' && order.status !== 'partially_received') {
     throw invalidState('purchase order', order.status, 'received');
@@ -225,23 +252,7 @@ export function receivePurchaseOrder(core: SandboxCore, order: PurchaseOrderReco
   const done = order.lines.every((line) => line.qty_received >= line.qty);
   order.status = done ? 'received' : 'partially_received';
   touch(order, core.clock.nowMs());
-  const receiving: ReceivingRecord = core.state.purchasing.receivings.insert((id) => ({
-    object: 'receiving',
-    id,
-    number: `RCV-${String(5000 + id)}`,
-    location_id: order.location_id,
-    vendor_id: order.vendor_id,
-    purchase_order_id: order.id,
-    reference: request.reference,
-    status: 'posted',
-    lines: picks.map(({ line, qty }) => ({
-      product_id: line.product_id,
-      qty,
-      unit_cost_cents: line.unit_cost_cents,
-      purchase_order_line_id: line.id,
-    })),
-    posted_at: now,
-  }));
+  const receiving = postReceiving(core, order, request.reference, picks, now);
   core.events.record('receiving.posted', receiving);
   for (const { line, qty } of picks) {
     const product = core.state.catalog.products.get(line.product_id)!;

@@ -1,4 +1,5 @@
 import { dateOf } from '../domain/dates.js';
+import { postReceiving } from '../domain/purchasing.js';
 import type { PurchaseOrderLineRecord, PurchaseOrderRecord } from '../state/purchasing.js';
 import { DAY_MS, isoAt, type SeedContext } from './context.js';
 
@@ -90,23 +91,13 @@ export function seedPurchasing(context: SeedContext): void {
       updated_at: at,
     }));
     if (seed.status === 'received') {
-      purchasing.receivings.insert((id) => ({
-        object: 'receiving',
-        id,
-        number: `RCV-${String(5000 + id)}`,
-        location_id: order.location_id,
-        vendor_id: order.vendor_id,
-        purchase_order_id: order.id,
-        reference: 'PS-77120',
-        status: 'posted',
-        lines: lines.map((line) => ({
-          product_id: line.product_id,
-          qty: line.qty,
-          unit_cost_cents: line.unit_cost_cents,
-          purchase_order_line_id: line.id,
-        })),
-        posted_at: isoAt(context, -(seed.daysAgo - 3) * DAY_MS),
-      }));
+      postReceiving(
+        core,
+        order,
+        'PS-77120',
+        lines.map((line) => ({ line, qty: line.qty })),
+        isoAt(context, -(seed.daysAgo - 3) * DAY_MS),
+      );
     }
   }
 }
