@@ -1,3 +1,4 @@
+import type { HttpMethod, PathParam } from '../../src/core/operation.js';
 import { pascalCase } from './names.js';
 import {
   deref,
@@ -27,9 +28,9 @@ export interface OperationModel {
   readonly id: string;
   /** `range.reservations.create` -> `RangeReservationsCreate`, the prefix of its params and result names. */
   readonly pascal: string;
-  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly method: HttpMethod;
   readonly path: string;
-  readonly pathParams: readonly { readonly name: string; readonly type: 'integer' | 'string' }[];
+  readonly pathParams: readonly PathParam[];
   readonly query: readonly ParameterObject[];
   readonly body: SchemaObject | undefined;
   readonly bodyRequired: boolean;
