@@ -192,11 +192,13 @@ function checkDeliveryHeaders(headers: WebhookHeaders, event: ShopEvent): void {
     ['Service-Event', event.type],
   ] as const) {
     const sent = readHeader(headers, name.toLowerCase())?.trim();
+    // Only the signed value is quoted: an unsigned header may hold anything (a secret pasted by mistake, text
+    // forged to land in the receiver's logs), and this message reaches them.
     if (sent && sent !== signed) {
       throw new WebhookVerificationError(
         'invalid_payload',
-        `The ${name} header (${clip(sent)}) disagrees with the signed body (${clip(signed)}); ` +
-          'the header is not signed, so the delivery is refused.',
+        `The ${name} header disagrees with the signed body (${clip(signed)}); the header is not signed, ` +
+          'so the delivery is refused.',
       );
     }
   }
