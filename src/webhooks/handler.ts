@@ -2,9 +2,9 @@ import { readCapped, TOO_LARGE } from './body-reader.js';
 import { DEFAULT_DEDUPE_TTL_SECONDS, type DedupeStore, MemoryDedupeStore } from './dedupe.js';
 import { requireOptions, WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 import type { EventType, ShopEvent, ShopEventOf, UnknownShopEvent } from './events.js';
-import type { WebhookDelivery } from './headers.js';
 import { type NodeRequestHandler, nodeHandler } from './node.js';
 import { deliveryPipeline } from './pipeline.js';
+import { fromWebRequest, type WebhookRequest } from './request.js';
 import {
   type DeliveryPipeline,
   refuseBeforeReading,
@@ -12,19 +12,31 @@ import {
   tooLarge,
   unreadable,
   type WebhookDeliveryInput,
-  type WebhookOutcome,
+  type WebhookErrorInfo,
   type WebhookResult,
 } from './results.js';
 import { type EventHandler, EventRouter } from './router.js';
-import { nowSeconds, verifierSettings } from './verify.js';
+import { settingsSource, type WebhookSecret, type WebhookSecretResolver } from './secrets.js';
+import { nowSeconds } from './verify.js';
 
 /** Default largest body read, in bytes (1 MiB); an event is a few kilobytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1 << 20;
 
 /** Options of {@link createWebhookHandler}. */
 export interface WebhookHandlerOptions {
-  /** The endpoint's signing secret (`whsec_...`), or old and new during a rotation. */
-  secret: string | readonly string[];
+  /**
+   * The endpoint's signing secret (`whsec_...`), or old and new during a rotation. For one receiver serving
+   * several shops or endpoints, a resolver called per delivery with the {@link WebhookRequest}, e.g.
+   * `(request) => secrets.get(request.url.pathname.split('/').pop())`: nothing from it answers 404, a throw
+   * 503 (both told to `onError` as a `WebhookSecretError`).
+   */
+  secret: WebhookSecret | WebhookSecretResolver;
+  /**
+   * The key an event is claimed under in the dedupe store. Default: the event id. A receiver for several
+   * shops sharing one store can namespace it, e.g. `(event, request) => shopOf(request) + ':' + event.id`.
+   * Must give a non-empty string; the feed catch-up sharing the store must claim the same keys.
+   */
+  dedupeKey?: (event: ShopEvent, request: WebhookRequest) => string | Promise<string>;
   /**
    * Where processed event ids are remembered. Default: a {@link MemoryDedupeStore} of this process; pass a
    * shared store (e.g. `RedisDedupeStore`) when several processes receive, or `false` to turn dedupe off.
@@ -49,14 +61,6 @@ export interface WebhookHandlerOptions {
    * store), for logging. The secret never appears in these errors.
    */
   onError?: (error: unknown, info: WebhookErrorInfo) => void;
-}
-
-/** What {@link WebhookHandlerOptions.onError} is told beside the error. */
-export interface WebhookErrorInfo {
-  readonly outcome: WebhookOutcome;
-  readonly delivery: WebhookDelivery;
-  /** The verified event, when the failure came after verification. */
-  readonly event?: ShopEvent;
 }
 
 /**
@@ -89,14 +93,18 @@ export interface WebhookHandler {
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   requireOptions('createWebhookHandler', 'secret, onEvent', options);
-  const settings = verifierSettings(options.secret, options.toleranceSeconds);
+  const settingsFor = settingsSource(options.secret, options.toleranceSeconds);
+  if (options.dedupeKey !== undefined && typeof options.dedupeKey !== 'function') {
+    throw new WebhookConfigurationError('dedupeKey must be a function (event, request) => string.');
+  }
   const clock = receiverClock(options.now);
   const ttl = wholeNumber('dedupeTtlSeconds', options.dedupeTtlSeconds ?? DEFAULT_DEDUPE_TTL_SECONDS);
   const maxBodyBytes = wholeNumber('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   const dedupe = options.dedupe === false ? null : (options.dedupe ?? new MemoryDedupeStore());
   const router = new EventRouter();
   const pipeline = deliveryPipeline({
-    settings,
+    settingsFor,
+    dedupeKey: options.dedupeKey,
     clock,
     dedupe,
     ttl,
@@ -123,7 +131,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     router.onUnknown(fn);
     return handler;
   };
-  handler.handle = pipeline.process;
+  handler.handle = (input) => pipeline.process(input);
   handler.node = nodeHandler(pipeline, maxBodyBytes);
   return handler;
 }
@@ -180,5 +188,5 @@ async function readRequest(
     return unreadable();
   }
   if (body === TOO_LARGE) return tooLarge(maxBodyBytes);
-  return pipeline.process({ body, headers: request.headers });
+  return pipeline.process({ body, headers: request.headers }, fromWebRequest(request));
 }

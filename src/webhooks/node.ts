@@ -1,6 +1,7 @@
 // The Node adapter, typed structurally so this entry needs neither node:http nor @types/node at runtime.
 import { readCapped, TOO_LARGE } from './body-reader.js';
 import { WebhookConfigurationError, WebhookVerificationError } from './errors.js';
+import { fromNodeRequest } from './request.js';
 import {
   type DeliveryPipeline,
   refuseBeforeReading,
@@ -13,6 +14,8 @@ import {
 /** The part of Node's `IncomingMessage` (and Express's `Request`) the adapter reads. */
 export interface NodeIncomingMessage extends AsyncIterable<unknown> {
   readonly method?: string | undefined;
+  /** The path and query, as Node gives them. */
+  readonly url?: string | undefined;
   readonly headers: { readonly [name: string]: string | readonly string[] | undefined };
   /** Set by a body parser that ran first (Express, Koa): used when raw, refused when parsed. */
   readonly body?: unknown;
@@ -120,5 +123,5 @@ async function answer(
     return unreadable();
   }
   if (body === TOO_LARGE) return tooLarge(maxBodyBytes);
-  return pipeline.process({ body, headers: request.headers });
+  return pipeline.process({ body, headers: request.headers }, fromNodeRequest(request));
 }

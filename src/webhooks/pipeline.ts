@@ -3,23 +3,32 @@
 import type { DedupeClaim, DedupeStore } from './dedupe.js';
 import { isWebhookVerificationError, WebhookConfigurationError } from './errors.js';
 import type { ShopEvent } from './events.js';
-import type { WebhookErrorInfo } from './handler.js';
 import { readDeliveryHeaders, type WebhookDelivery, type WebhookHeaders } from './headers.js';
+import { fromInput, type WebhookRequest } from './request.js';
 import {
   type DeliveryPipeline,
   internalError,
   jsonResult,
+  secretUnavailable,
+  unknownEndpoint,
   verificationFailed,
   type WebhookDeliveryInput,
+  type WebhookErrorInfo,
   type WebhookOutcome,
   type WebhookResult,
 } from './results.js';
 import type { EventHandler, EventRouter } from './router.js';
-import { type VerifierSettings, verifyWith } from './verify.js';
+import { type SettingsSource, WebhookSecretError } from './secrets.js';
+import { verifyWith } from './verify.js';
+
+/** Names a verified event's claim in the dedupe store; see `WebhookHandlerOptions.dedupeKey`. */
+export type DedupeKey = (event: ShopEvent, request: WebhookRequest) => string | Promise<string>;
 
 /** A handler's setup, checked once when it is created. */
 export interface PipelineSetup {
-  readonly settings: VerifierSettings;
+  /** The verifier settings of a delivery: fixed, or from the secret resolver. */
+  readonly settingsFor: SettingsSource;
+  readonly dedupeKey: DedupeKey | undefined;
   /** The receiver's clock in unix seconds, read per delivery. */
   readonly clock: () => number;
   readonly dedupe: DedupeStore | null;
@@ -29,25 +38,43 @@ export interface PipelineSetup {
   readonly onError: ((error: unknown, info: WebhookErrorInfo) => void) | undefined;
 }
 
-type Report = (error: unknown, outcome: WebhookOutcome, delivery: WebhookDelivery, event?: ShopEvent) => void;
+type Report = (
+  error: unknown,
+  outcome: WebhookOutcome,
+  delivery: WebhookDelivery,
+  context: { readonly event?: ShopEvent; readonly request?: WebhookRequest | undefined },
+) => void;
 
 /** The delivery pipeline of one handler, for its adapters. */
 export function deliveryPipeline(setup: PipelineSetup): DeliveryPipeline {
-  const report: Report = (error, outcome, delivery, event) => {
+  const report: Report = (error, outcome, delivery, { event, request }) => {
     try {
-      setup.onError?.(error, { outcome, delivery, ...(event ? { event } : {}) });
+      setup.onError?.(error, {
+        outcome,
+        delivery,
+        ...(event ? { event } : {}),
+        ...(request ? { request } : {}),
+      });
     } catch {
       // A failing logger must not change the answer the sender gets.
     }
   };
-  const fail = (error: unknown, headers: unknown): WebhookResult => {
+  const fail = (error: unknown, headers: unknown, request?: WebhookRequest): WebhookResult => {
     // The sender learns the reason only: the message may describe this receiver's secrets (a rotation, a
     // pasted space), which is for the receiver's logs.
-    const rejected = isWebhookVerificationError(error);
-    report(error, rejected ? 'rejected' : 'failed', deliveryOrNone(headers));
-    return rejected ? verificationFailed(error) : internalError();
+    const result = answerTo(error);
+    report(error, result.outcome, deliveryOrNone(headers), { request });
+    return result;
   };
-  return { process: (input) => processDelivery(setup, report, fail, input), fail };
+  return { process: (input, request) => processDelivery(setup, report, fail, input, request), fail };
+}
+
+function answerTo(error: unknown): WebhookResult {
+  if (isWebhookVerificationError(error)) return verificationFailed(error);
+  if (error instanceof WebhookSecretError) {
+    return error.reason === 'secret_not_found' ? unknownEndpoint() : secretUnavailable();
+  }
+  return internalError();
 }
 
 const NO_DELIVERY: WebhookDelivery = { eventType: null, eventId: null, deliveryId: null, attempt: null };
@@ -66,47 +93,64 @@ async function processDelivery(
   report: Report,
   fail: DeliveryPipeline['fail'],
   input: WebhookDeliveryInput,
+  described: WebhookRequest | undefined,
 ): Promise<WebhookResult> {
-  const { settings, clock, dedupe, ttl, router, onEvent } = setup;
+  const { settingsFor, clock, dedupe, ttl, router, onEvent } = setup;
+  let request = described;
   let delivery: WebhookDelivery;
   let event: ShopEvent;
+  let key: string;
   try {
     if (typeof input !== 'object' || input === null) {
       throw new WebhookConfigurationError('handle() needs { body, headers }: the raw body and the headers.');
     }
+    request ??= fromInput(input);
     delivery = readDeliveryHeaders(input.headers);
+    const found = settingsFor(request);
+    const settings = found instanceof Promise ? await found : found;
     event = await verifyWith(settings, input.body, input.headers, clock());
+    // The id comes from the verified body: the Service-Event-Id header is not signed.
+    key = setup.dedupeKey ? checkKey(await setup.dedupeKey(event, request)) : event.id;
   } catch (error) {
-    return fail(error, input?.headers);
+    return fail(error, input?.headers, request);
   }
+  const about = { event, request };
 
-  // The id comes from the verified body: the Service-Event-Id header is not signed.
   let claim: DedupeClaim = true;
   if (dedupe) {
     try {
-      claim = await dedupe.claim(event.id, ttl);
+      claim = await dedupe.claim(key, ttl);
     } catch (error) {
-      report(error, 'failed', delivery, event);
+      report(error, 'failed', delivery, about);
       return jsonResult(503, 'failed', { error: { type: 'dedupe_unavailable' } }, event);
     }
     if (!claim) return jsonResult(200, 'duplicate', { received: true, duplicate: true }, event);
   }
 
   try {
-    const context = { source: 'webhook', delivery } as const;
+    const context = { source: 'webhook', delivery, request } as const;
     await onEvent?.(event, context);
     await router.dispatch(event, context);
   } catch (error) {
-    report(error, 'failed', delivery, event);
+    report(error, 'failed', delivery, about);
     if (dedupe) {
       try {
         // With the claim's token, a claim that ran out meanwhile and was taken by another delivery stays.
-        await (typeof claim === 'string' ? dedupe.release(event.id, claim) : dedupe.release(event.id));
+        await (typeof claim === 'string' ? dedupe.release(key, claim) : dedupe.release(key));
       } catch (releaseError) {
-        report(releaseError, 'failed', delivery, event);
+        report(releaseError, 'failed', delivery, about);
       }
     }
     return jsonResult(500, 'failed', { error: { type: 'handler_failed' } }, event);
   }
   return jsonResult(200, 'processed', { received: true }, event);
+}
+
+function checkKey(key: unknown): string {
+  if (typeof key !== 'string' || key === '') {
+    throw new WebhookConfigurationError(
+      'dedupeKey must return a non-empty string, e.g. the tenant and the event id.',
+    );
+  }
+  return key;
 }

@@ -72,10 +72,15 @@ function checkSettings(secret: string | readonly string[], toleranceSeconds: num
       );
     }
   }
+  return { secrets, toleranceSeconds: checkTolerance(toleranceSeconds) };
+}
+
+/** Checks `toleranceSeconds` on its own, for a handler whose secrets come per delivery. */
+export function checkTolerance(toleranceSeconds: number = DEFAULT_TOLERANCE_SECONDS): number {
   if (typeof toleranceSeconds !== 'number' || !Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
     throw new WebhookConfigurationError('toleranceSeconds must be a finite number of seconds, 0 or more.');
   }
-  return { secrets, toleranceSeconds };
+  return toleranceSeconds;
 }
 
 /** The receiver's clock in unix seconds. */
