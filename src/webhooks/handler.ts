@@ -6,6 +6,12 @@ import { type NodeRequestHandler, nodeHandler } from './node.js';
 import { deliveryPipeline } from './pipeline.js';
 import { fromWebRequest, type WebhookRequest } from './request.js';
 import {
+  type CallScope,
+  DEFAULT_RESPOND_WITHIN_MS,
+  type WaitUntil,
+  waitUntilAmong,
+} from './respond-within.js';
+import {
   type DeliveryPipeline,
   refuseBeforeReading,
   responseHeaders,
@@ -57,6 +63,21 @@ export interface WebhookHandlerOptions {
   /** Largest body read; a bigger one is answered 413. @default 1048576 */
   maxBodyBytes?: number;
   /**
+   * How long, in ms from the handler's call, to wait on `onEvent` and the typed handlers before answering
+   * `202` while they go on (the service fails a delivery with no 2xx within 10 s and sends it again). The
+   * work then finishes on the platform's `waitUntil` (the `waitUntil` option, or one given per call), in the
+   * running process without one (Node). If it then fails, `onError` is told (`background: true`) and the
+   * claim is released. `false` waits however long: for platforms that freeze after the answer and give no
+   * `waitUntil` (AWS Lambda). @default 8000
+   */
+  respondWithin?: number | false;
+  /**
+   * Keeps the platform running until handlers answered `202` finish: Vercel's `waitUntil` from
+   * `@vercel/functions`. On Workers and Netlify it comes per call instead: the handler finds a `waitUntil`
+   * method among its extra arguments (`fetch(request, env, ctx)`), or `webhooks(request, { waitUntil })`.
+   */
+  waitUntil?: WaitUntil;
+  /**
    * Told about every refused or failed delivery (verification errors, a throwing `onEvent`, a failing dedupe
    * store), for logging. The secret never appears in these errors.
    */
@@ -65,10 +86,11 @@ export interface WebhookHandlerOptions {
 
 /**
  * A web-standard request handler (`(Request) => Promise<Response>`, for Next.js route handlers, Hono, Bun,
- * Deno and Workers), with a typed registry and adapters for other servers.
+ * Deno and Workers), with a typed registry and adapters for other servers. Further arguments are searched
+ * for a `waitUntil` method (Workers' `ctx`, Netlify's `context`, or `{ waitUntil }`); see `respondWithin`.
  */
 export interface WebhookHandler {
-  (request: Request): Promise<Response>;
+  (request: Request, ...platform: unknown[]): Promise<Response>;
   /** Adds a handler for one event type, called after `onEvent`; see {@link EventRouter.on}. */
   on<T extends EventType>(type: T, handler: EventHandler<ShopEventOf<T>>): WebhookHandler;
   /** Adds the fallback for event types this SDK does not know yet; see {@link EventRouter.onUnknown}. */
@@ -101,10 +123,19 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const ttl = wholeNumber('dedupeTtlSeconds', options.dedupeTtlSeconds ?? DEFAULT_DEDUPE_TTL_SECONDS);
   const maxBodyBytes = wholeNumber('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   const dedupe = options.dedupe === false ? null : (options.dedupe ?? new MemoryDedupeStore());
+  const respondWithin =
+    options.respondWithin === false
+      ? false
+      : wholeNumber('respondWithin', options.respondWithin ?? DEFAULT_RESPOND_WITHIN_MS);
+  if (options.waitUntil !== undefined && typeof options.waitUntil !== 'function') {
+    throw new WebhookConfigurationError('waitUntil must be a function (promise) => void.');
+  }
   const router = new EventRouter();
   const pipeline = deliveryPipeline({
     settingsFor,
     dedupeKey: options.dedupeKey,
+    respondWithin,
+    waitUntil: options.waitUntil,
     clock,
     dedupe,
     ttl,
@@ -113,10 +144,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     onError: options.onError,
   });
 
-  const handler = (async (request: Request): Promise<Response> => {
+  const handler = (async (request: Request, ...platform: unknown[]): Promise<Response> => {
+    const scope = { startedAt: Date.now(), waitUntil: waitUntilAmong(platform) };
     let result: WebhookResult;
     try {
-      result = await readRequest(request, maxBodyBytes, pipeline);
+      result = await readRequest(request, maxBodyBytes, pipeline, scope);
     } catch (error) {
       // Not a Request (a wrong call): a 500 the sender retries once the code is fixed, and onError is told.
       result = pipeline.fail(error, (request as Partial<Request> | undefined)?.headers);
@@ -131,7 +163,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     router.onUnknown(fn);
     return handler;
   };
-  handler.handle = (input) => pipeline.process(input);
+  handler.handle = (input) =>
+    pipeline.process(input, undefined, {
+      startedAt: Date.now(),
+      waitUntil: typeof input?.waitUntil === 'function' ? input.waitUntil : undefined,
+    });
   handler.node = nodeHandler(pipeline, maxBodyBytes);
   return handler;
 }
@@ -157,6 +193,7 @@ async function readRequest(
   request: Request,
   maxBodyBytes: number,
   pipeline: DeliveryPipeline,
+  scope: CallScope,
 ): Promise<WebhookResult> {
   if (typeof request?.headers?.get !== 'function') {
     throw new WebhookConfigurationError(
@@ -188,5 +225,5 @@ async function readRequest(
     return unreadable();
   }
   if (body === TOO_LARGE) return tooLarge(maxBodyBytes);
-  return pipeline.process({ body, headers: request.headers }, fromWebRequest(request));
+  return pipeline.process({ body, headers: request.headers }, fromWebRequest(request), scope);
 }

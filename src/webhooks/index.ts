@@ -20,6 +20,7 @@ export {
 export { readDeliveryHeaders, type WebhookDelivery } from './headers.js';
 export type { NodeIncomingMessage, NodeRequestHandler, NodeServerResponse } from './node.js';
 export type { WebhookRequest } from './request.js';
+export { DEFAULT_RESPOND_WITHIN_MS, type WaitUntil } from './respond-within.js';
 export type { WebhookDeliveryInput, WebhookErrorInfo, WebhookOutcome, WebhookResult } from './results.js';
 export { type EventContext, type EventHandler, EventRouter } from './router.js';
 export {

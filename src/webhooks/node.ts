@@ -80,7 +80,7 @@ export function nodeHandler(pipeline: DeliveryPipeline, maxBodyBytes: number): N
   // rejection into an unhandled one. What fails is answered and told to onError.
   return async (request, response) => {
     try {
-      send(response, await answer(pipeline, request, maxBodyBytes));
+      send(response, await answer(pipeline, request, maxBodyBytes, Date.now()));
     } catch (error) {
       const result = pipeline.fail(error, request?.headers);
       try {
@@ -96,6 +96,7 @@ async function answer(
   pipeline: DeliveryPipeline,
   request: NodeIncomingMessage,
   maxBodyBytes: number,
+  startedAt: number,
 ): Promise<WebhookResult> {
   if (typeof request?.headers !== 'object' || request.headers === null) {
     throw new WebhookConfigurationError(
@@ -123,5 +124,6 @@ async function answer(
     return unreadable();
   }
   if (body === TOO_LARGE) return tooLarge(maxBodyBytes);
-  return pipeline.process({ body, headers: request.headers }, fromNodeRequest(request));
+  // Past respondWithin the answer goes while the handlers run on in this process.
+  return pipeline.process({ body, headers: request.headers }, fromNodeRequest(request), { startedAt });
 }

@@ -5,6 +5,7 @@ import { isWebhookVerificationError, WebhookConfigurationError } from './errors.
 import type { ShopEvent } from './events.js';
 import { readDeliveryHeaders, type WebhookDelivery, type WebhookHeaders } from './headers.js';
 import { fromInput, type WebhookRequest } from './request.js';
+import { type CallScope, LATE, settle, within } from './respond-within.js';
 import {
   type DeliveryPipeline,
   internalError,
@@ -17,7 +18,7 @@ import {
   type WebhookOutcome,
   type WebhookResult,
 } from './results.js';
-import type { EventHandler, EventRouter } from './router.js';
+import type { EventContext, EventHandler, EventRouter } from './router.js';
 import { type SettingsSource, WebhookSecretError } from './secrets.js';
 import { verifyWith } from './verify.js';
 
@@ -29,6 +30,10 @@ export interface PipelineSetup {
   /** The verifier settings of a delivery: fixed, or from the secret resolver. */
   readonly settingsFor: SettingsSource;
   readonly dedupeKey: DedupeKey | undefined;
+  /** Milliseconds before a delivery whose handlers are still running is answered 202; false: no bound. */
+  readonly respondWithin: number | false;
+  /** The waitUntil of the handler's options, used when a call brings none. */
+  readonly waitUntil: CallScope['waitUntil'];
   /** The receiver's clock in unix seconds, read per delivery. */
   readonly clock: () => number;
   readonly dedupe: DedupeStore | null;
@@ -38,22 +43,29 @@ export interface PipelineSetup {
   readonly onError: ((error: unknown, info: WebhookErrorInfo) => void) | undefined;
 }
 
+interface ReportContext {
+  readonly event?: ShopEvent;
+  readonly request?: WebhookRequest | undefined;
+  readonly background?: true;
+}
+
 type Report = (
   error: unknown,
   outcome: WebhookOutcome,
   delivery: WebhookDelivery,
-  context: { readonly event?: ShopEvent; readonly request?: WebhookRequest | undefined },
+  context: ReportContext,
 ) => void;
 
 /** The delivery pipeline of one handler, for its adapters. */
 export function deliveryPipeline(setup: PipelineSetup): DeliveryPipeline {
-  const report: Report = (error, outcome, delivery, { event, request }) => {
+  const report: Report = (error, outcome, delivery, { event, request, background }) => {
     try {
       setup.onError?.(error, {
         outcome,
         delivery,
         ...(event ? { event } : {}),
         ...(request ? { request } : {}),
+        ...(background ? { background } : {}),
       });
     } catch {
       // A failing logger must not change the answer the sender gets.
@@ -66,7 +78,11 @@ export function deliveryPipeline(setup: PipelineSetup): DeliveryPipeline {
     report(error, result.outcome, deliveryOrNone(headers), { request });
     return result;
   };
-  return { process: (input, request) => processDelivery(setup, report, fail, input, request), fail };
+  return {
+    process: (input, request, scope) =>
+      processDelivery(setup, report, fail, input, request, scope ?? { startedAt: Date.now() }),
+    fail,
+  };
 }
 
 function answerTo(error: unknown): WebhookResult {
@@ -94,6 +110,7 @@ async function processDelivery(
   fail: DeliveryPipeline['fail'],
   input: WebhookDeliveryInput,
   described: WebhookRequest | undefined,
+  scope: CallScope,
 ): Promise<WebhookResult> {
   const { settingsFor, clock, dedupe, ttl, router, onEvent } = setup;
   let request = described;
@@ -127,20 +144,41 @@ async function processDelivery(
     if (!claim) return jsonResult(200, 'duplicate', { received: true, duplicate: true }, event);
   }
 
-  try {
-    const context = { source: 'webhook', delivery, request } as const;
+  const context: EventContext = { source: 'webhook', delivery, request };
+  const settled = settle(async () => {
     await onEvent?.(event, context);
     await router.dispatch(event, context);
-  } catch (error) {
-    report(error, 'failed', delivery, about);
-    if (dedupe) {
-      try {
-        // With the claim's token, a claim that ran out meanwhile and was taken by another delivery stays.
-        await (typeof claim === 'string' ? dedupe.release(key, claim) : dedupe.release(key));
-      } catch (releaseError) {
-        report(releaseError, 'failed', delivery, about);
-      }
+  });
+  const failed = async (error: unknown, more: ReportContext) => {
+    report(error, 'failed', delivery, more);
+    if (!dedupe) return;
+    try {
+      // With the claim's token, a claim that ran out meanwhile and was taken by another delivery stays.
+      await (typeof claim === 'string' ? dedupe.release(key, claim) : dedupe.release(key));
+    } catch (releaseError) {
+      report(releaseError, 'failed', delivery, more);
     }
+  };
+  const { respondWithin } = setup;
+  const first = await within(
+    settled,
+    respondWithin === false ? false : scope.startedAt + respondWithin - Date.now(),
+  );
+  if (first === LATE) {
+    // Answered now; the handlers go on. A later failure releases the claim, so a resend or the feed
+    // catch-up processes the event; `settled` never rejects, so nothing here is an unhandled rejection.
+    const background = { ...about, background: true } as const;
+    const rest = settled.then((failure) => failure && failed(failure.error, background));
+    const waitUntil = scope.waitUntil ?? setup.waitUntil;
+    try {
+      waitUntil?.(rest);
+    } catch (error) {
+      report(error, 'failed', delivery, background);
+    }
+    return jsonResult(202, 'accepted', { received: true, processing: true }, event);
+  }
+  if (first) {
+    await failed(first.error, about);
     return jsonResult(500, 'failed', { error: { type: 'handler_failed' } }, event);
   }
   return jsonResult(200, 'processed', { received: true }, event);

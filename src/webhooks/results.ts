@@ -2,15 +2,17 @@ import type { WebhookVerificationError } from './errors.js';
 import type { ShopEvent } from './events.js';
 import type { WebhookDelivery, WebhookHeaders } from './headers.js';
 import type { WebhookRequest } from './request.js';
+import type { CallScope, WaitUntil } from './respond-within.js';
 
 /**
  * - `processed`: verified, claimed, handled (200);
+ * - `accepted`: verified, claimed, handlers still running past `respondWithin` (202; they go on);
  * - `duplicate`: verified, already claimed by an earlier delivery (200, not handled again);
  * - `rejected`: not verified (400), no secret for this endpoint (404), too big (413), or not a POST (405);
  * - `failed`: verified but `onEvent` threw or the dedupe store failed (500/503), or the secret resolver
  *   failed (503); the sender retries.
  */
-export type WebhookOutcome = 'processed' | 'duplicate' | 'rejected' | 'failed';
+export type WebhookOutcome = 'processed' | 'accepted' | 'duplicate' | 'rejected' | 'failed';
 
 /** The answer to one delivery, for frameworks that build their own response. */
 export interface WebhookResult {
@@ -31,6 +33,8 @@ export interface WebhookDeliveryInput {
   readonly url?: string | URL | undefined;
   /** The framework's own request, handed to the resolver and handlers as `request.native`. */
   readonly request?: unknown;
+  /** The platform's waitUntil for this call, for handlers still running when the answer goes (a 202). */
+  readonly waitUntil?: WaitUntil | undefined;
 }
 
 /** What `onError` is told beside the error. */
@@ -41,12 +45,18 @@ export interface WebhookErrorInfo {
   readonly event?: ShopEvent;
   /** The request the delivery came in on (which tenant's path), when the adapter got that far. */
   readonly request?: WebhookRequest;
+  /**
+   * True for a failure after the delivery was answered 202 (`respondWithin`): the sender will not retry it,
+   * the claim was released, so a resend or the feed catch-up brings the event again.
+   */
+  readonly background?: true;
 }
 
 /** Handles one raw delivery; the core that the web and Node adapters share. */
 export type DeliveryProcessor = (
   input: WebhookDeliveryInput,
   request?: WebhookRequest,
+  scope?: CallScope,
 ) => Promise<WebhookResult>;
 
 /** What the adapters need of a handler. */
