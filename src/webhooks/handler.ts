@@ -104,8 +104,9 @@ export interface WebhookHandler {
 /**
  * Creates a webhook endpoint: verifies each delivery, claims its event id in the dedupe store, calls
  * `onEvent` and the typed handlers once per event id, and answers so that the sender retries exactly what
- * was not processed: 200 for processed or duplicate, 400 for a bad signature, 500 (claim released) when a
- * handler throws.
+ * was not processed: 200 for processed or duplicate, 202 when the handlers are still running at
+ * `respondWithin` (they go on), 400 for a bad signature, 404 when a secret resolver knows no secret for the
+ * request, 500 (claim released) when a handler throws.
  *
  * @throws {WebhookConfigurationError} at once when the secret is empty or an option is out of range.
  * @example

@@ -104,6 +104,14 @@ function deliveryOrNone(headers: unknown): WebhookDelivery {
   }
 }
 
+/** A delivery past verification, with the key its claim is taken under. */
+interface Verified {
+  readonly delivery: WebhookDelivery;
+  readonly event: ShopEvent;
+  readonly key: string;
+  readonly request: WebhookRequest;
+}
+
 async function processDelivery(
   setup: PipelineSetup,
   report: Report,
@@ -112,54 +120,72 @@ async function processDelivery(
   described: WebhookRequest | undefined,
   scope: CallScope,
 ): Promise<WebhookResult> {
-  const { settingsFor, clock, dedupe, ttl, router, onEvent } = setup;
-  let request = described;
-  let delivery: WebhookDelivery;
-  let event: ShopEvent;
-  let key: string;
+  let verified: Verified;
   try {
-    if (typeof input !== 'object' || input === null) {
-      throw new WebhookConfigurationError('handle() needs { body, headers }: the raw body and the headers.');
-    }
-    request ??= fromInput(input);
-    delivery = readDeliveryHeaders(input.headers);
-    const found = settingsFor(request);
-    const settings = found instanceof Promise ? await found : found;
-    event = await verifyWith(settings, input.body, input.headers, clock());
-    // The id comes from the verified body: the Service-Event-Id header is not signed.
-    key = setup.dedupeKey ? checkKey(await setup.dedupeKey(event, request)) : event.id;
+    verified = await verifyDelivery(setup, input, described);
   } catch (error) {
-    return fail(error, input?.headers, request);
+    return fail(error, input?.headers, described ?? (input?.headers ? fromInput(input) : undefined));
   }
-  const about = { event, request };
-
+  const { dedupe, ttl } = setup;
+  const { event, key, delivery } = verified;
   let claim: DedupeClaim = true;
   if (dedupe) {
     try {
       claim = await dedupe.claim(key, ttl);
     } catch (error) {
-      report(error, 'failed', delivery, about);
+      report(error, 'failed', delivery, { event, request: verified.request });
       return jsonResult(503, 'failed', { error: { type: 'dedupe_unavailable' } }, event);
     }
     if (!claim) return jsonResult(200, 'duplicate', { received: true, duplicate: true }, event);
   }
+  return handOn(setup, report, verified, claim, scope);
+}
 
+async function verifyDelivery(
+  setup: PipelineSetup,
+  input: WebhookDeliveryInput,
+  described: WebhookRequest | undefined,
+): Promise<Verified> {
+  if (typeof input !== 'object' || input === null) {
+    throw new WebhookConfigurationError('handle() needs { body, headers }: the raw body and the headers.');
+  }
+  const request = described ?? fromInput(input);
+  const delivery = readDeliveryHeaders(input.headers);
+  const found = setup.settingsFor(request);
+  const settings = found instanceof Promise ? await found : found;
+  const event = await verifyWith(settings, input.body, input.headers, setup.clock());
+  // The id comes from the verified body: the Service-Event-Id header is not signed.
+  const key = setup.dedupeKey ? checkKey(await setup.dedupeKey(event, request)) : event.id;
+  return { delivery, event, key, request };
+}
+
+/**
+ * Runs the handlers of a claimed event and answers: 200 when they succeed, 500 (claim released) when they
+ * fail, 202 when they are still running at `respondWithin` (they go on; a late failure releases as well).
+ */
+async function handOn(
+  setup: PipelineSetup,
+  report: Report,
+  { delivery, event, key, request }: Verified,
+  claim: DedupeClaim,
+  scope: CallScope,
+): Promise<WebhookResult> {
+  const { dedupe, onEvent, router, respondWithin } = setup;
   const context: EventContext = { source: 'webhook', delivery, request };
   const settled = settle(async () => {
     await onEvent?.(event, context);
     await router.dispatch(event, context);
   });
-  const failed = async (error: unknown, more: ReportContext) => {
-    report(error, 'failed', delivery, more);
+  const failed = async (error: unknown, about: ReportContext) => {
+    report(error, 'failed', delivery, about);
     if (!dedupe) return;
     try {
       // With the claim's token, a claim that ran out meanwhile and was taken by another delivery stays.
       await (typeof claim === 'string' ? dedupe.release(key, claim) : dedupe.release(key));
     } catch (releaseError) {
-      report(releaseError, 'failed', delivery, more);
+      report(releaseError, 'failed', delivery, about);
     }
   };
-  const { respondWithin } = setup;
   const first = await within(
     settled,
     respondWithin === false ? false : scope.startedAt + respondWithin - Date.now(),
@@ -167,7 +193,7 @@ async function processDelivery(
   if (first === LATE) {
     // Answered now; the handlers go on. A later failure releases the claim, so a resend or the feed
     // catch-up processes the event; `settled` never rejects, so nothing here is an unhandled rejection.
-    const background = { ...about, background: true } as const;
+    const background = { event, request, background: true } as const;
     const rest = settled.then((failure) => failure && failed(failure.error, background));
     const waitUntil = scope.waitUntil ?? setup.waitUntil;
     try {
@@ -178,7 +204,7 @@ async function processDelivery(
     return jsonResult(202, 'accepted', { received: true, processing: true }, event);
   }
   if (first) {
-    await failed(first.error, about);
+    await failed(first.error, { event, request });
     return jsonResult(500, 'failed', { error: { type: 'handler_failed' } }, event);
   }
   return jsonResult(200, 'processed', { received: true }, event);
