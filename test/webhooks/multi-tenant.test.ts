@@ -1,6 +1,7 @@
 // One receiver for several shops: the secret is resolved per delivery from the path it was posted to, and
 // dedupe claims are namespaced per tenant. Over HTTP through both adapters, as a partner mounts them.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, describe, expect, inject, it, vi } from 'vitest';
 import {
   createWebhookHandler,
   type DedupeStore,
@@ -13,6 +14,7 @@ import {
   type WebhookRequest,
   WebhookSecretError,
 } from '../../src/webhooks/index.js';
+import { RedisDedupeStore } from '../../src/webhooks/redis.js';
 import { deliveryHeaders, eventBody, unixNow } from './helpers.js';
 import { serveNode, serveWeb, type TestServer } from './server.js';
 
@@ -245,3 +247,42 @@ describe('setup of a resolver handler', () => {
     );
   });
 });
+
+const redisUrl = inject('redisUrl');
+
+describe.skipIf(!redisUrl)(
+  redisUrl
+    ? 'tenant claims in a RedisDedupeStore on a real redis-server'
+    : 'tenant claims in a RedisDedupeStore: SKIPPED, no redis-server on this machine',
+  () => {
+    const client = redisUrl ? new Redis(redisUrl) : undefined;
+    afterAll(async () => {
+      await client?.quit();
+    });
+
+    it("meets a per-shop store's claims (the feed catch-up's) with dedupeKey and a shared prefix", async () => {
+      const prefix = `test:${Math.random().toString(36).slice(2, 10)}:evt:`;
+      const onEvent = vi.fn();
+      const handler = createWebhookHandler({
+        secret: (request) => SECRETS[tenantOf(request)],
+        dedupe: new RedisDedupeStore(client!, { keyPrefix: prefix }),
+        dedupeKey: (event, request) => `${tenantOf(request)}:${event.id}`,
+        onEvent,
+      });
+      const body = eventBody();
+      const id = JSON.parse(body).id as string;
+      const headers = deliveryHeaders(body, SECRETS.shop_a!, unixNow());
+      expect(await handler.handle({ body, headers, url: '/webhooks/shop_a' })).toMatchObject({ status: 200 });
+      // What shop_a's catch-up would claim, through a store prefixed for shop_a: held by the webhook.
+      expect(await new RedisDedupeStore(client!, { keyPrefix: `${prefix}shop_a:` }).claim(id, 60)).toBe(
+        false,
+      );
+      expect(await client!.exists(`${prefix}shop_a:${id}`)).toBe(1);
+      // shop_b's catch-up is not blocked by shop_a's event of the same id.
+      expect(await new RedisDedupeStore(client!, { keyPrefix: `${prefix}shop_b:` }).claim(id, 60)).toEqual(
+        expect.any(String),
+      );
+      expect(onEvent).toHaveBeenCalledTimes(1);
+    });
+  },
+);
