@@ -78,8 +78,9 @@ export interface WebhookHandlerOptions {
    */
   waitUntil?: WaitUntil;
   /**
-   * Told about every refused or failed delivery (verification errors, a throwing `onEvent`, a failing dedupe
-   * store), for logging. The secret never appears in these errors.
+   * Told about every refused or failed delivery (verification errors, a secret resolver that found nothing or
+   * failed, a throwing `onEvent`, also after a 202, a failing dedupe store), for logging. The SDK's messages
+   * never hold the secret or an unsigned header's value.
    */
   onError?: (error: unknown, info: WebhookErrorInfo) => void;
 }
