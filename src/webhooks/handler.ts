@@ -2,9 +2,15 @@ import { readCapped, TOO_LARGE } from './body-reader.js';
 import { DEFAULT_DEDUPE_TTL_SECONDS, type DedupeStore, MemoryDedupeStore } from './dedupe.js';
 import { requireOptions, WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 import type { EventType, ShopEvent, ShopEventOf, UnknownShopEvent } from './events.js';
-import type { WebhookDelivery } from './headers.js';
 import { type NodeRequestHandler, nodeHandler } from './node.js';
 import { deliveryPipeline } from './pipeline.js';
+import { fromWebRequest, type WebhookRequest } from './request.js';
+import {
+  type CallScope,
+  DEFAULT_RESPOND_WITHIN_MS,
+  type WaitUntil,
+  waitUntilAmong,
+} from './respond-within.js';
 import {
   type DeliveryPipeline,
   refuseBeforeReading,
@@ -12,19 +18,31 @@ import {
   tooLarge,
   unreadable,
   type WebhookDeliveryInput,
-  type WebhookOutcome,
+  type WebhookErrorInfo,
   type WebhookResult,
 } from './results.js';
 import { type EventHandler, EventRouter } from './router.js';
-import { nowSeconds, verifierSettings } from './verify.js';
+import { settingsSource, type WebhookSecret, type WebhookSecretResolver } from './secrets.js';
+import { nowSeconds } from './verify.js';
 
 /** Default largest body read, in bytes (1 MiB); an event is a few kilobytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1 << 20;
 
 /** Options of {@link createWebhookHandler}. */
 export interface WebhookHandlerOptions {
-  /** The endpoint's signing secret (`whsec_...`), or old and new during a rotation. */
-  secret: string | readonly string[];
+  /**
+   * The endpoint's signing secret (`whsec_...`), or old and new during a rotation. For one receiver serving
+   * several shops or endpoints, a resolver called per delivery with the {@link WebhookRequest}, e.g.
+   * `(request) => secrets.get(request.url.pathname.split('/').pop())`: nothing from it answers 404, a throw
+   * 503 (both told to `onError` as a `WebhookSecretError`).
+   */
+  secret: WebhookSecret | WebhookSecretResolver;
+  /**
+   * The key an event is claimed under in the dedupe store. Default: the event id. A receiver for several
+   * shops sharing one store can namespace it, e.g. `(event, request) => shopOf(request) + ':' + event.id`.
+   * Must give a non-empty string; the feed catch-up sharing the store must claim the same keys.
+   */
+  dedupeKey?: (event: ShopEvent, request: WebhookRequest) => string | Promise<string>;
   /**
    * Where processed event ids are remembered. Default: a {@link MemoryDedupeStore} of this process; pass a
    * shared store (e.g. `RedisDedupeStore`) when several processes receive, or `false` to turn dedupe off.
@@ -45,26 +63,35 @@ export interface WebhookHandlerOptions {
   /** Largest body read; a bigger one is answered 413. @default 1048576 */
   maxBodyBytes?: number;
   /**
-   * Told about every refused or failed delivery (verification errors, a throwing `onEvent`, a failing dedupe
-   * store), for logging. The secret never appears in these errors.
+   * How long, in ms from the handler's call, to wait on `onEvent` and the typed handlers before answering
+   * `202` while they go on (the service fails a delivery with no 2xx within 10 s and sends it again). The
+   * work then finishes on the platform's `waitUntil` (the `waitUntil` option, or one given per call), in the
+   * running process without one (Node). If it then fails, `onError` is told (`background: true`) and the
+   * claim is released. `false` waits however long: for platforms that freeze after the answer and give no
+   * `waitUntil` (AWS Lambda). @default 8000
+   */
+  respondWithin?: number | false;
+  /**
+   * Keeps the platform running until handlers answered `202` finish: Vercel's `waitUntil` from
+   * `@vercel/functions`. On Workers and Netlify it comes per call instead: the handler finds a `waitUntil`
+   * method among its extra arguments (`fetch(request, env, ctx)`), or `webhooks(request, { waitUntil })`.
+   */
+  waitUntil?: WaitUntil;
+  /**
+   * Told about every refused or failed delivery (verification errors, a secret resolver that found nothing or
+   * failed, a throwing `onEvent`, also after a 202, a failing dedupe store), for logging. The SDK's messages
+   * never hold the secret or an unsigned header's value.
    */
   onError?: (error: unknown, info: WebhookErrorInfo) => void;
 }
 
-/** What {@link WebhookHandlerOptions.onError} is told beside the error. */
-export interface WebhookErrorInfo {
-  readonly outcome: WebhookOutcome;
-  readonly delivery: WebhookDelivery;
-  /** The verified event, when the failure came after verification. */
-  readonly event?: ShopEvent;
-}
-
 /**
  * A web-standard request handler (`(Request) => Promise<Response>`, for Next.js route handlers, Hono, Bun,
- * Deno and Workers), with a typed registry and adapters for other servers.
+ * Deno and Workers), with a typed registry and adapters for other servers. Further arguments are searched
+ * for a `waitUntil` method (Workers' `ctx`, Netlify's `context`, or `{ waitUntil }`); see `respondWithin`.
  */
 export interface WebhookHandler {
-  (request: Request): Promise<Response>;
+  (request: Request, ...platform: unknown[]): Promise<Response>;
   /** Adds a handler for one event type, called after `onEvent`; see {@link EventRouter.on}. */
   on<T extends EventType>(type: T, handler: EventHandler<ShopEventOf<T>>): WebhookHandler;
   /** Adds the fallback for event types this SDK does not know yet; see {@link EventRouter.onUnknown}. */
@@ -78,8 +105,9 @@ export interface WebhookHandler {
 /**
  * Creates a webhook endpoint: verifies each delivery, claims its event id in the dedupe store, calls
  * `onEvent` and the typed handlers once per event id, and answers so that the sender retries exactly what
- * was not processed: 200 for processed or duplicate, 400 for a bad signature, 500 (claim released) when a
- * handler throws.
+ * was not processed: 200 for processed or duplicate, 202 when the handlers are still running at
+ * `respondWithin` (they go on), 400 for a bad signature, 404 when a secret resolver knows no secret for the
+ * request, 500 (claim released) when a handler throws.
  *
  * @throws {WebhookConfigurationError} at once when the secret is empty or an option is out of range.
  * @example
@@ -89,14 +117,27 @@ export interface WebhookHandler {
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   requireOptions('createWebhookHandler', 'secret, onEvent', options);
-  const settings = verifierSettings(options.secret, options.toleranceSeconds);
+  const settingsFor = settingsSource(options.secret, options.toleranceSeconds);
+  if (options.dedupeKey !== undefined && typeof options.dedupeKey !== 'function') {
+    throw new WebhookConfigurationError('dedupeKey must be a function (event, request) => string.');
+  }
   const clock = receiverClock(options.now);
   const ttl = wholeNumber('dedupeTtlSeconds', options.dedupeTtlSeconds ?? DEFAULT_DEDUPE_TTL_SECONDS);
   const maxBodyBytes = wholeNumber('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   const dedupe = options.dedupe === false ? null : (options.dedupe ?? new MemoryDedupeStore());
+  const respondWithin =
+    options.respondWithin === false
+      ? false
+      : wholeNumber('respondWithin', options.respondWithin ?? DEFAULT_RESPOND_WITHIN_MS);
+  if (options.waitUntil !== undefined && typeof options.waitUntil !== 'function') {
+    throw new WebhookConfigurationError('waitUntil must be a function (promise) => void.');
+  }
   const router = new EventRouter();
   const pipeline = deliveryPipeline({
-    settings,
+    settingsFor,
+    dedupeKey: options.dedupeKey,
+    respondWithin,
+    waitUntil: options.waitUntil,
     clock,
     dedupe,
     ttl,
@@ -105,10 +146,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     onError: options.onError,
   });
 
-  const handler = (async (request: Request): Promise<Response> => {
+  const handler = (async (request: Request, ...platform: unknown[]): Promise<Response> => {
+    const scope = { startedAt: Date.now(), waitUntil: waitUntilAmong(platform) };
     let result: WebhookResult;
     try {
-      result = await readRequest(request, maxBodyBytes, pipeline);
+      result = await readRequest(request, maxBodyBytes, pipeline, scope);
     } catch (error) {
       // Not a Request (a wrong call): a 500 the sender retries once the code is fixed, and onError is told.
       result = pipeline.fail(error, (request as Partial<Request> | undefined)?.headers);
@@ -123,7 +165,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     router.onUnknown(fn);
     return handler;
   };
-  handler.handle = pipeline.process;
+  handler.handle = (input) =>
+    pipeline.process(input, undefined, {
+      startedAt: Date.now(),
+      waitUntil: typeof input?.waitUntil === 'function' ? input.waitUntil : undefined,
+    });
   handler.node = nodeHandler(pipeline, maxBodyBytes);
   return handler;
 }
@@ -149,6 +195,7 @@ async function readRequest(
   request: Request,
   maxBodyBytes: number,
   pipeline: DeliveryPipeline,
+  scope: CallScope,
 ): Promise<WebhookResult> {
   if (typeof request?.headers?.get !== 'function') {
     throw new WebhookConfigurationError(
@@ -180,5 +227,5 @@ async function readRequest(
     return unreadable();
   }
   if (body === TOO_LARGE) return tooLarge(maxBodyBytes);
-  return pipeline.process({ body, headers: request.headers });
+  return pipeline.process({ body, headers: request.headers }, fromWebRequest(request), scope);
 }

@@ -14,13 +14,20 @@ export { isKnownEventType, type UnknownEventType } from './events.js';
 export {
   createWebhookHandler,
   DEFAULT_MAX_BODY_BYTES,
-  type WebhookErrorInfo,
   type WebhookHandler,
   type WebhookHandlerOptions,
 } from './handler.js';
 export { readDeliveryHeaders, type WebhookDelivery } from './headers.js';
 export type { NodeIncomingMessage, NodeRequestHandler, NodeServerResponse } from './node.js';
-export type { WebhookDeliveryInput, WebhookOutcome, WebhookResult } from './results.js';
+export type { WebhookRequest } from './request.js';
+export { DEFAULT_RESPOND_WITHIN_MS, type WaitUntil } from './respond-within.js';
+export type { WebhookDeliveryInput, WebhookErrorInfo, WebhookOutcome, WebhookResult } from './results.js';
 export { type EventContext, type EventHandler, EventRouter } from './router.js';
+export {
+  type WebhookSecret,
+  WebhookSecretError,
+  type WebhookSecretErrorReason,
+  type WebhookSecretResolver,
+} from './secrets.js';
 export { type SignPayloadOptions, signPayload } from './sign.js';
 export * from './verify-only.js';

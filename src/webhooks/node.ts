@@ -1,6 +1,7 @@
 // The Node adapter, typed structurally so this entry needs neither node:http nor @types/node at runtime.
 import { readCapped, TOO_LARGE } from './body-reader.js';
 import { WebhookConfigurationError, WebhookVerificationError } from './errors.js';
+import { fromNodeRequest } from './request.js';
 import {
   type DeliveryPipeline,
   refuseBeforeReading,
@@ -13,6 +14,8 @@ import {
 /** The part of Node's `IncomingMessage` (and Express's `Request`) the adapter reads. */
 export interface NodeIncomingMessage extends AsyncIterable<unknown> {
   readonly method?: string | undefined;
+  /** The path and query, as Node gives them. */
+  readonly url?: string | undefined;
   readonly headers: { readonly [name: string]: string | readonly string[] | undefined };
   /** Set by a body parser that ran first (Express, Koa): used when raw, refused when parsed. */
   readonly body?: unknown;
@@ -77,7 +80,7 @@ export function nodeHandler(pipeline: DeliveryPipeline, maxBodyBytes: number): N
   // rejection into an unhandled one. What fails is answered and told to onError.
   return async (request, response) => {
     try {
-      send(response, await answer(pipeline, request, maxBodyBytes));
+      send(response, await answer(pipeline, request, maxBodyBytes, Date.now()));
     } catch (error) {
       const result = pipeline.fail(error, request?.headers);
       try {
@@ -93,6 +96,7 @@ async function answer(
   pipeline: DeliveryPipeline,
   request: NodeIncomingMessage,
   maxBodyBytes: number,
+  startedAt: number,
 ): Promise<WebhookResult> {
   if (typeof request?.headers !== 'object' || request.headers === null) {
     throw new WebhookConfigurationError(
@@ -120,5 +124,6 @@ async function answer(
     return unreadable();
   }
   if (body === TOO_LARGE) return tooLarge(maxBodyBytes);
-  return pipeline.process({ body, headers: request.headers });
+  // Past respondWithin the answer goes while the handlers run on in this process.
+  return pipeline.process({ body, headers: request.headers }, fromNodeRequest(request), { startedAt });
 }

@@ -3,23 +3,37 @@
 import type { DedupeClaim, DedupeStore } from './dedupe.js';
 import { isWebhookVerificationError, WebhookConfigurationError } from './errors.js';
 import type { ShopEvent } from './events.js';
-import type { WebhookErrorInfo } from './handler.js';
 import { readDeliveryHeaders, type WebhookDelivery, type WebhookHeaders } from './headers.js';
+import { fromInput, type WebhookRequest } from './request.js';
+import { type CallScope, LATE, settle, within } from './respond-within.js';
 import {
   type DeliveryPipeline,
   internalError,
   jsonResult,
+  secretUnavailable,
+  unknownEndpoint,
   verificationFailed,
   type WebhookDeliveryInput,
+  type WebhookErrorInfo,
   type WebhookOutcome,
   type WebhookResult,
 } from './results.js';
-import type { EventHandler, EventRouter } from './router.js';
-import { type VerifierSettings, verifyWith } from './verify.js';
+import type { EventContext, EventHandler, EventRouter } from './router.js';
+import { type SettingsSource, WebhookSecretError } from './secrets.js';
+import { verifyWith } from './verify.js';
+
+/** Names a verified event's claim in the dedupe store; see `WebhookHandlerOptions.dedupeKey`. */
+export type DedupeKey = (event: ShopEvent, request: WebhookRequest) => string | Promise<string>;
 
 /** A handler's setup, checked once when it is created. */
 export interface PipelineSetup {
-  readonly settings: VerifierSettings;
+  /** The verifier settings of a delivery: fixed, or from the secret resolver. */
+  readonly settingsFor: SettingsSource;
+  readonly dedupeKey: DedupeKey | undefined;
+  /** Milliseconds before a delivery whose handlers are still running is answered 202; false: no bound. */
+  readonly respondWithin: number | false;
+  /** The waitUntil of the handler's options, used when a call brings none. */
+  readonly waitUntil: CallScope['waitUntil'];
   /** The receiver's clock in unix seconds, read per delivery. */
   readonly clock: () => number;
   readonly dedupe: DedupeStore | null;
@@ -29,25 +43,54 @@ export interface PipelineSetup {
   readonly onError: ((error: unknown, info: WebhookErrorInfo) => void) | undefined;
 }
 
-type Report = (error: unknown, outcome: WebhookOutcome, delivery: WebhookDelivery, event?: ShopEvent) => void;
+interface ReportContext {
+  readonly event?: ShopEvent;
+  readonly request?: WebhookRequest | undefined;
+  readonly background?: true;
+}
+
+type Report = (
+  error: unknown,
+  outcome: WebhookOutcome,
+  delivery: WebhookDelivery,
+  context: ReportContext,
+) => void;
 
 /** The delivery pipeline of one handler, for its adapters. */
 export function deliveryPipeline(setup: PipelineSetup): DeliveryPipeline {
-  const report: Report = (error, outcome, delivery, event) => {
+  const report: Report = (error, outcome, delivery, { event, request, background }) => {
     try {
-      setup.onError?.(error, { outcome, delivery, ...(event ? { event } : {}) });
+      setup.onError?.(error, {
+        outcome,
+        delivery,
+        ...(event ? { event } : {}),
+        ...(request ? { request } : {}),
+        ...(background ? { background } : {}),
+      });
     } catch {
       // A failing logger must not change the answer the sender gets.
     }
   };
-  const fail = (error: unknown, headers: unknown): WebhookResult => {
+  const fail = (error: unknown, headers: unknown, request?: WebhookRequest): WebhookResult => {
     // The sender learns the reason only: the message may describe this receiver's secrets (a rotation, a
     // pasted space), which is for the receiver's logs.
-    const rejected = isWebhookVerificationError(error);
-    report(error, rejected ? 'rejected' : 'failed', deliveryOrNone(headers));
-    return rejected ? verificationFailed(error) : internalError();
+    const result = answerTo(error);
+    report(error, result.outcome, deliveryOrNone(headers), { request });
+    return result;
   };
-  return { process: (input) => processDelivery(setup, report, fail, input), fail };
+  return {
+    process: (input, request, scope) =>
+      processDelivery(setup, report, fail, input, request, scope ?? { startedAt: Date.now() }),
+    fail,
+  };
+}
+
+function answerTo(error: unknown): WebhookResult {
+  if (isWebhookVerificationError(error)) return verificationFailed(error);
+  if (error instanceof WebhookSecretError) {
+    return error.reason === 'secret_not_found' ? unknownEndpoint() : secretUnavailable();
+  }
+  return internalError();
 }
 
 const NO_DELIVERY: WebhookDelivery = { eventType: null, eventId: null, deliveryId: null, attempt: null };
@@ -61,52 +104,117 @@ function deliveryOrNone(headers: unknown): WebhookDelivery {
   }
 }
 
+/** A delivery past verification, with the key its claim is taken under. */
+interface Verified {
+  readonly delivery: WebhookDelivery;
+  readonly event: ShopEvent;
+  readonly key: string;
+  readonly request: WebhookRequest;
+}
+
 async function processDelivery(
   setup: PipelineSetup,
   report: Report,
   fail: DeliveryPipeline['fail'],
   input: WebhookDeliveryInput,
+  described: WebhookRequest | undefined,
+  scope: CallScope,
 ): Promise<WebhookResult> {
-  const { settings, clock, dedupe, ttl, router, onEvent } = setup;
-  let delivery: WebhookDelivery;
-  let event: ShopEvent;
+  let verified: Verified;
   try {
-    if (typeof input !== 'object' || input === null) {
-      throw new WebhookConfigurationError('handle() needs { body, headers }: the raw body and the headers.');
-    }
-    delivery = readDeliveryHeaders(input.headers);
-    event = await verifyWith(settings, input.body, input.headers, clock());
+    verified = await verifyDelivery(setup, input, described);
   } catch (error) {
-    return fail(error, input?.headers);
+    return fail(error, input?.headers, described ?? (input?.headers ? fromInput(input) : undefined));
   }
-
-  // The id comes from the verified body: the Service-Event-Id header is not signed.
+  const { dedupe, ttl } = setup;
+  const { event, key, delivery } = verified;
   let claim: DedupeClaim = true;
   if (dedupe) {
     try {
-      claim = await dedupe.claim(event.id, ttl);
+      claim = await dedupe.claim(key, ttl);
     } catch (error) {
-      report(error, 'failed', delivery, event);
+      report(error, 'failed', delivery, { event, request: verified.request });
       return jsonResult(503, 'failed', { error: { type: 'dedupe_unavailable' } }, event);
     }
     if (!claim) return jsonResult(200, 'duplicate', { received: true, duplicate: true }, event);
   }
+  return handOn(setup, report, verified, claim, scope);
+}
 
-  try {
-    const context = { source: 'webhook', delivery } as const;
+async function verifyDelivery(
+  setup: PipelineSetup,
+  input: WebhookDeliveryInput,
+  described: WebhookRequest | undefined,
+): Promise<Verified> {
+  if (typeof input !== 'object' || input === null) {
+    throw new WebhookConfigurationError('handle() needs { body, headers }: the raw body and the headers.');
+  }
+  const request = described ?? fromInput(input);
+  const delivery = readDeliveryHeaders(input.headers);
+  const found = setup.settingsFor(request);
+  const settings = found instanceof Promise ? await found : found;
+  const event = await verifyWith(settings, input.body, input.headers, setup.clock());
+  // The id comes from the verified body: the Service-Event-Id header is not signed.
+  const key = setup.dedupeKey ? checkKey(await setup.dedupeKey(event, request)) : event.id;
+  return { delivery, event, key, request };
+}
+
+/**
+ * Runs the handlers of a claimed event and answers: 200 when they succeed, 500 (claim released) when they
+ * fail, 202 when they are still running at `respondWithin` (they go on; a late failure releases as well).
+ */
+async function handOn(
+  setup: PipelineSetup,
+  report: Report,
+  { delivery, event, key, request }: Verified,
+  claim: DedupeClaim,
+  scope: CallScope,
+): Promise<WebhookResult> {
+  const { dedupe, onEvent, router, respondWithin } = setup;
+  const context: EventContext = { source: 'webhook', delivery, request };
+  const settled = settle(async () => {
     await onEvent?.(event, context);
     await router.dispatch(event, context);
-  } catch (error) {
-    report(error, 'failed', delivery, event);
-    if (dedupe) {
-      try {
-        // With the claim's token, a claim that ran out meanwhile and was taken by another delivery stays.
-        await (typeof claim === 'string' ? dedupe.release(event.id, claim) : dedupe.release(event.id));
-      } catch (releaseError) {
-        report(releaseError, 'failed', delivery, event);
-      }
+  });
+  const failed = async (error: unknown, about: ReportContext) => {
+    report(error, 'failed', delivery, about);
+    if (!dedupe) return;
+    try {
+      // With the claim's token, a claim that ran out meanwhile and was taken by another delivery stays.
+      await (typeof claim === 'string' ? dedupe.release(key, claim) : dedupe.release(key));
+    } catch (releaseError) {
+      report(releaseError, 'failed', delivery, about);
     }
+  };
+  const first = await within(
+    settled,
+    respondWithin === false ? false : scope.startedAt + respondWithin - Date.now(),
+  );
+  if (first === LATE) {
+    // Answered now; the handlers go on. A later failure releases the claim, so a resend or the feed
+    // catch-up processes the event; `settled` never rejects, so nothing here is an unhandled rejection.
+    const background = { event, request, background: true } as const;
+    const rest = settled.then((failure) => failure && failed(failure.error, background));
+    const waitUntil = scope.waitUntil ?? setup.waitUntil;
+    try {
+      waitUntil?.(rest);
+    } catch (error) {
+      report(error, 'failed', delivery, background);
+    }
+    return jsonResult(202, 'accepted', { received: true, processing: true }, event);
+  }
+  if (first) {
+    await failed(first.error, { event, request });
     return jsonResult(500, 'failed', { error: { type: 'handler_failed' } }, event);
   }
   return jsonResult(200, 'processed', { received: true }, event);
+}
+
+function checkKey(key: unknown): string {
+  if (typeof key !== 'string' || key === '') {
+    throw new WebhookConfigurationError(
+      'dedupeKey must return a non-empty string, e.g. the tenant and the event id.',
+    );
+  }
+  return key;
 }

@@ -1,14 +1,18 @@
 import type { WebhookVerificationError } from './errors.js';
 import type { ShopEvent } from './events.js';
-import type { WebhookHeaders } from './headers.js';
+import type { WebhookDelivery, WebhookHeaders } from './headers.js';
+import type { WebhookRequest } from './request.js';
+import type { CallScope, WaitUntil } from './respond-within.js';
 
 /**
  * - `processed`: verified, claimed, handled (200);
+ * - `accepted`: verified, claimed, handlers still running past `respondWithin` (202; they go on);
  * - `duplicate`: verified, already claimed by an earlier delivery (200, not handled again);
- * - `rejected`: not verified (400), too big (413), or not a POST (405);
- * - `failed`: verified but `onEvent` threw or the dedupe store failed (500/503; the sender retries).
+ * - `rejected`: not verified (400), no secret for this endpoint (404), too big (413), or not a POST (405);
+ * - `failed`: verified but `onEvent` threw or the dedupe store failed (500/503), or the secret resolver
+ *   failed (503); the sender retries.
  */
-export type WebhookOutcome = 'processed' | 'duplicate' | 'rejected' | 'failed';
+export type WebhookOutcome = 'processed' | 'accepted' | 'duplicate' | 'rejected' | 'failed';
 
 /** The answer to one delivery, for frameworks that build their own response. */
 export interface WebhookResult {
@@ -25,10 +29,35 @@ export interface WebhookDeliveryInput {
   /** The raw body (string or bytes), never the parsed JSON. */
   readonly body: unknown;
   readonly headers: WebhookHeaders;
+  /** The URL or path posted to (`request.url`), for a secret resolver or `dedupeKey` that reads it. */
+  readonly url?: string | URL | undefined;
+  /** The framework's own request, handed to the resolver and handlers as `request.native`. */
+  readonly request?: unknown;
+  /** The platform's waitUntil for this call, for handlers still running when the answer goes (a 202). */
+  readonly waitUntil?: WaitUntil | undefined;
+}
+
+/** What `onError` is told beside the error. */
+export interface WebhookErrorInfo {
+  readonly outcome: WebhookOutcome;
+  readonly delivery: WebhookDelivery;
+  /** The verified event, when the failure came after verification. */
+  readonly event?: ShopEvent;
+  /** The request the delivery came in on (which tenant's path), when the adapter got that far. */
+  readonly request?: WebhookRequest;
+  /**
+   * True for a failure after the delivery was answered 202 (`respondWithin`): the sender will not retry it,
+   * the claim was released, so a resend or the feed catch-up brings the event again.
+   */
+  readonly background?: true;
 }
 
 /** Handles one raw delivery; the core that the web and Node adapters share. */
-export type DeliveryProcessor = (input: WebhookDeliveryInput) => Promise<WebhookResult>;
+export type DeliveryProcessor = (
+  input: WebhookDeliveryInput,
+  request?: WebhookRequest,
+  scope?: CallScope,
+) => Promise<WebhookResult>;
 
 /** What the adapters need of a handler. */
 export interface DeliveryPipeline {
@@ -38,7 +67,7 @@ export interface DeliveryPipeline {
    * Answers a delivery that failed outside the pipeline, telling `onError`: 400 for a verification error
    * (the receiver's own code consumed the body), 500 for anything else (the adapter was called wrongly).
    */
-  readonly fail: (error: unknown, headers: unknown) => WebhookResult;
+  readonly fail: (error: unknown, headers: unknown, request?: WebhookRequest) => WebhookResult;
 }
 
 /** Builds a result with a JSON body. */
@@ -100,4 +129,14 @@ export function refuseBeforeReading(
  */
 export function verificationFailed({ reason }: WebhookVerificationError): WebhookResult {
   return jsonResult(400, 'rejected', { error: { type: 'webhook_verification_failed', reason } });
+}
+
+/** The answer when the secret resolver knows no secret for the endpoint posted to. */
+export function unknownEndpoint(): WebhookResult {
+  return jsonResult(404, 'rejected', { error: { type: 'unknown_endpoint' } });
+}
+
+/** The answer when the secret resolver failed (its store is down, say); the sender retries. */
+export function secretUnavailable(): WebhookResult {
+  return jsonResult(503, 'failed', { error: { type: 'secret_unavailable' } });
 }

@@ -2,6 +2,7 @@ import type { EventType } from './catalog.js';
 import type { ShopEvent, ShopEventOf, UnknownShopEvent } from './events.js';
 import { isKnownEventType } from './events.js';
 import type { WebhookDelivery } from './headers.js';
+import type { WebhookRequest } from './request.js';
 
 /** Where an event came from, passed to every handler beside the event. */
 export interface EventContext {
@@ -9,6 +10,11 @@ export interface EventContext {
   readonly source: 'webhook' | 'feed';
   /** The delivery headers of a webhook; null for an event from the feed. */
   readonly delivery: WebhookDelivery | null;
+  /**
+   * The request a webhook came in on (its URL tells a multi-tenant receiver whose event it is); absent for
+   * an event from the feed.
+   */
+  readonly request?: WebhookRequest;
 }
 
 /** Handles one event; a throw (or rejection) means "not processed": the claim is released and retried. */

@@ -72,10 +72,15 @@ function checkSettings(secret: string | readonly string[], toleranceSeconds: num
       );
     }
   }
+  return { secrets, toleranceSeconds: checkTolerance(toleranceSeconds) };
+}
+
+/** Checks `toleranceSeconds` on its own, for a handler whose secrets come per delivery. */
+export function checkTolerance(toleranceSeconds: number = DEFAULT_TOLERANCE_SECONDS): number {
   if (typeof toleranceSeconds !== 'number' || !Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
     throw new WebhookConfigurationError('toleranceSeconds must be a finite number of seconds, 0 or more.');
   }
-  return { secrets, toleranceSeconds };
+  return toleranceSeconds;
 }
 
 /** The receiver's clock in unix seconds. */
@@ -192,11 +197,13 @@ function checkDeliveryHeaders(headers: WebhookHeaders, event: ShopEvent): void {
     ['Service-Event', event.type],
   ] as const) {
     const sent = readHeader(headers, name.toLowerCase())?.trim();
+    // Only the signed value is quoted: an unsigned header may hold anything (a secret pasted by mistake, text
+    // forged to land in the receiver's logs), and this message reaches them.
     if (sent && sent !== signed) {
       throw new WebhookVerificationError(
         'invalid_payload',
-        `The ${name} header (${clip(sent)}) disagrees with the signed body (${clip(signed)}); ` +
-          'the header is not signed, so the delivery is refused.',
+        `The ${name} header disagrees with the signed body (${clip(signed)}); the header is not signed, ` +
+          'so the delivery is refused.',
       );
     }
   }

@@ -60,7 +60,9 @@ describe.each(['node', 'web'] as const)('createWebhookHandler over HTTP (%s adap
     expect(context).toEqual({
       source: 'webhook',
       delivery: { eventType: event.type, eventId: event.id, deliveryId: `dlv_${event.id}_1`, attempt: 1 },
+      request: expect.objectContaining({ native: expect.anything() }),
     });
+    expect(context.request?.url.href).toBe(url);
   });
 
   it('processes a duplicate delivery once and answers it 200', async () => {

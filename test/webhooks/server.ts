@@ -59,7 +59,12 @@ export function serveWeb(handler: WebhookHandler): Promise<TestServer> {
       const body =
         method === 'GET' || method === 'HEAD' ? undefined : (Readable.toWeb(request) as ReadableStream);
       const answer = await handler(
-        new Request(`http://127.0.0.1${request.url}`, { method, headers, body, ...HALF_DUPLEX }),
+        new Request(`http://${request.headers.host}${request.url}`, {
+          method,
+          headers,
+          body,
+          ...HALF_DUPLEX,
+        }),
       );
       response.statusCode = answer.status;
       answer.headers.forEach((value, name) => {

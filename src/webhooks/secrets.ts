@@ -1,0 +1,87 @@
+// Where a handler's secrets come from: fixed at creation, or looked up per delivery (one receiver for many
+// shops or endpoints, each with its own secret). Kept out of verify.ts so the verify-only entry stays small.
+import { ShopError } from '../core/errors/shop-error.js';
+import type { WebhookRequest } from './request.js';
+import { checkTolerance, type VerifierSettings, verifierSettings } from './verify.js';
+
+/** A signing secret (`whsec_...`), or old and new during a rotation. */
+export type WebhookSecret = string | readonly string[];
+
+/**
+ * Finds the secret of the endpoint a delivery was posted to (per shop, per endpoint: from the path, a
+ * query parameter, the endpoint's custom auth header). Nothing (`undefined`, `null`, blank, `[]`) means this
+ * receiver knows no such endpoint.
+ */
+export type WebhookSecretResolver = (
+  request: WebhookRequest,
+) => WebhookSecret | null | undefined | Promise<WebhookSecret | null | undefined>;
+
+/**
+ * - `secret_not_found`: the resolver gave no secret for this request (answered 404);
+ * - `resolver_failed`: the resolver threw or rejected; the error is the `cause` (answered 503, retried).
+ */
+export type WebhookSecretErrorReason = 'secret_not_found' | 'resolver_failed';
+
+/**
+ * A handler's secret resolver could not give a secret for a delivery. Told to `onError`; the sender only
+ * learns the answer's type. The message names no secret and quotes nothing from the request.
+ */
+export class WebhookSecretError extends ShopError {
+  override readonly name: string = 'WebhookSecretError';
+
+  constructor(
+    /** Why no secret was found; see {@link WebhookSecretErrorReason}. */
+    readonly reason: WebhookSecretErrorReason,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The verifier settings of one delivery. */
+export type SettingsSource = (request: WebhookRequest) => VerifierSettings | Promise<VerifierSettings>;
+
+/**
+ * Settings checked once for a fixed secret; for a resolver, the tolerance is checked once and each
+ * delivery's secrets when they arrive (a blank or non-text secret is the receiver's setup error, a 500).
+ */
+export function settingsSource(
+  secret: WebhookSecret | WebhookSecretResolver,
+  toleranceSeconds: number | undefined,
+): SettingsSource {
+  if (typeof secret !== 'function') {
+    const settings = verifierSettings(secret, toleranceSeconds);
+    return () => settings;
+  }
+  const tolerance = checkTolerance(toleranceSeconds);
+  return async (request) => {
+    let resolved: WebhookSecret | null | undefined;
+    try {
+      resolved = await secret(request);
+    } catch (error) {
+      throw new WebhookSecretError(
+        'resolver_failed',
+        'The secret resolver failed (see cause); the delivery is answered 503 and the sender retries it.',
+        { cause: error },
+      );
+    }
+    if (isNothing(resolved)) {
+      throw new WebhookSecretError(
+        'secret_not_found',
+        'The secret resolver gave no secret for this request, so it is answered 404: an endpoint this ' +
+          "receiver does not know, or the tenant's secret is not set.",
+      );
+    }
+    return verifierSettings(resolved as WebhookSecret, tolerance);
+  };
+}
+
+function isNothing(value: unknown): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    (typeof value === 'string' && value.trim() === '') ||
+    (Array.isArray(value) && value.length === 0)
+  );
+}
