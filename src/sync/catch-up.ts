@@ -36,6 +36,12 @@ export interface EventCatchUpOptions {
    * event twice itself, but knows nothing of webhooks.
    */
   dedupe?: DedupeStore;
+  /**
+   * The key an event is claimed under in `dedupe`: give it the same function as the webhook handler's
+   * `dedupeKey` (without the request, which the feed has not), e.g. `` (event) => `${shopId}:${event.id}` ``
+   * for a receiver serving several shops. @default the event id
+   */
+  dedupeKey?: (event: ShopEvent) => string;
   /** How long a claimed id is remembered, in seconds. @default 259200 (3 days) */
   dedupeTtlSeconds?: number;
   /** Keeps the checkpoint between runs. @default a MemoryCheckpointStore */
@@ -105,6 +111,9 @@ export class EventCatchUp {
       throw new ShopError('EventCatchUp needs a client with events.list (a ShopClient).');
     }
     if (typeof options.onEvent !== 'function') throw new ShopError('EventCatchUp needs an onEvent function.');
+    if (options.dedupeKey !== undefined && typeof options.dedupeKey !== 'function') {
+      throw new ShopError('EventCatchUp dedupeKey must be a function (event) => string.');
+    }
     this.#options = options;
     this.#checkpoints = options.checkpoints ?? new MemoryCheckpointStore();
     this.#overlapSeconds = wholeSeconds(options.overlapSeconds ?? 60, 'overlapSeconds');
@@ -160,13 +169,14 @@ export class EventCatchUp {
     // handler holds its claim. A claim held may belong to a webhook delivery still being processed, which
     // releases it if it fails; so the event is held, and read again by later runs until the claim settles.
     const take = async (event: FeedEvent, heldSince?: string): Promise<void> => {
-      const claim = dedupe ? await dedupe.claim(event.id, ttl) : true;
+      const key = dedupe ? this.#claimKey(event) : event.id;
+      const claim = dedupe ? await dedupe.claim(key, ttl) : true;
       if (claim) {
         try {
           await this.#options.onEvent(event as ShopEvent, FEED_CONTEXT);
         } catch (error) {
           // With its token, the release removes only this run's claim, not one taken after it expired.
-          await dedupe?.release(event.id, typeof claim === 'string' ? claim : undefined);
+          await dedupe?.release(key, typeof claim === 'string' ? claim : undefined);
           throw error;
         }
         processed++;
@@ -233,6 +243,17 @@ export class EventCatchUp {
   }
 
   /** True once `settleSeconds` have passed since the claim was first found held. */
+  /** The dedupe key of `event`: the caller's, which must be a non-empty string, or the event id. */
+  #claimKey(event: FeedEvent): string {
+    const { dedupeKey } = this.#options;
+    if (!dedupeKey) return event.id;
+    const key = dedupeKey(event as ShopEvent);
+    if (typeof key !== 'string' || key === '') {
+      throw new ShopError(`EventCatchUp dedupeKey gave ${typeof key} for ${event.id}; it must give a non-empty string.`);
+    }
+    return key;
+  }
+
   #settled(heldSince: string): boolean {
     const since = Date.parse(heldSince);
     // An unreadable time (a hand-edited checkpoint) must not pin the read window for ever.

@@ -132,6 +132,32 @@ describe('EventCatchUp', () => {
     expect([...ids].sort()).toEqual([1, 2, 3, 4, 5].map(eventId));
   });
 
+  it("claims under the webhook handler's dedupeKey, so a multi-tenant receiver hands each shop's event on once", async () => {
+    const secret = 'whsec_sync_tenant';
+    state.events = [1, 2, 3].map((n) => makeEvent(n, T1));
+    const { ids, onEvent } = recorder();
+    const dedupe = new MemoryDedupeStore();
+    const shopKey = (event: ShopEvent) => `shop_7:${event.id}`;
+    const handler = createWebhookHandler({ secret, dedupe, onEvent, dedupeKey: shopKey });
+    const body = JSON.stringify(state.events[1]);
+    expect((await handler.handle({ body, headers: deliveryHeaders(body, secret, unixNow()) })).status).toBe(200);
+    const result = await new EventCatchUp({ client, onEvent, dedupe, dedupeKey: shopKey }).run();
+    expect(result).toMatchObject({ processed: 2, skipped: 1 });
+    expect([...ids].sort()).toEqual([1, 2, 3].map(eventId));
+    // Another shop's catch-up over the same store claims its own keys: the same ids are new to it.
+    const other = await new EventCatchUp({ client, onEvent, dedupe, dedupeKey: (e) => `shop_8:${e.id}` }).run();
+    expect(other).toMatchObject({ processed: 3, skipped: 0 });
+  });
+
+  it('refuses a dedupeKey that gives no string with a ShopError, and hands nothing on', async () => {
+    state.events = [makeEvent(1, T1)];
+    const { ids, onEvent } = recorder();
+    const dedupeKey = (() => '') as (event: ShopEvent) => string;
+    const catchUp = new EventCatchUp({ client, onEvent, dedupe: new MemoryDedupeStore(), dedupeKey });
+    await expect(catchUp.run()).rejects.toThrow(/dedupeKey gave string for evt_/);
+    expect(ids).toEqual([]);
+  });
+
   it('passes since and the type filter to the feed', async () => {
     state.events = [makeEvent(1, T1, 'inventory.changed'), makeEvent(2, T2, 'sale.completed')];
     const { ids, onEvent } = recorder();
