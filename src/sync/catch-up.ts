@@ -249,7 +249,9 @@ export class EventCatchUp {
     if (!dedupeKey) return event.id;
     const key = dedupeKey(event as ShopEvent);
     if (typeof key !== 'string' || key === '') {
-      throw new ShopError(`EventCatchUp dedupeKey gave ${typeof key} for ${event.id}; it must give a non-empty string.`);
+      throw new ShopError(
+        `EventCatchUp dedupeKey gave ${typeof key} for ${event.id}; it must give a non-empty string.`,
+      );
     }
     return key;
   }

@@ -140,12 +140,19 @@ describe('EventCatchUp', () => {
     const shopKey = (event: ShopEvent) => `shop_7:${event.id}`;
     const handler = createWebhookHandler({ secret, dedupe, onEvent, dedupeKey: shopKey });
     const body = JSON.stringify(state.events[1]);
-    expect((await handler.handle({ body, headers: deliveryHeaders(body, secret, unixNow()) })).status).toBe(200);
+    expect((await handler.handle({ body, headers: deliveryHeaders(body, secret, unixNow()) })).status).toBe(
+      200,
+    );
     const result = await new EventCatchUp({ client, onEvent, dedupe, dedupeKey: shopKey }).run();
     expect(result).toMatchObject({ processed: 2, skipped: 1 });
     expect([...ids].sort()).toEqual([1, 2, 3].map(eventId));
     // Another shop's catch-up over the same store claims its own keys: the same ids are new to it.
-    const other = await new EventCatchUp({ client, onEvent, dedupe, dedupeKey: (e) => `shop_8:${e.id}` }).run();
+    const other = await new EventCatchUp({
+      client,
+      onEvent,
+      dedupe,
+      dedupeKey: (e) => `shop_8:${e.id}`,
+    }).run();
     expect(other).toMatchObject({ processed: 3, skipped: 0 });
   });
 
