@@ -1,0 +1,89 @@
+import { countProblem, timeoutProblem } from '../internal/limits.js';
+import { redact, redactedCause } from '../internal/redact.js';
+import { ParamsValidationError } from './errors/params-validation-error.js';
+import { ConnectionError } from './errors/transport-errors.js';
+import type { Operation } from './operation.js';
+import type { ListMeta } from './pagination.js';
+import type { RequestParams } from './params.js';
+import { encodeQuery } from './query.js';
+import type { Prepared } from './transport.js';
+
+// The transport's small pure helpers: request building, the checks of per-call options, error wording.
+
+/** `prepared` with `extra` added to its query string. */
+export function withQuery(prepared: Prepared, extra: Readonly<Record<string, unknown>>): Prepared {
+  const added = encodeQuery(extra);
+  if (added === '') return prepared;
+  const url = prepared.url.includes('?') ? `${prepared.url}&${added.slice(1)}` : prepared.url + added;
+  return { ...prepared, url };
+}
+
+/**
+ * What a DELETE answered with no body resolves to: `{ id, deleted: true }`, the id taken from the path's
+ * last parameter (a number where the path takes an integer), the shape the API's deletion events carry.
+ */
+export function deletedStub(operation: Operation, params: RequestParams): Record<string, unknown> {
+  const last = operation.pathParams[operation.pathParams.length - 1];
+  const value = last === undefined ? undefined : params.path?.[last.name];
+  if (value === undefined) return { deleted: true };
+  return { id: last?.type === 'integer' ? Number(value) : value, deleted: true };
+}
+
+/** A usable `meta`: a boolean `has_more`, and a cursor to follow whenever it is true. */
+export function isListMeta(meta: unknown): meta is ListMeta {
+  if (typeof meta !== 'object' || meta === null) return false;
+  const { has_more: hasMore, next_cursor: cursor } = meta as Record<string, unknown>;
+  if (hasMore === true) return typeof cursor === 'string' && cursor !== '';
+  return hasMore === false && (cursor === undefined || cursor === null || typeof cursor === 'string');
+}
+
+/** The JSON body of a request; a body JSON cannot hold (a cycle, a BigInt) is refused before sending. */
+export function serialise(operation: Operation, body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    throw new ParamsValidationError(
+      { body: [`cannot be sent as JSON: ${(error as Error).message}`] },
+      operation.id,
+    );
+  }
+}
+
+/**
+ * A failed fetch as a ConnectionError. The runtime's text may quote the URL or headers, so the message and
+ * the kept `cause` (which util.inspect prints, chain and all) are redacted copies, never the raw error.
+ */
+export function connectionError(cause: unknown, secrets: readonly string[]): ConnectionError {
+  const reason = redact(cause instanceof Error ? cause.message : String(cause), secrets);
+  const code = (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return new ConnectionError(`Connection error: ${reason}${typeof code === 'string' ? ` (${code})` : ''}`, {
+    cause: redactedCause(cause, secrets),
+  });
+}
+
+/** How a failed attempt reads in a log line: its HTTP status, else the error's name. */
+export function describe(error: Error): string {
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' ? `HTTP ${status}` : error.name;
+}
+
+/** A per-call `maxRetries`: a non-negative integer. */
+export function checkCount(value: number): number {
+  const problem = countProblem(value);
+  if (problem !== null) throw new ParamsValidationError({ maxRetries: [problem] });
+  return value;
+}
+
+/** A per-call `timeout`: positive milliseconds no larger than setTimeout accepts. */
+export function checkTimeout(value: number): number {
+  const problem = timeoutProblem(value);
+  if (problem !== null) throw new ParamsValidationError({ timeout: [problem] });
+  return value;
+}
+
+/** A per-call `deadline`: positive milliseconds no larger than setTimeout accepts. */
+export function checkDeadline(value: number): number {
+  const problem = timeoutProblem(value);
+  if (problem !== null) throw new ParamsValidationError({ deadline: [problem] });
+  return value;
+}
