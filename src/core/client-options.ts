@@ -5,7 +5,7 @@ import { ShopError } from './errors/shop-error.js';
 import { isLogLevel, type Logger, type LogLevel, SdkLogger } from './logger.js';
 import { isPacing, MIN_REQUESTS_PER_MINUTE, Throttle, type ThrottleOption } from './throttle.js';
 import { mergeHeaders, userAgent } from '../internal/headers.js';
-import { type PreparedHooks, prepareHooks, type ShopHooks } from './hooks.js';
+import { NO_HOOKS, type PreparedHooks, prepareHooks, type ShopHooks } from './hooks.js';
 import type { RequestHeaders } from './request-options.js';
 import {
   isResponseValidation,
@@ -253,11 +253,14 @@ export function deriveClientOptions(parent: TransportConfig, options: DerivedOpt
     },
     throttle: options.throttle === undefined ? parent.throttle : resolveThrottle(options.throttle),
     // The parent's ky hooks are already on the ky instance the child extends; its SDK hooks run first.
-    hooks: {
-      ky: childHooks.ky,
-      beforeRetry: [...parent.hooks.beforeRetry, ...childHooks.beforeRetry],
-      beforeError: [...parent.hooks.beforeError, ...childHooks.beforeError],
-    },
+    hooks:
+      childHooks === NO_HOOKS && !parent.hooks.beforeRetry.length && !parent.hooks.beforeError.length
+        ? NO_HOOKS
+        : {
+            ky: childHooks.ky,
+            beforeRetry: [...parent.hooks.beforeRetry, ...childHooks.beforeRetry],
+            beforeError: [...parent.hooks.beforeError, ...childHooks.beforeError],
+          },
     validation:
       options.responseValidation === undefined
         ? parent.validation

@@ -77,15 +77,18 @@ export class Transport {
   readonly #headers: Readonly<Record<string, string>>;
   readonly #jsonHeaders: Readonly<Record<string, string>>;
   readonly #paths = new WeakMap<Operation, PathBuilder>();
+  /** True when the ky instance (or the one it extends) has hooks: only then is a context passed to ky. */
+  readonly #kyHooks: boolean;
 
-  constructor(config: TransportConfig, parentKy?: KyInstance) {
+  constructor(config: TransportConfig, parent?: { readonly ky: KyInstance; readonly hooks: boolean }) {
     this.#config = config;
     // ky's retry and timeout are off: p-retry retries (Retry-After, back-off, the deadline) and the SDK's
     // own per-attempt timeout covers the body too, which ky's stops short of.
     const kyOptions: KyOptions = { retry: 0, timeout: false, throwHttpErrors: false };
     if (config.fetch) kyOptions.fetch = config.fetch;
     if (config.hooks.ky) kyOptions.hooks = config.hooks.ky;
-    this.#ky = parentKy ? parentKy.extend(kyOptions) : ky.create(kyOptions);
+    this.#ky = parent ? parent.ky.extend(kyOptions) : ky.create(kyOptions);
+    this.#kyHooks = Boolean(config.hooks.ky) || parent?.hooks === true;
     const base = { ...config.defaultHeaders };
     if (typeof config.apiKey === 'string') base.authorization = `Bearer ${config.apiKey}`;
     this.#headers = base;
@@ -94,7 +97,7 @@ export class Transport {
 
   /** A transport over this one's ky instance (extended), secrets and, unless `config` has its own, throttle. */
   derive(config: TransportConfig): Transport {
-    return new Transport(config, this.#ky);
+    return new Transport(config, { ky: this.#ky, hooks: this.#kyHooks });
   }
 
   /** The configuration, for {@link Transport.derive}. */
@@ -302,7 +305,7 @@ export class Transport {
       body: prepared.body,
       signal: controller.signal,
     };
-    if (this.#config.hooks.ky || settings.hooks.ky) {
+    if (this.#kyHooks || settings.hooks.ky) {
       options.context = call.context(started) as unknown as Record<string, unknown>;
       if (settings.hooks.ky) options.hooks = settings.hooks.ky;
     }
