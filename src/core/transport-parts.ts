@@ -5,6 +5,7 @@ import { ConnectionError } from './errors/transport-errors.js';
 import type { Operation } from './operation.js';
 import type { ListMeta } from './pagination.js';
 import type { RequestParams } from './params.js';
+import { isResponseValidation, type ResponseValidation } from './response-policy.js';
 import { encodeQuery } from './query.js';
 import type { Prepared } from './transport.js';
 
@@ -86,4 +87,12 @@ export function checkDeadline(value: number): number {
   const problem = timeoutProblem(value);
   if (problem !== null) throw new ParamsValidationError({ deadline: [problem] });
   return value;
+}
+
+/** A per-call `responseValidation`: one of the three modes. */
+export function checkValidation(value: unknown): ResponseValidation {
+  if (isResponseValidation(value)) return value;
+  throw new ParamsValidationError({
+    responseValidation: [`must be 'strict', 'warn' or 'off', got ${String(value)}`],
+  });
 }

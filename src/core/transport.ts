@@ -20,6 +20,7 @@ import {
   checkCount,
   checkDeadline,
   checkTimeout,
+  checkValidation,
   connectionError,
   deletedStub,
   describe,
@@ -165,7 +166,8 @@ export class Transport {
       timeout: options.timeout === undefined ? timeout : checkTimeout(options.timeout),
       signal: options.signal,
       hooks: options.hooks === undefined ? NO_HOOKS : prepareHooks(options.hooks),
-      validation: options.responseValidation === undefined ? validation : options.responseValidation,
+      validation:
+        options.responseValidation === undefined ? validation : checkValidation(options.responseValidation),
     };
   }
 
