@@ -53,8 +53,8 @@ export type { RawRequestParams, RawRequestParamsWithBody, RequestParams } from '
 export type { RateLimitInfo } from './core/rate-limit.js';
 export type { RequestHeaders, RequestOptions } from './core/request-options.js';
 export { APIResource } from './core/resource.js';
-export type { ThrottleOption } from './core/throttle.js';
 export type { ResponseValidation, ValidationIssueListener } from './core/response-policy.js';
+export type { ThrottleOption } from './core/throttle.js';
 export {
   ATTEMPT_CHANNEL,
   type AttemptTraceMessage,

@@ -1,17 +1,17 @@
 import { readEnv } from '../internal/env.js';
+import { mergeHeaders, userAgent } from '../internal/headers.js';
 import { countProblem, secondsProblem, timeoutProblem } from '../internal/limits.js';
 import { RETRY_BACKOFF, type RetryBackoff } from '../internal/test-hooks.js';
 import { ShopError } from './errors/shop-error.js';
-import { isLogLevel, type Logger, type LogLevel, SdkLogger } from './logger.js';
-import { isPacing, MIN_REQUESTS_PER_MINUTE, Throttle, type ThrottleOption } from './throttle.js';
-import { mergeHeaders, userAgent } from '../internal/headers.js';
 import { NO_HOOKS, type PreparedHooks, prepareHooks, type ShopHooks } from './hooks.js';
+import { isLogLevel, type Logger, type LogLevel, SdkLogger } from './logger.js';
 import type { RequestHeaders } from './request-options.js';
 import {
   isResponseValidation,
   type ResponseValidation,
   type ValidationIssueListener,
 } from './response-policy.js';
+import { isPacing, MIN_REQUESTS_PER_MINUTE, Throttle, type ThrottleOption } from './throttle.js';
 import type { ApiKeyOption, FetchLike, TransportConfig } from './transport-config.js';
 
 // The client's options and how they are checked: every problem is found at construction, with the option

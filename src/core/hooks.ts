@@ -67,12 +67,15 @@ export interface ShopHooks {
    */
   afterResponse?: AfterResponseHook[];
   /** Before the SDK waits for a retry. */
-  beforeRetry?: ((context: ShopRetryContext) => void | Promise<void>)[];
+  beforeRetry?: ((context: ShopRetryContext) => unknown)[];
   /**
    * When the call fails for good, before its promise rejects: may return another Error to reject with
    * instead (e.g. your own class wrapping it).
    */
-  beforeError?: ((error: Error, context: ShopRequestContext) => Error | void | Promise<Error | void>)[];
+  beforeError?: ((
+    error: Error,
+    context: ShopRequestContext,
+  ) => Error | undefined | Promise<Error | undefined>)[];
 }
 
 /** Hooks checked and wrapped once: ky's part ready to pass to ky, the SDK's part as given. */

@@ -5,8 +5,8 @@ import { ConnectionError } from './errors/transport-errors.js';
 import type { Operation } from './operation.js';
 import type { ListMeta } from './pagination.js';
 import type { RequestParams } from './params.js';
-import { isResponseValidation, type ResponseValidation } from './response-policy.js';
 import { encodeQuery } from './query.js';
+import { isResponseValidation, type ResponseValidation } from './response-policy.js';
 import type { Prepared } from './transport.js';
 
 // The transport's small pure helpers: request building, the checks of per-call options, error wording.

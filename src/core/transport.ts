@@ -12,10 +12,10 @@ import type { ListMeta, PageSender } from './pagination.js';
 import { checkParams, type RequestParams } from './params.js';
 import { encodeQuery } from './query.js';
 import type { RequestOptions } from './request-options.js';
-import { type RetryPolicy, withRetries } from './retry.js';
 import { type ResponseValidation, validatedList, validatedRecord } from './response-policy.js';
-import type { Throttle } from './throttle.js';
+import { type RetryPolicy, withRetries } from './retry.js';
 import { tracingChannels } from './tracing.js';
+import type { TransportConfig } from './transport-config.js';
 import {
   checkCount,
   checkDeadline,
@@ -28,7 +28,6 @@ import {
   serialise,
   withQuery,
 } from './transport-parts.js';
-import type { TransportConfig } from './transport-config.js';
 
 export type { FetchLike, TransportConfig } from './transport-config.js';
 export { checkCount, checkTimeout } from './transport-parts.js';
