@@ -72,10 +72,8 @@ export interface ShopHooks {
    * When the call fails for good, before its promise rejects: may return another Error to reject with
    * instead (e.g. your own class wrapping it).
    */
-  beforeError?: ((
-    error: Error,
-    context: ShopRequestContext,
-  ) => Error | undefined | Promise<Error | undefined>)[];
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only reports (`(error) => log(error)`) returns void.
+  beforeError?: ((error: Error, context: ShopRequestContext) => Error | void | Promise<Error | void>)[];
 }
 
 /** Hooks checked and wrapped once: ky's part ready to pass to ky, the SDK's part as given. */

@@ -250,8 +250,12 @@ export class Transport {
     const { throttle } = this.#config;
     const signal = settings.signal;
     call.attempts++;
-    // throttle wait budget (issue 12): min(maxRetryAfterSeconds * 1000, deadline remaining), for acquire's maxWaitMs.
-    if (throttle) await throttle.acquire(signal);
+    if (throttle) {
+      // throttle wait budget (issue 12): to pass as acquire's maxWaitMs once the throttle takes one.
+      const budget = Math.min(settings.policy.maxRetryAfterSeconds * 1000, call.remaining());
+      if (budget <= 0) throw call.deadlineError(call.attempts - 1);
+      await throttle.acquire(signal);
+    }
     // An abort that landed after the throttle's wait ended fired no listener; from here to the send nothing
     // awaits but the key function, so the listener below covers the rest.
     if (signal?.aborted) throw signal.reason;
