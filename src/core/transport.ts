@@ -67,6 +67,22 @@ interface CallSettings {
 
 const channels = tracingChannels();
 
+/** ky passes options it does not know to fetch as they are: how the attempt's signal reaches the fetch below. */
+interface AttemptInit {
+  shopSdkSignal?: AbortSignal;
+}
+
+/**
+ * The runtime's fetch, looked up per request (msw and polyfills replace it later), with the attempt's own
+ * signal. Given to ky's `signal`, it would be linked to ky's internal one with AbortSignal.any on every
+ * call, ~15-40 us of a loopback call (bench/transport.ts); ky's retry and timeout are off, so its own signal
+ * never fires and the attempt's, which covers headers and body, replaces it here.
+ */
+function fetchWithAttemptSignal(input: Request | URL | string, init?: RequestInit): Promise<Response> {
+  const signal = (init as AttemptInit | undefined)?.shopSdkSignal;
+  return globalThis.fetch(input, signal ? { signal } : init);
+}
+
 /**
  * Sends calls through one ky instance: builds the URL and headers, sends, retries with p-retry, opens the
  * envelope and validates `data`. Knows no resource: everything per endpoint comes from its `Operation`.
@@ -84,8 +100,12 @@ export class Transport {
     this.#config = config;
     // ky's retry and timeout are off: p-retry retries (Retry-After, back-off, the deadline) and the SDK's
     // own per-attempt timeout covers the body too, which ky's stops short of.
-    const kyOptions: KyOptions = { retry: 0, timeout: false, throwHttpErrors: false };
-    if (config.fetch) kyOptions.fetch = config.fetch;
+    const kyOptions: KyOptions = {
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      fetch: config.fetch ?? fetchWithAttemptSignal,
+    };
     if (config.hooks.ky) kyOptions.hooks = config.hooks.ky;
     this.#ky = parent ? parent.ky.extend(kyOptions) : ky.create(kyOptions);
     this.#kyHooks = Boolean(config.hooks.ky) || parent?.hooks === true;
@@ -304,12 +324,11 @@ export class Transport {
     }, timeout);
     const onAbort = signal ? () => controller.abort(signal.reason) : undefined;
     if (onAbort) signal?.addEventListener('abort', onAbort, { once: true });
-    const options: KyOptions = {
-      method: prepared.method,
-      headers,
-      body: prepared.body,
-      signal: controller.signal,
-    };
+    const options: KyOptions & AttemptInit = { method: prepared.method, headers, body: prepared.body };
+    // With the runtime's fetch, the attempt's signal rides past ky (see fetchWithAttemptSignal); a caller's
+    // fetch gets it the ordinary way, on the Request (ky links it to its own with AbortSignal.any).
+    if (this.#config.fetch) options.signal = controller.signal;
+    else options.shopSdkSignal = controller.signal;
     if (this.#kyHooks || settings.hooks.ky) {
       options.context = call.context(started) as unknown as Record<string, unknown>;
       if (settings.hooks.ky) options.hooks = settings.hooks.ky;

@@ -136,6 +136,26 @@ describe('deadline', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
+  it("times out through a caller's fetch too, which gets the attempt's signal on the Request", async () => {
+    loopback.handle((_seen, res) => setTimeout(() => json(res, 200, ok(reservation(1))), 2_000).unref());
+    const signals: AbortSignal[] = [];
+    const shop = testClient({
+      baseUrl: loopback.baseUrl,
+      timeout: 150,
+      maxRetries: 0,
+      fetch: (input, init) => {
+        signals.push((input as Request).signal);
+        return globalThis.fetch(input, init);
+      },
+    });
+    const started = performance.now();
+    const error = await rejection(shop.request(retrieveReservation, { path: { id: 1 } }));
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).deadline).toBeNull();
+    expect(signals[0]?.aborted).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1_500);
+  });
+
   it('is refused when it is not a positive number of milliseconds', () => {
     expect(() => testClient({ deadline: 0 })).toThrow(/deadline must be a positive number/);
   });
