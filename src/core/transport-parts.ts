@@ -96,3 +96,19 @@ export function checkValidation(value: unknown): ResponseValidation {
     responseValidation: [`must be 'strict', 'warn' or 'off', got ${String(value)}`],
   });
 }
+
+/** ky passes options it does not know to fetch as they are: how the attempt's signal reaches the fetch below. */
+export interface AttemptInit {
+  shopSdkSignal?: AbortSignal;
+}
+
+/**
+ * The runtime's fetch, looked up per request (msw and polyfills replace it later), with the attempt's own
+ * signal. Given to ky's `signal`, it would be linked to ky's internal one with AbortSignal.any on every
+ * call, ~15-40 us of a loopback call (bench/transport.ts); ky's retry and timeout are off, so its own signal
+ * never fires and the attempt's, which covers headers and body, replaces it here.
+ */
+export function fetchWithAttemptSignal(input: Request | URL | string, init?: RequestInit): Promise<Response> {
+  const signal = (init as AttemptInit | undefined)?.shopSdkSignal;
+  return globalThis.fetch(input, signal ? { signal } : init);
+}

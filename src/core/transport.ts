@@ -17,6 +17,7 @@ import { type RetryPolicy, withRetries } from './retry.js';
 import { tracingChannels } from './tracing.js';
 import type { TransportConfig } from './transport-config.js';
 import {
+  type AttemptInit,
   checkCount,
   checkDeadline,
   checkTimeout,
@@ -24,6 +25,7 @@ import {
   connectionError,
   deletedStub,
   describe,
+  fetchWithAttemptSignal,
   isListMeta,
   serialise,
   withQuery,
@@ -67,22 +69,6 @@ interface CallSettings {
 
 const channels = tracingChannels();
 
-/** ky passes options it does not know to fetch as they are: how the attempt's signal reaches the fetch below. */
-interface AttemptInit {
-  shopSdkSignal?: AbortSignal;
-}
-
-/**
- * The runtime's fetch, looked up per request (msw and polyfills replace it later), with the attempt's own
- * signal. Given to ky's `signal`, it would be linked to ky's internal one with AbortSignal.any on every
- * call, ~15-40 us of a loopback call (bench/transport.ts); ky's retry and timeout are off, so its own signal
- * never fires and the attempt's, which covers headers and body, replaces it here.
- */
-function fetchWithAttemptSignal(input: Request | URL | string, init?: RequestInit): Promise<Response> {
-  const signal = (init as AttemptInit | undefined)?.shopSdkSignal;
-  return globalThis.fetch(input, signal ? { signal } : init);
-}
-
 /**
  * Sends calls through one ky instance: builds the URL and headers, sends, retries with p-retry, opens the
  * envelope and validates `data`. Knows no resource: everything per endpoint comes from its `Operation`.
@@ -93,6 +79,7 @@ export class Transport {
   readonly #headers: Readonly<Record<string, string>>;
   readonly #jsonHeaders: Readonly<Record<string, string>>;
   readonly #paths = new WeakMap<Operation, PathBuilder>();
+  #defaults: CallSettings | undefined;
   /** True when the ky instance (or the one it extends) has hooks: only then is a context passed to ky. */
   readonly #kyHooks: boolean;
 
@@ -178,7 +165,11 @@ export class Transport {
 
   #settings(options: RequestOptions | undefined): CallSettings {
     const { retry, timeout, validation } = this.#config;
-    if (!options) return { policy: retry, timeout, signal: undefined, hooks: NO_HOOKS, validation };
+    // A call without options (most of them) shares one settings object.
+    if (!options) {
+      this.#defaults ??= { policy: retry, timeout, signal: undefined, hooks: NO_HOOKS, validation };
+      return this.#defaults;
+    }
     return {
       policy:
         options.maxRetries === undefined ? retry : { ...retry, maxRetries: checkCount(options.maxRetries) },
