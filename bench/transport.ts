@@ -81,20 +81,28 @@ const cases: Case[] = [
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? Number.NaN;
 
-/** Median per-call microseconds of each variant, all run in every round, the order rotated per round. */
-async function rotate(benchCase: Case): Promise<number[]> {
+/**
+ * Median per-call microseconds of each variant, all run in every round, the order rotated per round: wall
+ * time, and the client process's CPU time (user + system), which a loaded machine disturbs far less than
+ * wall time (the server's work is in its own process).
+ */
+async function rotate(benchCase: Case): Promise<{ wall: number[]; cpu: number[] }> {
   const runs = benchCase.variants.map(([, run]) => run);
-  const samples: number[][] = runs.map(() => []);
+  const wall: number[][] = runs.map(() => []);
+  const cpu: number[][] = runs.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     for (let step = 0; step < runs.length; step++) {
       const index = (round + step) % runs.length;
       const run = runs[index] as Variant;
       const started = performance.now();
+      const cpuStarted = process.cpuUsage();
       for (let i = 0; i < benchCase.perRound; i++) await run();
-      samples[index]?.push(((performance.now() - started) / benchCase.perRound) * 1000);
+      const used = process.cpuUsage(cpuStarted);
+      wall[index]?.push(((performance.now() - started) / benchCase.perRound) * 1000);
+      cpu[index]?.push((used.user + used.system) / benchCase.perRound);
     }
   }
-  return samples.map(median);
+  return { wall: wall.map(median), cpu: cpu.map(median) };
 }
 
 // Until V8 has grown its heap to the 284 kB pages and JIT-compiled every path, the first variant measured
@@ -108,13 +116,15 @@ for (const benchCase of cases) {
 console.log(`node ${process.version}, ${ROUNDS} rounds, every variant in each round, order rotating\n`);
 for (const benchCase of cases) {
   console.log(`${benchCase.name} (${(benchCase.bytes / 1000).toFixed(0)} kB)`);
-  const figures = await rotate(benchCase);
-  const [bare = Number.NaN, kyAlone = Number.NaN] = figures;
-  console.log(`  ${''.padEnd(36)} ${'us/call'.padStart(9)}   vs fetch   vs ky`);
+  const { wall, cpu } = await rotate(benchCase);
+  console.log(
+    `  ${''.padEnd(36)} ${'wall us'.padStart(9)}  vs fetch  vs ky  ${'cpu us'.padStart(8)}  vs fetch  vs ky`,
+  );
+  const ratio = (figures: number[], index: number, base: number) =>
+    `${((figures[index] ?? Number.NaN) / (figures[base] ?? Number.NaN)).toFixed(2).padStart(7)}x`;
   for (const [index, [name]] of benchCase.variants.entries()) {
-    const us = figures[index] ?? Number.NaN;
     console.log(
-      `  ${name.padEnd(36)} ${us.toFixed(1).padStart(9)}   ${(us / bare).toFixed(2).padStart(7)}x  ${(us / kyAlone).toFixed(2).padStart(5)}x`,
+      `  ${name.padEnd(36)} ${(wall[index] ?? Number.NaN).toFixed(1).padStart(9)} ${ratio(wall, index, 0)} ${ratio(wall, index, 1)}  ${(cpu[index] ?? Number.NaN).toFixed(1).padStart(8)} ${ratio(cpu, index, 0)} ${ratio(cpu, index, 1)}`,
     );
   }
   console.log('');
