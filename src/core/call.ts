@@ -32,16 +32,19 @@ export class CallState implements CallRecovery {
   readonly path: string;
 
   constructor(
-    operation: Operation,
+    /** The operation called: its result schema validates the answer. */
+    readonly spec: Operation,
+    /** True for a page of a cursor list: `data` is an array of items and `meta` is checked. */
+    readonly list: boolean,
     readonly idempotencyKey: string | null,
     /** `performance.now()` past which no attempt starts and no wait is taken; null without a deadline. */
     readonly deadlineAt: number | null,
     /** The deadline in milliseconds, for the error naming it. */
     readonly deadline: number | null,
   ) {
-    this.operation = operation.id;
-    this.method = operation.method;
-    this.path = operation.path;
+    this.operation = spec.id;
+    this.method = spec.method;
+    this.path = spec.path;
   }
 
   /** Milliseconds left before the deadline (Infinity without one). */

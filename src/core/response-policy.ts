@@ -1,6 +1,9 @@
+import type { CallState } from './call.js';
+import type { SuccessEnvelope } from './envelope.js';
 import { HookError, InvalidResponseError, ResponseValidationError } from './errors/transport-errors.js';
 import type { SdkLogger } from './logger.js';
 import type { Operation } from './operation.js';
+import type { ListMeta } from './pagination.js';
 import { type CheckResult, check, checkList } from './validation.js';
 
 /**
@@ -84,4 +87,45 @@ function settle(
     }
   }
   return data;
+}
+
+/** What an attempt resolves to: `data` checked under the call's mode, and a list's `meta`. */
+export interface Accepted {
+  readonly data: unknown;
+  readonly meta: ListMeta | undefined;
+  readonly response: Response;
+}
+
+/** The answer of one attempt, opened: a record's `data`, or a page's items and its checked `meta`. */
+export function accepted(
+  call: CallState,
+  response: Response,
+  envelope: SuccessEnvelope,
+  mode: ResponseValidation,
+  config: PolicyConfig,
+): Accepted {
+  if (!call.list) {
+    return {
+      data: validatedRecord(call.spec, response, envelope.data, mode, config),
+      meta: undefined,
+      response,
+    };
+  }
+  const meta = envelope.meta;
+  if (!isListMeta(meta)) {
+    throw new InvalidResponseError(
+      `Expected list meta {has_more, next_cursor} from ${call.operation}, got ${JSON.stringify(meta ?? null)}`,
+      response.status,
+      response.headers,
+    );
+  }
+  return { data: validatedList(call.spec, response, envelope.data, mode, config), meta, response };
+}
+
+/** A usable `meta`: a boolean `has_more`, and a cursor to follow whenever it is true. */
+export function isListMeta(meta: unknown): meta is ListMeta {
+  if (typeof meta !== 'object' || meta === null) return false;
+  const { has_more: hasMore, next_cursor: cursor } = meta as Record<string, unknown>;
+  if (hasMore === true) return typeof cursor === 'string' && cursor !== '';
+  return hasMore === false && (cursor === undefined || cursor === null || typeof cursor === 'string');
 }

@@ -3,7 +3,6 @@ import { redact, redactedCause } from '../internal/redact.js';
 import { ParamsValidationError } from './errors/params-validation-error.js';
 import { ConnectionError } from './errors/transport-errors.js';
 import type { Operation } from './operation.js';
-import type { ListMeta } from './pagination.js';
 import type { RequestParams } from './params.js';
 import { encodeQuery } from './query.js';
 import { isResponseValidation, type ResponseValidation } from './response-policy.js';
@@ -28,14 +27,6 @@ export function deletedStub(operation: Operation, params: RequestParams): Record
   const value = last === undefined ? undefined : params.path?.[last.name];
   if (value === undefined) return { deleted: true };
   return { id: last?.type === 'integer' ? Number(value) : value, deleted: true };
-}
-
-/** A usable `meta`: a boolean `has_more`, and a cursor to follow whenever it is true. */
-export function isListMeta(meta: unknown): meta is ListMeta {
-  if (typeof meta !== 'object' || meta === null) return false;
-  const { has_more: hasMore, next_cursor: cursor } = meta as Record<string, unknown>;
-  if (hasMore === true) return typeof cursor === 'string' && cursor !== '';
-  return hasMore === false && (cursor === undefined || cursor === null || typeof cursor === 'string');
 }
 
 /** The JSON body of a request; a body JSON cannot hold (a cycle, a BigInt) is refused before sending. */

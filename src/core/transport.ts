@@ -4,7 +4,7 @@ import { compilePath, type PathBuilder } from '../internal/path.js';
 import { CallState } from './call.js';
 import { openEnvelope } from './envelope.js';
 import { RateLimitError } from './errors/api-errors.js';
-import { HookError, InvalidResponseError, TimeoutError } from './errors/transport-errors.js';
+import { HookError, TimeoutError } from './errors/transport-errors.js';
 import { NO_HOOKS, type PreparedHooks, prepareHooks, runBeforeError, runBeforeRetry } from './hooks.js';
 import { resolveIdempotencyKey } from './idempotency.js';
 import type { HttpMethod, Operation } from './operation.js';
@@ -12,7 +12,7 @@ import type { ListMeta, PageSender } from './pagination.js';
 import { checkParams, type RequestParams } from './params.js';
 import { encodeQuery } from './query.js';
 import type { RequestOptions } from './request-options.js';
-import { type ResponseValidation, validatedList, validatedRecord } from './response-policy.js';
+import { accepted, type ResponseValidation } from './response-policy.js';
 import { type RetryPolicy, withRetries } from './retry.js';
 import { tracingChannels } from './tracing.js';
 import type { TransportConfig } from './transport-config.js';
@@ -26,7 +26,6 @@ import {
   deletedStub,
   describe,
   fetchWithAttemptSignal,
-  isListMeta,
   serialise,
   withQuery,
 } from './transport-parts.js';
@@ -122,8 +121,7 @@ export class Transport {
     const settings = this.#settings(options);
     const prepared = this.#prepare(operation, params, options);
     const call = this.#call(operation, prepared, options);
-    const { envelope, response } = await this.#send(prepared, call, settings);
-    const data = validatedRecord(operation, response, envelope.data, settings.validation, this.#config);
+    const { data, response } = await this.#send(prepared, call, settings);
     return { data: data as T, response, call };
   }
 
@@ -147,19 +145,9 @@ export class Transport {
       const next = cursor ?? first.cursor;
       const prepared =
         next === undefined || next === null ? first.prepared : withQuery(first.prepared, { cursor: next });
-      const call = this.#call(operation, prepared, options);
-      const { envelope, response } = await this.#send(prepared, call, first.settings);
-      const meta = envelope.meta;
-      if (!isListMeta(meta)) {
-        throw new InvalidResponseError(
-          `Expected list meta {has_more, next_cursor} from ${operation.id}, got ${JSON.stringify(meta ?? null)}`,
-          response.status,
-          response.headers,
-        );
-      }
-      const validation = first.settings.validation;
-      const data = validatedList(operation, response, envelope.data, validation, this.#config);
-      return { data: data as T[], meta, response, call };
+      const call = this.#call(operation, prepared, options, true);
+      const { data, meta, response } = await this.#send(prepared, call, first.settings);
+      return { data: data as T[], meta: meta as ListMeta, response, call };
     };
   }
 
@@ -181,11 +169,17 @@ export class Transport {
     };
   }
 
-  #call(operation: Operation, prepared: Prepared, options: RequestOptions | undefined): CallState {
+  #call(
+    operation: Operation,
+    prepared: Prepared,
+    options: RequestOptions | undefined,
+    list = false,
+  ): CallState {
     const deadline =
       options?.deadline === undefined ? this.#config.deadline : checkDeadline(options.deadline);
     return new CallState(
       operation,
+      list,
       prepared.idempotencyKey,
       deadline === null ? null : performance.now() + deadline,
       deadline,
@@ -346,7 +340,10 @@ export class Transport {
     throttle?.observe(response.headers);
     if (logger.debugEnabled)
       this.#logAttempt(prepared, call, String(response.status), response.status, started);
-    return { envelope: openEnvelope(response, text, secrets, prepared.emptyResult), response };
+    const envelope = openEnvelope(response, text, secrets, prepared.emptyResult);
+    // Checked inside the attempt, so a refused answer is an error of the call like any other: never retried,
+    // stamped with the recovery data, seen by beforeError and the trace.
+    return accepted(call, response, envelope, settings.validation, this.#config);
   }
 
   #logAttempt(prepared: Prepared, call: CallState, outcome: string, status: number | null, started: number) {
