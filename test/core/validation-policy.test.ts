@@ -33,7 +33,11 @@ describe('responseValidation', () => {
     expect((error as ResponseValidationError).data).toEqual(broken);
     expect((error as ResponseValidationError).issues[0]?.path).toEqual(['data', 'party_size']);
     // An error of the call like any other: not retried, with its recovery data.
-    expect(error).toMatchObject({ attempts: 1, operation: 'range.reservations.retrieve', idempotencyKey: null });
+    expect(error).toMatchObject({
+      attempts: 1,
+      operation: 'range.reservations.retrieve',
+      idempotencyKey: null,
+    });
   });
 
   it("'warn' returns the data as received and reports through onValidationIssue and the logger", async () => {
