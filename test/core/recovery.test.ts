@@ -75,6 +75,32 @@ describe('recovery data', () => {
     });
   });
 
+  it('shows hooks every attempt of a POST retried after a reset, with one key and rising attempts', async () => {
+    loopback.handle((_seen, res, req, index) => {
+      if (index === 0) return req.socket.resetAndDestroy();
+      json(res, 201, ok(reservation(6)));
+    });
+    const seen: [number, string | null, string | null][] = [];
+    const shop = testClient({
+      baseUrl: loopback.baseUrl,
+      hooks: {
+        beforeRequest: [
+          (request, options) => {
+            const context = options.context as { attempt: number; idempotencyKey: string | null };
+            seen.push([context.attempt, context.idempotencyKey, request.headers.get('idempotency-key')]);
+          },
+        ],
+      },
+    });
+    const result = await shop.request(createReservation, { body: { party_size: 2 } }).withResponse();
+    const key = result.idempotencyKey;
+    expect(seen).toEqual([
+      [1, key, key],
+      [2, key, key],
+    ]);
+    expect(loopback.seen.map((entry) => entry.headers['idempotency-key'])).toEqual([key, key]);
+  });
+
   it('puts the recovery fields on an API error too', async () => {
     loopback.handle((_seen, res) => json(res, 500, failure('SERVER_ERROR')));
     const error = await rejection(
