@@ -27,7 +27,7 @@ export default defineConfig([
     sourcemap: true,
     target: 'es2022',
     platform: 'node',
-    // p-retry ships ESM only: a CJS build that merely require()s it throws at load time, so it is bundled.
-    noExternal: ['p-retry', 'is-network-error'],
+    // p-retry and ky ship ESM only: a CJS build that merely require()s them throws at load time, so they are bundled.
+    noExternal: ['p-retry', 'is-network-error', 'ky'],
   },
 ]);

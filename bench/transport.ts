@@ -1,9 +1,11 @@
 /**
- * What the transport costs: the SDK (envelope, validation, retries wrapper and all) against bare
- * `fetch` + `res.json()`, on a loopback server in a child process, for a 200-item page of reservations
- * (~285 KB) and for one reservation. The two alternate within every round, so drift in the machine's speed
- * hits both alike; the figures are medians of per-round means. ky's `.json()` is measured the same way, in
- * a pair of its own, as a reference. Runs src/ through tsx: `npx tsx bench/transport.ts`.
+ * What the transport costs: bare `fetch` + `res.json()`, ky's `.json()` alone (the SDK's HTTP layer, no
+ * validation), and the SDK (ky, envelope, validation, retries wrapper and all), on a loopback server in a
+ * child process, for a 200-item page of reservations (~285 KB) and for one reservation. The variants run in
+ * turn within every round, the order rotating each round, so drift in the machine's speed hits all alike;
+ * the figures are medians of per-round means. A fourth variant, the SDK with one no-op hook of each kind,
+ * shows what hooks cost when set (unset, the transport skips them: no context object, no wrapper).
+ * Runs src/ through tsx: `npx tsx bench/transport.ts`.
  */
 import { fork } from 'node:child_process';
 import ky from 'ky';
@@ -25,6 +27,19 @@ const apiKey = 'sk_test_bench';
 const headers = { authorization: `Bearer ${apiKey}`, accept: 'application/json' };
 
 const shop = new ShopClient({ apiKey, baseUrl, logLevel: 'off' });
+const hooked = new ShopClient({
+  apiKey,
+  baseUrl,
+  logLevel: 'off',
+  hooks: {
+    beforeRequest: [() => {}],
+    afterResponse: [() => {}],
+    beforeRetry: [() => {}],
+    beforeError: [() => {}],
+  },
+});
+// ky as a caller would use it for these GETs: one instance, its own retry off (nothing here fails).
+const api = ky.create({ headers, retry: 0 });
 const listOp = operations['range.reservations.list'];
 const retrieveOp = operations['range.reservations.retrieve'];
 
@@ -34,9 +49,7 @@ interface Case {
   readonly bytes: number;
   /** Calls per variant per round: enough that a round of the small case is not timer noise. */
   readonly perRound: number;
-  readonly bare: Variant;
-  readonly sdk: Variant;
-  readonly ky: Variant;
+  readonly variants: readonly (readonly [string, Variant])[];
 }
 
 const bigUrl = `${baseUrl}/v1/range/reservations?limit=200`;
@@ -46,61 +59,74 @@ const cases: Case[] = [
     name: '200-item page',
     bytes: bigBytes ?? 0,
     perRound: 20,
-    bare: async () => (await fetch(bigUrl, { headers })).json(),
-    sdk: async () => shop.list(listOp, { query: { limit: 200 } }),
-    ky: () => ky(bigUrl, { headers }).json(),
+    variants: [
+      ['fetch + res.json()', async () => (await fetch(bigUrl, { headers })).json()],
+      ['ky .json(), no validation', () => api(bigUrl).json()],
+      ['shop-sdk, validated', async () => shop.list(listOp, { query: { limit: 200 } })],
+      ['shop-sdk, validated, 4 no-op hooks', async () => hooked.list(listOp, { query: { limit: 200 } })],
+    ],
   },
   {
     name: '1-item response',
     bytes: smallBytes ?? 0,
     perRound: 200,
-    bare: async () => (await fetch(smallUrl, { headers })).json(),
-    sdk: async () => shop.request(retrieveOp, { path: { id: 1 } }),
-    ky: () => ky(smallUrl, { headers }).json(),
+    variants: [
+      ['fetch + res.json()', async () => (await fetch(smallUrl, { headers })).json()],
+      ['ky .json(), no validation', () => api(smallUrl).json()],
+      ['shop-sdk, validated', async () => shop.request(retrieveOp, { path: { id: 1 } })],
+      ['shop-sdk, validated, 4 no-op hooks', async () => hooked.request(retrieveOp, { path: { id: 1 } })],
+    ],
   },
 ];
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? Number.NaN;
 
-/** Median per-call microseconds of `a` and `b`, run alternately (order flipped every round). */
-async function duel(benchCase: Case, a: Variant, b: Variant): Promise<[number, number]> {
-  for (let i = 0; i < benchCase.perRound * 2; i++) {
-    await a();
-    await b();
-  }
-  const samples: [number[], number[]] = [[], []];
-  const runs: [Variant, Variant] = [a, b];
+/**
+ * Median per-call microseconds of each variant, all run in every round, the order rotated per round: wall
+ * time, and the client process's CPU time (user + system), which a loaded machine disturbs far less than
+ * wall time (the server's work is in its own process).
+ */
+async function rotate(benchCase: Case): Promise<{ wall: number[]; cpu: number[] }> {
+  const runs = benchCase.variants.map(([, run]) => run);
+  const wall: number[][] = runs.map(() => []);
+  const cpu: number[][] = runs.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const index of round % 2 ? [1, 0] : [0, 1]) {
-      const run = runs[index as 0 | 1];
+    for (let step = 0; step < runs.length; step++) {
+      const index = (round + step) % runs.length;
+      const run = runs[index] as Variant;
       const started = performance.now();
+      const cpuStarted = process.cpuUsage();
       for (let i = 0; i < benchCase.perRound; i++) await run();
-      samples[index as 0 | 1].push(((performance.now() - started) / benchCase.perRound) * 1000);
+      const used = process.cpuUsage(cpuStarted);
+      wall[index]?.push(((performance.now() - started) / benchCase.perRound) * 1000);
+      cpu[index]?.push((used.user + used.system) / benchCase.perRound);
     }
   }
-  return [median(samples[0]), median(samples[1])];
+  return { wall: wall.map(median), cpu: cpu.map(median) };
 }
 
-const row = (name: string, us: number, baseline: number) =>
-  `  ${name.padEnd(34)} ${us.toFixed(1).padStart(8)} us   ${(us / baseline).toFixed(2)}x`;
-
-// Until V8 has grown its heap to the 284 kB pages, the first pair measured would pay for the growth.
+// Until V8 has grown its heap to the 284 kB pages and JIT-compiled every path, the first variant measured
+// would pay for it.
 for (const benchCase of cases) {
-  for (const run of [benchCase.bare, benchCase.sdk, benchCase.ky]) {
+  for (const [, run] of benchCase.variants) {
     for (let i = 0; i < benchCase.perRound * 10; i++) await run();
   }
 }
 
-console.log(`node ${process.version}, ${ROUNDS} rounds per pair, the pair alternating within each round\n`);
+console.log(`node ${process.version}, ${ROUNDS} rounds, every variant in each round, order rotating\n`);
 for (const benchCase of cases) {
   console.log(`${benchCase.name} (${(benchCase.bytes / 1000).toFixed(0)} kB)`);
-  const [bare, sdk] = await duel(benchCase, benchCase.bare, benchCase.sdk);
-  console.log(row('fetch + res.json()', bare, bare));
-  console.log(row('shop-sdk, validated', sdk, bare));
-  // ky runs in a pair of its own: the garbage its Request clones leave behind would otherwise be
-  // collected during, and billed to, whichever variant ran next.
-  const [bareAgain, kyJson] = await duel(benchCase, benchCase.bare, benchCase.ky);
-  console.log(row('(reference) ky .json(), no validation', kyJson, bareAgain));
+  const { wall, cpu } = await rotate(benchCase);
+  console.log(
+    `  ${''.padEnd(36)} ${'wall us'.padStart(9)}  vs fetch  vs ky  ${'cpu us'.padStart(8)}  vs fetch  vs ky`,
+  );
+  const ratio = (figures: number[], index: number, base: number) =>
+    `${((figures[index] ?? Number.NaN) / (figures[base] ?? Number.NaN)).toFixed(2).padStart(7)}x`;
+  for (const [index, [name]] of benchCase.variants.entries()) {
+    console.log(
+      `  ${name.padEnd(36)} ${(wall[index] ?? Number.NaN).toFixed(1).padStart(9)} ${ratio(wall, index, 0)} ${ratio(wall, index, 1)}  ${(cpu[index] ?? Number.NaN).toFixed(1).padStart(8)} ${ratio(cpu, index, 0)} ${ratio(cpu, index, 1)}`,
+    );
+  }
   console.log('');
 }
 server.disconnect();

@@ -1,6 +1,11 @@
 import type { z } from 'zod';
 import { APIPromise, type APIResponse, LazyAPIResponse } from './core/api-promise.js';
-import { type ClientOptions, resolveClientOptions } from './core/client-options.js';
+import {
+  type ClientOptions,
+  type DerivedOptions,
+  deriveClientOptions,
+  resolveClientOptions,
+} from './core/client-options.js';
 import { ShopError } from './core/errors/shop-error.js';
 import { defineOperation, type HttpMethod, type Operation } from './core/operation.js';
 import { fetchPage, type PagePromise } from './core/pagination.js';
@@ -30,7 +35,10 @@ import {
   webhooks,
 } from './resources/index.js';
 
-export type { ClientOptions };
+export type { ClientOptions, DerivedOptions };
+
+/** The transport a derived client is built on, passed through the constructor (not a public option). */
+const DERIVED: unique symbol = Symbol('shop-sdk.derivedTransport');
 
 /**
  * The client of the Shop Management API.
@@ -42,7 +50,19 @@ export class ShopClient {
   readonly #transport: Transport;
 
   constructor(options: ClientOptions = {}) {
-    this.#transport = new Transport(resolveClientOptions(options));
+    const derived = (options as { [DERIVED]?: Transport })[DERIVED];
+    this.#transport = derived ?? new Transport(resolveClientOptions(options));
+  }
+
+  /**
+   * A client with some options changed, sharing this one's ky instance (extended), logger, base URL and,
+   * unless given its own `throttle`, its pacing. Its headers and hooks never reach this client.
+   * @example
+   * const tenant = shop.withOptions({ apiKey: tenantKey, headers: { 'x-tenant': 'north' } });
+   */
+  withOptions(options: DerivedOptions): ShopClient {
+    const transport = this.#transport.derive(deriveClientOptions(this.#transport.config, options));
+    return new ShopClient({ [DERIVED]: transport } as ClientOptions);
   }
 
   // ---------------------------------------------------------------------------------------------------
@@ -204,7 +224,7 @@ export class ShopClient {
         .request<z.output<Op['result']>>(operation, params, options)
         .then(
           (received): APIResponse<z.output<Op['result']>> =>
-            new LazyAPIResponse(received.data, received.response),
+            new LazyAPIResponse(received.data, received.response, received.call),
         ),
     );
   }

@@ -1,7 +1,8 @@
 // The public surface of `shop-sdk`. Anything not exported here (src/internal above all) may change in any release.
 
-export { type ClientOptions, ShopClient } from './client.js';
+export { type ClientOptions, type DerivedOptions, ShopClient } from './client.js';
 export { APIPromise, type APIResponse } from './core/api-promise.js';
+export type { CallRecovery } from './core/call.js';
 export {
   type AnyErrorCode,
   AuthenticationError,
@@ -33,7 +34,13 @@ export {
   WebhookVerificationError,
   type WebhookVerificationReason,
 } from './core/errors/index.js';
-export type { Logger, LogLevel } from './core/logger.js';
+export type {
+  ShopHooks,
+  ShopRequestContext,
+  ShopResponseContext,
+  ShopRetryContext,
+} from './core/hooks.js';
+export type { LogFields, Logger, LogLevel } from './core/logger.js';
 export {
   defineOperation,
   type HttpMethod,
@@ -46,8 +53,15 @@ export type { RawRequestParams, RawRequestParamsWithBody, RequestParams } from '
 export type { RateLimitInfo } from './core/rate-limit.js';
 export type { RequestHeaders, RequestOptions } from './core/request-options.js';
 export { APIResource } from './core/resource.js';
+export type { ResponseValidation, ValidationIssueListener } from './core/response-policy.js';
 export type { ThrottleOption } from './core/throttle.js';
-export type { FetchLike } from './core/transport.js';
+export {
+  ATTEMPT_CHANNEL,
+  type AttemptTraceMessage,
+  REQUEST_CHANNEL,
+  type RequestTraceMessage,
+} from './core/tracing.js';
+export type { ApiKeyOption, FetchLike } from './core/transport-config.js';
 // The known values of every open enum, `as const`, with their open union types.
 export * from './generated/enums.js';
 export { EVENT_TYPES, type EventType } from './generated/event-types.js';

@@ -208,17 +208,18 @@ describe('request headers beyond a plain record', () => {
 });
 
 describe('each request gets its own headers', () => {
-  it('does not let a custom fetch that mutates init.headers change later requests or retries', async () => {
+  it('does not let a custom fetch that mutates the request headers change later requests or retries', async () => {
     const seen = recordRetrieve();
     let calls = 0;
-    const mutatingFetch: FetchLike = (url, init) => {
+    // ky hands fetch a Request; its headers are mutable.
+    const mutatingFetch: FetchLike = (input, init) => {
       calls++;
-      const headers = init.headers as Record<string, string>;
-      headers[`x-added-by-call-${calls}`] = 'yes';
-      headers.accept = 'text/leaked';
+      const request = input as Request;
+      request.headers.set(`x-added-by-call-${calls}`, 'yes');
+      request.headers.set('accept', 'text/leaked');
       // The first attempt of the second call fails before sending, so it is retried.
       if (calls === 2) return Promise.reject(new TypeError('fetch failed'));
-      return globalThis.fetch(url, init);
+      return globalThis.fetch(request, init);
     };
     const shop = testClient({ fetch: mutatingFetch });
     await shop.request(retrieveReservation, { path: { id: 1 } });

@@ -1,8 +1,9 @@
+import type { CallRecovery } from './call.js';
 import { isIdempotentReplay } from './idempotency.js';
 import { parseRateLimit, type RateLimitInfo } from './rate-limit.js';
 
-/** What `.withResponse()` gives: the result and what came with it. */
-export interface APIResponse<T> {
+/** What `.withResponse()` gives: the result, what came with it, and the call's recovery data. */
+export interface APIResponse<T> extends CallRecovery {
   /** The same value the call's promise resolves to. */
   readonly data: T;
   /** The raw response of the attempt that succeeded; its body has already been read. */
@@ -17,10 +18,21 @@ export interface APIResponse<T> {
 export class LazyAPIResponse<T> implements APIResponse<T> {
   #rateLimit: RateLimitInfo | undefined;
 
+  readonly idempotencyKey: string | null;
+  readonly attempts: number;
+  readonly operation: string;
+  readonly elapsedMs: number;
+
   constructor(
     readonly data: T,
     readonly response: Response,
-  ) {}
+    call: CallRecovery,
+  ) {
+    this.idempotencyKey = call.idempotencyKey;
+    this.attempts = call.attempts;
+    this.operation = call.operation;
+    this.elapsedMs = call.elapsedMs;
+  }
 
   get rateLimit(): RateLimitInfo {
     this.#rateLimit ??= parseRateLimit(this.response.headers);
@@ -58,6 +70,14 @@ export class APIPromise<T> extends Promise<T> {
    */
   withResponse(): Promise<APIResponse<T>> {
     return this.#withResponse;
+  }
+
+  /**
+   * The raw `Response` of the attempt that succeeded (status, headers). The SDK has already read its body;
+   * the parsed result is what the promise resolves to.
+   */
+  asResponse(): Promise<Response> {
+    return this.#withResponse.then((result) => result.response);
   }
 
   #result(): Promise<T> {

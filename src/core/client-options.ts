@@ -1,10 +1,18 @@
 import { readEnv } from '../internal/env.js';
+import { mergeHeaders, userAgent } from '../internal/headers.js';
 import { countProblem, secondsProblem, timeoutProblem } from '../internal/limits.js';
 import { RETRY_BACKOFF, type RetryBackoff } from '../internal/test-hooks.js';
 import { ShopError } from './errors/shop-error.js';
+import { NO_HOOKS, type PreparedHooks, prepareHooks, type ShopHooks } from './hooks.js';
 import { isLogLevel, type Logger, type LogLevel, SdkLogger } from './logger.js';
+import type { RequestHeaders } from './request-options.js';
+import {
+  isResponseValidation,
+  type ResponseValidation,
+  type ValidationIssueListener,
+} from './response-policy.js';
 import { isPacing, MIN_REQUESTS_PER_MINUTE, Throttle, type ThrottleOption } from './throttle.js';
-import type { FetchLike, TransportConfig } from './transport.js';
+import type { ApiKeyOption, FetchLike, TransportConfig } from './transport-config.js';
 
 // The client's options and how they are checked: every problem is found at construction, with the option
 // named, so a misconfigured client never sends a request.
@@ -12,10 +20,11 @@ import type { FetchLike, TransportConfig } from './transport.js';
 /** Options of {@link ShopClient}. Every one is optional; the API key and base URL also come from the environment. */
 export interface ClientOptions {
   /**
-   * The API key, sent as `Authorization: Bearer <key>`; never logged.
+   * The API key, sent as `Authorization: Bearer <key>`; never logged. Or a function giving the key to use
+   * now, called before each attempt (key rolling, a vault); every key it returns is kept out of logs and errors.
    * @default process.env.SHOP_API_KEY
    */
-  apiKey?: string;
+  apiKey?: ApiKeyOption;
   /**
    * Where the API lives, without `/v1` (the SDK adds it; a trailing `/v1` or slash is accepted and not doubled).
    * @default process.env.SHOP_API_BASE_URL
@@ -40,8 +49,28 @@ export interface ClientOptions {
    * @default 60
    */
   maxRetryAfterSeconds?: number;
-  /** A `fetch` to send with instead of the runtime's (a proxy agent, a recording double). */
+  /**
+   * A `fetch` to send with instead of the runtime's (a proxy agent, a recording double). It is called by ky
+   * as `fetch(request, init)`, `request` a `Request` with the URL, method, headers, body and signal.
+   */
   fetch?: FetchLike;
+  /** Headers every request of this client sends (a call's `headers` go over them). */
+  defaultHeaders?: RequestHeaders;
+  /** Hooks run on every call of this client: ky's beforeRequest/afterResponse, and beforeRetry/beforeError. See docs/hooks.md. */
+  hooks?: ShopHooks;
+  /**
+   * Milliseconds a whole call may take (attempts, back-off and Retry-After waits together); past it the
+   * call rejects with a `TimeoutError` naming the attempts made. Off by default.
+   */
+  deadline?: number;
+  /**
+   * What a response whose `data` breaks its schema does: `'strict'` rejects with a ResponseValidationError,
+   * `'warn'` returns the data and reports it (`onValidationIssue`, the logger), `'off'` skips the check.
+   * @default 'strict'
+   */
+  responseValidation?: ResponseValidation;
+  /** Told of each response that broke its schema under `responseValidation: 'warn'`. */
+  onValidationIssue?: ValidationIssueListener;
   /**
    * Where to log; lines never hold the API key.
    * @default console
@@ -66,15 +95,39 @@ function configError(message: string): ShopError {
   return new ShopError(`new ShopClient(): ${message}`);
 }
 
-function resolveApiKey(option: string | undefined): string {
+const KEY = /^[\x21-\x7e]+$/;
+
+function resolveApiKey(option: ApiKeyOption | undefined): ApiKeyOption {
+  if (typeof option === 'function') return option;
   const apiKey = option ?? readEnv('SHOP_API_KEY');
   if (apiKey === undefined || apiKey === '') {
     throw configError('no API key: pass `apiKey` or set the SHOP_API_KEY environment variable');
   }
-  if (typeof apiKey !== 'string' || !/^[\x21-\x7e]+$/.test(apiKey)) {
+  if (typeof apiKey !== 'string' || !KEY.test(apiKey)) {
     throw configError('the API key must be a string of printable characters without spaces');
   }
   return apiKey;
+}
+
+/**
+ * Reads the key for one attempt: a function key is called and checked, and every key seen joins `secrets`
+ * (shared with the logger), so a rotated key is redacted as well as the first one.
+ */
+export function keyReader(apiKey: ApiKeyOption, secrets: string[]): () => Promise<string> {
+  if (typeof apiKey === 'string') return () => Promise.resolve(apiKey);
+  return async () => {
+    let key: unknown;
+    try {
+      key = await apiKey();
+    } catch (error) {
+      throw new ShopError('The apiKey function threw; no request was sent', { cause: error });
+    }
+    if (typeof key !== 'string' || !KEY.test(key)) {
+      throw new ShopError('The apiKey function must return a string of printable characters without spaces');
+    }
+    if (!secrets.includes(key)) secrets.push(key);
+    return key;
+  };
 }
 
 /** The base URL without trailing slashes and without a `/v1` the caller wrote, which operation paths carry. */
@@ -132,16 +185,116 @@ function resolveLogLevel(option: LogLevel | undefined): LogLevel {
   return isLogLevel(fromEnv) ? fromEnv : 'warn';
 }
 
+function resolveHooks(option: ShopHooks | undefined): PreparedHooks {
+  try {
+    return prepareHooks(option);
+  } catch (error) {
+    throw configError((error as Error).message);
+  }
+}
+
+function resolveHeaders(option: RequestHeaders | undefined, base: Readonly<Record<string, string>>) {
+  try {
+    return mergeHeaders(base, option);
+  } catch (error) {
+    throw configError(`defaultHeaders: ${(error as Error).message}`);
+  }
+}
+
+function resolveValidation(option: ResponseValidation | undefined): ResponseValidation {
+  if (option === undefined) return 'strict';
+  if (!isResponseValidation(option)) {
+    throw configError(`responseValidation must be 'strict', 'warn' or 'off', got ${String(option)}`);
+  }
+  return option;
+}
+
+/** What a derived client (`shop.withOptions`) may change. */
+export interface DerivedOptions {
+  /** Another key (or key function) for the derived client. */
+  apiKey?: ApiKeyOption;
+  /** Milliseconds one attempt may take. */
+  timeout?: number;
+  /** Retries after the first attempt. */
+  maxRetries?: number;
+  /** Milliseconds a whole call may take. */
+  deadline?: number;
+  /** Headers added over the parent's default headers. */
+  headers?: RequestHeaders;
+  /** Hooks run after the parent's. */
+  hooks?: ShopHooks;
+  /** Its own pacing instead of sharing the parent's throttle. */
+  throttle?: ThrottleOption;
+  /** Its own response validation mode. */
+  responseValidation?: ResponseValidation;
+}
+
+/** The configuration of a client derived from `parent` with `options` over it. */
+export function deriveClientOptions(parent: TransportConfig, options: DerivedOptions): TransportConfig {
+  const { retry } = parent;
+  const apiKey = options.apiKey === undefined ? parent.apiKey : resolveApiKey(options.apiKey);
+  if (typeof apiKey === 'string' && !parent.secrets.includes(apiKey)) parent.secrets.push(apiKey);
+  const defaultHeaders = resolveHeaders(options.headers, parent.defaultHeaders);
+  if (options.apiKey !== undefined) delete defaultHeaders.authorization;
+  const childHooks = resolveHooks(options.hooks);
+  return {
+    ...parent,
+    apiKey,
+    readKey: keyReader(apiKey, parent.secrets),
+    defaultHeaders,
+    timeout: resolveNumber(options.timeout, parent.timeout, 'timeout', timeoutProblem),
+    deadline:
+      options.deadline === undefined
+        ? parent.deadline
+        : resolveNumber(options.deadline, 0, 'deadline', timeoutProblem),
+    retry: {
+      ...retry,
+      maxRetries: resolveNumber(options.maxRetries, retry.maxRetries, 'maxRetries', countProblem),
+    },
+    throttle: options.throttle === undefined ? parent.throttle : resolveThrottle(options.throttle),
+    // The parent's ky hooks are already on the ky instance the child extends; its SDK hooks run first.
+    hooks:
+      childHooks === NO_HOOKS && !parent.hooks.beforeRetry.length && !parent.hooks.beforeError.length
+        ? NO_HOOKS
+        : {
+            ky: childHooks.ky,
+            beforeRetry: [...parent.hooks.beforeRetry, ...childHooks.beforeRetry],
+            beforeError: [...parent.hooks.beforeError, ...childHooks.beforeError],
+          },
+    validation:
+      options.responseValidation === undefined
+        ? parent.validation
+        : resolveValidation(options.responseValidation),
+  };
+}
+
 /** The transport's configuration from the caller's options and the environment; throws on the first problem. */
 export function resolveClientOptions(options: ClientOptions): TransportConfig {
   const apiKey = resolveApiKey(options.apiKey);
+  const secrets = typeof apiKey === 'string' ? [apiKey] : [];
   const backoff = options[RETRY_BACKOFF] ?? { baseMs: 500, capMs: 8_000 };
+  if (options.fetch !== undefined && typeof options.fetch !== 'function')
+    throw configError('fetch must be a function');
+  if (options.onValidationIssue !== undefined && typeof options.onValidationIssue !== 'function') {
+    throw configError('onValidationIssue must be a function');
+  }
   return {
     baseUrl: resolveBaseUrl(options.baseUrl),
     apiKey,
-    // Looked up per call, not captured: test tools (msw) and polyfills replace globalThis.fetch later.
-    fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
+    readKey: keyReader(apiKey, secrets),
+    secrets,
+    defaultHeaders: resolveHeaders(options.defaultHeaders, {
+      accept: 'application/json',
+      'user-agent': userAgent(),
+    }),
+    // Undefined unless given: ky then looks globalThis.fetch up per request (msw and polyfills replace it later).
+    fetch: options.fetch,
     timeout: resolveNumber(options.timeout, 30_000, 'timeout', timeoutProblem),
+    deadline:
+      options.deadline === undefined ? null : resolveNumber(options.deadline, 0, 'deadline', timeoutProblem),
+    hooks: resolveHooks(options.hooks),
+    validation: resolveValidation(options.responseValidation),
+    onValidationIssue: options.onValidationIssue,
     retry: {
       maxRetries: resolveNumber(options.maxRetries, 2, 'maxRetries', countProblem),
       maxRetryAfterSeconds: resolveNumber(
@@ -153,7 +306,7 @@ export function resolveClientOptions(options: ClientOptions): TransportConfig {
       backoffBaseMs: backoff.baseMs,
       backoffCapMs: backoff.capMs,
     },
-    logger: new SdkLogger(options.logger ?? console, resolveLogLevel(options.logLevel), [apiKey]),
+    logger: new SdkLogger(options.logger ?? console, resolveLogLevel(options.logLevel), secrets),
     throttle: resolveThrottle(options.throttle),
   };
 }

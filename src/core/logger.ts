@@ -3,7 +3,25 @@ import { redact } from '../internal/redact.js';
 /** How much the SDK logs: `debug` adds one line per HTTP attempt, `info` each retry, `warn` waits refused. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
-/** Where the SDK logs; `console` fits, as do pino and winston loggers. */
+/**
+ * The fields every log line of a request passes after its message: operation, method, path template (never
+ * the filled path), status, attempt and duration, as they apply. pino and winston users get them as fields.
+ */
+export interface LogFields {
+  readonly operation?: string;
+  readonly method?: string;
+  /** The path template, e.g. `/v1/range/reservations/{id}`. */
+  readonly path?: string;
+  readonly status?: number | null;
+  readonly attempt?: number;
+  readonly durationMs?: number;
+  readonly [field: string]: unknown;
+}
+
+/**
+ * Where the SDK logs; `console` fits, as do pino and winston loggers. Each call passes the message, then a
+ * {@link LogFields} object.
+ */
 export interface Logger {
   /** One line per HTTP attempt: method, path, status or error, attempt number, duration. */
   debug(message: string, ...rest: unknown[]): void;
@@ -40,16 +58,22 @@ export class SdkLogger {
     this.debugEnabled = this.#rank <= RANK.debug;
   }
 
-  debug(message: string): void {
-    if (this.#rank <= RANK.debug) this.#logger.debug(this.#clean(message));
+  debug(message: string, fields?: LogFields): void {
+    if (this.#rank <= RANK.debug) this.#emit('debug', message, fields);
   }
 
-  info(message: string): void {
-    if (this.#rank <= RANK.info) this.#logger.info(this.#clean(message));
+  info(message: string, fields?: LogFields): void {
+    if (this.#rank <= RANK.info) this.#emit('info', message, fields);
   }
 
-  warn(message: string): void {
-    if (this.#rank <= RANK.warn) this.#logger.warn(this.#clean(message));
+  warn(message: string, fields?: LogFields): void {
+    if (this.#rank <= RANK.warn) this.#emit('warn', message, fields);
+  }
+
+  #emit(level: 'debug' | 'info' | 'warn', message: string, fields: LogFields | undefined): void {
+    // Fields hold the path template and figures, never the filled path or a header: nothing to redact.
+    if (fields) this.#logger[level](this.#clean(message), fields);
+    else this.#logger[level](this.#clean(message));
   }
 
   #clean(message: string): string {

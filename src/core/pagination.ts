@@ -31,13 +31,16 @@ export class Page<T> implements AsyncIterable<T> {
   /** The page's `meta` as the server sent it. */
   readonly meta: ListMeta;
   readonly #send: PageSender<T>;
+  /** The cursors this walk has requested so far, this page's included. */
+  readonly #seen: ReadonlySet<string>;
 
-  constructor(received: ReceivedPage<T>, send: PageSender<T>) {
+  constructor(received: ReceivedPage<T>, send: PageSender<T>, seen: ReadonlySet<string> = NONE_SEEN) {
     this.data = received.data;
     this.meta = received.meta;
     this.hasMore = received.meta.has_more;
     this.nextCursor = received.meta.next_cursor ?? null;
     this.#send = send;
+    this.#seen = seen;
   }
 
   /** True when {@link Page.getNextPage} has a page to fetch. */
@@ -52,7 +55,7 @@ export class Page<T> implements AsyncIterable<T> {
         Promise.reject(new ShopError('No next page: check hasNextPage() before getNextPage()')),
       );
     }
-    return fetchPage(this.#send, this.nextCursor);
+    return fetchPage(this.#send, this.nextCursor, this.#seen);
   }
 
   /** Every record from this page's first onward, requesting the following pages as the loop reaches them. */
@@ -116,18 +119,30 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
   }
 }
 
-/** Requests the page at `cursor` and wraps it, refusing a cursor that does not move (it would loop forever). */
-export function fetchPage<T>(send: PageSender<T>, cursor?: string): PagePromise<T> {
+const NONE_SEEN: ReadonlySet<string> = new Set();
+
+/**
+ * Requests the page at `cursor` and wraps it, refusing a next cursor this walk has already requested: a
+ * server answering A -> B -> A would otherwise be walked forever. The cursors are those of this page's own
+ * chain, so fetching a page's next page twice is no cycle.
+ */
+export function fetchPage<T>(
+  send: PageSender<T>,
+  cursor?: string,
+  seenBefore: ReadonlySet<string> = NONE_SEEN,
+): PagePromise<T> {
   return new PagePromise(
     send(cursor).then((received) => {
-      if (cursor !== undefined && received.meta.has_more && received.meta.next_cursor === cursor) {
+      const seen = cursor === undefined ? seenBefore : new Set(seenBefore).add(cursor);
+      const next = received.meta.next_cursor;
+      if (received.meta.has_more && typeof next === 'string' && seen.has(next)) {
         throw new InvalidResponseError(
-          'The list returned the cursor it was given; stopping instead of looping',
+          'The list returned a cursor this walk already requested; stopping instead of looping',
           received.response.status,
           received.response.headers,
         );
       }
-      return new LazyAPIResponse(new Page(received, send), received.response);
+      return new LazyAPIResponse(new Page(received, send, seen), received.response, received.call);
     }),
   );
 }

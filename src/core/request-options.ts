@@ -1,3 +1,6 @@
+import type { ShopHooks } from './hooks.js';
+import type { ResponseValidation } from './response-policy.js';
+
 /**
  * Extra headers of one call, in any shape `fetch` takes: a `Headers`, `[name, value]` pairs, or a record.
  * In a record, a null or undefined value removes that header from the SDK's defaults (`User-Agent`,
@@ -38,4 +41,19 @@ export interface RequestOptions {
    * @example { headers: { 'X-Request-Id': requestId } }
    */
   headers?: RequestHeaders;
+  /** Hooks for this call only, run after the client's. See docs/hooks.md. */
+  hooks?: ShopHooks;
+  /**
+   * Milliseconds the whole call may take: attempts, back-off and Retry-After waits together. Each attempt's
+   * timeout and each wait is capped by what remains; past it the call rejects with a `TimeoutError` naming
+   * the attempts made.
+   * @default the client's `deadline` (none)
+   */
+  deadline?: number;
+  /**
+   * What a response breaking its schema does for this call: `'strict'` rejects, `'warn'` returns the data
+   * and reports it, `'off'` skips the check.
+   * @default the client's `responseValidation` ('strict')
+   */
+  responseValidation?: ResponseValidation;
 }

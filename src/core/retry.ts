@@ -55,8 +55,16 @@ export function retryDelay(error: unknown, retryNumber: number, policy: RetryPol
 const noop = () => {};
 const consumeRetry = () => true;
 
-/** Told of each failed attempt that p-retry weighs, with the wait before the next one (null: no retry). */
-export type FailedAttemptListener = (error: Error, delayMs: number | null, attemptNumber: number) => void;
+/**
+ * Told of each failed attempt that p-retry weighs, with the wait before the next one (null: no retry).
+ * Returns the wait to take (null: stop and reject with `error`), or throws to reject with another error
+ * (a deadline that the wait would pass, a hook that failed).
+ */
+export type FailedAttemptListener = (
+  error: Error,
+  delayMs: number | null,
+  attemptNumber: number,
+) => number | null | Promise<number | null>;
 
 /**
  * Runs `attempt` until it succeeds or fails for good. The wait happens inside p-retry's `shouldRetry`
@@ -85,8 +93,7 @@ export async function withRetries<T>(
       onFailedAttempt: noop,
       shouldConsumeRetry: consumeRetry,
       shouldRetry: async ({ error, attemptNumber }) => {
-        const delay = retryDelay(error, attemptNumber, policy);
-        onFailedAttempt(error, delay, attemptNumber);
+        const delay = await onFailedAttempt(error, retryDelay(error, attemptNumber, policy), attemptNumber);
         if (delay === null) return false;
         await sleep(delay, signal);
         return true;

@@ -1,52 +1,43 @@
-import { mergeHeaders, userAgent } from '../internal/headers.js';
-import { countProblem, timeoutProblem } from '../internal/limits.js';
+import ky, { type KyInstance, type Options as KyOptions } from 'ky';
+import { mergeHeaders } from '../internal/headers.js';
 import { compilePath, type PathBuilder } from '../internal/path.js';
-import { redact, redactedCause } from '../internal/redact.js';
+import { CallState } from './call.js';
 import { openEnvelope } from './envelope.js';
 import { RateLimitError } from './errors/api-errors.js';
-import { ParamsValidationError } from './errors/params-validation-error.js';
-import {
-  ConnectionError,
-  InvalidResponseError,
-  ResponseValidationError,
-  TimeoutError,
-} from './errors/transport-errors.js';
+import { HookError, TimeoutError } from './errors/transport-errors.js';
+import { NO_HOOKS, type PreparedHooks, prepareHooks, runBeforeError, runBeforeRetry } from './hooks.js';
 import { resolveIdempotencyKey } from './idempotency.js';
-import type { SdkLogger } from './logger.js';
 import type { HttpMethod, Operation } from './operation.js';
 import type { ListMeta, PageSender } from './pagination.js';
 import { checkParams, type RequestParams } from './params.js';
 import { encodeQuery } from './query.js';
 import type { RequestOptions } from './request-options.js';
+import { accepted, type ResponseValidation } from './response-policy.js';
 import { type RetryPolicy, withRetries } from './retry.js';
-import type { Throttle } from './throttle.js';
-import { type CheckResult, check, checkList } from './validation.js';
+import { tracingChannels } from './tracing.js';
+import type { TransportConfig } from './transport-config.js';
+import {
+  type AttemptInit,
+  checkCount,
+  checkDeadline,
+  checkTimeout,
+  checkValidation,
+  connectionError,
+  deletedStub,
+  describe,
+  fetchWithAttemptSignal,
+  serialise,
+  withQuery,
+} from './transport-parts.js';
 
-/** The `fetch` the SDK sends with: the runtime's, or one the caller passes (a proxy agent, a test double). */
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+export type { FetchLike, TransportConfig } from './transport-config.js';
+export { checkCount, checkTimeout } from './transport-parts.js';
 
-/** Everything the transport needs, resolved and checked by the client once. */
-export interface TransportConfig {
-  /** Origin and prefix of the API without the trailing slash and without `/v1`, which operation paths carry. */
-  readonly baseUrl: string;
-  /** Sent as `Authorization: Bearer <key>`, and redacted from every log line and error message. */
-  readonly apiKey: string;
-  /** What every attempt is sent with. */
-  readonly fetch: FetchLike;
-  /** Milliseconds one attempt may take, headers and body together, unless a call sets its own. */
-  readonly timeout: number;
-  /** Retry bounds, unless a call sets its own `maxRetries`. */
-  readonly retry: RetryPolicy;
-  /** The caller's logger behind the SDK's level check and redaction. */
-  readonly logger: SdkLogger;
-  /** Paces attempt starts when the client was given `throttle`; null otherwise. */
-  readonly throttle: Throttle | null;
-}
-
-/** A validated single-record result and the response it came in. */
+/** A validated single-record result, the response it came in, and the call's recovery data. */
 export interface Received<T> {
   readonly data: T;
   readonly response: Response;
+  readonly call: CallState;
 }
 
 /** A validated page: its items, its `meta`, and the response. */
@@ -54,37 +45,70 @@ export interface ReceivedPage<T> extends Received<T[]> {
   readonly meta: ListMeta;
 }
 
-interface Prepared {
+export interface Prepared {
   readonly label: string;
   readonly url: string;
   readonly method: HttpMethod;
-  /** Copied into every attempt's init: a custom fetch that mutates its headers changes nothing else. */
+  /** Copied by ky into every attempt's Request: a hook that changes its headers changes nothing else. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | undefined;
+  readonly idempotencyKey: string | null;
   /** A DELETE's result when the server answers 2xx with no body at all (204 No Content). */
   readonly emptyResult: Readonly<Record<string, unknown>> | undefined;
 }
 
+/** What one call runs with: the client's settings with the call's options over them, resolved once. */
+interface CallSettings {
+  readonly policy: RetryPolicy;
+  readonly timeout: number;
+  readonly signal: AbortSignal | undefined;
+  readonly hooks: PreparedHooks;
+  readonly validation: ResponseValidation;
+}
+
+const channels = tracingChannels();
+
 /**
- * Sends calls: builds the URL and headers, sends with `fetch`, retries with p-retry, opens the envelope and
- * validates `data`. Knows no resource: everything per endpoint comes from its `Operation`.
+ * Sends calls through one ky instance: builds the URL and headers, sends, retries with p-retry, opens the
+ * envelope and validates `data`. Knows no resource: everything per endpoint comes from its `Operation`.
  */
 export class Transport {
   readonly #config: TransportConfig;
-  readonly #secrets: readonly string[];
+  readonly #ky: KyInstance;
   readonly #headers: Readonly<Record<string, string>>;
   readonly #jsonHeaders: Readonly<Record<string, string>>;
   readonly #paths = new WeakMap<Operation, PathBuilder>();
+  #defaults: CallSettings | undefined;
+  /** True when the ky instance (or the one it extends) has hooks: only then is a context passed to ky. */
+  readonly #kyHooks: boolean;
 
-  constructor(config: TransportConfig) {
+  constructor(config: TransportConfig, parent?: { readonly ky: KyInstance; readonly hooks: boolean }) {
     this.#config = config;
-    this.#secrets = [config.apiKey];
-    this.#headers = {
-      authorization: `Bearer ${config.apiKey}`,
-      accept: 'application/json',
-      'user-agent': userAgent(),
+    // ky's retry and timeout are off: p-retry retries (Retry-After, back-off, the deadline) and the SDK's
+    // own per-attempt timeout covers the body too, which ky's stops short of.
+    const kyOptions: KyOptions = {
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      fetch: config.fetch ?? fetchWithAttemptSignal,
     };
-    this.#jsonHeaders = { ...this.#headers, 'content-type': 'application/json' };
+    if (config.hooks.ky) kyOptions.hooks = config.hooks.ky;
+    this.#ky = parent ? parent.ky.extend(kyOptions) : ky.create(kyOptions);
+    this.#kyHooks = Boolean(config.hooks.ky) || parent?.hooks === true;
+    const base = { ...config.defaultHeaders };
+    if (typeof config.apiKey === 'string') base.authorization = `Bearer ${config.apiKey}`;
+    this.#headers = base;
+    this.#jsonHeaders = { ...base, 'content-type': 'application/json' };
+  }
+
+  /** A transport over this one's ky instance (extended), secrets and, unless `config` has its own, throttle. */
+  derive(config: TransportConfig): Transport {
+    return new Transport(config, { ky: this.#ky, hooks: this.#kyHooks });
+  }
+
+  /** The configuration, for {@link Transport.derive}. */
+  get config(): TransportConfig {
+    return this.#config;
   }
 
   /** One single-record call: `data` validated against `operation.result`. */
@@ -94,9 +118,11 @@ export class Transport {
     options?: RequestOptions,
   ): Promise<Received<T>> {
     checkParams(operation, params);
-    const { envelope, response } = await this.#send(this.#prepare(operation, params, options), options);
-    const data = this.#validated(operation, response, check(operation.result, envelope.data));
-    return { data: data as T, response };
+    const settings = this.#settings(options);
+    const prepared = this.#prepare(operation, params, options);
+    const call = this.#call(operation, prepared, options);
+    const { data, response } = await this.#send(prepared, call, settings);
+    return { data: data as T, response, call };
   }
 
   /**
@@ -105,49 +131,97 @@ export class Transport {
    * checked again. Every item is validated against `operation.result`, and `meta` checked.
    */
   pages<T>(operation: Operation, params: RequestParams, options?: RequestOptions): PageSender<T> {
-    let first: { readonly prepared: Prepared; readonly cursor: unknown } | undefined;
+    let first:
+      | { readonly prepared: Prepared; readonly cursor: unknown; readonly settings: CallSettings }
+      | undefined;
     return async (cursor) => {
       if (!first) {
         checkParams(operation, params);
         // The caller's own cursor (resuming a walk) is replaced by the server's on later pages.
         const { cursor: given, ...query } = params.query ?? {};
-        first = { prepared: this.#prepare(operation, { ...params, query }, options), cursor: given };
+        const prepared = this.#prepare(operation, { ...params, query }, options);
+        first = { prepared, cursor: given, settings: this.#settings(options) };
       }
       const next = cursor ?? first.cursor;
       const prepared =
         next === undefined || next === null ? first.prepared : withQuery(first.prepared, { cursor: next });
-      const { envelope, response } = await this.#send(prepared, options);
-      const meta = envelope.meta;
-      if (!isListMeta(meta)) {
-        throw new InvalidResponseError(
-          `Expected list meta {has_more, next_cursor} from ${operation.id}, got ${JSON.stringify(meta ?? null)}`,
-          response.status,
-          response.headers,
-        );
-      }
-      const data = this.#validated(operation, response, checkList(operation.result, envelope.data));
-      return { data: data as T[], meta, response };
+      const call = this.#call(operation, prepared, options, true);
+      const { data, meta, response } = await this.#send(prepared, call, first.settings);
+      return { data: data as T[], meta: meta as ListMeta, response, call };
     };
   }
 
-  #validated<T>(operation: Operation, response: Response, result: CheckResult<T>): T {
-    if (result.ok) return result.value;
-    const issues = result.issues.map((issue) => ({ path: ['data', ...issue.path], message: issue.message }));
-    throw new ResponseValidationError(operation.id, issues, response.status, response.headers);
+  #settings(options: RequestOptions | undefined): CallSettings {
+    const { retry, timeout, validation } = this.#config;
+    // A call without options (most of them) shares one settings object.
+    if (!options) {
+      this.#defaults ??= { policy: retry, timeout, signal: undefined, hooks: NO_HOOKS, validation };
+      return this.#defaults;
+    }
+    return {
+      policy:
+        options.maxRetries === undefined ? retry : { ...retry, maxRetries: checkCount(options.maxRetries) },
+      timeout: options.timeout === undefined ? timeout : checkTimeout(options.timeout),
+      signal: options.signal,
+      hooks: options.hooks === undefined ? NO_HOOKS : prepareHooks(options.hooks),
+      validation:
+        options.responseValidation === undefined ? validation : checkValidation(options.responseValidation),
+    };
   }
 
-  async #send(prepared: Prepared, options: RequestOptions | undefined) {
-    const { retry, timeout } = this.#config;
-    const policy =
-      options?.maxRetries === undefined ? retry : { ...retry, maxRetries: checkCount(options.maxRetries) };
-    const attemptTimeout = options?.timeout === undefined ? timeout : checkTimeout(options.timeout);
-    const signal = options?.signal;
-    return withRetries(
-      (attempt) => this.#attempt(prepared, attempt, attemptTimeout, signal),
-      policy,
-      signal,
-      (error, delay, attempt) => this.#logFailure(prepared, error, delay, attempt, policy),
+  #call(
+    operation: Operation,
+    prepared: Prepared,
+    options: RequestOptions | undefined,
+    list = false,
+  ): CallState {
+    const deadline =
+      options?.deadline === undefined ? this.#config.deadline : checkDeadline(options.deadline);
+    return new CallState(
+      operation,
+      list,
+      prepared.idempotencyKey,
+      deadline === null ? null : performance.now() + deadline,
+      deadline,
     );
+  }
+
+  /** Runs the call's attempts, traced when someone listens on `shop-sdk:request`. */
+  #send(prepared: Prepared, call: CallState, settings: CallSettings) {
+    const channel = channels?.request;
+    if (!channel?.hasSubscribers) return this.#run(prepared, call, settings);
+    call.trace = {
+      operation: call.operation,
+      method: call.method,
+      path: call.path,
+      idempotencyKey: call.idempotencyKey,
+      status: null,
+      attempts: 0,
+      elapsedMs: null,
+    };
+    return channel.tracePromise(() => this.#run(prepared, call, settings), call.trace);
+  }
+
+  async #run(prepared: Prepared, call: CallState, settings: CallSettings) {
+    try {
+      const result = await withRetries(
+        () => this.#attempt(prepared, call, settings),
+        settings.policy,
+        settings.signal,
+        (error, delay, attempt) => this.#onFailure(prepared, call, settings, error, delay, attempt),
+      );
+      call.finish(result.response.status);
+      return result;
+    } catch (error) {
+      call.finish((error as { status?: number }).status ?? null);
+      call.stamp(error);
+      if (this.#config.hooks === NO_HOOKS && settings.hooks === NO_HOOKS) throw error;
+      const context = call.context(call.startedAt);
+      let final = await runBeforeError(this.#config.hooks, error as Error, context);
+      final = await runBeforeError(settings.hooks, final, context);
+      call.stamp(final);
+      throw final;
+    }
   }
 
   /** The request of a call whose params were checked: URL, headers and body, built once for all attempts. */
@@ -160,30 +234,71 @@ export class Transport {
     const path = buildPath(params.path);
     const body = params.body === undefined ? undefined : serialise(operation, params.body);
     const base = body === undefined ? this.#headers : this.#jsonHeaders;
-    const headers = options?.headers ? mergeHeaders(base, options.headers) : base;
+    let headers = options?.headers ? mergeHeaders(base, options.headers) : base;
+    let idempotencyKey: string | null = null;
+    if (operation.method === 'POST') {
+      idempotencyKey = resolveIdempotencyKey(options?.idempotencyKey ?? headers['idempotency-key']);
+      headers = { ...headers, 'idempotency-key': idempotencyKey };
+    }
     return {
       label: `${operation.method} ${path}`,
       url: this.#config.baseUrl + path + encodeQuery(params.query),
       method: operation.method,
-      headers:
-        operation.method === 'POST'
-          ? {
-              ...headers,
-              'idempotency-key': resolveIdempotencyKey(options?.idempotencyKey ?? headers['idempotency-key']),
-            }
-          : headers,
+      headers,
       body,
+      idempotencyKey,
       emptyResult: operation.method === 'DELETE' ? deletedStub(operation, params) : undefined,
     };
   }
 
-  async #attempt(prepared: Prepared, attempt: number, timeout: number, signal: AbortSignal | undefined) {
-    const { fetch, logger, throttle } = this.#config;
-    if (throttle) await throttle.acquire(signal);
-    // An abort that landed after the throttle's wait ended fired no listener; from here to fetch() nothing
-    // awaits, so the listener below covers the rest. Checked before fetch, so not even a custom one is called.
+  async #attempt(prepared: Prepared, call: CallState, settings: CallSettings) {
+    const { throttle } = this.#config;
+    const signal = settings.signal;
+    call.attempts++;
+    if (throttle) {
+      // throttle wait budget (issue 12): to pass as acquire's maxWaitMs once the throttle takes one.
+      const budget = Math.min(settings.policy.maxRetryAfterSeconds * 1000, call.remaining());
+      if (budget <= 0) throw call.deadlineError(call.attempts - 1);
+      await throttle.acquire(signal);
+    }
+    // An abort that landed after the throttle's wait ended fired no listener; from here to the send nothing
+    // awaits but the key function, so the listener below covers the rest.
     if (signal?.aborted) throw signal.reason;
-    const started = logger.debugEnabled ? performance.now() : 0;
+    let timeout = settings.timeout;
+    if (call.deadlineAt !== null) {
+      const remaining = call.remaining();
+      if (remaining <= 0) throw call.deadlineError(call.attempts - 1);
+      if (remaining < timeout) timeout = Math.ceil(remaining);
+    }
+    let headers = prepared.headers;
+    if (typeof this.#config.apiKey !== 'string' && !('authorization' in headers)) {
+      headers = { ...headers, authorization: `Bearer ${await this.#config.readKey()}` };
+      if (signal?.aborted) throw signal.reason;
+    }
+    const attemptChannel = channels?.attempt;
+    if (attemptChannel?.hasSubscribers && call.trace) {
+      const message = { call: call.trace, attempt: call.attempts, status: null as number | null };
+      call.trace.attempts = call.attempts;
+      return attemptChannel.tracePromise(async () => {
+        const result = await this.#exchange(prepared, call, settings, headers, timeout);
+        message.status = result.response.status;
+        return result;
+      }, message);
+    }
+    return this.#exchange(prepared, call, settings, headers, timeout);
+  }
+
+  /** One HTTP exchange through ky: headers and body inside one timeout, the body read once. */
+  async #exchange(
+    prepared: Prepared,
+    call: CallState,
+    settings: CallSettings,
+    headers: Readonly<Record<string, string>>,
+    timeout: number,
+  ) {
+    const { logger, throttle, secrets } = this.#config;
+    const signal = settings.signal;
+    const started = performance.now();
     // One controller per attempt covers headers and body; the caller's signal is linked by a listener,
     // which costs far less per request than AbortSignal.any.
     const controller = new AbortController();
@@ -194,22 +309,29 @@ export class Transport {
     }, timeout);
     const onAbort = signal ? () => controller.abort(signal.reason) : undefined;
     if (onAbort) signal?.addEventListener('abort', onAbort, { once: true });
+    const options: KyOptions & AttemptInit = { method: prepared.method, headers, body: prepared.body };
+    // With the runtime's fetch, the attempt's signal rides past ky (see fetchWithAttemptSignal); a caller's
+    // fetch gets it the ordinary way, on the Request (ky links it to its own with AbortSignal.any).
+    if (this.#config.fetch) options.signal = controller.signal;
+    else options.shopSdkSignal = controller.signal;
+    if (this.#kyHooks || settings.hooks.ky) {
+      options.context = call.context(started) as unknown as Record<string, unknown>;
+      if (settings.hooks.ky) options.hooks = settings.hooks.ky;
+    }
     let response: Response;
     let text: string;
     try {
-      const init: RequestInit = {
-        method: prepared.method,
-        headers: { ...prepared.headers },
-        body: prepared.body,
-        signal: controller.signal,
-      };
-      response = await fetch(prepared.url, init);
+      response = await this.#ky(prepared.url, options);
       text = await response.text();
     } catch (cause) {
       if (signal?.aborted) throw signal.reason;
-      const error = timedOut ? new TimeoutError(timeout) : connectionError(cause, this.#secrets);
-      if (logger.debugEnabled)
-        logger.debug(`${prepared.label} -> ${error.name} (attempt ${attempt}, ${elapsed(started)})`);
+      if (cause instanceof HookError) throw cause;
+      const error = timedOut
+        ? timeout < settings.timeout
+          ? call.deadlineError(call.attempts)
+          : new TimeoutError(timeout)
+        : connectionError(cause, secrets);
+      if (logger.debugEnabled) this.#logAttempt(prepared, call, error.name, null, started);
       throw error;
     } finally {
       clearTimeout(timer);
@@ -217,99 +339,59 @@ export class Transport {
     }
     throttle?.observe(response.headers);
     if (logger.debugEnabled)
-      logger.debug(`${prepared.label} -> ${response.status} (attempt ${attempt}, ${elapsed(started)})`);
-    return { envelope: openEnvelope(response, text, this.#secrets, prepared.emptyResult), response };
+      this.#logAttempt(prepared, call, String(response.status), response.status, started);
+    const envelope = openEnvelope(response, text, secrets, prepared.emptyResult);
+    // Checked inside the attempt, so a refused answer is an error of the call like any other: never retried,
+    // stamped with the recovery data, seen by beforeError and the trace.
+    return accepted(call, response, envelope, settings.validation, this.#config);
   }
 
-  #logFailure(
+  #logAttempt(prepared: Prepared, call: CallState, outcome: string, status: number | null, started: number) {
+    const durationMs = Math.round((performance.now() - started) * 10) / 10;
+    this.#config.logger.debug(
+      `${prepared.label} -> ${outcome} (attempt ${call.attempts}, ${durationMs.toFixed(1)} ms)`,
+      {
+        operation: call.operation,
+        method: call.method,
+        path: call.path,
+        status,
+        attempt: call.attempts,
+        durationMs,
+      },
+    );
+  }
+
+  async #onFailure(
     prepared: Prepared,
+    call: CallState,
+    settings: CallSettings,
     error: Error,
     delay: number | null,
     attempt: number,
-    policy: RetryPolicy,
-  ): void {
-    const { logger } = this.#config;
-    if (delay !== null) {
-      logger.info(
-        `${prepared.label} failed (${describe(error)}); retry ${attempt} of ${policy.maxRetries} in ${Math.round(delay)} ms`,
-      );
-    } else if (error instanceof RateLimitError && error.retryAfter !== null) {
-      logger.warn(
-        `${prepared.label}: not waiting Retry-After ${error.retryAfter} s, over maxRetryAfterSeconds (${policy.maxRetryAfterSeconds})`,
-      );
+  ): Promise<number | null> {
+    const { logger, hooks } = this.#config;
+    const { policy } = settings;
+    const fields = { operation: call.operation, method: call.method, path: call.path, attempt };
+    if (delay === null) {
+      if (error instanceof RateLimitError && error.retryAfter !== null) {
+        logger.warn(
+          `${prepared.label}: not waiting Retry-After ${error.retryAfter} s, over maxRetryAfterSeconds (${policy.maxRetryAfterSeconds})`,
+          { ...fields, status: 429, retryAfter: error.retryAfter },
+        );
+      }
+      return null;
     }
-  }
-}
-
-/** `prepared` with `extra` added to its query string. */
-function withQuery(prepared: Prepared, extra: Readonly<Record<string, unknown>>): Prepared {
-  const added = encodeQuery(extra);
-  if (added === '') return prepared;
-  const url = prepared.url.includes('?') ? `${prepared.url}&${added.slice(1)}` : prepared.url + added;
-  return { ...prepared, url };
-}
-
-/**
- * What a DELETE answered with no body resolves to: `{ id, deleted: true }`, the id taken from the path's
- * last parameter (a number where the path takes an integer), the shape the API's deletion events carry.
- */
-function deletedStub(operation: Operation, params: RequestParams): Record<string, unknown> {
-  const last = operation.pathParams[operation.pathParams.length - 1];
-  const value = last === undefined ? undefined : params.path?.[last.name];
-  if (value === undefined) return { deleted: true };
-  return { id: last?.type === 'integer' ? Number(value) : value, deleted: true };
-}
-
-/** A usable `meta`: a boolean `has_more`, and a cursor to follow whenever it is true. */
-function isListMeta(meta: unknown): meta is ListMeta {
-  if (typeof meta !== 'object' || meta === null) return false;
-  const { has_more: hasMore, next_cursor: cursor } = meta as Record<string, unknown>;
-  if (hasMore === true) return typeof cursor === 'string' && cursor !== '';
-  return hasMore === false && (cursor === undefined || cursor === null || typeof cursor === 'string');
-}
-
-function serialise(operation: Operation, body: unknown): string {
-  try {
-    return JSON.stringify(body);
-  } catch (error) {
-    throw new ParamsValidationError(
-      { body: [`cannot be sent as JSON: ${(error as Error).message}`] },
-      operation.id,
+    // A wait that would end past the deadline is not taken: the call fails now, naming its attempts.
+    if (delay >= call.remaining()) throw call.deadlineError(attempt, error);
+    logger.info(
+      `${prepared.label} failed (${describe(error)}); retry ${attempt} of ${policy.maxRetries} in ${Math.round(delay)} ms`,
+      { ...fields, status: (error as { status?: number }).status ?? null, delayMs: Math.round(delay) },
     );
+    if (hooks.beforeRetry.length + settings.hooks.beforeRetry.length > 0) {
+      const context = { ...call.context(call.startedAt), error, delayMs: delay };
+      await runBeforeRetry(hooks, context);
+      await runBeforeRetry(settings.hooks, context);
+    }
+    return delay;
   }
-}
-
-/**
- * A failed fetch as a ConnectionError. The runtime's text may quote the URL or headers, so the message and
- * the kept `cause` (which util.inspect prints, chain and all) are redacted copies, never the raw error.
- */
-function connectionError(cause: unknown, secrets: readonly string[]): ConnectionError {
-  const reason = redact(cause instanceof Error ? cause.message : String(cause), secrets);
-  const code = (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  return new ConnectionError(`Connection error: ${reason}${typeof code === 'string' ? ` (${code})` : ''}`, {
-    cause: redactedCause(cause, secrets),
-  });
-}
-
-function describe(error: Error): string {
-  const status = (error as { status?: unknown }).status;
-  return typeof status === 'number' ? `HTTP ${status}` : error.name;
-}
-
-function elapsed(started: number): string {
-  return `${(performance.now() - started).toFixed(1)} ms`;
-}
-
-/** A per-call `maxRetries`: a non-negative integer. */
-export function checkCount(value: number): number {
-  const problem = countProblem(value);
-  if (problem !== null) throw new ParamsValidationError({ maxRetries: [problem] });
-  return value;
-}
-
-/** A per-call `timeout`: positive milliseconds no larger than setTimeout accepts. */
-export function checkTimeout(value: number): number {
-  const problem = timeoutProblem(value);
-  if (problem !== null) throw new ParamsValidationError({ timeout: [problem] });
-  return value;
 }

@@ -8,7 +8,8 @@ const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 /** A fetch failing the way undici does (TypeError 'fetch failed' over a system error), naming secrets. */
 function leakyFetch(): FetchLike {
-  return (url) => {
+  return (input) => {
+    const url = input instanceof Request ? input.url : String(input);
     const system = Object.assign(
       new Error(`connect ECONNREFUSED via proxy (Authorization: Bearer ${API_KEY}, hook ${SECRET})`),
       { code: 'ECONNREFUSED', cause: new Error(`socket for ${url} key ${API_KEY}`) },

@@ -21,11 +21,22 @@ const URL_PATTERN = `${BASE_URL}/v1/range/reservations/:id`;
 
 afterEach(() => vi.unstubAllEnvs());
 
-function capture(level?: LogLevel): { lines: string[]; logger: Logger; logLevel?: LogLevel } {
+/** A logger keeping each message in `lines` and the fields object passed after it in `fields`. */
+function capture(level?: LogLevel): {
+  lines: string[];
+  fields: unknown[];
+  logger: Logger;
+  logLevel?: LogLevel;
+} {
   const lines: string[] = [];
-  const push = (line: string, ...rest: unknown[]) => lines.push([line, ...rest.map(String)].join(' '));
+  const fields: unknown[] = [];
+  const push = (line: string, ...rest: unknown[]) => {
+    lines.push(line);
+    fields.push(rest[0]);
+  };
   return {
     lines,
+    fields,
     logger: { debug: push, info: push, warn: push, error: push },
     ...(level ? { logLevel: level } : {}),
   };
@@ -41,13 +52,22 @@ describe('logging', () => {
           : HttpResponse.json(ok(reservation(1))),
       ),
     );
-    const { lines, ...options } = capture('debug');
+    const { lines, fields, ...options } = capture('debug');
     await testClient(options).request(
       retrieveReservation,
       { path: { id: 1 } },
       { headers: { 'x-trace': 'on' } },
     );
     expect(lines).toHaveLength(3);
+    // Structured fields beside each line: the path template, never the filled path.
+    const attemptFields = {
+      operation: 'range.reservations.retrieve',
+      method: 'GET',
+      path: '/v1/range/reservations/{id}',
+    };
+    expect(fields[0]).toEqual({ ...attemptFields, status: 503, attempt: 1, durationMs: expect.any(Number) });
+    expect(fields[1]).toEqual({ ...attemptFields, status: 503, attempt: 1, delayMs: expect.any(Number) });
+    expect(fields[2]).toEqual({ ...attemptFields, status: 200, attempt: 2, durationMs: expect.any(Number) });
     expect(lines[0]).toMatch(/^shop-sdk: GET \/v1\/range\/reservations\/1 -> 503 \(attempt 1, \d+\.\d ms\)$/);
     expect(lines[1]).toMatch(/retry 1 of 2/);
     expect(lines[2]).toMatch(/^shop-sdk: GET \/v1\/range\/reservations\/1 -> 200 \(attempt 2, \d+\.\d ms\)$/);
@@ -76,9 +96,9 @@ describe('logging', () => {
     let attempts = 0;
     const leakyFetch: FetchLike = (url, init) =>
       ++attempts === 2
-        ? Promise.reject(new TypeError(`fetch failed for ${url} with key ${API_KEY}`))
+        ? Promise.reject(new TypeError(`fetch failed for ${(url as Request).url} with key ${API_KEY}`))
         : globalThis.fetch(url, init);
-    const { lines, ...options } = capture('debug');
+    const { lines, fields: _fields, ...options } = capture('debug');
     await testClient({ ...options, fetch: leakyFetch }).request(byName, {
       path: { handle: `who-${API_KEY}` },
     });
@@ -91,7 +111,9 @@ describe('logging', () => {
 
   it('keeps the API key out of a ConnectionError whose cause names it', async () => {
     const leakyFetch: FetchLike = (url) =>
-      Promise.reject(new TypeError(`fetch failed for ${url}: Authorization: Bearer ${API_KEY}`));
+      Promise.reject(
+        new TypeError(`fetch failed for ${(url as Request).url}: Authorization: Bearer ${API_KEY}`),
+      );
     const error = await rejection(
       testClient({ fetch: leakyFetch, maxRetries: 0 }).request(retrieveReservation, { path: { id: 1 } }),
     );
@@ -119,7 +141,7 @@ describe('logging', () => {
         HttpResponse.json(failure('RATE_LIMITED'), { status: 429, headers: { 'Retry-After': '86400' } }),
       ),
     );
-    const { lines, ...options } = capture();
+    const { lines, fields: _fields, ...options } = capture();
     await rejection(
       testClient({ ...options, logLevel: 'warn' }).request(retrieveReservation, { path: { id: 1 } }),
     );
@@ -174,7 +196,7 @@ describe('webhook secrets', () => {
       ++attempts === 2
         ? Promise.reject(new TypeError(`fetch failed: endpoint secret ${SECRET}`))
         : globalThis.fetch(url, init);
-    const { lines, ...options } = capture('debug');
+    const { lines, fields: _fields, ...options } = capture('debug');
     await testClient({ ...options, fetch: leakyFetch }).request(byName, { path: { name: `hook-${SECRET}` } });
     expect(lines).toHaveLength(5); // 500, its retry, the connection error, its retry, the 200
     expect(lines.join('\n')).not.toContain('whsec_');

@@ -125,6 +125,37 @@ describe('a list call', () => {
     const walk = testClient().list(listReservations).toArray();
     expect(await rejection(walk)).toBeInstanceOf(InvalidResponseError);
   });
+
+  it('refuses any cursor already seen in the walk: A -> B -> A stops after three pages', async () => {
+    const requested: (string | null)[] = [];
+    const nextOf: Record<string, string> = { first: 'A', A: 'B', B: 'A' };
+    server.use(
+      http.get(LIST_URL, ({ request }) => {
+        const cursor = new URL(request.url).searchParams.get('cursor');
+        requested.push(cursor);
+        return HttpResponse.json(
+          ok([reservation(requested.length)], { has_more: true, next_cursor: nextOf[cursor ?? 'first'] }),
+        );
+      }),
+    );
+    const error = await rejection(testClient().list(listReservations).toArray());
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect((error as Error).message).toBe(
+      'The list returned a cursor this walk already requested; stopping instead of looping',
+    );
+    expect(requested).toEqual([null, 'A', 'B']);
+  });
+
+  it('lets a page fetch its next page twice: the same request is no cycle', async () => {
+    servePages(6, 2);
+    const first = await testClient().list(listReservations, { query: { limit: 2 } });
+    const second = await first.getNextPage();
+    const third = await second.getNextPage();
+    const secondAgain = await first.getNextPage();
+    expect(third.data.map((item) => item.id)).toEqual([5, 6]);
+    expect(secondAgain.data.map((item) => item.id)).toEqual([3, 4]);
+    expect((await secondAgain.getNextPage()).data.map((item) => item.id)).toEqual([5, 6]);
+  });
 });
 
 describe('query encoding', () => {

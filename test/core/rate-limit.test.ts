@@ -188,8 +188,9 @@ describe('the throttle', () => {
   it('sends nothing when the call is aborted just as its throttle slot comes up', async () => {
     vi.useFakeTimers({ now: 0 });
     const sent: string[] = [];
-    const fetchDouble: FetchLike = async (url, init) => {
-      sent.push(`${init.method} ${new URL(url).pathname}`);
+    const fetchDouble: FetchLike = async (input) => {
+      const request = new Request(input);
+      sent.push(`${request.method} ${new URL(request.url).pathname}`);
       return Response.json(ok(reservation(1)), { status: 201 });
     };
     const shop = testClient({ throttle: { requestsPerMinute: 60 }, fetch: fetchDouble });
@@ -232,9 +233,9 @@ describe('the throttle', () => {
   it('paces a client: four concurrent calls at 1200 per minute start 50 ms apart', async () => {
     server.use(http.get(URL_PATTERN, () => HttpResponse.json(ok(reservation(1)))));
     const starts: number[] = [];
-    const fetchAndNote = (url: string, init: RequestInit) => {
+    const fetchAndNote: FetchLike = (input, init) => {
       starts.push(performance.now());
-      return globalThis.fetch(url, init);
+      return globalThis.fetch(input, init);
     };
     const shop = testClient({ throttle: { requestsPerMinute: 1_200 }, fetch: fetchAndNote });
     await Promise.all([1, 2, 3, 4].map(() => shop.request(retrieveReservation, { path: { id: 1 } })));

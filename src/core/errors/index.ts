@@ -29,6 +29,7 @@ export { isShopError, ShopError } from './shop-error.js';
 export {
   ConnectionError,
   formatIssuePath,
+  HookError,
   InvalidResponseError,
   type ResponseIssue,
   ResponseValidationError,

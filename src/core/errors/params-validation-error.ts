@@ -21,7 +21,7 @@ export class ParamsValidationError extends ShopError {
     /** Each refused field mapped to its messages. */
     readonly details: Record<string, string[]>,
     /** The operation, e.g. `range.reservations.create`, when the refusal belongs to one. */
-    readonly operation: string | null = null,
+    override readonly operation: string | null = null,
   ) {
     const fields = Object.entries(details)
       .map(([field, messages]) => `${field}: ${messages.join('; ')}`)

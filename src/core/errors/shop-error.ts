@@ -11,6 +11,16 @@ export class ShopError extends Error {
   override readonly name: string = 'ShopError';
   /** @internal brand read by {@link isShopError} across bundles. */
   readonly [SHOP_ERROR] = true;
+  // Recovery data, set by the transport on every error an API call rejects with (undefined elsewhere);
+  // `declare`d so an error outside a call carries no such keys.
+  /** The call's Idempotency-Key (a POST's, given or generated; null for other methods): re-drive with it. */
+  declare readonly idempotencyKey?: string | null;
+  /** How many attempts the call made before failing. */
+  declare readonly attempts?: number;
+  /** The operation that failed, e.g. `range.reservations.create`. */
+  declare readonly operation?: string | null;
+  /** Milliseconds from the call's start to its failure, waits between retries included. */
+  declare readonly elapsedMs?: number;
 }
 
 /** True when `value` is a {@link ShopError}, even one thrown by another copy of the SDK. */

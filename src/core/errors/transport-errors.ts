@@ -6,16 +6,33 @@ export class ConnectionError extends ShopError {
   override readonly name: string = 'ConnectionError';
 }
 
-/** One attempt took longer than the `timeout` option (headers and body together). */
+/**
+ * One attempt took longer than the `timeout` option (headers and body together), or the call ran past its
+ * `deadline` (attempts, back-off and Retry-After waits together).
+ */
 export class TimeoutError extends ConnectionError {
   override readonly name: string = 'TimeoutError';
+  /** The `deadline` that ran out, in milliseconds; null when one attempt's `timeout` did. */
+  readonly deadline: number | null;
 
   constructor(
-    /** The per-attempt limit that was exceeded, in milliseconds. */
+    /** The limit that was exceeded, in milliseconds: the attempt's timeout, or the deadline. */
     readonly timeout: number,
+    deadline?: { readonly deadline: number; readonly attemptsMade: number; readonly cause?: unknown },
   ) {
-    super(`Request timed out after ${timeout} ms`);
+    super(
+      deadline
+        ? `Deadline of ${deadline.deadline} ms passed after ${deadline.attemptsMade} attempt${deadline.attemptsMade === 1 ? '' : 's'}`
+        : `Request timed out after ${timeout} ms`,
+      deadline?.cause === undefined ? undefined : { cause: deadline.cause },
+    );
+    this.deadline = deadline ? deadline.deadline : null;
   }
+}
+
+/** A hook the caller gave (`hooks` of the client or the call) threw; its error is the `cause`. Never retried. */
+export class HookError extends ShopError {
+  override readonly name: string = 'HookError';
 }
 
 /** A 2xx response that is not JSON or not the `{status: 'ok', data}` envelope. */
@@ -65,13 +82,15 @@ export class ResponseValidationError extends ShopError {
 
   constructor(
     /** The operation, e.g. `range.reservations.retrieve`. */
-    readonly operation: string,
+    override readonly operation: string,
     /** Every issue found, the first one also in the message. */
     readonly issues: readonly ResponseIssue[],
     /** The HTTP status. */
     readonly status: number,
     /** The response headers. */
     readonly headers: Headers,
+    /** The `data` the server sent, as parsed JSON, to inspect or use at your own risk. */
+    readonly data?: unknown,
   ) {
     const [first] = issues;
     const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';

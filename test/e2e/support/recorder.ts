@@ -75,12 +75,15 @@ export class Recorder {
 
   constructor(private readonly spec: SpecValidator) {}
 
-  readonly fetch: FetchLike = async (url, init) => {
-    const { pathname } = new URL(url);
-    const method = (init.method ?? 'GET').toUpperCase();
+  readonly fetch: FetchLike = async (input, init) => {
+    // The SDK sends through ky, which hands fetch a Request.
+    const request = new Request(input, init);
+    const { pathname } = new URL(request.url);
+    const method = request.method.toUpperCase();
+    const requestHeaders = new Headers(request.headers);
     let response: Response;
     try {
-      response = await globalThis.fetch(url, init);
+      response = await globalThis.fetch(request);
     } catch (error) {
       this.dropped.push({ method, path: pathname });
       throw error;
@@ -101,7 +104,7 @@ export class Recorder {
       operationId,
       status: response.status,
       body,
-      requestHeaders: new Headers(init.headers),
+      requestHeaders,
       problems,
     });
     return response;
