@@ -44,9 +44,14 @@ export {
 export { type ListMeta, Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
 export type { RawRequestParams, RawRequestParamsWithBody, RequestParams } from './core/params.js';
 export type { RateLimitInfo } from './core/rate-limit.js';
+export {
+  MemoryRateLimitStore,
+  type RateLimitReservation,
+  type RateLimitStore,
+} from './core/rate-limit-store.js';
 export type { RequestHeaders, RequestOptions } from './core/request-options.js';
 export { APIResource } from './core/resource.js';
-export type { ThrottleOption } from './core/throttle.js';
+export type { ThrottleOption, ThrottlePace } from './core/throttle.js';
 export type { FetchLike } from './core/transport.js';
 // The known values of every open enum, `as const`, with their open union types.
 export * from './generated/enums.js';

@@ -3,7 +3,13 @@ import { countProblem, secondsProblem, timeoutProblem } from '../internal/limits
 import { RETRY_BACKOFF, type RetryBackoff } from '../internal/test-hooks.js';
 import { ShopError } from './errors/shop-error.js';
 import { isLogLevel, type Logger, type LogLevel, SdkLogger } from './logger.js';
-import { isPacing, MIN_REQUESTS_PER_MINUTE, Throttle, type ThrottleOption } from './throttle.js';
+import {
+  isPacing,
+  isRateLimitStore,
+  MIN_REQUESTS_PER_MINUTE,
+  Throttle,
+  type ThrottleOption,
+} from './throttle.js';
 import type { FetchLike, TransportConfig } from './transport.js';
 
 // The client's options and how they are checked: every problem is found at construction, with the option
@@ -54,8 +60,11 @@ export interface ClientOptions {
   logLevel?: LogLevel;
   /**
    * Spaces requests to stay under the plan's per-minute limit instead of collecting 429s: a number of
-   * requests per minute, or `'auto'` to pace from the `X-RateLimit-*` headers. Off by default.
-   * @example { throttle: { requestsPerMinute: 60 } } // Established plan
+   * requests per minute (with a `store` and `key`, shared by every process of the shop), or `'auto'` to pace
+   * from the `X-RateLimit-*` headers. A wait for a slot longer than `maxRetryAfterSeconds` fails the call at
+   * once with a `RateLimitError` (`throttled: true`). Off by default.
+   * @example { throttle: { requestsPerMinute: 60 } } // Established plan, this client alone
+   * @example { throttle: { requestsPerMinute: 60, store: new RedisRateLimitStore(redis), key: shopId } }
    */
   throttle?: ThrottleOption;
   /** @internal Back-off timing for the SDK's own tests. */
@@ -112,14 +121,26 @@ function resolveNumber(
   return value;
 }
 
-function resolveThrottle(option: ThrottleOption | undefined): Throttle | null {
+function resolveThrottle(option: ThrottleOption | undefined, logger: SdkLogger): Throttle | null {
   if (option === undefined) return null;
   if (option !== 'auto' && !isPacing(option?.requestsPerMinute)) {
     throw configError(
       `throttle must be 'auto' or { requestsPerMinute: <positive number, at least ${MIN_REQUESTS_PER_MINUTE}> }`,
     );
   }
-  return new Throttle(option);
+  if (option !== 'auto' && option.store !== undefined && !isRateLimitStore(option.store)) {
+    throw configError(
+      'throttle.store must be a rate-limit store (MemoryRateLimitStore, RedisRateLimitStore)',
+    );
+  }
+  if (
+    option !== 'auto' &&
+    option.key !== undefined &&
+    (typeof option.key !== 'string' || option.key === '')
+  ) {
+    throw configError('throttle.key must be a non-empty string naming the shop');
+  }
+  return new Throttle(option, logger);
 }
 
 function resolveLogLevel(option: LogLevel | undefined): LogLevel {
@@ -136,6 +157,7 @@ function resolveLogLevel(option: LogLevel | undefined): LogLevel {
 export function resolveClientOptions(options: ClientOptions): TransportConfig {
   const apiKey = resolveApiKey(options.apiKey);
   const backoff = options[RETRY_BACKOFF] ?? { baseMs: 500, capMs: 8_000 };
+  const logger = new SdkLogger(options.logger ?? console, resolveLogLevel(options.logLevel), [apiKey]);
   return {
     baseUrl: resolveBaseUrl(options.baseUrl),
     apiKey,
@@ -153,7 +175,7 @@ export function resolveClientOptions(options: ClientOptions): TransportConfig {
       backoffBaseMs: backoff.baseMs,
       backoffCapMs: backoff.capMs,
     },
-    logger: new SdkLogger(options.logger ?? console, resolveLogLevel(options.logLevel), [apiKey]),
-    throttle: resolveThrottle(options.throttle),
+    logger,
+    throttle: resolveThrottle(options.throttle, logger),
   };
 }

@@ -179,7 +179,7 @@ export class Transport {
 
   async #attempt(prepared: Prepared, attempt: number, timeout: number, signal: AbortSignal | undefined) {
     const { fetch, logger, throttle } = this.#config;
-    if (throttle) await throttle.acquire(signal);
+    if (throttle) await throttle.acquire(signal, this.#config.retry.maxRetryAfterSeconds * 1000);
     // An abort that landed after the throttle's wait ended fired no listener; from here to fetch() nothing
     // awaits, so the listener below covers the rest. Checked before fetch, so not even a custom one is called.
     if (signal?.aborted) throw signal.reason;
@@ -215,7 +215,10 @@ export class Transport {
       clearTimeout(timer);
       if (onAbort) signal?.removeEventListener('abort', onAbort);
     }
-    throttle?.observe(response.headers);
+    if (throttle) {
+      throttle.observe(response.headers);
+      if (response.status === 429) throttle.rateLimited(response.headers);
+    }
     if (logger.debugEnabled)
       logger.debug(`${prepared.label} -> ${response.status} (attempt ${attempt}, ${elapsed(started)})`);
     return { envelope: openEnvelope(response, text, this.#secrets, prepared.emptyResult), response };
