@@ -23,8 +23,7 @@ function recordingFetch(answer: (n: number) => Response) {
   return { arrivals, fetch };
 }
 
-const okResponse = (headers: Record<string, string> = {}) =>
-  Response.json(ok(reservation(1)), { headers });
+const okResponse = (headers: Record<string, string> = {}) => Response.json(ok(reservation(1)), { headers });
 
 describe('a throttle wait is capped by maxRetryAfterSeconds', () => {
   it('fails a call at once, nothing sent, when its fixed-pace slot is further off than the cap', async () => {
@@ -90,16 +89,19 @@ describe("fuzzed answers (issue 12): 'auto' never leaves a call pending", () => 
   it.each([
     ['an hour away', NOW / 1000 + 3_600],
     ['in milliseconds', NOW + 30_000],
-  ])('after Remaining: 0 with Reset %s, the next call goes within the minute under the default cap', async (_, reset) => {
-    vi.useFakeTimers({ now: NOW });
-    const { arrivals, fetch } = recordingFetch(() => okResponse(spent(reset)));
-    const shop = testClient({ fetch, throttle: 'auto' });
-    await shop.request(retrieveReservation, { path: { id: 1 } });
-    const next = shop.request(retrieveReservation, { path: { id: 1 } });
-    await vi.advanceTimersByTimeAsync(60_000);
-    expect((await next).id).toBe(1);
-    expect(arrivals).toEqual([NOW, NOW + 60_000]);
-  });
+  ])(
+    'after Remaining: 0 with Reset %s, the next call goes within the minute under the default cap',
+    async (_, reset) => {
+      vi.useFakeTimers({ now: NOW });
+      const { arrivals, fetch } = recordingFetch(() => okResponse(spent(reset)));
+      const shop = testClient({ fetch, throttle: 'auto' });
+      await shop.request(retrieveReservation, { path: { id: 1 } });
+      const next = shop.request(retrieveReservation, { path: { id: 1 } });
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect((await next).id).toBe(1);
+      expect(arrivals).toEqual([NOW, NOW + 60_000]);
+    },
+  );
 
   it.each([
     ['30 digits', '9'.repeat(30)],
@@ -109,10 +111,11 @@ describe("fuzzed answers (issue 12): 'auto' never leaves a call pending", () => 
     const { arrivals, fetch } = recordingFetch(() =>
       Response.json(failure('RATE_LIMITED'), { status: 429, headers: { 'Retry-After': value } }),
     );
-    const error = await rejection(testClient({ fetch, throttle: { requestsPerMinute: 600 } }).request(
-      retrieveReservation,
-      { path: { id: 1 } },
-    ));
+    const error = await rejection(
+      testClient({ fetch, throttle: { requestsPerMinute: 600 } }).request(retrieveReservation, {
+        path: { id: 1 },
+      }),
+    );
     expect(error).toMatchObject({ name: 'RateLimitError', throttled: false });
     expect(Number.isFinite((error as RateLimitError).retryAfter)).toBe(true);
     expect(arrivals).toHaveLength(1);
@@ -221,7 +224,9 @@ describe('a failing store', () => {
     }
     expect(arrivals).toEqual([NOW, NOW + 1_000, NOW + 2_000]);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/rate-limit store failed \(connection lost\); pacing "shop-9" in this process/);
+    expect(warnings[0]).toMatch(
+      /rate-limit store failed \(connection lost\); pacing "shop-9" in this process/,
+    );
     // Set aside for two seconds after failing: asked at 0 and at +2 s, not on every call.
     expect(reservations).toBe(2);
   });
