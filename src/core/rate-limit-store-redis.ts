@@ -32,11 +32,12 @@ local paused = tonumber(state[2]) or 0
 `;
 
 // The same rule as reserveIn() in rate-limit-store.ts. ARGV: interval, longest wait, held slot (-1: none).
+// A held slot is confirmed unless a pause covers it or it was missed by more than an interval.
 // Replies { wait, slot }, slot -1 when refused. The key lives as long as its schedule reaches ahead.
 const RESERVE_SCRIPT = `${NOW}
 local interval = tonumber(ARGV[1])
 local held = tonumber(ARGV[3])
-if held >= 0 and paused <= held then return { 0, held } end
+if held >= 0 and paused <= held and now - held <= interval then return { 0, held } end
 local start = math.max(now, nextStart, paused)
 local wait = start - now
 if wait > tonumber(ARGV[2]) then return { wait, -1 } end

@@ -23,7 +23,9 @@ export interface RateLimitStore {
    * Takes the next start for `key`, `intervalMs` after the one before and not inside a pause (generic cell
    * rate: a start may come no sooner than `intervalMs` after the previous one). With `heldSlot` (a slot
    * this caller already waited for) the slot is confirmed as it stands, `waitMs: 0`, unless a pause set
-   * since covers it, in which case a new slot is taken after the pause.
+   * since covers it or the caller comes back more than `intervalMs` after it: then a new slot is taken.
+   * (A start that late would land on top of the slots after it, which others are using on time; the
+   * service counts fixed windows, so such bunching is what turns into 429s.)
    */
   reserve(
     key: string,
@@ -52,7 +54,12 @@ export function reserveIn(
   maxWaitMs: number,
   heldSlot: number | null | undefined,
 ): RateLimitReservation {
-  if (heldSlot !== null && heldSlot !== undefined && schedule.pausedUntil <= heldSlot) {
+  if (
+    heldSlot !== null &&
+    heldSlot !== undefined &&
+    schedule.pausedUntil <= heldSlot &&
+    now - heldSlot <= intervalMs
+  ) {
     return { waitMs: 0, slot: heldSlot };
   }
   const start = Math.max(now, schedule.nextStart, schedule.pausedUntil);

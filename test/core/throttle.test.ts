@@ -242,3 +242,19 @@ describe('throttle options', () => {
     expect(() => testClient({ throttle: throttle as never })).toThrow(message);
   });
 });
+
+describe('MemoryRateLimitStore', () => {
+  it('confirms a held slot, but gives up one missed by more than an interval for a slot in the schedule', async () => {
+    vi.useFakeTimers({ now: NOW });
+    const store = new MemoryRateLimitStore();
+    const first = await store.reserve('shop', 1_000, 60_000);
+    const second = await store.reserve('shop', 1_000, 60_000);
+    expect(second).toEqual({ waitMs: 1_000, slot: NOW + 1_000 });
+    vi.setSystemTime(NOW + 1_500);
+    expect(await store.reserve('shop', 1_000, 60_000, second.slot)).toEqual({ waitMs: 0, slot: NOW + 1_000 });
+    // Back 2.5 s after its slot: sent now it would bunch with the starts after it, so it queues again.
+    vi.setSystemTime(NOW + 3_500);
+    expect(await store.reserve('shop', 1_000, 60_000, first.slot)).toEqual({ waitMs: 0, slot: NOW + 3_500 });
+    expect(await store.reserve('shop', 1_000, 60_000)).toEqual({ waitMs: 1_000, slot: NOW + 4_500 });
+  });
+});
