@@ -41,6 +41,9 @@ const WINDOW_MS = 60_000;
  */
 const MAX_PAUSE_MS = 86_400_000;
 
+/** How long before its slot a waiting call confirms it with the store. */
+const CONFIRM_LEAD_MS = 20;
+
 /** After a shared store fails, calls pace locally for this long before the store is tried again. */
 const SHARED_RETRY_MS = 2_000;
 
@@ -92,11 +95,19 @@ export class Throttle {
    */
   async acquire(signal?: AbortSignal | null, maxWaitMs = Number.POSITIVE_INFINITY): Promise<void> {
     let held: Taken | null = null;
+    let startsAt = 0;
     for (;;) {
       const taken: Taken = await this.#reserve(maxWaitMs, held);
       if (taken.slot === null) throw refusal(this.#key, taken.waitMs, maxWaitMs);
+      if (held !== null && taken.shared === held.shared && taken.slot === held.slot) {
+        const rest = startsAt - Date.now();
+        if (rest > 0) await sleep(rest, signal);
+        return;
+      }
       if (taken.waitMs <= 0) return;
-      await sleep(taken.waitMs, signal);
+      startsAt = Date.now() + taken.waitMs;
+      // Confirmed a little ahead of the slot, so the store's round trip does not make the start late.
+      await sleep(Math.max(0, taken.waitMs - CONFIRM_LEAD_MS), signal);
       held = taken;
     }
   }
