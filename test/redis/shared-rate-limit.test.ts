@@ -12,7 +12,7 @@ import type { CallOutcome, WorkerSetup } from '../../bench/scale-worker.js';
 import { startWorkers, type Worker } from '../../bench/scale-workers.js';
 import type { RateLimitStore } from '../../src/core/rate-limit-store.js';
 import { RedisRateLimitStore } from '../../src/core/rate-limit-store-redis.js';
-import { ShopClient } from '../../src/index.js';
+import { isShopError, ShopClient } from '../../src/index.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/testing/index.js';
 
 const redisUrl = inject('redisUrl');
@@ -239,4 +239,35 @@ describe.skipIf(!hasRedisServer())('Redis stopped mid-run', () => {
       await server.close();
     }
   }, 60_000);
+});
+
+describe('RedisRateLimitStore without a server', () => {
+  it('refuses something that is not a Redis client, with a ShopError', () => {
+    expect(() => new RedisRateLimitStore({} as never)).toThrow(/node-redis or ioredis client/);
+    expect(() => new RedisRateLimitStore({ call: async () => null }, { commandTimeoutMs: 0 })).toThrow(
+      /commandTimeoutMs must be 1 to 60000 ms/,
+    );
+  });
+
+  it('gives up on a command the client never answers after commandTimeoutMs, with a ShopError', async () => {
+    // What a client with an offline queue does while its server is gone: the promise just stays pending.
+    const silent = { call: () => new Promise<never>(() => {}) };
+    const store = new RedisRateLimitStore(silent, { commandTimeoutMs: 50 });
+    const started = performance.now();
+    const error = await store.reserve('shop', 1_000, 60_000).catch((reason: unknown) => reason);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(isShopError(error)).toBe(true);
+    expect((error as Error).message).toMatch(/Redis did not answer within 50 ms/);
+  });
+
+  it('turns a client error or an unexpected reply into a ShopError', async () => {
+    const failing = new RedisRateLimitStore({
+      call: async () => Promise.reject(new TypeError('socket closed')),
+    });
+    await expect(failing.pause('shop', 1_000)).rejects.toThrow(/RedisRateLimitStore: socket closed/);
+    const odd = new RedisRateLimitStore({ call: async () => 'OK' });
+    const error = await odd.reserve('shop', 1_000, 60_000).catch((reason: unknown) => reason);
+    expect(isShopError(error)).toBe(true);
+    expect((error as Error).message).toMatch(/unexpected reply/);
+  });
 });
