@@ -5,6 +5,7 @@ const entry = {
   'webhooks/index': 'src/webhooks/index.ts',
   'webhooks/verify': 'src/webhooks/verify-only.ts',
   'webhooks/redis': 'src/webhooks/redis.ts',
+  redis: 'src/redis.ts',
   'testing/index': 'src/testing/index.ts',
 };
 

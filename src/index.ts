@@ -51,10 +51,15 @@ export {
 export { type ListMeta, Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
 export type { RawRequestParams, RawRequestParamsWithBody, RequestParams } from './core/params.js';
 export type { RateLimitInfo } from './core/rate-limit.js';
+export {
+  MemoryRateLimitStore,
+  type RateLimitReservation,
+  type RateLimitStore,
+} from './core/rate-limit-store.js';
 export type { RequestHeaders, RequestOptions } from './core/request-options.js';
 export { APIResource } from './core/resource.js';
 export type { ResponseValidation, ValidationIssueListener } from './core/response-policy.js';
-export type { ThrottleOption } from './core/throttle.js';
+export type { ThrottleOption, ThrottlePace } from './core/throttle.js';
 export {
   ATTEMPT_CHANNEL,
   type AttemptTraceMessage,

@@ -5,9 +5,12 @@ const { createSandbox } = require('shop-sdk/testing');
 const { verifyWebhook } = require('shop-sdk/webhooks');
 const { verifyWebhookSignature } = require('shop-sdk/webhooks/verify');
 const { RedisDedupeStore } = require('shop-sdk/webhooks/redis');
+const shared = require('shop-sdk/redis');
 
 assert.equal(typeof verifyWebhook, 'function');
 assert.equal(typeof RedisDedupeStore, 'function');
+assert.equal(typeof shared.RedisRateLimitStore, 'function');
+assert.equal(typeof shared.RedisDedupeStore, 'function');
 assert.equal(typeof createSandbox, 'function');
 assert.equal(typeof NotFoundError, 'function');
 

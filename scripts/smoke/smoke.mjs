@@ -1,6 +1,7 @@
 // Installed-package smoke test, ESM: every subpath imports, and the client makes a real request.
 import assert from 'node:assert/strict';
 import { NotFoundError, ShopClient } from 'shop-sdk';
+import { RedisDedupeStore as DedupeFromRedisEntry, RedisRateLimitStore } from 'shop-sdk/redis';
 import { createSandbox } from 'shop-sdk/testing';
 import { verifyWebhook } from 'shop-sdk/webhooks';
 import { RedisDedupeStore } from 'shop-sdk/webhooks/redis';
@@ -11,6 +12,9 @@ const VECTOR = '0c8670ed117751cc551a20e35839447075c42800ea3cf3e8a2fbda99cd1e6edd
 
 assert.equal(typeof verifyWebhook, 'function');
 assert.equal(typeof RedisDedupeStore, 'function');
+assert.equal(typeof RedisRateLimitStore, 'function');
+// One class behind both subpaths: the ESM build shares the chunk.
+assert.equal(DedupeFromRedisEntry, RedisDedupeStore);
 assert.equal(typeof createSandbox, 'function');
 assert.equal(typeof NotFoundError, 'function');
 

@@ -11,7 +11,13 @@ import {
   type ResponseValidation,
   type ValidationIssueListener,
 } from './response-policy.js';
-import { isPacing, MIN_REQUESTS_PER_MINUTE, Throttle, type ThrottleOption } from './throttle.js';
+import {
+  isPacing,
+  isRateLimitStore,
+  MIN_REQUESTS_PER_MINUTE,
+  Throttle,
+  type ThrottleOption,
+} from './throttle.js';
 import type { ApiKeyOption, FetchLike, TransportConfig } from './transport-config.js';
 
 // The client's options and how they are checked: every problem is found at construction, with the option
@@ -83,8 +89,11 @@ export interface ClientOptions {
   logLevel?: LogLevel;
   /**
    * Spaces requests to stay under the plan's per-minute limit instead of collecting 429s: a number of
-   * requests per minute, or `'auto'` to pace from the `X-RateLimit-*` headers. Off by default.
-   * @example { throttle: { requestsPerMinute: 60 } } // Established plan
+   * requests per minute (with a `store` and `key`, shared by every process of the shop), or `'auto'` to pace
+   * from the `X-RateLimit-*` headers. A wait for a slot longer than `maxRetryAfterSeconds` fails the call at
+   * once with a `RateLimitError` (`throttled: true`). Off by default.
+   * @example { throttle: { requestsPerMinute: 60 } } // Established plan, this client alone
+   * @example { throttle: { requestsPerMinute: 60, store: new RedisRateLimitStore(redis), key: shopId } }
    */
   throttle?: ThrottleOption;
   /** @internal Back-off timing for the SDK's own tests. */
@@ -165,14 +174,26 @@ function resolveNumber(
   return value;
 }
 
-function resolveThrottle(option: ThrottleOption | undefined): Throttle | null {
+function resolveThrottle(option: ThrottleOption | undefined, logger: SdkLogger): Throttle | null {
   if (option === undefined) return null;
   if (option !== 'auto' && !isPacing(option?.requestsPerMinute)) {
     throw configError(
       `throttle must be 'auto' or { requestsPerMinute: <positive number, at least ${MIN_REQUESTS_PER_MINUTE}> }`,
     );
   }
-  return new Throttle(option);
+  if (option !== 'auto' && option.store !== undefined && !isRateLimitStore(option.store)) {
+    throw configError(
+      'throttle.store must be a rate-limit store (MemoryRateLimitStore, RedisRateLimitStore)',
+    );
+  }
+  if (
+    option !== 'auto' &&
+    option.key !== undefined &&
+    (typeof option.key !== 'string' || option.key === '')
+  ) {
+    throw configError('throttle.key must be a non-empty string naming the shop');
+  }
+  return new Throttle(option, logger);
 }
 
 function resolveLogLevel(option: LogLevel | undefined): LogLevel {
@@ -251,7 +272,8 @@ export function deriveClientOptions(parent: TransportConfig, options: DerivedOpt
       ...retry,
       maxRetries: resolveNumber(options.maxRetries, retry.maxRetries, 'maxRetries', countProblem),
     },
-    throttle: options.throttle === undefined ? parent.throttle : resolveThrottle(options.throttle),
+    throttle:
+      options.throttle === undefined ? parent.throttle : resolveThrottle(options.throttle, parent.logger),
     // The parent's ky hooks are already on the ky instance the child extends; its SDK hooks run first.
     hooks:
       childHooks === NO_HOOKS && !parent.hooks.beforeRetry.length && !parent.hooks.beforeError.length
@@ -278,6 +300,7 @@ export function resolveClientOptions(options: ClientOptions): TransportConfig {
   if (options.onValidationIssue !== undefined && typeof options.onValidationIssue !== 'function') {
     throw configError('onValidationIssue must be a function');
   }
+  const logger = new SdkLogger(options.logger ?? console, resolveLogLevel(options.logLevel), secrets);
   return {
     baseUrl: resolveBaseUrl(options.baseUrl),
     apiKey,
@@ -306,7 +329,7 @@ export function resolveClientOptions(options: ClientOptions): TransportConfig {
       backoffBaseMs: backoff.baseMs,
       backoffCapMs: backoff.capMs,
     },
-    logger: new SdkLogger(options.logger ?? console, resolveLogLevel(options.logLevel), secrets),
-    throttle: resolveThrottle(options.throttle),
+    logger,
+    throttle: resolveThrottle(options.throttle, logger),
   };
 }

@@ -88,12 +88,14 @@ function parseHttpDate(value: string, now: number): number | null {
 /**
  * `Retry-After` in seconds: delta-seconds (a non-negative integer, what the reference sends) or an HTTP-date,
  * which proxies in front of the API may send instead (a date already past means now: 0). Null when absent
- * or in any other form, so the caller backs off instead of trusting a misread wait.
+ * or in any other form, so the caller backs off instead of trusting a misread wait. Always finite.
  */
 export function parseRetryAfter(headers: Headers, now = Date.now()): number | null {
   const raw = headers.get('retry-after');
   if (!raw) return null;
-  if (/^\d+$/.test(raw)) return Number(raw);
+  // Digits past 2^53 are no wait a client could keep (and 309 of them read as Infinity): the largest exact
+  // number stands in, still far over any maxRetryAfterSeconds, so the call fails fast rather than backing off.
+  if (/^\d+$/.test(raw)) return Math.min(Number(raw), Number.MAX_SAFE_INTEGER);
   const date = parseHttpDate(raw, now);
   return date === null ? null : Math.max(0, Math.ceil((date - now) / 1000));
 }

@@ -1,7 +1,7 @@
 import pRetry from 'p-retry';
 import { sleep } from '../internal/sleep.js';
 import { ConflictError, InternalServerError, RateLimitError } from './errors/api-errors.js';
-import { ConnectionError } from './errors/transport-errors.js';
+import { ConnectionError, TimeoutError } from './errors/transport-errors.js';
 import { parseRetryAfter } from './rate-limit.js';
 
 /** The bounds of one call's retries. */
@@ -33,6 +33,8 @@ export function backoffDelay(retryNumber: number, policy: RetryPolicy): number {
  */
 export function retryDelay(error: unknown, retryNumber: number, policy: RetryPolicy): number | null {
   if (error instanceof RateLimitError) {
+    // The throttle refused the wait before anything was sent: trying again would be refused the same way.
+    if (error.throttled) return null;
     if (error.retryAfter === null) return backoffDelay(retryNumber, policy);
     return error.retryAfter <= policy.maxRetryAfterSeconds ? error.retryAfter * 1000 : null;
   }
@@ -48,7 +50,11 @@ export function retryDelay(error: unknown, retryNumber: number, policy: RetryPol
   if (error instanceof ConflictError) {
     return error.code === 'IDEMPOTENCY_IN_PROGRESS' ? backoffDelay(retryNumber, policy) : null;
   }
-  if (error instanceof ConnectionError) return backoffDelay(retryNumber, policy);
+  if (error instanceof ConnectionError) {
+    // A call past its deadline has no time left for another attempt; a per-attempt timeout is retried.
+    if (error instanceof TimeoutError && error.deadline !== null) return null;
+    return backoffDelay(retryNumber, policy);
+  }
   return null;
 }
 

@@ -1,16 +1,51 @@
 import { MAX_TIMER_MS } from '../internal/limits.js';
 import { sleep } from '../internal/sleep.js';
-import { parseRateLimit } from './rate-limit.js';
+import { RateLimitError } from './errors/api-errors.js';
+import type { SdkLogger } from './logger.js';
+import { parseRateLimit, parseRetryAfter } from './rate-limit.js';
+import { MemoryRateLimitStore, type RateLimitReservation, type RateLimitStore } from './rate-limit-store.js';
+
+/** `throttle` as a fixed pace, for one client or, through a shared `store`, for every process of a shop. */
+export interface ThrottlePace {
+  /**
+   * Request starts a minute for `key`, across everything that shares the store: the shop's whole limit
+   * (60 on the Established plan) when every process of the shop uses one store, else this process's share.
+   */
+  readonly requestsPerMinute: number;
+  /**
+   * Where the schedule lives: a `MemoryRateLimitStore` (one process; pass one instance to several clients
+   * to pace them together) or a `RedisRateLimitStore` from `shop-sdk/redis` (every process on that Redis).
+   * @default a MemoryRateLimitStore of this client's own
+   */
+  readonly store?: RateLimitStore;
+  /**
+   * Whose limit this is: name the shop (its id), so clients of different shops sharing a store keep apart.
+   * @default 'default'
+   */
+  readonly key?: string;
+}
 
 /**
  * Client-side pacing, opt-in. `{ requestsPerMinute }` spaces request starts evenly (60 on the Established
- * plan means one a second). `'auto'` paces from the `X-RateLimit-*` headers: it spreads the requests left in
- * the window over the time left, and waits for the reset when none are left, so it also yields to the
- * shop's other keys that share the limit.
+ * plan means one a second), with `store` and `key` across processes. `'auto'` paces from the
+ * `X-RateLimit-*` headers: it spreads the requests left in the window over the time left, and waits for the
+ * reset when none are left, so it also yields to the shop's other keys that share the limit.
  */
-export type ThrottleOption = { readonly requestsPerMinute: number } | 'auto';
+export type ThrottleOption = ThrottlePace | 'auto';
 
 const WINDOW_MS = 60_000;
+
+/**
+ * The longest a 429 pauses the shop: its daily cap resets at 00:00 UTC, so no honest Retry-After is longer
+ * than a day, and a misread one must not lock every process out for years.
+ */
+const MAX_PAUSE_MS = 86_400_000;
+
+/** How long before its slot a waiting call confirms it with the store. */
+const CONFIRM_LEAD_MS = 20;
+
+/** After a shared store fails, calls pace locally for this long before the store is tried again. */
+const SHARED_RETRY_MS = 2_000;
 
 /** The slowest fixed pace a timer can keep: one start per 2^31 - 1 ms (about 25 days). */
 export const MIN_REQUESTS_PER_MINUTE = WINDOW_MS / MAX_TIMER_MS;
@@ -20,35 +55,74 @@ export function isPacing(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= MIN_REQUESTS_PER_MINUTE;
 }
 
-/** Hands out start times to every attempt of one client, concurrent ones included. */
-export class Throttle {
-  #nextStart = 0;
-  #intervalMs: number;
-  readonly #auto: boolean;
+/** True for something with a store's two methods. */
+export function isRateLimitStore(value: unknown): value is RateLimitStore {
+  const store = value as Partial<RateLimitStore> | null | undefined;
+  return typeof store?.reserve === 'function' && typeof store.pause === 'function';
+}
 
-  constructor(option: ThrottleOption) {
+/** A reservation and whether the shared store made it (a held slot is only confirmed where it was taken). */
+type Taken = RateLimitReservation & { readonly shared: boolean };
+
+/**
+ * Hands out start times to every attempt of one client, concurrent ones included, from its store. A shared
+ * store that fails or stops answering is set aside for a moment and the client paces on its own meanwhile:
+ * a call is never held up, or failed, by the store.
+ */
+export class Throttle {
+  readonly #shared: RateLimitStore | null;
+  readonly #local = new MemoryRateLimitStore();
+  readonly #key: string;
+  readonly #auto: boolean;
+  readonly #logger: SdkLogger | null;
+  #intervalMs: number;
+  #sharedRetryAt = 0;
+  #sharedDown = false;
+
+  constructor(option: ThrottleOption, logger: SdkLogger | null = null) {
     this.#auto = option === 'auto';
     this.#intervalMs = option === 'auto' ? 0 : WINDOW_MS / option.requestsPerMinute;
+    this.#shared = option === 'auto' ? null : (option.store ?? null);
+    this.#key = option === 'auto' ? 'default' : (option.key ?? 'default');
+    this.#logger = logger;
   }
 
-  /** Resolves when this attempt may start; the slot is taken at once, so concurrent callers queue up. */
-  acquire(signal?: AbortSignal | null): Promise<void> | undefined {
-    const now = Date.now();
-    const start = Math.max(now, this.#nextStart);
-    this.#nextStart = start + this.#intervalMs;
-    return start > now ? sleep(start - now, signal) : undefined;
+  /**
+   * Resolves when this attempt may start. The slot is taken at once, so concurrent callers queue up; after
+   * waiting, the slot is confirmed, and taken again if a 429 paused the shop meanwhile. Rejects with a
+   * `RateLimitError` (`throttled: true`) when the wait would exceed `maxWaitMs`, and with the signal's
+   * reason when it aborts.
+   */
+  async acquire(signal?: AbortSignal | null, maxWaitMs = Number.POSITIVE_INFINITY): Promise<void> {
+    let held: Taken | null = null;
+    let startsAt = 0;
+    for (;;) {
+      const taken: Taken = await this.#reserve(maxWaitMs, held);
+      if (taken.slot === null) throw refusal(this.#key, taken.waitMs, maxWaitMs);
+      if (held !== null && taken.shared === held.shared && taken.slot === held.slot) {
+        const rest = startsAt - Date.now();
+        if (rest > 0) await sleep(rest, signal);
+        return;
+      }
+      if (taken.waitMs <= 0) return;
+      startsAt = Date.now() + taken.waitMs;
+      // Confirmed a little ahead of the slot, so the store's round trip does not make the start late.
+      await sleep(Math.max(0, taken.waitMs - CONFIRM_LEAD_MS), signal);
+      held = taken;
+    }
   }
 
   /** In `'auto'` mode, re-paces from a response's rate-limit headers. */
   observe(headers: Headers): void {
     if (!this.#auto) return;
     const { limit, remaining, reset } = parseRateLimit(headers);
-    const now = Date.now();
     if (remaining !== null && reset !== null) {
-      const msLeft = Math.min(Math.max(reset * 1000 - now, 0), WINDOW_MS);
+      // The window resets within a minute, whatever the header says: a later reset is a skewed clock or a
+      // misread (milliseconds for seconds), and the minute bounds the wait it can cause.
+      const msLeft = Math.min(Math.max(reset * 1000 - Date.now(), 0), WINDOW_MS);
       if (remaining <= 0) {
         // A reset already past by our clock means the clocks disagree: wait a second rather than not at all.
-        this.#nextStart = Math.max(this.#nextStart, now + (msLeft || 1000));
+        this.#local.pauseNow(this.#key, msLeft || 1000);
         this.#intervalMs = paceOf(limit);
       } else {
         this.#intervalMs = msLeft / remaining;
@@ -57,6 +131,71 @@ export class Throttle {
       this.#intervalMs = paceOf(limit);
     }
   }
+
+  /**
+   * A 429 arrived: its `Retry-After` (at most a day) pauses every queued and later call for the key, in
+   * every process sharing the store. A 429 without one pauses nothing (the retry backs off).
+   */
+  rateLimited(headers: Headers): void {
+    const seconds = parseRetryAfter(headers);
+    if (seconds === null || seconds <= 0) return;
+    const ms = Math.min(seconds * 1000, MAX_PAUSE_MS);
+    this.#local.pauseNow(this.#key, ms);
+    if (this.#shared && this.#sharedUsable()) {
+      this.#shared.pause(this.#key, ms).then(
+        () => this.#sharedAnswered(),
+        (error: unknown) => this.#sharedFailed(error),
+      );
+    }
+  }
+
+  async #reserve(maxWaitMs: number, held: Taken | null): Promise<Taken> {
+    if (this.#shared && this.#sharedUsable()) {
+      try {
+        const heldSlot = held?.shared ? held.slot : null;
+        const taken = await this.#shared.reserve(this.#key, this.#intervalMs, maxWaitMs, heldSlot);
+        this.#sharedAnswered();
+        return { ...taken, shared: true };
+      } catch (error) {
+        this.#sharedFailed(error);
+      }
+    }
+    const heldSlot = held && !held.shared ? held.slot : null;
+    return { ...this.#local.reserveNow(this.#key, this.#intervalMs, maxWaitMs, heldSlot), shared: false };
+  }
+
+  #sharedUsable(): boolean {
+    return !this.#sharedDown || Date.now() >= this.#sharedRetryAt;
+  }
+
+  #sharedAnswered(): void {
+    if (!this.#sharedDown) return;
+    this.#sharedDown = false;
+    this.#logger?.info(`throttle: the rate-limit store answers again; pacing "${this.#key}" with it`);
+  }
+
+  #sharedFailed(error: unknown): void {
+    this.#sharedRetryAt = Date.now() + SHARED_RETRY_MS;
+    if (this.#sharedDown) return;
+    this.#sharedDown = true;
+    const reason = error instanceof Error ? error.message : String(error);
+    this.#logger?.warn(
+      `throttle: the rate-limit store failed (${reason}); pacing "${this.#key}" in this process alone until it answers`,
+    );
+  }
+}
+
+/** The error of a call whose slot lies further off than the caller will wait; nothing was sent. */
+function refusal(key: string, waitMs: number, maxWaitMs: number): RateLimitError {
+  const seconds = Math.ceil(waitMs / 1000);
+  return new RateLimitError({
+    status: 429,
+    code: 'RATE_LIMITED',
+    message: `Throttled: the next request slot for "${key}" is ${seconds} s away, over maxRetryAfterSeconds (${maxWaitMs / 1000}); nothing was sent`,
+    details: {},
+    headers: new Headers(),
+    retryAfter: seconds,
+  });
 }
 
 /**

@@ -256,10 +256,19 @@ export class Transport {
     const signal = settings.signal;
     call.attempts++;
     if (throttle) {
-      // throttle wait budget (issue 12): to pass as acquire's maxWaitMs once the throttle takes one.
-      const budget = Math.min(settings.policy.maxRetryAfterSeconds * 1000, call.remaining());
-      if (budget <= 0) throw call.deadlineError(call.attempts - 1);
-      await throttle.acquire(signal);
+      // A throttle wait is capped like a Retry-After, and by what is left of the deadline.
+      const cap = settings.policy.maxRetryAfterSeconds * 1000;
+      const remaining = call.remaining();
+      if (remaining <= 0) throw call.deadlineError(call.attempts - 1);
+      try {
+        await throttle.acquire(signal, Math.min(cap, remaining));
+      } catch (error) {
+        // Refused for the deadline rather than the cap: the call ran out of time, as any other wait would.
+        if (remaining < cap && error instanceof RateLimitError && error.throttled) {
+          throw call.deadlineError(call.attempts - 1);
+        }
+        throw error;
+      }
     }
     // An abort that landed after the throttle's wait ended fired no listener; from here to the send nothing
     // awaits but the key function, so the listener below covers the rest.
@@ -337,7 +346,10 @@ export class Transport {
       clearTimeout(timer);
       if (onAbort) signal?.removeEventListener('abort', onAbort);
     }
-    throttle?.observe(response.headers);
+    if (throttle) {
+      throttle.observe(response.headers);
+      if (response.status === 429) throttle.rateLimited(response.headers);
+    }
     if (logger.debugEnabled)
       this.#logAttempt(prepared, call, String(response.status), response.status, started);
     const envelope = openEnvelope(response, text, secrets, prepared.emptyResult);

@@ -39,6 +39,7 @@ export class SandboxClock {
   constructor(
     start: Date,
     private readonly mode: ClockMode,
+    private readonly speed = 1,
   ) {
     this.baseMs = start.getTime();
   }
@@ -50,7 +51,12 @@ export class SandboxClock {
 
   /** The current time in milliseconds since the epoch. */
   nowMs(): number {
-    return this.mode === 'real' ? this.baseMs + (Date.now() - this.realStart) : this.baseMs;
+    return this.mode === 'real' ? this.baseMs + (Date.now() - this.realStart) * this.speed : this.baseMs;
+  }
+
+  /** @internal How long `ms` of sandbox time lasts on the wall clock: shorter on a clock running fast. */
+  wallMs(ms: number): number {
+    return this.mode === 'real' ? ms / this.speed : ms;
   }
 
   /** Moves time forward (`'2h'`, `'30m'`, or milliseconds) and runs the background work now due. */

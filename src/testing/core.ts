@@ -34,7 +34,7 @@ export interface SandboxCore {
 
 /** @internal Builds an empty core; seeding fills its state. */
 export function createCore(options: ResolvedOptions): SandboxCore {
-  const clock = new SandboxClock(options.now, options.clock);
+  const clock = new SandboxClock(options.now, options.clock, options.clockSpeed);
   const random = new SeededRandom(options.seed);
   const state = createState({
     rangeAddon: options.rangeAddon,

@@ -55,9 +55,15 @@ export interface SandboxOptions {
   now?: Date | string | number;
   /**
    * `frozen`: time moves only through `clock.advance` and `clock.set` (deterministic tests).
-   * `real`: time also flows at wall-clock speed from `now`. @default 'frozen'
+   * `real`: time also flows at wall-clock speed (times `clockSpeed`) from `now`. @default 'frozen'
    */
   clock?: ClockMode;
+  /**
+   * With `clock: 'real'`, sandbox seconds per wall-clock second: at 60 a minute of rate limits passes in a
+   * second. Waits the sandbox asks for (`Retry-After`) are then given in wall-clock seconds, the time the
+   * client actually waits (at least 1). @default 1
+   */
+  clockSpeed?: number;
   /** Origin that `sandbox.handlers` intercept in msw. @default 'https://sandbox.shop.test' */
   baseUrl?: string;
   /**
@@ -87,6 +93,7 @@ export interface ResolvedOptions {
   allowLoopback: boolean;
   now: Date;
   clock: ClockMode;
+  clockSpeed: number;
   baseUrl: string;
   autoDeliver: boolean;
   fetch: typeof fetch;
@@ -106,11 +113,19 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     allowLoopback: options.allowLoopback ?? true,
     now: options.now === undefined ? new Date() : new Date(options.now),
     clock: options.clock ?? 'frozen',
+    clockSpeed: checkClockSpeed(options.clockSpeed ?? 1),
     autoDeliver: options.autoDeliver ?? options.clock === 'real',
     baseUrl: (options.baseUrl ?? 'https://sandbox.shop.test').replace(/\/+$/, ''),
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000,
   };
+}
+
+function checkClockSpeed(speed: number): number {
+  if (typeof speed !== 'number' || !Number.isFinite(speed) || speed <= 0 || speed > 100_000) {
+    throw new SandboxUsageError('clockSpeed must be a positive number up to 100000');
+  }
+  return speed;
 }
 
 function checkRateLimits(limits: SandboxRateLimits): SandboxRateLimits {

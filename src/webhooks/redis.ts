@@ -1,22 +1,15 @@
 // `shop-sdk/webhooks/redis`: a DedupeStore over the caller's own Redis client. Neither node-redis nor ioredis
 // is imported: the client is duck-typed, so the SDK adds no Redis dependency and works with either.
+import {
+  isRedisClient,
+  type RedisClientLike,
+  type RedisCommands,
+  redisCommands,
+} from '../internal/redis-client.js';
 import type { DedupeStore } from './dedupe.js';
 import { WebhookConfigurationError } from './errors.js';
 
-/** The ioredis calls used (`Redis` and `Cluster` both have them). */
-export interface IoRedisLike {
-  call(command: string, ...args: (string | number)[]): Promise<unknown>;
-}
-
-/** The node-redis (v4, v5) calls used; `createClient()` and `createCluster()` both have them. */
-export interface NodeRedisLike {
-  set(key: string, value: string, options: { NX: true; EX: number }): Promise<unknown>;
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  del(key: string): Promise<unknown>;
-}
-
-/** A connected node-redis or ioredis client. */
-export type RedisClientLike = IoRedisLike | NodeRedisLike;
+export type { IoRedisLike, NodeRedisLike, RedisClientLike } from '../internal/redis-client.js';
 
 /** Options of {@link RedisDedupeStore}. */
 export interface RedisDedupeStoreOptions {
@@ -28,19 +21,13 @@ export interface RedisDedupeStoreOptions {
 const RELEASE_SCRIPT =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
-function isIoRedis(client: RedisClientLike): client is IoRedisLike {
-  return typeof (client as Partial<IoRedisLike>).call === 'function';
-}
-
 /**
  * A {@link DedupeStore} in Redis, for receivers running on several machines. `claim` is one
  * `SET key <random token> NX EX ttl`, atomic across every process that shares the Redis, and resolves with
  * the token; `release(id, token)` deletes the key only while it still holds that token (a compare-and-delete
  * script), so a handler whose claim ran out never deletes the claim another delivery took since.
  *
- * node-redis and ioredis spell EVAL differently (`eval(script, { keys, arguments })` against
- * `eval(script, numKeys, ...keysAndArgs)`); the store sends it through node-redis's `eval` and ioredis's
- * `call('EVAL', ...)`, which both clients' clusters route by the key.
+ * Either client works, node-redis or ioredis (a cluster too); `RedisRateLimitStore` takes the same one.
  *
  * @example
  * import { createClient } from 'redis';
@@ -48,23 +35,17 @@ function isIoRedis(client: RedisClientLike): client is IoRedisLike {
  * const handler = createWebhookHandler({ secret, dedupe: new RedisDedupeStore(redis), onEvent });
  */
 export class RedisDedupeStore implements DedupeStore {
-  readonly #client: RedisClientLike;
+  readonly #redis: RedisCommands;
   readonly #prefix: string;
 
   /** @param client a connected node-redis (v4 or v5) or ioredis client; the caller owns its lifecycle. */
   constructor(client: RedisClientLike, options: RedisDedupeStoreOptions = {}) {
-    const candidate = client as Partial<IoRedisLike & NodeRedisLike> | null | undefined;
-    const usable =
-      typeof candidate?.call === 'function' ||
-      (typeof candidate?.set === 'function' &&
-        typeof candidate.eval === 'function' &&
-        typeof candidate.del === 'function');
-    if (!usable) {
+    if (!isRedisClient(client)) {
       throw new WebhookConfigurationError(
         'RedisDedupeStore needs a node-redis or ioredis client (one with set/eval/del, or call).',
       );
     }
-    this.#client = client;
+    this.#redis = redisCommands(client);
     this.#prefix = options.keyPrefix ?? 'shop-sdk:webhook-event:';
   }
 
@@ -73,11 +54,7 @@ export class RedisDedupeStore implements DedupeStore {
     const key = this.#prefix + eventId;
     const ttl = Math.max(1, Math.ceil(ttlSeconds));
     const token = crypto.randomUUID();
-    const reply = isIoRedis(this.#client)
-      ? await this.#client.call('SET', key, token, 'NX', 'EX', ttl)
-      : await this.#client.set(key, token, { NX: true, EX: ttl });
-    // 'OK' when set; null when the key exists. RESP3 and type mappings may wrap the simple string.
-    return reply !== null && reply !== undefined && String(reply) === 'OK' ? token : false;
+    return (await this.#redis.setIfAbsent(key, token, ttl)) ? token : false;
   }
 
   /**
@@ -86,13 +63,7 @@ export class RedisDedupeStore implements DedupeStore {
    */
   async release(eventId: string, token?: string): Promise<void> {
     const key = this.#prefix + eventId;
-    if (token === undefined) {
-      if (isIoRedis(this.#client)) await this.#client.call('DEL', key);
-      else await this.#client.del(key);
-    } else if (isIoRedis(this.#client)) {
-      await this.#client.call('EVAL', RELEASE_SCRIPT, 1, key, token);
-    } else {
-      await this.#client.eval(RELEASE_SCRIPT, { keys: [key], arguments: [token] });
-    }
+    if (token === undefined) await this.#redis.delete(key);
+    else await this.#redis.evaluate(RELEASE_SCRIPT, [key], [token]);
   }
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseDuration, SandboxUsageError } from '../../src/testing/index.js';
 import { call, newSandbox, START } from './helpers.js';
 
@@ -26,6 +26,29 @@ describe('sandbox clock', () => {
     const before = sandbox.clock.nowMs();
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(sandbox.clock.nowMs()).toBeGreaterThan(before);
+  });
+
+  it('runs clockSpeed times wall speed, and asks a client to wait wall-clock seconds', async () => {
+    vi.useFakeTimers({ now: Date.parse(START), toFake: ['Date'] });
+    try {
+      // Established's 60 a minute; at 10x that minute lasts six wall seconds.
+      const sandbox = newSandbox({ clock: 'real', clockSpeed: 10, now: '2026-10-01T15:20:00.000Z' });
+      vi.advanceTimersByTime(3_000);
+      expect(sandbox.clock.iso()).toBe('2026-10-01T15:20:30.000Z');
+      const key = sandbox.createKey();
+      for (let i = 0; i < 60; i++) await call(sandbox, 'GET', '/v1/locations', { key });
+      const limited = await call(sandbox, 'GET', '/v1/locations', { key });
+      expect(limited.status).toBe(429);
+      // The 30 sandbox seconds left in the window pass in three wall seconds.
+      expect(limited.headers.get('Retry-After')).toBe('3');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('refuses a clockSpeed that is not a positive number', () => {
+    expect(() => newSandbox({ clockSpeed: 0 })).toThrow(/clockSpeed must be a positive number/);
+    expect(() => newSandbox({ clockSpeed: Number.NaN })).toThrow(SandboxUsageError);
   });
 
   it('stamps records with the sandbox time and moves default windows with it', async () => {

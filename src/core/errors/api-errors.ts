@@ -96,15 +96,25 @@ export class UnprocessableEntityError extends ShopApiError {
   override readonly name: string = 'UnprocessableEntityError';
 }
 
-/** 429: over the per-minute or daily limit. Raised after the SDK's own retries, or at once when the wait is too long. */
+/**
+ * 429: over the per-minute or daily limit. Raised after the SDK's own retries, or at once when the wait is
+ * too long: the server's `Retry-After`, or the client's own throttle (`throttled`), whose next free slot lay
+ * further off than `maxRetryAfterSeconds`.
+ */
 export class RateLimitError extends ShopApiError {
   override readonly name: string = 'RateLimitError';
-  /** The server's `Retry-After`, in seconds; null when it sent none. */
+  /**
+   * Seconds to wait: the server's `Retry-After` (null when it sent none), or, when `throttled`, the wait
+   * the throttle would have needed, rounded up.
+   */
   readonly retryAfter: number | null;
+  /** True when the client's throttle refused the call before sending it: the server saw nothing. */
+  readonly throttled: boolean;
 
-  constructor(init: ApiErrorInit) {
+  constructor(init: ApiErrorInit & { readonly retryAfter?: number }) {
     super(init);
-    this.retryAfter = parseRetryAfter(init.headers);
+    this.throttled = init.retryAfter !== undefined;
+    this.retryAfter = init.retryAfter ?? parseRetryAfter(init.headers);
   }
 }
 

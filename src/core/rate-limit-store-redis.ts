@@ -1,0 +1,135 @@
+import {
+  isRedisClient,
+  type RedisClientLike,
+  type RedisCommands,
+  redisCommands,
+} from '../internal/redis-client.js';
+import { ShopError } from './errors/shop-error.js';
+import type { RateLimitReservation, RateLimitStore } from './rate-limit-store.js';
+
+/** Options of {@link RedisRateLimitStore}. */
+export interface RedisRateLimitStoreOptions {
+  /** Prefix of every key, so several apps can share one Redis. @default 'shop-sdk:rate-limit:' */
+  keyPrefix?: string;
+  /**
+   * Milliseconds a command may take before the store gives up on it. A client whose server is gone queues
+   * commands instead of failing them; the throttle then paces locally rather than wait.
+   * @default 500
+   */
+  commandTimeoutMs?: number;
+}
+
+// Both scripts read the time from Redis, not from the callers: every process then measures against one clock,
+// and a slot handed out is meaningful to all of them. Times are milliseconds. The state of a shop is one hash:
+// `next` (the earliest start the next reservation may take) and `paused` (the end of a 429's pause).
+const NOW = `
+if redis.replicate_commands then redis.replicate_commands() end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local state = redis.call('HMGET', KEYS[1], 'next', 'paused')
+local nextStart = tonumber(state[1]) or 0
+local paused = tonumber(state[2]) or 0
+`;
+
+// The same rule as reserveIn() in rate-limit-store.ts. ARGV: interval, longest wait, held slot (-1: none).
+// A held slot is confirmed unless a pause covers it or it was missed by more than an interval.
+// Replies { wait, slot }, slot -1 when refused. The key lives as long as its schedule reaches ahead.
+const RESERVE_SCRIPT = `${NOW}
+local interval = tonumber(ARGV[1])
+local held = tonumber(ARGV[3])
+if held >= 0 and paused <= held and now - held <= interval then return { 0, held } end
+local start = math.max(now, nextStart, paused)
+local wait = start - now
+if wait > tonumber(ARGV[2]) then return { wait, -1 } end
+nextStart = start + interval
+redis.call('HSET', KEYS[1], 'next', nextStart)
+redis.call('PEXPIRE', KEYS[1], math.ceil(math.max(nextStart, paused) - now) + 1000)
+return { wait, start }
+`;
+
+// ARGV: milliseconds to pause from now. A later pause already set stays.
+const PAUSE_SCRIPT = `${NOW}
+local untilMs = now + tonumber(ARGV[1])
+if untilMs <= paused then return 0 end
+redis.call('HSET', KEYS[1], 'paused', untilMs)
+redis.call('PEXPIRE', KEYS[1], math.ceil(math.max(nextStart, untilMs) - now) + 1000)
+return 1
+`;
+
+/**
+ * A {@link RateLimitStore} in Redis: every process given a store over the same Redis paces one shop's
+ * requests together, and a 429 one of them receives pauses them all. Each reservation is one atomic Lua
+ * script (GCRA: the generic cell rate algorithm, one hash per shop), timed by the Redis server's clock.
+ *
+ * Takes the same connected node-redis (v4, v5) or ioredis client as `RedisDedupeStore`; the caller owns
+ * its lifecycle. Every command is bounded by `commandTimeoutMs`; a failing store makes the throttle pace
+ * locally (with one warning), never hang or throw.
+ *
+ * @example
+ * import { Redis } from 'ioredis';
+ * import { RedisRateLimitStore } from 'shop-sdk/redis';
+ * const store = new RedisRateLimitStore(new Redis(process.env.REDIS_URL));
+ * const shop = new ShopClient({ throttle: { requestsPerMinute: 60, store, key: shopId } });
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  readonly #redis: RedisCommands;
+  readonly #prefix: string;
+  readonly #timeoutMs: number;
+
+  /** @param client a connected node-redis (v4 or v5) or ioredis client. */
+  constructor(client: RedisClientLike, options: RedisRateLimitStoreOptions = {}) {
+    if (!isRedisClient(client)) {
+      throw new ShopError(
+        'RedisRateLimitStore needs a node-redis or ioredis client (one with set/eval/del, or call).',
+      );
+    }
+    const timeout = options.commandTimeoutMs ?? 500;
+    if (typeof timeout !== 'number' || !(timeout > 0) || timeout > 60_000) {
+      throw new ShopError(
+        `RedisRateLimitStore: commandTimeoutMs must be 1 to 60000 ms, got ${String(timeout)}`,
+      );
+    }
+    this.#redis = redisCommands(client);
+    this.#prefix = options.keyPrefix ?? 'shop-sdk:rate-limit:';
+    this.#timeoutMs = timeout;
+  }
+
+  /** Takes the next start for `key`; see {@link RateLimitStore.reserve}. */
+  async reserve(
+    key: string,
+    intervalMs: number,
+    maxWaitMs: number,
+    heldSlot?: number | null,
+  ): Promise<RateLimitReservation> {
+    // Lua reads an infinite ARGV as nil; a bound past any real wait does the same job.
+    const longest = Math.min(maxWaitMs, Number.MAX_SAFE_INTEGER);
+    const reply = await this.#run(RESERVE_SCRIPT, key, [intervalMs, longest, heldSlot ?? -1]);
+    const [wait, slot] = Array.isArray(reply) ? reply.map(Number) : [];
+    if (!Number.isFinite(wait) || !Number.isFinite(slot)) {
+      throw new ShopError(`RedisRateLimitStore: unexpected reply from Redis: ${JSON.stringify(reply)}`);
+    }
+    return { waitMs: Math.max(0, wait!), slot: slot! < 0 ? null : slot! };
+  }
+
+  /** Holds every start for `key` for `ms` from now, in every process sharing this Redis. */
+  async pause(key: string, ms: number): Promise<void> {
+    await this.#run(PAUSE_SCRIPT, key, [Math.ceil(ms)]);
+  }
+
+  /** One script, raced against the timeout: a client that lost its server queues it rather than failing it. */
+  #run(script: string, key: string, args: number[]): Promise<unknown> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new ShopError(`RedisRateLimitStore: Redis did not answer within ${this.#timeoutMs} ms`)),
+        this.#timeoutMs,
+      );
+    });
+    const command = this.#redis.evaluate(script, [this.#prefix + key], args).catch((cause: unknown) => {
+      throw new ShopError(`RedisRateLimitStore: ${cause instanceof Error ? cause.message : String(cause)}`, {
+        cause,
+      });
+    });
+    return Promise.race([command, timeout]).finally(() => clearTimeout(timer));
+  }
+}

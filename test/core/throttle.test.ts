@@ -1,0 +1,276 @@
+// The throttle's bounds and its store, in one process: waits capped by maxRetryAfterSeconds, the fuzzed
+// header cases of issue 12, a 429 pausing queued calls, a shared MemoryRateLimitStore, a failing store.
+// The same across processes over a real Redis: test/redis/shared-rate-limit.test.ts.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RateLimitError, ShopError, TimeoutError } from '../../src/core/errors/index.js';
+import { parseRetryAfter } from '../../src/core/rate-limit.js';
+import { MemoryRateLimitStore, type RateLimitStore } from '../../src/core/rate-limit-store.js';
+import type { FetchLike } from '../../src/core/transport.js';
+import type { Logger } from '../../src/index.js';
+import { failure, ok, rejection, reservation, retrieveReservation, testClient } from './support.js';
+
+afterEach(() => vi.useRealTimers());
+
+const NOW = 1_790_000_000_000;
+
+/** A fetch double that notes when each request arrives and answers with `answer(n)` (n from 1). */
+function recordingFetch(answer: (n: number) => Response) {
+  const arrivals: number[] = [];
+  const fetch: FetchLike = async () => {
+    arrivals.push(Date.now());
+    return answer(arrivals.length);
+  };
+  return { arrivals, fetch };
+}
+
+const okResponse = (headers: Record<string, string> = {}) => Response.json(ok(reservation(1)), { headers });
+
+describe('a throttle wait is capped by maxRetryAfterSeconds', () => {
+  it('fails a call at once, nothing sent, when its fixed-pace slot is further off than the cap', async () => {
+    vi.useFakeTimers({ now: NOW });
+    const { arrivals, fetch } = recordingFetch(() => okResponse());
+    const shop = testClient({ fetch, throttle: { requestsPerMinute: 1 }, maxRetryAfterSeconds: 30 });
+    await shop.request(retrieveReservation, { path: { id: 1 } });
+
+    const error = await rejection(shop.request(retrieveReservation, { path: { id: 1 } }));
+
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ throttled: true, retryAfter: 60, status: 429, code: 'RATE_LIMITED' });
+    expect((error as Error).message).toMatch(/60 s away, over maxRetryAfterSeconds \(30\); nothing was sent/);
+    expect(arrivals).toEqual([NOW]);
+  });
+
+  it('fails with the deadline TimeoutError, nothing sent, when the slot is within the cap but past the deadline', async () => {
+    vi.useFakeTimers({ now: NOW });
+    const { arrivals, fetch } = recordingFetch(() => okResponse());
+    const shop = testClient({ fetch, throttle: { requestsPerMinute: 2 }, maxRetryAfterSeconds: 60 });
+    await shop.request(retrieveReservation, { path: { id: 1 } });
+
+    const error = await rejection(
+      shop.request(retrieveReservation, { path: { id: 1 } }, { deadline: 5_000 }),
+    );
+
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ deadline: 5_000 });
+    expect((error as Error).message).toBe('Deadline of 5000 ms passed after 0 attempts');
+    expect(arrivals).toEqual([NOW]);
+  });
+
+  it('waits for a slot within the cap', async () => {
+    vi.useFakeTimers({ now: NOW });
+    const { arrivals, fetch } = recordingFetch(() => okResponse());
+    const shop = testClient({ fetch, throttle: { requestsPerMinute: 2 }, maxRetryAfterSeconds: 30 });
+    await shop.request(retrieveReservation, { path: { id: 1 } });
+    const second = shop.request(retrieveReservation, { path: { id: 1 } });
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect((await second).id).toBe(1);
+    expect(arrivals).toEqual([NOW, NOW + 30_000]);
+  });
+
+  it('leaves a refused slot free: the call after a refusal gets the slot the refused one would have had', async () => {
+    vi.useFakeTimers({ now: NOW });
+    const { arrivals, fetch } = recordingFetch(() => okResponse());
+    const shop = testClient({ fetch, throttle: { requestsPerMinute: 1 }, maxRetryAfterSeconds: 59 });
+    await shop.request(retrieveReservation, { path: { id: 1 } });
+    await rejection(shop.request(retrieveReservation, { path: { id: 1 } }));
+    await vi.advanceTimersByTimeAsync(60_000);
+    await shop.request(retrieveReservation, { path: { id: 1 } });
+    expect(arrivals).toEqual([NOW, NOW + 60_000]);
+  });
+});
+
+describe("fuzzed answers (issue 12): 'auto' never leaves a call pending", () => {
+  const spent = (reset: number) => ({
+    'X-RateLimit-Limit': '60',
+    'X-RateLimit-Remaining': '0',
+    'X-RateLimit-Reset': String(reset),
+  });
+
+  it.each([
+    ['an hour away', NOW / 1000 + 3_600],
+    ['in milliseconds (thousands of years away)', NOW + 30_000],
+  ])('after Remaining: 0 with Reset %s, the next call fails at once over a short cap', async (_, reset) => {
+    vi.useFakeTimers({ now: NOW });
+    const { arrivals, fetch } = recordingFetch(() => okResponse(spent(reset)));
+    const shop = testClient({ fetch, throttle: 'auto', maxRetryAfterSeconds: 5 });
+    await shop.request(retrieveReservation, { path: { id: 1 } });
+
+    const error = await rejection(shop.request(retrieveReservation, { path: { id: 1 } }));
+
+    // A minute window resets within a minute: the wait is the window, not the header's hour or millennia.
+    expect(error).toMatchObject({ name: 'RateLimitError', throttled: true, retryAfter: 60 });
+    expect(arrivals).toEqual([NOW]);
+  });
+
+  it.each([
+    ['an hour away', NOW / 1000 + 3_600],
+    ['in milliseconds', NOW + 30_000],
+  ])(
+    'after Remaining: 0 with Reset %s, the next call goes within the minute under the default cap',
+    async (_, reset) => {
+      vi.useFakeTimers({ now: NOW });
+      const { arrivals, fetch } = recordingFetch(() => okResponse(spent(reset)));
+      const shop = testClient({ fetch, throttle: 'auto' });
+      await shop.request(retrieveReservation, { path: { id: 1 } });
+      const next = shop.request(retrieveReservation, { path: { id: 1 } });
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect((await next).id).toBe(1);
+      expect(arrivals).toEqual([NOW, NOW + 60_000]);
+    },
+  );
+
+  it.each([
+    ['30 digits', '9'.repeat(30)],
+    ['400 digits (Number() reads Infinity)', '9'.repeat(400)],
+  ])('a Retry-After of %s is a finite retryAfter and fails at once', async (_, value) => {
+    expect(parseRetryAfter(new Headers({ 'retry-after': value }))).toBe(Number.MAX_SAFE_INTEGER);
+    const { arrivals, fetch } = recordingFetch(() =>
+      Response.json(failure('RATE_LIMITED'), { status: 429, headers: { 'Retry-After': value } }),
+    );
+    const error = await rejection(
+      testClient({ fetch, throttle: { requestsPerMinute: 600 } }).request(retrieveReservation, {
+        path: { id: 1 },
+      }),
+    );
+    expect(error).toMatchObject({ name: 'RateLimitError', throttled: false });
+    expect(Number.isFinite((error as RateLimitError).retryAfter)).toBe(true);
+    expect(arrivals).toHaveLength(1);
+  });
+});
+
+describe('a 429 with Retry-After pauses the shop', () => {
+  it('holds every queued and later call of the client until the time given', async () => {
+    vi.useFakeTimers({ now: NOW });
+    const { arrivals, fetch } = recordingFetch((n) =>
+      n === 1
+        ? Response.json(failure('RATE_LIMITED'), { status: 429, headers: { 'Retry-After': '5' } })
+        : okResponse(),
+    );
+    const shop = testClient({ fetch, throttle: { requestsPerMinute: 600 }, maxRetries: 0 });
+    const calls = [1, 2, 3].map((id) =>
+      shop.request(retrieveReservation, { path: { id } }).then(
+        () => 'ok',
+        (error: unknown) => (error as Error).name,
+      ),
+    );
+    await vi.advanceTimersByTimeAsync(10_000);
+    // Without the pause the queued calls would have gone at +100 ms and +200 ms.
+    expect(await Promise.all(calls)).toEqual(['RateLimitError', 'ok', 'ok']);
+    expect(arrivals).toEqual([NOW, NOW + 5_000, NOW + 5_100]);
+  });
+
+  it('pauses every client that shares the MemoryRateLimitStore and key, and no other key', async () => {
+    vi.useFakeTimers({ now: NOW });
+    const store = new MemoryRateLimitStore();
+    const limited = recordingFetch(() =>
+      Response.json(failure('RATE_LIMITED'), { status: 429, headers: { 'Retry-After': '3' } }),
+    );
+    const sibling = recordingFetch(() => okResponse());
+    const otherShop = recordingFetch(() => okResponse());
+    const pace = (key: string) => ({ requestsPerMinute: 600, store, key });
+    await rejection(
+      testClient({ fetch: limited.fetch, throttle: pace('shop-1'), maxRetries: 0 }).request(
+        retrieveReservation,
+        { path: { id: 1 } },
+      ),
+    );
+    const siblingCall = testClient({ fetch: sibling.fetch, throttle: pace('shop-1') }).request(
+      retrieveReservation,
+      { path: { id: 1 } },
+    );
+    const otherCall = testClient({ fetch: otherShop.fetch, throttle: pace('shop-2') }).request(
+      retrieveReservation,
+      { path: { id: 1 } },
+    );
+    await vi.advanceTimersByTimeAsync(5_000);
+    await Promise.all([siblingCall, otherCall]);
+    expect(sibling.arrivals).toEqual([NOW + 3_000]);
+    expect(otherShop.arrivals).toEqual([NOW]);
+  });
+});
+
+describe('a shared MemoryRateLimitStore', () => {
+  it('paces two clients of one shop together', async () => {
+    vi.useFakeTimers({ now: NOW });
+    const store = new MemoryRateLimitStore();
+    const { arrivals, fetch } = recordingFetch(() => okResponse());
+    const clients = [1, 2].map(() =>
+      testClient({ fetch, throttle: { requestsPerMinute: 60, store, key: 'shop-7' } }),
+    );
+    const calls = [0, 1, 0, 1].map((i) => clients[i]!.request(retrieveReservation, { path: { id: 1 } }));
+    await vi.advanceTimersByTimeAsync(4_000);
+    await Promise.all(calls);
+    expect(arrivals).toEqual([NOW, NOW + 1_000, NOW + 2_000, NOW + 3_000]);
+  });
+});
+
+describe('a failing store', () => {
+  const warnings: string[] = [];
+  const logger: Logger = {
+    debug: () => {},
+    info: () => {},
+    warn: (message) => warnings.push(message),
+    error: () => {},
+  };
+
+  it('paces locally, warns once, and never fails a call', async () => {
+    vi.useFakeTimers({ now: NOW });
+    warnings.length = 0;
+    let reservations = 0;
+    const broken: RateLimitStore = {
+      reserve: async () => {
+        reservations += 1;
+        throw new TypeError('connection lost');
+      },
+      pause: async () => {
+        throw new TypeError('connection lost');
+      },
+    };
+    const { arrivals, fetch } = recordingFetch(() => okResponse());
+    const shop = testClient({
+      fetch,
+      logger,
+      logLevel: 'warn',
+      throttle: { requestsPerMinute: 60, store: broken, key: 'shop-9' },
+    });
+    for (let call = 0; call < 3; call++) {
+      const sent = shop.request(retrieveReservation, { path: { id: 1 } });
+      await vi.advanceTimersByTimeAsync(1_000);
+      await sent;
+    }
+    expect(arrivals).toEqual([NOW, NOW + 1_000, NOW + 2_000]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /rate-limit store failed \(connection lost\); pacing "shop-9" in this process/,
+    );
+    // Set aside for two seconds after failing: asked at 0 and at +2 s, not on every call.
+    expect(reservations).toBe(2);
+  });
+});
+
+describe('throttle options', () => {
+  it.each([
+    [{ requestsPerMinute: 60, store: {} }, /throttle.store must be a rate-limit store/],
+    [{ requestsPerMinute: 60, key: '' }, /throttle.key must be a non-empty string/],
+    [{ requestsPerMinute: 60, key: 42 }, /throttle.key must be a non-empty string/],
+  ])('refuses %j at construction', (throttle, message) => {
+    expect(() => testClient({ throttle: throttle as never })).toThrow(ShopError);
+    expect(() => testClient({ throttle: throttle as never })).toThrow(message);
+  });
+});
+
+describe('MemoryRateLimitStore', () => {
+  it('confirms a held slot, but gives up one missed by more than an interval for a slot in the schedule', async () => {
+    vi.useFakeTimers({ now: NOW });
+    const store = new MemoryRateLimitStore();
+    const first = await store.reserve('shop', 1_000, 60_000);
+    const second = await store.reserve('shop', 1_000, 60_000);
+    expect(second).toEqual({ waitMs: 1_000, slot: NOW + 1_000 });
+    vi.setSystemTime(NOW + 1_500);
+    expect(await store.reserve('shop', 1_000, 60_000, second.slot)).toEqual({ waitMs: 0, slot: NOW + 1_000 });
+    // Back 2.5 s after its slot: sent now it would bunch with the starts after it, so it queues again.
+    vi.setSystemTime(NOW + 3_500);
+    expect(await store.reserve('shop', 1_000, 60_000, first.slot)).toEqual({ waitMs: 0, slot: NOW + 3_500 });
+    expect(await store.reserve('shop', 1_000, 60_000)).toEqual({ waitMs: 1_000, slot: NOW + 4_500 });
+  });
+});
