@@ -30,4 +30,13 @@ export default defineConfig([
     // p-retry ships ESM only: a CJS build that merely require()s it throws at load time, so it is bundled.
     noExternal: ['p-retry', 'is-network-error'],
   },
+  {
+    // The `shop-sdk` command (package.json "bin"): Node only, ESM is enough for a bin.
+    entry: { 'cli/index': 'src/cli/index.ts' },
+    format: ['esm'],
+    sourcemap: true,
+    target: 'es2022',
+    platform: 'node',
+    banner: { js: '#!/usr/bin/env node' },
+  },
 ]);
