@@ -1,4 +1,6 @@
+import { AuthenticationError, PermissionDeniedError } from '../core/errors/api-errors.js';
 import { isShopError } from '../core/errors/shop-error.js';
+import { ConnectionError } from '../core/errors/transport-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { Output, outputMode } from './output.js';
 
@@ -14,7 +16,8 @@ export async function run(
   let code: number;
   try {
     code = await body(output);
-  } catch (error) {
+  } catch (thrown) {
+    const error = asCliError(thrown);
     output.stopSpinner();
     code = error instanceof CliError ? error.code : EXIT.failed;
     const message = error instanceof Error ? error.message : String(error);
@@ -41,4 +44,15 @@ export function untilSignal(): Promise<'SIGINT' | 'SIGTERM'> {
     process.on('SIGINT', onInt);
     process.on('SIGTERM', onTerm);
   });
+}
+
+/** The SDK's errors a command meets talking to the shop, as the CLI reports them. */
+function asCliError(error: unknown): unknown {
+  if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) {
+    return new CliError(`the shop refused the key: ${error.message}`, EXIT.failed);
+  }
+  if (error instanceof ConnectionError) {
+    return new CliError(`cannot reach the shop: ${error.message}`, EXIT.unreachable);
+  }
+  return error;
 }

@@ -5,7 +5,7 @@ import { ConnectionError } from '../../core/errors/transport-errors.js';
 import { readEnv } from '../../internal/env.js';
 import { EventCatchUp } from '../../sync/catch-up.js';
 import type { EventType } from '../../webhooks/events.js';
-import { CliError, EXIT, usageError } from '../exit-codes.js';
+import { EXIT, usageError } from '../exit-codes.js';
 import { ForwardError, Forwarder, type ForwardResult } from '../forwarder.js';
 import { ListenFileStore } from '../listen-file.js';
 import { clockTime, maskKey, type Output } from '../output.js';
@@ -152,9 +152,8 @@ async function follow(
       await catchUp.run();
     } catch (error) {
       output.stopSpinner();
-      if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) {
-        throw new CliError(`the shop refused the key: ${error.message}`, EXIT.failed);
-      }
+      // A key the shop refuses will not get better by polling: run() reports it and exits.
+      if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) throw error;
       if (error instanceof ConnectionError)
         output.error(`cannot reach the shop (${error.message}); trying again`);
       else if (error instanceof ForwardError) output.error(error.message);
