@@ -4,7 +4,7 @@
  * and the objects in `shared` (the clock, registries held by several parts) are left out, so restoring
  * keeps the fresh sandbox's own.
  */
-export type Encoded = null | boolean | number | string | EncodedNode;
+export type Encoded = null | boolean | number | string | EncodedNode | Encoded[] | { [key: string]: Encoded };
 
 interface EncodedNode {
   /** The node's number, for `$ref`s. */
@@ -18,6 +18,7 @@ const OMIT = Symbol('omit');
 
 /** Encodes `root`, leaving out functions, promises and the `shared` objects. */
 export function encode(root: unknown, shared: ReadonlySet<object>): Encoded {
+  const repeated = objectsSeenTwice(root, shared);
   const ids = new Map<object, number>();
   const walk = (value: unknown): Encoded | typeof OMIT => {
     if (value === undefined) return { $t: 'undef' };
@@ -26,29 +27,66 @@ export function encode(root: unknown, shared: ReadonlySet<object>): Encoded {
     if (typeof value !== 'object' || value instanceof Promise || shared.has(value)) return OMIT;
     const seen = ids.get(value);
     if (seen !== undefined) return { $ref: seen };
-    const $id = ids.size + 1;
-    ids.set(value, $id);
-    if (value instanceof Date) return { $id, $t: 'date', v: value.getTime() };
+    // Only objects reached twice carry a number: most records are reached once, and the file stays small.
+    let $id: number | undefined;
+    if (repeated.has(value)) {
+      $id = ids.size + 1;
+      ids.set(value, $id);
+    }
+    const node = (type: EncodedNode['$t'], v: unknown): EncodedNode =>
+      $id === undefined ? { $t: type, v } : { $id, $t: type, v };
+    if (value instanceof Date) return node('date', value.getTime());
     if (value instanceof Map) {
       const entries = [...value].map(([key, item]) => [walk(key), walk(item)]);
-      return { $id, $t: 'map', v: entries.filter((entry) => !entry.includes(OMIT)) };
+      return node(
+        'map',
+        entries.filter((entry) => !entry.includes(OMIT)),
+      );
     }
     if (value instanceof Set)
-      return { $id, $t: 'set', v: [...value].map(walk).filter((item) => item !== OMIT) };
+      return node(
+        'set',
+        [...value].map(walk).filter((item) => item !== OMIT),
+      );
     if (Array.isArray(value)) {
       const items = value.map(walk);
       // An array holding functions (listeners, scheduled jobs) belongs to the live process.
-      return items.includes(OMIT) ? OMIT : { $id, $t: 'arr', v: items };
+      if (items.includes(OMIT)) return OMIT;
+      return $id === undefined ? (items as Encoded[]) : node('arr', items);
     }
     const fields: Record<string, Encoded> = {};
     for (const [key, item] of Object.entries(value)) {
       const encoded = walk(item);
       if (encoded !== OMIT) fields[key] = encoded;
     }
-    return { $id, $t: 'obj', v: fields };
+    // A plain JSON object unless it needs a number or has a key that looks like a node's.
+    const plain = $id === undefined && !Object.keys(fields).some((key) => key.startsWith('$'));
+    return plain ? fields : node('obj', fields);
   };
   const encoded = walk(root);
   return encoded === OMIT ? null : encoded;
+}
+
+/** The objects `encode` will reach more than once (shared records, a Map's key object). */
+function objectsSeenTwice(root: unknown, shared: ReadonlySet<object>): Set<object> {
+  const seen = new Set<object>();
+  const twice = new Set<object>();
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value !== 'object' || value === null || value instanceof Promise || shared.has(value))
+      continue;
+    if (seen.has(value)) {
+      twice.add(value);
+      continue;
+    }
+    seen.add(value);
+    if (value instanceof Date) continue;
+    if (value instanceof Map) for (const [key, item] of value) stack.push(key, item);
+    else if (value instanceof Set || Array.isArray(value)) for (const item of value) stack.push(item);
+    else for (const item of Object.values(value)) stack.push(item);
+  }
+  return twice;
 }
 
 /** Thrown for a node this codec did not write. */
@@ -59,6 +97,12 @@ export function decode(encoded: unknown): unknown {
   const nodes = new Map<number, unknown>();
   const walk = (value: unknown): unknown => {
     if (value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return value.map(walk);
+    if (!('$t' in value) && !('$ref' in value)) {
+      const object: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) object[key] = walk(item);
+      return object;
+    }
     const node = value as EncodedNode;
     if (node.$ref !== undefined) {
       if (!nodes.has(node.$ref)) throw new DecodeError(`reference to unknown node ${node.$ref}`);
