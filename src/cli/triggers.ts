@@ -40,7 +40,10 @@ export class SandboxShop {
 }
 
 /** Books a free rifle lane tomorrow for an hour; returns the reservation id. */
-async function bookLane(shop: SandboxShop): Promise<number> {
+async function bookLane(
+  shop: SandboxShop,
+  who: Record<string, unknown> = { customer_id: 1 },
+): Promise<number> {
   const start = new Date(shop.sandbox.clock.nowMs() + 86_400_000);
   start.setUTCHours(17, 0, 0, 0);
   for (let hour = 0; hour < 48; hour++) {
@@ -56,12 +59,20 @@ async function bookLane(shop: SandboxShop): Promise<number> {
       ends_at: endsAt,
       resource_ids: [lane],
       party_size: 1,
-      customer_id: 1,
+      ...who,
     });
     return booking.id as number;
   }
   throw new Error('no rifle lane is free in the next two days');
 }
+
+/** Books a free rifle lane tomorrow for a new customer (new email): the booking creates the customer. */
+async function bookForNewCustomer(shop: SandboxShop): Promise<number> {
+  const email = `trigger.${Date.now().toString(36)}.${++uniques}@example.com`;
+  return bookLane(shop, { customer: { first_name: 'Trigger', last_name: 'Guest', email } });
+}
+
+let uniques = 0;
 
 /** A rental gun with `status`, by the API. */
 async function rentalIn(shop: SandboxShop, status: string): Promise<number> {
@@ -190,6 +201,27 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
     await shop.api('POST', `/v1/purchase-orders/${id}/receive`, { all_outstanding: true });
     return `created, submitted and received purchase order ${id} (API)`;
   },
+  'customer.created': async (shop) => {
+    const id = await bookForNewCustomer(shop);
+    return `booked reservation ${id} for a new customer (API)`;
+  },
+  'gift_certificate.issued': async (shop) => {
+    const certificate = await shop.api('POST', '/v1/gift-certificates', {
+      amount_cents: 2500,
+      note: 'shop-sdk trigger',
+    });
+    return `issued gift certificate ${certificate.id} for $25.00 (API)`;
+  },
+  'gift_certificate.updated': async (shop) => {
+    const certificate = await shop.api('POST', '/v1/gift-certificates', {
+      amount_cents: 2500,
+      note: 'shop-sdk trigger',
+    });
+    await shop.api('POST', `/v1/gift-certificates/${certificate.id}/redeem`, { amount_cents: 500 });
+    return `issued gift certificate ${certificate.id} and redeemed $5.00 of it (API)`;
+  },
+  'account.payment_received': async (shop) => `${await payAccount(shop)} (API)`,
+  'invoice.updated': async (shop) => `${await payAccount(shop)}, applied to its oldest open invoice (API)`,
   'membership.created': async (shop) => {
     const membership = await shop.api('POST', '/v1/memberships', {
       customer_id: 5,
@@ -208,6 +240,20 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
     return `signed customer 6 up (API) and took the first dues at the counter (register)`;
   },
 };
+
+/** A $1.00 payment on the house account of the first customer who owes something. */
+async function payAccount(shop: SandboxShop): Promise<string> {
+  for (let customer = 1; customer <= 14; customer++) {
+    const account = await shop.api('GET', `/v1/customers/${customer}/account`).catch(() => null);
+    if (!account || (account.balance_cents as number) < 100) continue;
+    await shop.api('POST', `/v1/customers/${customer}/account/payments`, {
+      amount_cents: 100,
+      tender: 'cash',
+    });
+    return `took a $1.00 payment on the house account of customer ${customer}`;
+  }
+  throw new Error('no house account owes anything');
+}
 
 let coupons = 0;
 async function newCoupon(shop: SandboxShop): Promise<Record<string, unknown>> {
@@ -228,16 +274,11 @@ async function newPurchaseOrder(shop: SandboxShop): Promise<Record<string, unkno
 export const CANNOT_TRIGGER: Readonly<Record<string, string>> = {
   'product.created': 'the API has no product creation and the sandbox does not simulate it',
   'product.deleted': 'the API has no product deletion and the sandbox does not simulate it',
-  'customer.created': 'made only by booking with a new customer object; not scripted yet',
   'customer.updated': 'the API has no customer update and the sandbox has no such register action',
   'customer.deleted': 'the API has no customer deletion and the sandbox has no such register action',
   'sale.refunded': 'refunds happen at the register, which the sandbox does not simulate',
   'return.created': 'returns are seeded only; none arrive while the sandbox runs',
-  'gift_certificate.issued': 'not scripted yet (POST /v1/gift-certificates makes it)',
-  'gift_certificate.updated': 'not scripted yet (redeem, reload or adjust make it)',
   'invoice.created': 'invoices are seeded only; the sandbox does not create them while it runs',
-  'invoice.updated': 'not scripted yet (a house-account payment makes it)',
-  'account.payment_received': 'not scripted yet (POST /v1/customers/{id}/account/payments makes it)',
   'membership.payment_failed': 'made by the nightly card billing run on a declined card, not on demand',
   'location.created': 'locations are created by the owner, not by the API or the register',
   ping: 'sent by the Send test button to one endpoint; it is never in the feed',

@@ -29,6 +29,8 @@ describe('shop-sdk trigger', () => {
     ['sale.completed', ['sale.completed', 'inventory.changed']],
     ['receiving.posted', ['purchase_order.created', 'purchase_order.submitted', 'receiving.posted']],
     ['membership.updated', ['membership.created', 'sale.completed', 'membership.updated']],
+    ['customer.created', ['customer.created', 'range.reservation.booked']],
+    ['invoice.updated', ['account.payment_received', 'invoice.updated']],
   ])('makes %s, and the sandbox delivers what it recorded', async (type, expected) => {
     hook.received.length = 0;
     const sandbox = await startSandbox(cli, ['--forward-to', hook.url]);
