@@ -1,5 +1,3 @@
-import { redact } from '../internal/redact.js';
-
 /** Where the CLI writes and how: colours and a spinner on a TTY, plain lines when piped, JSON lines. */
 export interface OutputMode {
   readonly json: boolean;
@@ -34,14 +32,6 @@ export class Output {
   /** `text` in `colour` on a TTY, as it is otherwise. */
   paint(colour: Colour, text: string): string {
     return this.mode.tty ? `\u001b[${COLOURS[colour]}m${text}\u001b[0m` : text;
-  }
-
-  /** A human line (skipped with --json, where `record` says the same thing). */
-  line(text: string): void {
-    if (this.mode.json) return;
-    this.#clearSpinner();
-    this.out.write(`${text}\n`);
-    this.#drawSpinner();
   }
 
   /** A machine record with --json; the human `text` otherwise. */
@@ -109,7 +99,7 @@ export class Output {
  */
 export function maskKey(key: string): string {
   const prefix = /^sk_(?:test|live)_/.exec(key)?.[0] ?? '';
-  return `${prefix}${redact(key.slice(prefix.length), [key.slice(prefix.length)])}`;
+  return `${prefix}[redacted]`;
 }
 
 /** `HH:MM:SS` of a Date, for delivery lines. */

@@ -142,6 +142,47 @@ describe('shop-sdk listen', () => {
     );
   });
 
+  it('starts after an event with --since evt_..., and forwards only --events types', async () => {
+    const { env, local, checkpoint, trigger } = await setup('since');
+    const mark = (await trigger('coupon.created')).events[0]!.id;
+    const after = (await trigger('location.updated')).events[0]!.id;
+    await trigger('coupon.created');
+    const listening = cli.start(
+      [
+        'listen',
+        '--forward-to',
+        local.url,
+        '--checkpoint',
+        checkpoint,
+        '--interval',
+        '1',
+        '--json',
+        '--since',
+        mark,
+        '--events',
+        'location.updated',
+      ],
+      env,
+    );
+    await local.until((got) => got.some((delivery) => delivery.event.id === after));
+    // One more poll, then nothing else may have come: the coupons are filtered out, the mark passed.
+    await trigger('location.updated');
+    await local.until((got) => got.length === 2);
+    expect(local.received.map((delivery) => delivery.event.type)).toEqual([
+      'location.updated',
+      'location.updated',
+    ]);
+    expect(local.received[0]!.event.id).toBe(after);
+    await listening.stop();
+
+    const bad = await cli.run(
+      ['listen', '--forward-to', local.url, '--checkpoint', checkpoint, '--since', 'yesterday'],
+      env,
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.join('\n')).toMatch(/--since must be a duration such as 2h/);
+  });
+
   it('exits 2 without a key, and 1 when the shop refuses the key', async () => {
     const local = await receiver();
     const checkpoint = join(scratch, 'nokey.json');

@@ -113,6 +113,23 @@ describe('shop-sdk sandbox', () => {
     });
   });
 
+  it('with --clock 60x, sends the 1-minute retry of a failed delivery about a second later', async () => {
+    const hook = await receiver();
+    hook.answer = (count) => (count === 1 ? 503 : 200);
+    const sandbox = await startSandbox(cli, ['--forward-to', hook.url, '--clock', '60x']);
+    hook.secret = sandbox.webhookSecret;
+    const shop = new ShopClient({ apiKey: sandbox.key, baseUrl: sandbox.url, maxRetries: 0 });
+    await shop.coupons.create({ code: 'FAST', name: 'Fast', percent_off: 5 });
+    await hook.until((got) => got.length === 2, 8_000);
+    expect(hook.received.map((delivery) => delivery.headers['service-attempt'])).toEqual(['1', '2']);
+    expect(hook.received[1]!.headers['service-delivery-id']).toBe(
+      hook.received[0]!.headers['service-delivery-id'],
+    );
+    expect(hook.received.every((delivery) => delivery.verified)).toBe(true);
+    const attempts = sandbox.process.records().filter((record) => record.event === 'delivery');
+    expect(attempts.map((record) => record.httpStatus)).toEqual([503, 200]);
+  });
+
   it('refuses bad flags with exit code 2', async () => {
     const clock = await cli.run(['sandbox', '--clock', 'sometimes']);
     expect(clock.code).toBe(2);
