@@ -56,28 +56,7 @@ export const sandboxCommand = defineCommand({
       if (flags.now !== undefined && Number.isNaN(Date.parse(flags.now))) {
         throw usageError(`--now must be an ISO-8601 time, got ${JSON.stringify(flags.now)}`);
       }
-      const live = { clock: clock.mode, autoDeliver: true };
-      const restored = flags.state ? await loadState(flags.state, live) : null;
-      // A real clock restarts at the present (time went on while the process was down); the others where saved.
-      if (restored && clock.mode === 'real' && clock.speed === null && Date.now() > restored.clock.nowMs()) {
-        restored.clock.set(Date.now());
-      }
-      if (restored && (flags.seed !== '1' || flags.plan || flags.records || flags.now)) {
-        output.note(
-          `--state ${flags.state} holds a shop already: --seed, --plan, --now and --records are ignored`,
-        );
-      }
-      const sandbox =
-        restored ??
-        sandboxOrUsage(() =>
-          createSandbox({
-            ...live,
-            seed,
-            ...(flags.plan ? { plan: flags.plan as SandboxPlan } : {}),
-            ...(flags.now ? { now: flags.now } : {}),
-            ...(records ? { records } : {}),
-          }),
-        );
+      const sandbox = await openSandbox(flags, clock, seed, records, output);
       const endpoint = forwardTo ? sandboxOrUsage(() => forwardingEndpoint(sandbox, forwardTo)) : null;
       const key = sandboxOrUsage(() =>
         sandbox.createKey({ ...(permissions ? { permissions } : {}), ...(locations ? { locations } : {}) }),
@@ -116,6 +95,39 @@ export const sandboxCommand = defineCommand({
       return EXIT.ok;
     }),
 });
+
+/** The shop: the one in --state when the file exists, else a new one from the flags. */
+async function openSandbox(
+  flags: { state?: string; plan?: string; now?: string; seed: string; records?: string },
+  clock: { mode: 'frozen' | 'real'; speed: number | null },
+  seed: number,
+  records: Record<string, number> | undefined,
+  output: Output,
+): Promise<Sandbox> {
+  const live = { clock: clock.mode, autoDeliver: true };
+  const restored = flags.state ? await loadState(flags.state, live) : null;
+  if (!restored) {
+    return sandboxOrUsage(() =>
+      createSandbox({
+        ...live,
+        seed,
+        ...(flags.plan ? { plan: flags.plan as SandboxPlan } : {}),
+        ...(flags.now ? { now: flags.now } : {}),
+        ...(records ? { records } : {}),
+      }),
+    );
+  }
+  // A real clock restarts at the present (time went on while the process was down); the others where saved.
+  if (clock.mode === 'real' && clock.speed === null && Date.now() > restored.clock.nowMs()) {
+    restored.clock.set(Date.now());
+  }
+  if (flags.seed !== '1' || flags.plan || flags.records || flags.now) {
+    output.note(
+      `--state ${flags.state} holds a shop already: --seed, --plan, --now and --records are ignored`,
+    );
+  }
+  return restored;
+}
 
 function readyText(
   output: Output,
