@@ -31,4 +31,13 @@ export default defineConfig([
     // p-retry and ky ship ESM only: a CJS build that merely require()s them throws at load time, so they are bundled.
     noExternal: ['p-retry', 'is-network-error', 'ky'],
   },
+  {
+    // The `shop-sdk` command (package.json "bin"): Node only, ESM is enough for a bin.
+    entry: { 'cli/index': 'src/cli/index.ts' },
+    format: ['esm'],
+    sourcemap: true,
+    target: 'es2022',
+    platform: 'node',
+    banner: { js: '#!/usr/bin/env node' },
+  },
 ]);

@@ -3,6 +3,7 @@
  * handlers or as a real HTTP server on loopback.
  */
 
+export type { SandboxRecords } from './bulk-records.js';
 export type { ClockMode, SandboxClock } from './clock.js';
 export { parseDuration } from './clock.js';
 export { SandboxApiError, SandboxUsageError } from './errors.js';
@@ -24,4 +25,6 @@ export type { CloseVisitOptions, VisitRentalReturn } from './register/range.js';
 export type { SellLine, SellOptions } from './register/sales.js';
 export { createSandbox, Sandbox } from './sandbox.js';
 export type { ListenOptions, SandboxServer } from './server.js';
+export type { SandboxSnapshot, SnapshotOptions } from './snapshot.js';
+export { restoreSandbox, SNAPSHOT_VERSION, sandboxSnapshot } from './snapshot.js';
 export type { SentEmail } from './state/shop.js';

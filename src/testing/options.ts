@@ -1,3 +1,4 @@
+import { checkRecords, type SandboxRecords } from './bulk-records.js';
 import type { ClockMode } from './clock.js';
 import { SandboxUsageError } from './errors.js';
 
@@ -79,6 +80,11 @@ export interface SandboxOptions {
   fetch?: typeof fetch;
   /** How long a webhook receiver may take to answer, in ms. @default 10000 (reference section 6) */
   webhookTimeoutMs?: number;
+  /**
+   * Bulk records for load tests, added to the seeded shop: `{ reservations: 50_000, customers: 5_000 }`
+   * (completed lane visits over the past 30 days, and customers). @default none
+   */
+  records?: SandboxRecords;
 }
 
 /** @internal Options with every default filled in. */
@@ -98,6 +104,7 @@ export interface ResolvedOptions {
   autoDeliver: boolean;
   fetch: typeof fetch;
   webhookTimeoutMs: number;
+  records: Required<SandboxRecords>;
 }
 
 /** @internal */
@@ -118,6 +125,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     baseUrl: (options.baseUrl ?? 'https://sandbox.shop.test').replace(/\/+$/, ''),
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000,
+    records: checkRecords(options.records),
   };
 }
 

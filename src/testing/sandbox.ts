@@ -1,4 +1,5 @@
 import type { HttpHandler } from 'msw';
+import { seedRecords } from './bulk-records.js';
 import type { SandboxClock } from './clock.js';
 import { createCore, type SandboxCore } from './core.js';
 import { SandboxWebhooks } from './events/webhooks.js';
@@ -47,6 +48,7 @@ export class Sandbox {
   constructor(options: SandboxOptions = {}) {
     this.core = createCore(resolveOptions(options));
     seedShopState(this.core);
+    seedRecords(this.core, this.core.options.records);
     this.baseUrl = this.core.options.baseUrl;
     this.clock = this.core.clock;
     this.register = new SandboxRegister(this.core);

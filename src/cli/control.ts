@@ -1,0 +1,76 @@
+import type { Sandbox } from '../testing/sandbox.js';
+import { RECIPES, SandboxShop, triggerCatalog } from './triggers.js';
+
+/** The control surface of a `shop-sdk sandbox` process: never under /v1, never part of the API. */
+export const CONTROL_PREFIX = '/_sandbox/';
+
+/**
+ * Answers `/_sandbox/...` requests of the sandbox process (the routes docs/cli.md lists). Each needs a key
+ * the sandbox accepts, as `Authorization: Bearer`.
+ */
+export class SandboxControl {
+  readonly #shop: SandboxShop;
+
+  constructor(
+    private readonly sandbox: Sandbox,
+    ownKey: string,
+    private readonly onChange: () => void,
+  ) {
+    this.#shop = new SandboxShop(sandbox, ownKey);
+  }
+
+  async handle(request: Request): Promise<Response> {
+    if (!this.#authorised(request)) {
+      return answer(401, {
+        error: 'the control surface needs a key this sandbox issued (Authorization: Bearer)',
+      });
+    }
+    const path = new URL(request.url).pathname.slice(CONTROL_PREFIX.length);
+    if (request.method === 'GET' && path === 'triggers') return answer(200, { triggers: triggerCatalog() });
+    if (request.method === 'POST' && path === 'trigger') return this.#trigger(request);
+    return answer(404, { error: `no control route ${request.method} ${CONTROL_PREFIX}${path}` });
+  }
+
+  async #trigger(request: Request): Promise<Response> {
+    const body = (await request.json().catch(() => null)) as { type?: unknown } | null;
+    const type = typeof body?.type === 'string' ? body.type : '';
+    const recipe = RECIPES[type];
+    if (!recipe) {
+      const known = triggerCatalog().find((entry) => entry.type === type);
+      return answer(422, {
+        error: known
+          ? `the sandbox cannot make ${type}: ${known.reason}`
+          : `${JSON.stringify(type)} is not an event type of the catalog`,
+        unsupported: true,
+      });
+    }
+    const log = this.sandbox.core.events;
+    const before = log.all().at(-1)?.seq ?? 0;
+    try {
+      const did = await recipe(this.#shop);
+      const events = log
+        .all()
+        .filter((event) => event.seq > before)
+        .map((event) => ({ id: event.envelope.id, type: event.envelope.type }));
+      this.onChange();
+      return answer(200, { type, did, events });
+    } catch (error) {
+      this.onChange();
+      return answer(409, { error: `could not make ${type}: ${(error as Error).message}` });
+    }
+  }
+
+  /** The key check of the API (failed attempts count toward its lockout), without a request's rate cost. */
+  #authorised(request: Request): boolean {
+    try {
+      this.sandbox.core.keys.authenticate(request.headers.get('authorization'), '127.0.0.1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+function answer(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}

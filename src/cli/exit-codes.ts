@@ -1,0 +1,32 @@
+import { ShopError } from '../core/errors/shop-error.js';
+
+/** The exit codes of `shop-sdk` (docs/cli.md lists them). */
+export const EXIT = {
+  /** Done, or stopped by Ctrl-C / SIGTERM after a clean shutdown. */
+  ok: 0,
+  /** Something failed at run time: the shop or the sandbox answered an error, a file could not be written. */
+  failed: 1,
+  /** Bad usage: an unknown flag value, a missing argument, an unreadable --state or checkpoint file. */
+  usage: 2,
+  /** Could not reach the shop, the sandbox process or the --forward-to receiver. */
+  unreachable: 3,
+  /** `trigger` for an event type the sandbox cannot make (the reason is printed). */
+  unsupported: 4,
+} as const;
+
+/** An error the CLI prints as one line and exits with `code`, without a stack. */
+export class CliError extends ShopError {
+  override readonly name: string = 'CliError';
+
+  constructor(
+    message: string,
+    readonly code: number = EXIT.failed,
+  ) {
+    super(message);
+  }
+}
+
+/** A CliError with the usage exit code. */
+export function usageError(message: string): CliError {
+  return new CliError(message, EXIT.usage);
+}

@@ -1,0 +1,121 @@
+import { signPayload } from '../webhooks/sign.js';
+
+/** What one attempt to deliver to the local receiver gave. */
+export interface ForwardResult {
+  readonly eventId: string;
+  readonly eventType: string;
+  readonly deliveryId: string;
+  readonly attempt: number;
+  /** The receiver's HTTP status, or null when it did not answer. */
+  readonly status: number | null;
+  /** Why it failed (`http_500`, `connection_error: ECONNREFUSED`, `timeout`), null on a 2xx. */
+  readonly error: string | null;
+  readonly ms: number;
+}
+
+/** Options of a {@link Forwarder}. */
+export interface ForwarderOptions {
+  url: string;
+  secret: string;
+  /** Called after every attempt (the CLI prints a line). */
+  onAttempt: (result: ForwardResult) => void;
+  /** Attempts per delivery before giving up until the next poll. @default 5 */
+  attempts?: number;
+  /** First back-off in ms, doubling each time. @default 500 */
+  backoffMs?: number;
+  /** How long the receiver may take, as the service allows. @default 10000 */
+  timeoutMs?: number;
+  /** Attempts already made for an event (by an earlier run), so numbering carries on. @default none */
+  attemptsOf?: (eventId: string) => number;
+}
+
+/** A delivery that failed every attempt: the feed hands the event on again at the next poll. */
+export class ForwardError extends Error {}
+
+/**
+ * Delivers feed events to a local receiver as the service delivers webhooks: the event envelope as the
+ * body, signed by `signPayload` with the local secret, and the service's headers. Each event keeps one
+ * attempt counter for the life of the process, so a retry says `Service-Attempt: 2` and so on; each
+ * delivery (a fresh call of `deliver`) has its own id.
+ */
+export class Forwarder {
+  readonly #attempts = new Map<string, number>();
+  readonly #options: Required<ForwarderOptions>;
+  #stopped = false;
+
+  constructor(options: ForwarderOptions) {
+    this.#options = { attempts: 5, backoffMs: 500, timeoutMs: 10_000, attemptsOf: () => 0, ...options };
+  }
+
+  /** Stops waiting between retries (Ctrl-C). */
+  stop(): void {
+    this.#stopped = true;
+  }
+
+  /** Delivers `event`, retrying with back-off; throws ForwardError when every attempt failed. */
+  async deliver(event: { id: string; type: string }, deliveryId = newDeliveryId()): Promise<ForwardResult> {
+    let last: ForwardResult | null = null;
+    for (let attempt = 0; attempt < this.#options.attempts && !this.#stopped; attempt++) {
+      if (attempt > 0) await sleep(this.#options.backoffMs * 2 ** (attempt - 1));
+      if (this.#stopped) break;
+      last = await this.send(event, deliveryId);
+      this.#options.onAttempt(last);
+      if (last.error === null) return last;
+    }
+    throw new ForwardError(
+      `could not deliver ${event.type} ${event.id} to ${this.#options.url} (${last?.error ?? 'stopped'}); it is sent again at the next poll`,
+    );
+  }
+
+  /** One signed POST with the next attempt number of the event. */
+  async send(event: { id: string; type: string }, deliveryId: string): Promise<ForwardResult> {
+    const attempt = (this.#attempts.get(event.id) ?? this.#options.attemptsOf(event.id)) + 1;
+    this.#attempts.set(event.id, attempt);
+    const body = JSON.stringify(event);
+    const headers = {
+      'Content-Type': 'application/json',
+      'User-Agent': 'shop-sdk-cli-listen',
+      'Service-Event': event.type,
+      'Service-Event-Id': event.id,
+      'Service-Delivery-Id': deliveryId,
+      'Service-Attempt': String(attempt),
+      'Service-Signature': await signPayload({ body, secret: this.#options.secret }),
+    };
+    const started = performance.now();
+    const signal = AbortSignal.timeout(this.#options.timeoutMs);
+    const result = (status: number | null, error: string | null): ForwardResult => ({
+      eventId: event.id,
+      eventType: event.type,
+      deliveryId,
+      attempt,
+      status,
+      error,
+      ms: Math.round(performance.now() - started),
+    });
+    try {
+      const response = await fetch(this.#options.url, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        signal,
+      });
+      await response.body?.cancel().catch(() => undefined);
+      const ok = response.status >= 200 && response.status < 300;
+      return result(response.status, ok ? null : `http_${response.status}`);
+    } catch (error) {
+      if (signal.aborted) return result(null, 'timeout');
+      const cause = (error as { cause?: { code?: string } }).cause;
+      return result(null, `connection_error: ${cause?.code ?? (error as Error).message}`);
+    }
+  }
+}
+
+/** A delivery id of the CLI's own, told apart from the service's `whd_` ids. */
+export function newDeliveryId(): string {
+  return `whd_local_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 20)}`;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,126 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Checkpoint, CheckpointStore } from '../sync/checkpoint.js';
+import { usageError } from './exit-codes.js';
+
+const VERSION = 1;
+
+interface ListenFile {
+  version: number;
+  /** The local signing secret: kept so the receiver's configuration survives restarts. */
+  secret: string;
+  /** The feed's base URL the checkpoint belongs to. */
+  baseUrl: string;
+  checkpoint: Checkpoint | null;
+  /** Attempts made per event id (the most recent MAX_ATTEMPT_RECORDS), so `replay` sends the next number. */
+  attempts: Record<string, number>;
+}
+
+const MAX_ATTEMPT_RECORDS = 1_000;
+
+/**
+ * The `listen` checkpoint file: the EventCatchUp checkpoint and the local signing secret, written on every
+ * change (through a temporary file, for its owner only: it holds a whsec_ secret), read at start.
+ */
+export class ListenFileStore implements CheckpointStore {
+  #data: ListenFile;
+
+  private constructor(
+    readonly path: string,
+    data: ListenFile,
+  ) {
+    this.#data = data;
+  }
+
+  /** Opens the file, or starts a new one with a fresh secret; a bad file is a usage error. */
+  static open(path: string, baseUrl: string): ListenFileStore {
+    if (!existsSync(path)) {
+      return new ListenFileStore(path, {
+        version: VERSION,
+        secret: newSecret(),
+        baseUrl,
+        checkpoint: null,
+        attempts: {},
+      });
+    }
+    let data: Partial<ListenFile>;
+    try {
+      data = JSON.parse(readFileSync(path, 'utf8')) as Partial<ListenFile>;
+    } catch (error) {
+      throw usageError(
+        `checkpoint file ${path} is not JSON (${(error as Error).message}); delete it to start over`,
+      );
+    }
+    if (data?.version !== VERSION || typeof data.secret !== 'string' || !data.secret.startsWith('whsec_')) {
+      throw usageError(
+        `checkpoint file ${path} is not one this shop-sdk wrote (version ${VERSION}); delete it to start over`,
+      );
+    }
+    const store = new ListenFileStore(path, {
+      version: VERSION,
+      secret: data.secret,
+      baseUrl,
+      // A checkpoint of another shop means nothing here: start from now, keep the secret.
+      checkpoint: data.baseUrl === baseUrl ? (data.checkpoint ?? null) : null,
+      attempts: data.baseUrl === baseUrl && isCounts(data.attempts) ? data.attempts : {},
+    });
+    return store;
+  }
+
+  get secret(): string {
+    return this.#data.secret;
+  }
+
+  load(): Checkpoint | null {
+    return this.#data.checkpoint;
+  }
+
+  async save(checkpoint: Checkpoint | null): Promise<void> {
+    this.#data = { ...this.#data, checkpoint };
+    await this.flush();
+  }
+
+  /** Attempts made for an event so far (0 when none). */
+  attemptsOf(eventId: string): number {
+    return this.#data.attempts[eventId] ?? 0;
+  }
+
+  /** Records an attempt, keeping the most recent MAX_ATTEMPT_RECORDS events. */
+  async noteAttempt(eventId: string, attempt: number): Promise<void> {
+    const attempts = { ...this.#data.attempts };
+    delete attempts[eventId];
+    attempts[eventId] = attempt;
+    const ids = Object.keys(attempts);
+    for (const old of ids.slice(0, Math.max(0, ids.length - MAX_ATTEMPT_RECORDS))) delete attempts[old];
+    this.#data = { ...this.#data, attempts };
+    await this.flush();
+  }
+
+  /** Writes the file as it is (also the secret of a first start). */
+  flush(): Promise<void> {
+    // One write at a time, each of the latest data, so a slow disk never puts an older state last.
+    this.#writing = this.#writing.then(async () => {
+      await mkdir(dirname(this.path), { recursive: true });
+      const temporary = `${this.path}.${process.pid}.tmp`;
+      await writeFile(temporary, `${JSON.stringify(this.#data, null, 2)}\n`, { mode: 0o600 });
+      await rename(temporary, this.path);
+    });
+    return this.#writing;
+  }
+
+  #writing: Promise<void> = Promise.resolve();
+}
+
+function isCounts(value: unknown): value is Record<string, number> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.values(value).every((count) => Number.isSafeInteger(count) && (count as number) > 0)
+  );
+}
+
+function newSecret(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(24));
+  return `whsec_local_${Buffer.from(bytes).toString('base64url')}`;
+}

@@ -1,0 +1,294 @@
+import { EVENT_TYPES } from '../generated/event-types.js';
+import type { Sandbox } from '../testing/sandbox.js';
+
+/** One way to make an event in a running sandbox: API calls through the sandbox's own pipeline, or the register. */
+type Recipe = (shop: SandboxShop) => Promise<string>;
+
+/**
+ * The sandbox process acting as a partner (API calls with a key, through the same pipeline an HTTP caller
+ * meets) and as staff (the register). Trigger recipes use nothing else.
+ */
+export class SandboxShop {
+  constructor(
+    readonly sandbox: Sandbox,
+    private readonly key: string,
+  ) {}
+
+  /** One API call; an error answer throws with its code, so a recipe never reports an event it did not make. */
+  async api(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.key}` };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (method === 'POST') headers['Idempotency-Key'] = globalThis.crypto.randomUUID();
+    const response = await this.sandbox.fetch(`${this.sandbox.baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const json = (await response.json()) as { data?: unknown; error?: { code?: string; message?: string } };
+    if (!response.ok) {
+      throw new Error(
+        `${method} ${path} answered ${response.status} ${json.error?.code ?? ''}: ${json.error?.message ?? ''}`,
+      );
+    }
+    return json.data as Record<string, unknown>;
+  }
+
+  /** A list endpoint's rows (first page). */
+  async rows(path: string): Promise<Record<string, unknown>[]> {
+    return (await this.api('GET', path)) as unknown as Record<string, unknown>[];
+  }
+}
+
+/** Books a free rifle lane tomorrow for an hour; returns the reservation id. */
+async function bookLane(
+  shop: SandboxShop,
+  who: Record<string, unknown> = { customer_id: 1 },
+): Promise<number> {
+  const start = new Date(shop.sandbox.clock.nowMs() + 86_400_000);
+  start.setUTCHours(17, 0, 0, 0);
+  for (let hour = 0; hour < 48; hour++) {
+    const startsAt = new Date(start.getTime() + hour * 3_600_000).toISOString();
+    const endsAt = new Date(start.getTime() + (hour + 1) * 3_600_000).toISOString();
+    const free = await shop.rows(
+      `/v1/range/availability?starts_at=${startsAt}&ends_at=${endsAt}&lane_type=rifle`,
+    );
+    const lane = (free[0]?.resource as { id?: number } | undefined)?.id;
+    if (lane === undefined) continue;
+    const booking = await shop.api('POST', '/v1/range/reservations', {
+      starts_at: startsAt,
+      ends_at: endsAt,
+      resource_ids: [lane],
+      party_size: 1,
+      ...who,
+    });
+    return booking.id as number;
+  }
+  throw new Error('no rifle lane is free in the next two days');
+}
+
+/** Books a free rifle lane tomorrow for a new customer (new email): the booking creates the customer. */
+async function bookForNewCustomer(shop: SandboxShop): Promise<number> {
+  const email = `trigger.${Date.now().toString(36)}.${++uniques}@example.com`;
+  return bookLane(shop, { customer: { first_name: 'Trigger', last_name: 'Guest', email } });
+}
+
+let uniques = 0;
+
+/** A rental gun with `status`, by the API. */
+async function rentalIn(shop: SandboxShop, status: string): Promise<number> {
+  const rentals = await shop.rows('/v1/range/rentals?limit=200');
+  const found = rentals.find((rental) => rental.status === status);
+  if (!found) throw new Error(`no rental gun is ${status}`);
+  return found.id as number;
+}
+
+const SALE = { customerId: 1, locationId: 1, lines: [{ sku: 'AMMO-FED-9MM-50', qty: 1 }] };
+
+/** Every event type the sandbox makes on demand, and how. */
+export const RECIPES: Readonly<Record<string, Recipe>> = {
+  'range.reservation.booked': async (shop) => `booked reservation ${await bookLane(shop)} (API)`,
+  'range.reservation.cancelled': async (shop) => {
+    const id = await bookLane(shop);
+    await shop.api('POST', `/v1/range/reservations/${id}/cancel`, {});
+    return `booked and cancelled reservation ${id} (API)`;
+  },
+  'range.reservation.checked_in': async (shop) => {
+    const id = await bookLane(shop);
+    await shop.api('POST', `/v1/range/reservations/${id}/check-in`, {});
+    return `booked and checked in reservation ${id} (API)`;
+  },
+  'range.reservation.no_show': async (shop) => {
+    const id = await bookLane(shop);
+    await shop.api('POST', `/v1/range/reservations/${id}/no-show`, {});
+    return `booked reservation ${id} and marked it a no-show (API)`;
+  },
+  'range.reservation.completed': async (shop) => {
+    const id = await bookLane(shop);
+    await shop.api('POST', `/v1/range/reservations/${id}/check-in`, {});
+    shop.sandbox.register.closeVisit(id);
+    return `booked, checked in (API) and closed the visit of reservation ${id} (register)`;
+  },
+  'range.rental.checked_out': async (shop) => {
+    const id = await rentalIn(shop, 'available');
+    shop.sandbox.register.rentOut(id, { customerId: 1 });
+    return `rented out gun ${id} (register)`;
+  },
+  'range.rental.checked_in': async (shop) => {
+    const id = await rentalIn(shop, 'available');
+    shop.sandbox.register.rentOut(id, { customerId: 1 });
+    shop.sandbox.register.returnRental(id, { condition: 'Good', roundsFired: 50 });
+    return `rented out and took back gun ${id} (register)`;
+  },
+  'range.rental.out_of_service': async (shop) => {
+    const id = await rentalIn(shop, 'available');
+    shop.sandbox.register.takeOutOfService(id, 'Scheduled service');
+    return `took gun ${id} out of service (register)`;
+  },
+  'range.rental.returned_to_service': async (shop) => {
+    const id = await rentalIn(shop, 'available');
+    shop.sandbox.register.takeOutOfService(id, 'Scheduled service');
+    shop.sandbox.register.returnToService(id);
+    return `took gun ${id} out of service and back (register)`;
+  },
+  'sale.completed': async (shop) => `rang up sale ${shop.sandbox.register.sell(SALE).id} (register)`,
+  'inventory.changed': async (shop) => {
+    await shop.api('POST', '/v1/inventory/adjust', {
+      sku: 'AMMO-FED-9MM-50',
+      location_id: 1,
+      qty_delta: 1,
+      reason: 'count',
+      note: 'shop-sdk trigger',
+    });
+    return 'adjusted AMMO-FED-9MM-50 at location 1 by +1 (API)';
+  },
+  'order.created': async (shop) => {
+    const order = await shop.api('POST', '/v1/orders', {
+      customer_id: 2,
+      lines: [{ sku: 'AMMO-FED-9MM-50', qty: 1 }],
+    });
+    return `created order ${order.id} (API)`;
+  },
+  'sale.voided': async (shop) => {
+    const sale = shop.sandbox.register.sell(SALE);
+    await shop.api('POST', `/v1/orders/${sale.id}/void`, {});
+    return `rang up sale ${sale.id} (register) and voided it (API)`;
+  },
+  'coupon.created': async (shop) => `created coupon ${(await newCoupon(shop)).id} (API)`,
+  'coupon.updated': async (shop) => {
+    const { id } = await newCoupon(shop);
+    await shop.api('PATCH', `/v1/coupons/${id}`, { name: 'Renamed by shop-sdk trigger' });
+    return `created and renamed coupon ${id} (API)`;
+  },
+  'coupon.deleted': async (shop) => {
+    const { id } = await newCoupon(shop);
+    await shop.api('DELETE', `/v1/coupons/${id}`);
+    return `created and deleted coupon ${id} (API)`;
+  },
+  'location.updated': async (shop) => {
+    await shop.api('PATCH', '/v1/locations/1', { phone: `+1208555${String(Date.now()).slice(-4)}` });
+    return 'changed the phone number of location 1 (API)';
+  },
+  'product.updated': async (shop) => {
+    const [product] = await shop.rows('/v1/products?limit=1');
+    if (!product) throw new Error('the shop has no product');
+    await shop.api('PATCH', `/v1/products/${product.id}`, {
+      price_cents: (product.price_cents as number) + 1,
+    });
+    return `raised the price of product ${product.id} by a cent (API)`;
+  },
+  'store_credit.changed': async (shop) => {
+    await shop.api('POST', '/v1/customers/3/store-credit/issue', {
+      amount_cents: 500,
+      note: 'shop-sdk trigger',
+    });
+    return 'issued $5.00 of store credit to customer 3 (API)';
+  },
+  'purchase_order.created': async (shop) =>
+    `created purchase order ${(await newPurchaseOrder(shop)).id} (API)`,
+  'purchase_order.submitted': async (shop) => {
+    const { id } = await newPurchaseOrder(shop);
+    await shop.api('POST', `/v1/purchase-orders/${id}/submit`, {});
+    return `created and submitted purchase order ${id} (API)`;
+  },
+  'purchase_order.cancelled': async (shop) => {
+    const { id } = await newPurchaseOrder(shop);
+    await shop.api('POST', `/v1/purchase-orders/${id}/cancel`, {});
+    return `created and cancelled purchase order ${id} (API)`;
+  },
+  'receiving.posted': async (shop) => {
+    const { id } = await newPurchaseOrder(shop);
+    await shop.api('POST', `/v1/purchase-orders/${id}/submit`, {});
+    await shop.api('POST', `/v1/purchase-orders/${id}/receive`, { all_outstanding: true });
+    return `created, submitted and received purchase order ${id} (API)`;
+  },
+  'customer.created': async (shop) => {
+    const id = await bookForNewCustomer(shop);
+    return `booked reservation ${id} for a new customer (API)`;
+  },
+  'gift_certificate.issued': async (shop) => {
+    const certificate = await shop.api('POST', '/v1/gift-certificates', {
+      amount_cents: 2500,
+      note: 'shop-sdk trigger',
+    });
+    return `issued gift certificate ${certificate.id} for $25.00 (API)`;
+  },
+  'gift_certificate.updated': async (shop) => {
+    const certificate = await shop.api('POST', '/v1/gift-certificates', {
+      amount_cents: 2500,
+      note: 'shop-sdk trigger',
+    });
+    await shop.api('POST', `/v1/gift-certificates/${certificate.id}/redeem`, { amount_cents: 500 });
+    return `issued gift certificate ${certificate.id} and redeemed $5.00 of it (API)`;
+  },
+  'account.payment_received': async (shop) => `${await payAccount(shop)} (API)`,
+  'invoice.updated': async (shop) => `${await payAccount(shop)}, applied to its oldest open invoice (API)`,
+  'membership.created': async (shop) => {
+    const membership = await shop.api('POST', '/v1/memberships', {
+      customer_id: 5,
+      plan_id: 1,
+      billing_method: 'counter',
+    });
+    return `signed customer 5 up for membership ${membership.id} (API)`;
+  },
+  'membership.updated': async (shop) => {
+    const membership = await shop.api('POST', '/v1/memberships', {
+      customer_id: 6,
+      plan_id: 1,
+      billing_method: 'counter',
+    });
+    shop.sandbox.register.payMembership(membership.id as number);
+    return `signed customer 6 up (API) and took the first dues at the counter (register)`;
+  },
+};
+
+/** A $1.00 payment on the house account of the first customer who owes something. */
+async function payAccount(shop: SandboxShop): Promise<string> {
+  for (let customer = 1; customer <= 14; customer++) {
+    const account = await shop.api('GET', `/v1/customers/${customer}/account`).catch(() => null);
+    if (!account || (account.balance_cents as number) < 100) continue;
+    await shop.api('POST', `/v1/customers/${customer}/account/payments`, {
+      amount_cents: 100,
+      tender: 'cash',
+    });
+    return `took a $1.00 payment on the house account of customer ${customer}`;
+  }
+  throw new Error('no house account owes anything');
+}
+
+let coupons = 0;
+async function newCoupon(shop: SandboxShop): Promise<Record<string, unknown>> {
+  coupons += 1;
+  const code = `TRIGGER${Date.now().toString(36).toUpperCase()}${coupons}`;
+  return shop.api('POST', '/v1/coupons', { code, name: 'shop-sdk trigger', percent_off: 5 });
+}
+
+async function newPurchaseOrder(shop: SandboxShop): Promise<Record<string, unknown>> {
+  return shop.api('POST', '/v1/purchase-orders', {
+    vendor_id: 1,
+    location_id: 1,
+    lines: [{ sku: 'TGT-BC-SNC12', qty: 5 }],
+  });
+}
+
+/** Catalog types the sandbox cannot make on demand, and why. */
+export const CANNOT_TRIGGER: Readonly<Record<string, string>> = {
+  'product.created': 'the API has no product creation and the sandbox does not simulate it',
+  'product.deleted': 'the API has no product deletion and the sandbox does not simulate it',
+  'customer.updated': 'the API has no customer update and the sandbox has no such register action',
+  'customer.deleted': 'the API has no customer deletion and the sandbox has no such register action',
+  'sale.refunded': 'refunds happen at the register, which the sandbox does not simulate',
+  'return.created': 'returns are seeded only; none arrive while the sandbox runs',
+  'invoice.created': 'invoices are seeded only; the sandbox does not create them while it runs',
+  'membership.payment_failed': 'made by the nightly card billing run on a declined card, not on demand',
+  'location.created': 'locations are created by the owner, not by the API or the register',
+  ping: 'sent by the Send test button to one endpoint; it is never in the feed',
+};
+
+/** What `trigger --list` prints: every catalog type with whether and why not. */
+export function triggerCatalog(): { type: string; supported: boolean; reason?: string }[] {
+  return EVENT_TYPES.map((type) =>
+    type in RECIPES
+      ? { type, supported: true }
+      : { type, supported: false, reason: CANNOT_TRIGGER[type] ?? 'unknown' },
+  );
+}

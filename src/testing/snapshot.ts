@@ -1,0 +1,124 @@
+import type { SandboxCore } from './core.js';
+import { SandboxUsageError } from './errors.js';
+import type { SandboxOptions } from './options.js';
+import { Sandbox } from './sandbox.js';
+import { DecodeError, decode, type Encoded, encode, hydrate } from './snapshot-codec.js';
+
+/** The `format` of every sandbox state file. */
+export const SNAPSHOT_FORMAT = 'shop-sdk-sandbox-state';
+/** The snapshot version this SDK writes and reads. */
+export const SNAPSHOT_VERSION = 1;
+
+/**
+ * A sandbox's shop as JSON (`sandboxSnapshot`), for `restoreSandbox` in a later process. It holds the
+ * shop's records, API keys (sandbox keys, secrets included), webhook endpoints (with their whsec_ secrets),
+ * the event feed and the clock: keep the file private.
+ */
+export interface SandboxSnapshot {
+  readonly format: typeof SNAPSHOT_FORMAT;
+  readonly version: number;
+  /** Wall time it was taken. */
+  readonly savedAt: string;
+  /** The options the sandbox was made with (seed, plan, start time...), so the restore rebuilds the same base. */
+  readonly options: SnapshotOptions;
+  /** The sandbox clock when saved, ms since the epoch. */
+  readonly clockMs: number;
+  /** The encoded parts (records, keys, endpoints, events, id streams). */
+  readonly parts: Readonly<Record<string, Encoded>>;
+}
+
+/** The creation options a snapshot keeps: everything but functions. */
+export type SnapshotOptions = Omit<SandboxOptions, 'fetch' | 'now'> & { readonly now: string };
+
+/** The parts saved, by name; each is restored onto the same part of a freshly seeded sandbox. */
+function parts(core: SandboxCore): Record<string, object> {
+  return {
+    state: core.state,
+    keys: core.keys,
+    endpoints: core.endpoints,
+    events: core.events,
+    random: core.random,
+    deliveryIds: (core.deliveries as unknown as { random: object }).random,
+  };
+}
+
+/**
+ * Takes a snapshot of a sandbox's shop. Not kept: deliveries under way and their retries, Idempotency-Keys,
+ * rate-limit counters and background work scheduled after the seed (a card reversal under way).
+ */
+export function sandboxSnapshot(sandbox: Sandbox): SandboxSnapshot {
+  const { core } = sandbox;
+  const named = parts(core);
+  const shared = new Set<object>([
+    core.clock,
+    core.deliveries,
+    core.rateLimiter,
+    core.idempotency,
+    core.faults,
+  ]);
+  for (const part of Object.values(named)) shared.add(part);
+  const encoded: Record<string, Encoded> = {};
+  for (const [name, part] of Object.entries(named)) {
+    shared.delete(part);
+    encoded[name] = encode(part, shared);
+    shared.add(part);
+  }
+  const { fetch: _fetch, ...options } = core.options;
+  return {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    savedAt: new Date().toISOString(),
+    options: { ...options, now: core.options.now.toISOString() },
+    clockMs: core.clock.nowMs(),
+    parts: encoded,
+  };
+}
+
+/**
+ * Rebuilds a sandbox from a snapshot: the same seed and start build the same base shop, the clock moves to
+ * where it was saved, then the saved records, keys, endpoints and feed replace the seeded ones. `overrides`
+ * sets what belongs to the new process (fetch, autoDeliver, clock mode). Throws SandboxUsageError for
+ * anything that is not a snapshot of this version.
+ */
+export function restoreSandbox(snapshot: unknown, overrides: SandboxOptions = {}): Sandbox {
+  const checked = checkSnapshot(snapshot);
+  // The bulk records are in the saved state: seeding them again would only be overwritten.
+  const sandbox = new Sandbox({ ...checked.options, ...overrides, now: checked.options.now, records: {} });
+  sandbox.clock.set(checked.clockMs);
+  const named = parts(sandbox.core);
+  try {
+    for (const [name, part] of Object.entries(named)) {
+      const saved = checked.parts[name];
+      if (saved === undefined) throw new DecodeError(`the part "${name}" is missing`);
+      hydrate(part, decode(saved));
+    }
+  } catch (error) {
+    throw new SandboxUsageError(
+      `The sandbox state is damaged and cannot be restored: ${(error as Error).message}`,
+    );
+  }
+  return sandbox;
+}
+
+function checkSnapshot(value: unknown): SandboxSnapshot {
+  const snapshot = value as Partial<SandboxSnapshot> | null;
+  if (typeof snapshot !== 'object' || snapshot === null || snapshot.format !== SNAPSHOT_FORMAT) {
+    throw new SandboxUsageError(`Not a sandbox state file: it has no "format": "${SNAPSHOT_FORMAT}"`);
+  }
+  if (snapshot.version !== SNAPSHOT_VERSION) {
+    throw new SandboxUsageError(
+      `Sandbox state version ${JSON.stringify(snapshot.version)} is not one this shop-sdk reads (it reads ${SNAPSHOT_VERSION}); start without it or use the shop-sdk that wrote it`,
+    );
+  }
+  if (
+    typeof snapshot.clockMs !== 'number' ||
+    typeof snapshot.options !== 'object' ||
+    snapshot.options === null ||
+    typeof snapshot.options.now !== 'string' ||
+    typeof snapshot.parts !== 'object' ||
+    snapshot.parts === null
+  ) {
+    throw new SandboxUsageError('The sandbox state is damaged: clockMs, options or parts is missing');
+  }
+  return snapshot as SandboxSnapshot;
+}
