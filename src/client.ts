@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { APIPromise, type APIResponse, LazyAPIResponse } from './core/api-promise.js';
 import { type ClientOptions, resolveClientOptions } from './core/client-options.js';
 import { ShopError } from './core/errors/shop-error.js';
@@ -7,6 +6,7 @@ import { fetchPage, type PagePromise } from './core/pagination.js';
 import type { RawRequestParams, RawRequestParamsWithBody, RequestParams } from './core/params.js';
 import type { RequestOptions } from './core/request-options.js';
 import { Transport } from './core/transport.js';
+import type { z } from './internal/schema-types.js';
 import {
   AccountPayments,
   CardTransactions,

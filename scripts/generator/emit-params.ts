@@ -56,7 +56,7 @@ export function emitParams(
     for (const list of emitter.lists) lists.add(list);
   }
 
-  let imports = "import { z } from 'zod';\n";
+  let imports = "import * as z from 'zod/mini';\n";
   const fromHelpers = (['dateTimeInput', 'openEnum'] as const).filter((h) => helpers.has(h));
   if (fromHelpers.length > 0) imports += `import { ${fromHelpers.join(', ')} } from '${paths.helpers}';\n`;
   if (lists.size > 0) imports += `import { ${[...lists].sort().join(', ')} } from './enums.js';\n`;

@@ -84,7 +84,7 @@ export function emitSchemas(
     body += `\n${block.code}`;
   }
 
-  let imports = "import { z } from 'zod';\n";
+  let imports = "import * as z from 'zod/mini';\n";
   const fromHelpers = (['dateTimeInput', 'openEnum'] as const).filter((h) => helpers.has(h));
   if (fromHelpers.length > 0) imports += `import { ${fromHelpers.join(', ')} } from '${paths.helpers}';\n`;
   if (emittedEnums.size > 0)
