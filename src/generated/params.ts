@@ -20,6 +20,29 @@ import {
  *
  * A field not listed here is refused before sending (`ParamsValidationError`).
  */
+export type RangeResourcesListParams = {
+  /**
+   * Resource type, e.g. lane or instructor.
+   * Values seen: `lane`, `instructor`; the full set is not documented.
+   */
+  type?: 'lane' | 'instructor' | (string & {});
+  /** Only records at this location (one the key can see). */
+  location_id?: number;
+  /**
+   * Records changed at or after this moment (ISO-8601); on lists without updated_at, created.
+   * An ISO-8601 timestamp, or a `Date` (sent as its ISO string).
+   */
+  updated_since?: string | Date;
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+};
+/**
+ * Parameters of `range.resources.list` (GET /v1/range/resources): List range resources.
+ *
+ * A field not listed here is refused before sending (`ParamsValidationError`).
+ */
 export const RangeResourcesListParamsSchema = z.strictObject({
   /**
    * Resource type, e.g. lane or instructor.
@@ -37,14 +60,21 @@ export const RangeResourcesListParamsSchema = z.strictObject({
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
-/**
- * Parameters of `range.resources.list` (GET /v1/range/resources): List range resources.
- *
- * A field not listed here is refused before sending (`ParamsValidationError`).
- */
-export type RangeResourcesListParams = z.input<typeof RangeResourcesListParamsSchema>;
+}) satisfies z.ZodMiniType<unknown, RangeResourcesListParams>;
 
+/**
+ * Parameters of `range.classes.list` (GET /v1/range/classes): List range classes.
+ *
+ * The reference leaves part of this shape open; other fields are passed through.
+ */
+export type RangeClassesListParams = {
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `range.classes.list` (GET /v1/range/classes): List range classes.
  *
@@ -55,14 +85,31 @@ export const RangeClassesListParamsSchema = z.looseObject({
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
-/**
- * Parameters of `range.classes.list` (GET /v1/range/classes): List range classes.
- *
- * The reference leaves part of this shape open; other fields are passed through.
- */
-export type RangeClassesListParams = z.input<typeof RangeClassesListParamsSchema>;
+}) satisfies z.ZodMiniType<unknown, RangeClassesListParams>;
 
+/**
+ * Parameters of `range.sessions.list` (GET /v1/range/sessions): List class sessions.
+ *
+ * A field not listed here is refused before sending (`ParamsValidationError`).
+ */
+export type RangeSessionsListParams = {
+  /**
+   * Earliest start time (ISO-8601). Default now.
+   * An ISO-8601 timestamp, or a `Date` (sent as its ISO string).
+   */
+  from?: string | Date;
+  /**
+   * Latest start time (ISO-8601). Default 30 days from now.
+   * An ISO-8601 timestamp, or a `Date` (sent as its ISO string).
+   */
+  to?: string | Date;
+  /** Only sessions of this class. */
+  class_id?: number;
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+};
 /**
  * Parameters of `range.sessions.list` (GET /v1/range/sessions): List class sessions.
  *
@@ -85,14 +132,54 @@ export const RangeSessionsListParamsSchema = z.strictObject({
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
+}) satisfies z.ZodMiniType<unknown, RangeSessionsListParams>;
+
 /**
- * Parameters of `range.sessions.list` (GET /v1/range/sessions): List class sessions.
+ * Parameters of `range.reservations.list` (GET /v1/range/reservations): List reservations.
  *
  * A field not listed here is refused before sending (`ParamsValidationError`).
  */
-export type RangeSessionsListParams = z.input<typeof RangeSessionsListParamsSchema>;
-
+export type RangeReservationsListParams = {
+  /** Only reservations in this state. */
+  status?:
+    | 'held'
+    | 'booked'
+    | 'checked_in'
+    | 'in_progress'
+    | 'completed'
+    | 'cancelled'
+    | 'no_show'
+    | 'released'
+    | (string & {});
+  /** Only seats booked in this class session. */
+  class_session_id?: number;
+  /**
+   * Only reservations from this channel (api for those created through the API).
+   * Values seen: `storefront_widget`, `hosted`, `walk_up`, `corporate`, `pos`, `api`; the full set is not documented.
+   */
+  source?: 'storefront_widget' | 'hosted' | 'walk_up' | 'corporate' | 'pos' | 'api' | (string & {});
+  /**
+   * Earliest start time (ISO-8601).
+   * An ISO-8601 timestamp, or a `Date` (sent as its ISO string).
+   */
+  from?: string | Date;
+  /**
+   * Latest start time (ISO-8601).
+   * An ISO-8601 timestamp, or a `Date` (sent as its ISO string).
+   */
+  to?: string | Date;
+  /** Only records at this location (one the key can see). */
+  location_id?: number;
+  /**
+   * Records changed at or after this moment (ISO-8601); on lists without updated_at, created.
+   * An ISO-8601 timestamp, or a `Date` (sent as its ISO string).
+   */
+  updated_since?: string | Date;
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+};
 /**
  * Parameters of `range.reservations.list` (GET /v1/range/reservations): List reservations.
  *
@@ -132,14 +219,96 @@ export const RangeReservationsListParamsSchema = z.strictObject({
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
+}) satisfies z.ZodMiniType<unknown, RangeReservationsListParams>;
+
 /**
- * Parameters of `range.reservations.list` (GET /v1/range/reservations): List reservations.
+ * Parameters of `range.reservations.create` (POST /v1/range/reservations): Book a lane or class seats.
  *
  * A field not listed here is refused before sending (`ParamsValidationError`).
  */
-export type RangeReservationsListParams = z.input<typeof RangeReservationsListParamsSchema>;
-
+export type RangeReservationsCreateParams =
+  | {
+      /** Resources to book, as returned by availability. */
+      resource_ids: Array<number>;
+      /** An ISO-8601 timestamp, or a `Date` (sent as its ISO string). */
+      starts_at: string | Date;
+      /** An ISO-8601 timestamp, or a `Date` (sent as its ISO string). */
+      ends_at: string | Date;
+      /** How many people the booking is for. */
+      party_size: number;
+      /** The range's location. Optional. */
+      location_id?: number;
+      /** An existing customer. Unknown ids are 400 VALIDATION_ERROR. */
+      customer_id?: number;
+      /** Matched by email, otherwise created (a new customer needs first_name and last_name). */
+      customer?: {
+        /** The guest's email address; a customer is matched by it. */
+        email?: string;
+        /** The guest's first name. */
+        first_name?: string;
+        /** The guest's last name. */
+        last_name?: string;
+        /** The guest's phone number. */
+        phone?: string;
+      };
+      /** Who the booking is for; defaults from the customer. */
+      contact?: {
+        /** Name to send confirmations to. */
+        name?: string;
+        /** Email address to send confirmations to. */
+        email?: string;
+        /** Phone number of the contact. */
+        phone?: string;
+      };
+      /** true when paid on your channel; false books it unpaid for settlement at the desk. */
+      paid?: boolean;
+      /**
+       * What you collected, when paid. Default the booking's price.
+       * Unit: cents.
+       */
+      amount_cents?: number;
+      /** Your booking id, recorded in the shop's audit log. */
+      external_reference?: string;
+      /** Notes for the lane (lane bookings only). */
+      notes?: string;
+    }
+  | {
+      /** The class session to book seats in. */
+      class_session_id: number;
+      /** How many people the booking is for. */
+      party_size: number;
+      /** An existing customer. Unknown ids are 400 VALIDATION_ERROR. */
+      customer_id?: number;
+      /** Matched by email, otherwise created (a new customer needs first_name and last_name). */
+      customer?: {
+        /** The guest's email address; a customer is matched by it. */
+        email?: string;
+        /** The guest's first name. */
+        first_name?: string;
+        /** The guest's last name. */
+        last_name?: string;
+        /** The guest's phone number. */
+        phone?: string;
+      };
+      /** Who the booking is for; defaults from the customer. */
+      contact?: {
+        /** Name to send confirmations to. */
+        name?: string;
+        /** Email address to send confirmations to. */
+        email?: string;
+        /** Phone number of the contact. */
+        phone?: string;
+      };
+      /** true when paid on your channel; false books it unpaid for settlement at the desk. */
+      paid?: boolean;
+      /**
+       * What you collected, when paid. Default the booking's price.
+       * Unit: cents.
+       */
+      amount_cents?: number;
+      /** Your booking id, recorded in the shop's audit log. */
+      external_reference?: string;
+    };
 /**
  * Parameters of `range.reservations.create` (POST /v1/range/reservations): Book a lane or class seats.
  *
@@ -153,6 +322,7 @@ export const RangeReservationsCreateParamsSchema = z.union([
     starts_at: dateTimeInput(),
     /** An ISO-8601 timestamp, or a `Date` (sent as its ISO string). */
     ends_at: dateTimeInput(),
+    /** How many people the booking is for. */
     party_size: z.int(),
     /** The range's location. Optional. */
     location_id: z.optional(z.int()),
@@ -161,17 +331,24 @@ export const RangeReservationsCreateParamsSchema = z.union([
     /** Matched by email, otherwise created (a new customer needs first_name and last_name). */
     customer: z.optional(
       z.strictObject({
+        /** The guest's email address; a customer is matched by it. */
         email: z.optional(z.string()),
+        /** The guest's first name. */
         first_name: z.optional(z.string()),
+        /** The guest's last name. */
         last_name: z.optional(z.string()),
+        /** The guest's phone number. */
         phone: z.optional(z.string()),
       }),
     ),
     /** Who the booking is for; defaults from the customer. */
     contact: z.optional(
       z.strictObject({
+        /** Name to send confirmations to. */
         name: z.optional(z.string()),
+        /** Email address to send confirmations to. */
         email: z.optional(z.string()),
+        /** Phone number of the contact. */
         phone: z.optional(z.string()),
       }),
     ),
@@ -188,24 +365,33 @@ export const RangeReservationsCreateParamsSchema = z.union([
     notes: z.optional(z.string()),
   }),
   z.strictObject({
+    /** The class session to book seats in. */
     class_session_id: z.int(),
+    /** How many people the booking is for. */
     party_size: z.int(),
     /** An existing customer. Unknown ids are 400 VALIDATION_ERROR. */
     customer_id: z.optional(z.int()),
     /** Matched by email, otherwise created (a new customer needs first_name and last_name). */
     customer: z.optional(
       z.strictObject({
+        /** The guest's email address; a customer is matched by it. */
         email: z.optional(z.string()),
+        /** The guest's first name. */
         first_name: z.optional(z.string()),
+        /** The guest's last name. */
         last_name: z.optional(z.string()),
+        /** The guest's phone number. */
         phone: z.optional(z.string()),
       }),
     ),
     /** Who the booking is for; defaults from the customer. */
     contact: z.optional(
       z.strictObject({
+        /** Name to send confirmations to. */
         name: z.optional(z.string()),
+        /** Email address to send confirmations to. */
         email: z.optional(z.string()),
+        /** Phone number of the contact. */
         phone: z.optional(z.string()),
       }),
     ),
@@ -219,14 +405,36 @@ export const RangeReservationsCreateParamsSchema = z.union([
     /** Your booking id, recorded in the shop's audit log. */
     external_reference: z.optional(z.string()),
   }),
-]);
+]) satisfies z.ZodMiniType<unknown, RangeReservationsCreateParams>;
+
 /**
- * Parameters of `range.reservations.create` (POST /v1/range/reservations): Book a lane or class seats.
+ * Parameters of `range.availability.list` (GET /v1/range/availability): Check availability.
  *
  * A field not listed here is refused before sending (`ParamsValidationError`).
  */
-export type RangeReservationsCreateParams = z.input<typeof RangeReservationsCreateParamsSchema>;
-
+export type RangeAvailabilityListParams = {
+  /**
+   * Window start (ISO-8601). Missing or malformed is 400 VALIDATION_ERROR.
+   * An ISO-8601 timestamp, or a `Date` (sent as its ISO string).
+   */
+  starts_at: string | Date;
+  /**
+   * Window end (ISO-8601). Missing or malformed is 400 VALIDATION_ERROR.
+   * An ISO-8601 timestamp, or a `Date` (sent as its ISO string).
+   */
+  ends_at: string | Date;
+  /** Defaults to the key's only location, else the shop's main one. */
+  location_id?: number;
+  /**
+   * Resource type.
+   * Values seen: `lane`, `instructor`; the full set is not documented.
+   */
+  type?: 'lane' | 'instructor' | (string & {});
+  /** Affects pricing and the range's rules. */
+  party_size?: number;
+  /** A lane type (e.g. rifle) or several, sent as a comma-separated list. */
+  lane_type?: string | Array<string>;
+};
 /**
  * Parameters of `range.availability.list` (GET /v1/range/availability): Check availability.
  *
@@ -254,14 +462,19 @@ export const RangeAvailabilityListParamsSchema = z.strictObject({
   party_size: z.optional(z.int()),
   /** A lane type (e.g. rifle) or several, sent as a comma-separated list. */
   lane_type: z.optional(z.union([z.string(), z.array(z.string())])),
-});
-/**
- * Parameters of `range.availability.list` (GET /v1/range/availability): Check availability.
- *
- * A field not listed here is refused before sending (`ParamsValidationError`).
- */
-export type RangeAvailabilityListParams = z.input<typeof RangeAvailabilityListParamsSchema>;
+}) satisfies z.ZodMiniType<unknown, RangeAvailabilityListParams>;
 
+/**
+ * Parameters of `range.reservations.cancel` (POST /v1/range/reservations/{id}/cancel): Cancel a reservation.
+ *
+ * The reference leaves part of this shape open; other fields are passed through.
+ */
+export type RangeReservationsCancelParams = {
+  /** Why the booking is cancelled. */
+  reason?: string;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `range.reservations.cancel` (POST /v1/range/reservations/{id}/cancel): Cancel a reservation.
  *
@@ -270,14 +483,28 @@ export type RangeAvailabilityListParams = z.input<typeof RangeAvailabilityListPa
 export const RangeReservationsCancelParamsSchema = z.looseObject({
   /** Why the booking is cancelled. */
   reason: z.optional(z.string()),
-});
-/**
- * Parameters of `range.reservations.cancel` (POST /v1/range/reservations/{id}/cancel): Cancel a reservation.
- *
- * The reference leaves part of this shape open; other fields are passed through.
- */
-export type RangeReservationsCancelParams = z.input<typeof RangeReservationsCancelParamsSchema>;
+}) satisfies z.ZodMiniType<unknown, RangeReservationsCancelParams>;
 
+/**
+ * Parameters of `range.rentals.list` (GET /v1/range/rentals): List rental guns.
+ *
+ * A field not listed here is refused before sending (`ParamsValidationError`).
+ */
+export type RangeRentalsListParams = {
+  /** Only guns in this state. Any other value is 400 VALIDATION_ERROR. */
+  status?: 'available' | 'checked_out' | 'maintenance' | 'retired' | (string & {});
+  /** Only records at this location (one the key can see). */
+  location_id?: number;
+  /**
+   * Records changed at or after this moment (ISO-8601); on lists without updated_at, created.
+   * An ISO-8601 timestamp, or a `Date` (sent as its ISO string).
+   */
+  updated_since?: string | Date;
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+};
 /**
  * Parameters of `range.rentals.list` (GET /v1/range/rentals): List rental guns.
  *
@@ -300,22 +527,45 @@ export const RangeRentalsListParamsSchema = z.strictObject({
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
-/**
- * Parameters of `range.rentals.list` (GET /v1/range/rentals): List rental guns.
- *
- * A field not listed here is refused before sending (`ParamsValidationError`).
- */
-export type RangeRentalsListParams = z.input<typeof RangeRentalsListParamsSchema>;
+}) satisfies z.ZodMiniType<unknown, RangeRentalsListParams>;
 
 /**
  * Parameters of `range.rentalCheckouts.list` (GET /v1/range/rental-checkouts): List rental checkouts.
  *
  * A field not listed here is refused before sending (`ParamsValidationError`).
  */
+export type RangeRentalCheckoutsListParams = {
+  /** Only checkouts of this rental gun. */
+  rental_id?: number;
+  /** Only checkouts by this customer. */
+  customer_id?: number;
+  /** Only checkouts made on this reservation. */
+  reservation_id?: number;
+  /** true for checkouts still out, false for returned ones. */
+  open?: boolean;
+  /** Only records at this location (one the key can see). */
+  location_id?: number;
+  /**
+   * Records changed at or after this moment (ISO-8601); on lists without updated_at, created.
+   * An ISO-8601 timestamp, or a `Date` (sent as its ISO string).
+   */
+  updated_since?: string | Date;
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+};
+/**
+ * Parameters of `range.rentalCheckouts.list` (GET /v1/range/rental-checkouts): List rental checkouts.
+ *
+ * A field not listed here is refused before sending (`ParamsValidationError`).
+ */
 export const RangeRentalCheckoutsListParamsSchema = z.strictObject({
+  /** Only checkouts of this rental gun. */
   rental_id: z.optional(z.int()),
+  /** Only checkouts by this customer. */
   customer_id: z.optional(z.int()),
+  /** Only checkouts made on this reservation. */
   reservation_id: z.optional(z.int()),
   /** true for checkouts still out, false for returned ones. */
   open: z.optional(z.boolean()),
@@ -330,34 +580,60 @@ export const RangeRentalCheckoutsListParamsSchema = z.strictObject({
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
+}) satisfies z.ZodMiniType<unknown, RangeRentalCheckoutsListParams>;
+
 /**
- * Parameters of `range.rentalCheckouts.list` (GET /v1/range/rental-checkouts): List rental checkouts.
+ * Parameters of `membershipPlans.list` (GET /v1/membership-plans): List membership plans.
  *
  * A field not listed here is refused before sending (`ParamsValidationError`).
  */
-export type RangeRentalCheckoutsListParams = z.input<typeof RangeRentalCheckoutsListParamsSchema>;
-
+export type MembershipPlansListParams = {
+  /** Only plans in this state. */
+  status?: 'active' | 'archived' | (string & {});
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+};
 /**
  * Parameters of `membershipPlans.list` (GET /v1/membership-plans): List membership plans.
  *
  * A field not listed here is refused before sending (`ParamsValidationError`).
  */
 export const MembershipPlansListParamsSchema = z.strictObject({
-  /** Known values: {@link MEMBERSHIP_PLAN_STATUSES}; later API versions may add others. */
+  /**
+   * Only plans in this state.
+   * Known values: {@link MEMBERSHIP_PLAN_STATUSES}; later API versions may add others.
+   */
   status: z.optional(openEnum(MEMBERSHIP_PLAN_STATUSES)),
   /** Page size, 1 to 200. */
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
+}) satisfies z.ZodMiniType<unknown, MembershipPlansListParams>;
+
 /**
- * Parameters of `membershipPlans.list` (GET /v1/membership-plans): List membership plans.
+ * Parameters of `memberships.list` (GET /v1/memberships): List memberships.
  *
  * A field not listed here is refused before sending (`ParamsValidationError`).
  */
-export type MembershipPlansListParams = z.input<typeof MembershipPlansListParamsSchema>;
-
+export type MembershipsListParams = {
+  /** Matches the primary member or a family member. */
+  customer_id?: number;
+  /** Only memberships on this plan. */
+  plan_id?: number;
+  /** Only memberships in this state. */
+  status?: 'pending' | 'active' | 'past_due' | 'frozen' | 'expired' | 'cancelled' | (string & {});
+  /**
+   * Records changed at or after this moment (ISO-8601); on lists without updated_at, created.
+   * An ISO-8601 timestamp, or a `Date` (sent as its ISO string).
+   */
+  updated_since?: string | Date;
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+};
 /**
  * Parameters of `memberships.list` (GET /v1/memberships): List memberships.
  *
@@ -366,8 +642,12 @@ export type MembershipPlansListParams = z.input<typeof MembershipPlansListParams
 export const MembershipsListParamsSchema = z.strictObject({
   /** Matches the primary member or a family member. */
   customer_id: z.optional(z.int()),
+  /** Only memberships on this plan. */
   plan_id: z.optional(z.int()),
-  /** Known values: {@link MEMBERSHIP_STATUSES}; later API versions may add others. */
+  /**
+   * Only memberships in this state.
+   * Known values: {@link MEMBERSHIP_STATUSES}; later API versions may add others.
+   */
   status: z.optional(openEnum(MEMBERSHIP_STATUSES)),
   /**
    * Records changed at or after this moment (ISO-8601); on lists without updated_at, created.
@@ -378,14 +658,33 @@ export const MembershipsListParamsSchema = z.strictObject({
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
+}) satisfies z.ZodMiniType<unknown, MembershipsListParams>;
+
 /**
- * Parameters of `memberships.list` (GET /v1/memberships): List memberships.
+ * Parameters of `memberships.create` (POST /v1/memberships): Sign someone up for a plan.
  *
  * A field not listed here is refused before sending (`ParamsValidationError`).
  */
-export type MembershipsListParams = z.input<typeof MembershipsListParamsSchema>;
-
+export type MembershipsCreateParams = {
+  /** The primary member. */
+  customer_id: number;
+  /** An active plan (an archived one is 422 PLAN_ARCHIVED). */
+  plan_id: number;
+  /**
+   * link: later dues are emailed as pay links (needs card processing on, else 422
+   * CARD_PROCESSING_OFF); counter: paid at the register.
+   */
+  billing_method: 'link' | 'counter' | (string & {});
+  /** true when the first period was paid on your channel. */
+  paid?: boolean;
+  /**
+   * Home store. A location-limited key must name one of its locations; if omitted the member is
+   * homed at the key's location.
+   */
+  location_id?: number;
+  /** Your id; sending it again returns the same membership. */
+  external_reference?: string;
+};
 /**
  * Parameters of `memberships.create` (POST /v1/memberships): Sign someone up for a plan.
  *
@@ -410,14 +709,21 @@ export const MembershipsCreateParamsSchema = z.strictObject({
   location_id: z.optional(z.int()),
   /** Your id; sending it again returns the same membership. */
   external_reference: z.optional(z.string()),
-});
-/**
- * Parameters of `memberships.create` (POST /v1/memberships): Sign someone up for a plan.
- *
- * A field not listed here is refused before sending (`ParamsValidationError`).
- */
-export type MembershipsCreateParams = z.input<typeof MembershipsCreateParamsSchema>;
+}) satisfies z.ZodMiniType<unknown, MembershipsCreateParams>;
 
+/**
+ * Parameters of `memberships.cancel` (POST /v1/memberships/{id}/cancel): Cancel a membership.
+ *
+ * The reference leaves part of this shape open; other fields are passed through.
+ */
+export type MembershipsCancelParams = {
+  /** Why the member leaves; kept as cancel_reason. */
+  reason?: string;
+  /** false ends the membership now; true or absent ends it after the paid period or minimum term. */
+  at_period_end?: boolean;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `memberships.cancel` (POST /v1/memberships/{id}/cancel): Cancel a membership.
  *
@@ -428,14 +734,19 @@ export const MembershipsCancelParamsSchema = z.looseObject({
   reason: z.optional(z.string()),
   /** false ends the membership now; true or absent ends it after the paid period or minimum term. */
   at_period_end: z.optional(z.boolean()),
-});
+}) satisfies z.ZodMiniType<unknown, MembershipsCancelParams>;
+
 /**
- * Parameters of `memberships.cancel` (POST /v1/memberships/{id}/cancel): Cancel a membership.
+ * Parameters of `memberships.useGuestPass` (POST /v1/memberships/{id}/guest-pass): Use a guest pass.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type MembershipsCancelParams = z.input<typeof MembershipsCancelParamsSchema>;
-
+export type MembershipsUseGuestPassParams = {
+  /** A note for the shop, e.g. the guest's name. */
+  note?: string;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `memberships.useGuestPass` (POST /v1/memberships/{id}/guest-pass): Use a guest pass.
  *
@@ -444,14 +755,41 @@ export type MembershipsCancelParams = z.input<typeof MembershipsCancelParamsSche
 export const MembershipsUseGuestPassParamsSchema = z.looseObject({
   /** A note for the shop, e.g. the guest's name. */
   note: z.optional(z.string()),
-});
-/**
- * Parameters of `memberships.useGuestPass` (POST /v1/memberships/{id}/guest-pass): Use a guest pass.
- *
- * The reference leaves part of this shape open; other fields are passed through.
- */
-export type MembershipsUseGuestPassParams = z.input<typeof MembershipsUseGuestPassParamsSchema>;
+}) satisfies z.ZodMiniType<unknown, MembershipsUseGuestPassParams>;
 
+/**
+ * Parameters of `cardTransactions.list` (GET /v1/card-transactions): List card transactions.
+ *
+ * A field not listed here is refused before sending (`ParamsValidationError`).
+ */
+export type CardTransactionsListParams = {
+  /** One status. */
+  status?:
+    | 'pending'
+    | 'approved'
+    | 'declined'
+    | 'cancelled'
+    | 'failed'
+    | 'reversing'
+    | 'reversed'
+    | 'refunded'
+    | (string & {});
+  /** Only charges or only refunds. */
+  kind?: 'charge' | 'refund' | (string & {});
+  /** Only transactions of this order. */
+  order_id?: number;
+  /** Only records at this location (one the key can see). */
+  location_id?: number;
+  /**
+   * Records changed at or after this moment (ISO-8601); on lists without updated_at, created.
+   * An ISO-8601 timestamp, or a `Date` (sent as its ISO string).
+   */
+  updated_since?: string | Date;
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+};
 /**
  * Parameters of `cardTransactions.list` (GET /v1/card-transactions): List card transactions.
  *
@@ -463,8 +801,12 @@ export const CardTransactionsListParamsSchema = z.strictObject({
    * Known values: {@link CARD_TRANSACTION_STATUSES}; later API versions may add others.
    */
   status: z.optional(openEnum(CARD_TRANSACTION_STATUSES)),
-  /** Known values: {@link CARD_TRANSACTION_KINDS}; later API versions may add others. */
+  /**
+   * Only charges or only refunds.
+   * Known values: {@link CARD_TRANSACTION_KINDS}; later API versions may add others.
+   */
   kind: z.optional(openEnum(CARD_TRANSACTION_KINDS)),
+  /** Only transactions of this order. */
   order_id: z.optional(z.int()),
   /** Only records at this location (one the key can see). */
   location_id: z.optional(z.int()),
@@ -477,23 +819,46 @@ export const CardTransactionsListParamsSchema = z.strictObject({
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
-/**
- * Parameters of `cardTransactions.list` (GET /v1/card-transactions): List card transactions.
- *
- * A field not listed here is refused before sending (`ParamsValidationError`).
- */
-export type CardTransactionsListParams = z.input<typeof CardTransactionsListParamsSchema>;
+}) satisfies z.ZodMiniType<unknown, CardTransactionsListParams>;
 
 /**
  * Parameters of `returns.list` (GET /v1/returns): List returns.
  *
  * A field not listed here is refused before sending (`ParamsValidationError`).
  */
+export type ReturnsListParams = {
+  /** Only returns against this order. */
+  order_id?: number;
+  /** Only returns by this customer. */
+  customer_id?: number;
+  /** Only returns from this channel. */
+  source?: 'sale' | 'online' | (string & {});
+  /** Only records at this location (one the key can see). */
+  location_id?: number;
+  /**
+   * Records changed at or after this moment (ISO-8601); on lists without updated_at, created.
+   * An ISO-8601 timestamp, or a `Date` (sent as its ISO string).
+   */
+  updated_since?: string | Date;
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+};
+/**
+ * Parameters of `returns.list` (GET /v1/returns): List returns.
+ *
+ * A field not listed here is refused before sending (`ParamsValidationError`).
+ */
 export const ReturnsListParamsSchema = z.strictObject({
+  /** Only returns against this order. */
   order_id: z.optional(z.int()),
+  /** Only returns by this customer. */
   customer_id: z.optional(z.int()),
-  /** Known values: {@link RETURN_SOURCES}; later API versions may add others. */
+  /**
+   * Only returns from this channel.
+   * Known values: {@link RETURN_SOURCES}; later API versions may add others.
+   */
   source: z.optional(openEnum(RETURN_SOURCES)),
   /** Only records at this location (one the key can see). */
   location_id: z.optional(z.int()),
@@ -506,14 +871,26 @@ export const ReturnsListParamsSchema = z.strictObject({
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
+}) satisfies z.ZodMiniType<unknown, ReturnsListParams>;
+
 /**
- * Parameters of `returns.list` (GET /v1/returns): List returns.
+ * Parameters of `events.list` (GET /v1/events): List events (the catch-up feed).
  *
  * A field not listed here is refused before sending (`ParamsValidationError`).
  */
-export type ReturnsListParams = z.input<typeof ReturnsListParamsSchema>;
-
+export type EventsListParams = {
+  /** One event type, e.g. inventory.changed (see webhooks for the catalog). */
+  type?: string;
+  /**
+   * Events created at or after this moment (ISO-8601).
+   * An ISO-8601 timestamp, or a `Date` (sent as its ISO string).
+   */
+  updated_since?: string | Date;
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+};
 /**
  * Parameters of `events.list` (GET /v1/events): List events (the catch-up feed).
  *
@@ -531,14 +908,21 @@ export const EventsListParamsSchema = z.strictObject({
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
-/**
- * Parameters of `events.list` (GET /v1/events): List events (the catch-up feed).
- *
- * A field not listed here is refused before sending (`ParamsValidationError`).
- */
-export type EventsListParams = z.input<typeof EventsListParamsSchema>;
+}) satisfies z.ZodMiniType<unknown, EventsListParams>;
 
+/**
+ * Parameters of `locations.list` (GET /v1/locations): List locations.
+ *
+ * The reference leaves part of this shape open; other fields are passed through.
+ */
+export type LocationsListParams = {
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `locations.list` (GET /v1/locations): List locations.
  *
@@ -549,32 +933,57 @@ export const LocationsListParamsSchema = z.looseObject({
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
+}) satisfies z.ZodMiniType<unknown, LocationsListParams>;
+
 /**
- * Parameters of `locations.list` (GET /v1/locations): List locations.
+ * Parameters of `locations.update` (PATCH /v1/locations/{id}): Update a location.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type LocationsListParams = z.input<typeof LocationsListParamsSchema>;
-
+export type LocationsUpdateParams = {
+  /** The store's new phone number. */
+  phone?: string;
+  /** The store's new email address. */
+  email?: string;
+  /** The location's opening hours (format not shown). */
+  business_hours?: unknown;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `locations.update` (PATCH /v1/locations/{id}): Update a location.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
 export const LocationsUpdateParamsSchema = z.looseObject({
+  /** The store's new phone number. */
   phone: z.optional(z.string()),
+  /** The store's new email address. */
   email: z.optional(z.string()),
   /** The location's opening hours (format not shown). */
   business_hours: z.optional(z.unknown()),
-});
+}) satisfies z.ZodMiniType<unknown, LocationsUpdateParams>;
+
 /**
- * Parameters of `locations.update` (PATCH /v1/locations/{id}): Update a location.
+ * Parameters of `products.list` (GET /v1/products): List products.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type LocationsUpdateParams = z.input<typeof LocationsUpdateParamsSchema>;
-
+export type ProductsListParams = {
+  /** inventory adds the product's inventory levels per location. */
+  include?: 'inventory' | (string & {});
+  /**
+   * Records changed at or after this moment (ISO-8601); on lists without updated_at, created.
+   * An ISO-8601 timestamp, or a `Date` (sent as its ISO string).
+   */
+  updated_since?: string | Date;
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `products.list` (GET /v1/products): List products.
  *
@@ -592,14 +1001,25 @@ export const ProductsListParamsSchema = z.looseObject({
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
+}) satisfies z.ZodMiniType<unknown, ProductsListParams>;
+
 /**
- * Parameters of `products.list` (GET /v1/products): List products.
+ * Parameters of `products.update` (PATCH /v1/products/{id}): Update a product.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type ProductsListParams = z.input<typeof ProductsListParamsSchema>;
-
+export type ProductsUpdateParams = {
+  /** Unit: cents. */
+  price_cents?: number;
+  /** Id of the product's new vendor. */
+  vendor_id?: number;
+  /** The vendor's part number. */
+  vendor_sku?: string;
+  /** Quantity reordered when a location has none of its own; null unsets it. */
+  reorder_qty?: number | null;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `products.update` (PATCH /v1/products/{id}): Update a product.
  *
@@ -608,18 +1028,32 @@ export type ProductsListParams = z.input<typeof ProductsListParamsSchema>;
 export const ProductsUpdateParamsSchema = z.looseObject({
   /** Unit: cents. */
   price_cents: z.optional(z.int()),
+  /** Id of the product's new vendor. */
   vendor_id: z.optional(z.int()),
+  /** The vendor's part number. */
   vendor_sku: z.optional(z.string()),
   /** Quantity reordered when a location has none of its own; null unsets it. */
   reorder_qty: z.optional(z.nullable(z.int())),
-});
+}) satisfies z.ZodMiniType<unknown, ProductsUpdateParams>;
+
 /**
- * Parameters of `products.update` (PATCH /v1/products/{id}): Update a product.
+ * Parameters of `inventory.list` (GET /v1/inventory): List inventory levels.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type ProductsUpdateParams = z.input<typeof ProductsUpdateParamsSchema>;
-
+export type InventoryListParams = {
+  /**
+   * Records changed at or after this moment (ISO-8601); on lists without updated_at, created.
+   * An ISO-8601 timestamp, or a `Date` (sent as its ISO string).
+   */
+  updated_since?: string | Date;
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `inventory.list` (GET /v1/inventory): List inventory levels.
  *
@@ -635,20 +1069,35 @@ export const InventoryListParamsSchema = z.looseObject({
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
-/**
- * Parameters of `inventory.list` (GET /v1/inventory): List inventory levels.
- *
- * The reference leaves part of this shape open; other fields are passed through.
- */
-export type InventoryListParams = z.input<typeof InventoryListParamsSchema>;
+}) satisfies z.ZodMiniType<unknown, InventoryListParams>;
 
 /**
  * Parameters of `inventory.listSerialized` (GET /v1/inventory/serialized): List serialized units.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
+export type InventoryListSerializedParams = {
+  /** Only units of this product. */
+  product_id?: number;
+  /**
+   * Unit status, e.g. in_stock.
+   * Values seen: `in_stock`; the full set is not documented.
+   */
+  status?: 'in_stock' | (string & {});
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
+/**
+ * Parameters of `inventory.listSerialized` (GET /v1/inventory/serialized): List serialized units.
+ *
+ * The reference leaves part of this shape open; other fields are passed through.
+ */
 export const InventoryListSerializedParamsSchema = z.looseObject({
+  /** Only units of this product. */
   product_id: z.optional(z.int()),
   /**
    * Unit status, e.g. in_stock.
@@ -659,21 +1108,39 @@ export const InventoryListSerializedParamsSchema = z.looseObject({
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
-/**
- * Parameters of `inventory.listSerialized` (GET /v1/inventory/serialized): List serialized units.
- *
- * The reference leaves part of this shape open; other fields are passed through.
- */
-export type InventoryListSerializedParams = z.input<typeof InventoryListSerializedParamsSchema>;
+}) satisfies z.ZodMiniType<unknown, InventoryListSerializedParams>;
 
 /**
  * Parameters of `inventory.adjust` (POST /v1/inventory/adjust): Adjust stock by a delta.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
+export type InventoryAdjustParams = {
+  /** SKU of the product to adjust. */
+  sku: string;
+  /** Location whose level changes. */
+  location_id?: number;
+  /** Signed change of the on-hand quantity. */
+  qty_delta: number;
+  /**
+   * The cause, e.g. receive.
+   * Values seen: `receive`; the full set is not documented.
+   */
+  reason?: 'receive' | (string & {});
+  /** Why the level changed, kept with the adjustment. */
+  note?: string;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
+/**
+ * Parameters of `inventory.adjust` (POST /v1/inventory/adjust): Adjust stock by a delta.
+ *
+ * The reference leaves part of this shape open; other fields are passed through.
+ */
 export const InventoryAdjustParamsSchema = z.looseObject({
+  /** SKU of the product to adjust. */
   sku: z.string(),
+  /** Location whose level changes. */
   location_id: z.optional(z.int()),
   /** Signed change of the on-hand quantity. */
   qty_delta: z.int(),
@@ -682,86 +1149,150 @@ export const InventoryAdjustParamsSchema = z.looseObject({
    * Values seen: `receive`; the full set is not documented.
    */
   reason: z.optional(openEnum(['receive'])),
+  /** Why the level changed, kept with the adjustment. */
   note: z.optional(z.string()),
-});
+}) satisfies z.ZodMiniType<unknown, InventoryAdjustParams>;
+
 /**
- * Parameters of `inventory.adjust` (POST /v1/inventory/adjust): Adjust stock by a delta.
+ * Parameters of `inventory.set` (POST /v1/inventory/set): Set an absolute stock count.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type InventoryAdjustParams = z.input<typeof InventoryAdjustParamsSchema>;
-
+export type InventorySetParams = {
+  /** SKU of the product to set. */
+  sku?: string;
+  /** Location whose level is set. */
+  location_id?: number;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `inventory.set` (POST /v1/inventory/set): Set an absolute stock count.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
 export const InventorySetParamsSchema = z.looseObject({
+  /** SKU of the product to set. */
   sku: z.optional(z.string()),
+  /** Location whose level is set. */
   location_id: z.optional(z.int()),
-});
+}) satisfies z.ZodMiniType<unknown, InventorySetParams>;
+
 /**
- * Parameters of `inventory.set` (POST /v1/inventory/set): Set an absolute stock count.
+ * Parameters of `purchaseOrders.create` (POST /v1/purchase-orders): Create a purchase order.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type InventorySetParams = z.input<typeof InventorySetParamsSchema>;
-
+export type PurchaseOrdersCreateParams = {
+  /** Id of the vendor ordered from. */
+  vendor_id?: number;
+  /** Location the goods go to. */
+  location_id?: number;
+  /** Your order id, unique per shop. */
+  channel_order_id?: string;
+  /** true to send it to the vendor at once. */
+  submit?: boolean;
+  /** What to order. */
+  lines?: Array<{
+    /** SKU of the product to order. */
+    sku?: string;
+    /** Units to order. */
+    qty?: number;
+    /** Unit: cents. */
+    unit_cost_cents?: number;
+    /** A field the reference does not show, sent as given. */
+    [key: string]: unknown;
+  }>;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `purchaseOrders.create` (POST /v1/purchase-orders): Create a purchase order.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
 export const PurchaseOrdersCreateParamsSchema = z.looseObject({
+  /** Id of the vendor ordered from. */
   vendor_id: z.optional(z.int()),
+  /** Location the goods go to. */
   location_id: z.optional(z.int()),
   /** Your order id, unique per shop. */
   channel_order_id: z.optional(z.string()),
   /** true to send it to the vendor at once. */
   submit: z.optional(z.boolean()),
+  /** What to order. */
   lines: z.optional(
     z.array(
       z.looseObject({
+        /** SKU of the product to order. */
         sku: z.optional(z.string()),
+        /** Units to order. */
         qty: z.optional(z.int()),
         /** Unit: cents. */
         unit_cost_cents: z.optional(z.int()),
       }),
     ),
   ),
-});
+}) satisfies z.ZodMiniType<unknown, PurchaseOrdersCreateParams>;
+
 /**
- * Parameters of `purchaseOrders.create` (POST /v1/purchase-orders): Create a purchase order.
+ * Parameters of `purchaseOrders.update` (PATCH /v1/purchase-orders/{id}): Update a purchase order.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type PurchaseOrdersCreateParams = z.input<typeof PurchaseOrdersCreateParamsSchema>;
-
+export type PurchaseOrdersUpdateParams = {
+  /** Id of the vendor ordered from. */
+  vendor_id?: number;
+  /** What to order; replaces the lines. */
+  lines?: Array<{
+    /** SKU of the product to order. */
+    sku?: string;
+    /** Units to order. */
+    qty?: number;
+    /** Unit: cents. */
+    unit_cost_cents?: number;
+    /** A field the reference does not show, sent as given. */
+    [key: string]: unknown;
+  }>;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `purchaseOrders.update` (PATCH /v1/purchase-orders/{id}): Update a purchase order.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
 export const PurchaseOrdersUpdateParamsSchema = z.looseObject({
+  /** Id of the vendor ordered from. */
   vendor_id: z.optional(z.int()),
+  /** What to order; replaces the lines. */
   lines: z.optional(
     z.array(
       z.looseObject({
+        /** SKU of the product to order. */
         sku: z.optional(z.string()),
+        /** Units to order. */
         qty: z.optional(z.int()),
         /** Unit: cents. */
         unit_cost_cents: z.optional(z.int()),
       }),
     ),
   ),
-});
+}) satisfies z.ZodMiniType<unknown, PurchaseOrdersUpdateParams>;
+
 /**
- * Parameters of `purchaseOrders.update` (PATCH /v1/purchase-orders/{id}): Update a purchase order.
+ * Parameters of `purchaseOrders.receive` (POST /v1/purchase-orders/{id}/receive): Receive a purchase order.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type PurchaseOrdersUpdateParams = z.input<typeof PurchaseOrdersUpdateParamsSchema>;
-
+export type PurchaseOrdersReceiveParams = {
+  /** true to receive every outstanding non-serialized line. */
+  all_outstanding?: boolean;
+  /** Your reference for the receiving, e.g. the packing slip number. */
+  reference?: string;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `purchaseOrders.receive` (POST /v1/purchase-orders/{id}/receive): Receive a purchase order.
  *
@@ -772,14 +1303,19 @@ export const PurchaseOrdersReceiveParamsSchema = z.looseObject({
   all_outstanding: z.optional(z.boolean()),
   /** Your reference for the receiving, e.g. the packing slip number. */
   reference: z.optional(z.string()),
-});
+}) satisfies z.ZodMiniType<unknown, PurchaseOrdersReceiveParams>;
+
 /**
- * Parameters of `purchaseOrders.receive` (POST /v1/purchase-orders/{id}/receive): Receive a purchase order.
+ * Parameters of `orders.create` (POST /v1/orders): Create an order.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type PurchaseOrdersReceiveParams = z.input<typeof PurchaseOrdersReceiveParamsSchema>;
-
+export type OrdersCreateParams = {
+  /** Your order id; sending it again returns the same order. */
+  external_reference?: string;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `orders.create` (POST /v1/orders): Create an order.
  *
@@ -788,53 +1324,69 @@ export type PurchaseOrdersReceiveParams = z.input<typeof PurchaseOrdersReceivePa
 export const OrdersCreateParamsSchema = z.looseObject({
   /** Your order id; sending it again returns the same order. */
   external_reference: z.optional(z.string()),
-});
-/**
- * Parameters of `orders.create` (POST /v1/orders): Create an order.
- *
- * The reference leaves part of this shape open; other fields are passed through.
- */
-export type OrdersCreateParams = z.input<typeof OrdersCreateParamsSchema>;
+}) satisfies z.ZodMiniType<unknown, OrdersCreateParams>;
 
 /**
  * Parameters of `customers.account.payments.create` (POST /v1/customers/{id}/account/payments): Record a house-account payment.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export const CustomersAccountPaymentsCreateParamsSchema = z.looseObject({});
+export type CustomersAccountPaymentsCreateParams = Record<string, unknown>;
 /**
  * Parameters of `customers.account.payments.create` (POST /v1/customers/{id}/account/payments): Record a house-account payment.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type CustomersAccountPaymentsCreateParams = z.input<typeof CustomersAccountPaymentsCreateParamsSchema>;
+export const CustomersAccountPaymentsCreateParamsSchema = z.looseObject({}) satisfies z.ZodMiniType<
+  unknown,
+  CustomersAccountPaymentsCreateParams
+>;
 
 /**
  * Parameters of `customers.storeCredit.issue` (POST /v1/customers/{id}/store-credit/issue): Issue store credit.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export const CustomersStoreCreditIssueParamsSchema = z.looseObject({});
+export type CustomersStoreCreditIssueParams = Record<string, unknown>;
 /**
  * Parameters of `customers.storeCredit.issue` (POST /v1/customers/{id}/store-credit/issue): Issue store credit.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type CustomersStoreCreditIssueParams = z.input<typeof CustomersStoreCreditIssueParamsSchema>;
+export const CustomersStoreCreditIssueParamsSchema = z.looseObject({}) satisfies z.ZodMiniType<
+  unknown,
+  CustomersStoreCreditIssueParams
+>;
 
 /**
  * Parameters of `customers.storeCredit.redeem` (POST /v1/customers/{id}/store-credit/redeem): Redeem store credit.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export const CustomersStoreCreditRedeemParamsSchema = z.looseObject({});
+export type CustomersStoreCreditRedeemParams = Record<string, unknown>;
 /**
  * Parameters of `customers.storeCredit.redeem` (POST /v1/customers/{id}/store-credit/redeem): Redeem store credit.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type CustomersStoreCreditRedeemParams = z.input<typeof CustomersStoreCreditRedeemParamsSchema>;
+export const CustomersStoreCreditRedeemParamsSchema = z.looseObject({}) satisfies z.ZodMiniType<
+  unknown,
+  CustomersStoreCreditRedeemParams
+>;
 
+/**
+ * Parameters of `storeCredit.list` (GET /v1/store-credit): List store credit.
+ *
+ * The reference leaves part of this shape open; other fields are passed through.
+ */
+export type StoreCreditListParams = {
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `storeCredit.list` (GET /v1/store-credit): List store credit.
  *
@@ -845,14 +1397,21 @@ export const StoreCreditListParamsSchema = z.looseObject({
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
+}) satisfies z.ZodMiniType<unknown, StoreCreditListParams>;
+
 /**
- * Parameters of `storeCredit.list` (GET /v1/store-credit): List store credit.
+ * Parameters of `invoices.list` (GET /v1/invoices): List invoices.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type StoreCreditListParams = z.input<typeof StoreCreditListParamsSchema>;
-
+export type InvoicesListParams = {
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `invoices.list` (GET /v1/invoices): List invoices.
  *
@@ -863,14 +1422,21 @@ export const InvoicesListParamsSchema = z.looseObject({
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
+}) satisfies z.ZodMiniType<unknown, InvoicesListParams>;
+
 /**
- * Parameters of `invoices.list` (GET /v1/invoices): List invoices.
+ * Parameters of `accountPayments.list` (GET /v1/account-payments): List account payments.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type InvoicesListParams = z.input<typeof InvoicesListParamsSchema>;
-
+export type AccountPaymentsListParams = {
+  /** Page size, 1 to 200. */
+  limit?: number;
+  /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
+  cursor?: string;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `accountPayments.list` (GET /v1/account-payments): List account payments.
  *
@@ -881,14 +1447,19 @@ export const AccountPaymentsListParamsSchema = z.looseObject({
   limit: z.optional(z.int()),
   /** The previous page's meta.next_cursor (opaque). A bad cursor is 400 VALIDATION_ERROR. */
   cursor: z.optional(z.string()),
-});
+}) satisfies z.ZodMiniType<unknown, AccountPaymentsListParams>;
+
 /**
- * Parameters of `accountPayments.list` (GET /v1/account-payments): List account payments.
+ * Parameters of `giftCertificates.issue` (POST /v1/gift-certificates): Issue a gift certificate.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type AccountPaymentsListParams = z.input<typeof AccountPaymentsListParamsSchema>;
-
+export type GiftCertificatesIssueParams = {
+  /** A requested code, 6 to 40 letters, digits or dashes. */
+  code?: string;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `giftCertificates.issue` (POST /v1/gift-certificates): Issue a gift certificate.
  *
@@ -897,126 +1468,158 @@ export type AccountPaymentsListParams = z.input<typeof AccountPaymentsListParams
 export const GiftCertificatesIssueParamsSchema = z.looseObject({
   /** A requested code, 6 to 40 letters, digits or dashes. */
   code: z.optional(z.string()),
-});
-/**
- * Parameters of `giftCertificates.issue` (POST /v1/gift-certificates): Issue a gift certificate.
- *
- * The reference leaves part of this shape open; other fields are passed through.
- */
-export type GiftCertificatesIssueParams = z.input<typeof GiftCertificatesIssueParamsSchema>;
+}) satisfies z.ZodMiniType<unknown, GiftCertificatesIssueParams>;
 
 /**
  * Parameters of `giftCertificates.redeem` (POST /v1/gift-certificates/{id}/redeem): Redeem a gift certificate.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export const GiftCertificatesRedeemParamsSchema = z.looseObject({});
+export type GiftCertificatesRedeemParams = Record<string, unknown>;
 /**
  * Parameters of `giftCertificates.redeem` (POST /v1/gift-certificates/{id}/redeem): Redeem a gift certificate.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type GiftCertificatesRedeemParams = z.input<typeof GiftCertificatesRedeemParamsSchema>;
+export const GiftCertificatesRedeemParamsSchema = z.looseObject({}) satisfies z.ZodMiniType<
+  unknown,
+  GiftCertificatesRedeemParams
+>;
 
 /**
  * Parameters of `giftCertificates.reverse` (POST /v1/gift-certificates/{id}/reverse): Reverse a gift certificate move.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export const GiftCertificatesReverseParamsSchema = z.looseObject({});
+export type GiftCertificatesReverseParams = Record<string, unknown>;
 /**
  * Parameters of `giftCertificates.reverse` (POST /v1/gift-certificates/{id}/reverse): Reverse a gift certificate move.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type GiftCertificatesReverseParams = z.input<typeof GiftCertificatesReverseParamsSchema>;
+export const GiftCertificatesReverseParamsSchema = z.looseObject({}) satisfies z.ZodMiniType<
+  unknown,
+  GiftCertificatesReverseParams
+>;
 
 /**
  * Parameters of `giftCertificates.reload` (POST /v1/gift-certificates/{id}/reload): Reload a gift certificate.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export const GiftCertificatesReloadParamsSchema = z.looseObject({});
+export type GiftCertificatesReloadParams = Record<string, unknown>;
 /**
  * Parameters of `giftCertificates.reload` (POST /v1/gift-certificates/{id}/reload): Reload a gift certificate.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type GiftCertificatesReloadParams = z.input<typeof GiftCertificatesReloadParamsSchema>;
+export const GiftCertificatesReloadParamsSchema = z.looseObject({}) satisfies z.ZodMiniType<
+  unknown,
+  GiftCertificatesReloadParams
+>;
 
 /**
  * Parameters of `giftCertificates.adjust` (POST /v1/gift-certificates/{id}/adjust): Adjust a gift certificate balance.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export const GiftCertificatesAdjustParamsSchema = z.looseObject({});
+export type GiftCertificatesAdjustParams = Record<string, unknown>;
 /**
  * Parameters of `giftCertificates.adjust` (POST /v1/gift-certificates/{id}/adjust): Adjust a gift certificate balance.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type GiftCertificatesAdjustParams = z.input<typeof GiftCertificatesAdjustParamsSchema>;
+export const GiftCertificatesAdjustParamsSchema = z.looseObject({}) satisfies z.ZodMiniType<
+  unknown,
+  GiftCertificatesAdjustParams
+>;
 
 /**
  * Parameters of `giftCertificates.disable` (POST /v1/gift-certificates/{id}/disable): Disable a gift certificate.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export const GiftCertificatesDisableParamsSchema = z.looseObject({});
+export type GiftCertificatesDisableParams = Record<string, unknown>;
 /**
  * Parameters of `giftCertificates.disable` (POST /v1/gift-certificates/{id}/disable): Disable a gift certificate.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type GiftCertificatesDisableParams = z.input<typeof GiftCertificatesDisableParamsSchema>;
+export const GiftCertificatesDisableParamsSchema = z.looseObject({}) satisfies z.ZodMiniType<
+  unknown,
+  GiftCertificatesDisableParams
+>;
 
 /**
  * Parameters of `giftCertificates.enable` (POST /v1/gift-certificates/{id}/enable): Enable a gift certificate.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export const GiftCertificatesEnableParamsSchema = z.looseObject({});
+export type GiftCertificatesEnableParams = Record<string, unknown>;
 /**
  * Parameters of `giftCertificates.enable` (POST /v1/gift-certificates/{id}/enable): Enable a gift certificate.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type GiftCertificatesEnableParams = z.input<typeof GiftCertificatesEnableParamsSchema>;
+export const GiftCertificatesEnableParamsSchema = z.looseObject({}) satisfies z.ZodMiniType<
+  unknown,
+  GiftCertificatesEnableParams
+>;
 
+/**
+ * Parameters of `coupons.create` (POST /v1/coupons): Create a coupon.
+ *
+ * The reference leaves part of this shape open; other fields are passed through.
+ */
+export type CouponsCreateParams = {
+  /** The code a customer enters. */
+  code?: string;
+  /** Values seen: `store_online`; the full set is not documented. */
+  channel?: 'store_online' | (string & {});
+  /** null (every location) or the one location the coupon is limited to. */
+  location_id?: number | null;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `coupons.create` (POST /v1/coupons): Create a coupon.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
 export const CouponsCreateParamsSchema = z.looseObject({
+  /** The code a customer enters. */
   code: z.optional(z.string()),
   /** Values seen: `store_online`; the full set is not documented. */
   channel: z.optional(openEnum(COUPON_CHANNELS)),
   /** null (every location) or the one location the coupon is limited to. */
   location_id: z.optional(z.nullable(z.int())),
-});
-/**
- * Parameters of `coupons.create` (POST /v1/coupons): Create a coupon.
- *
- * The reference leaves part of this shape open; other fields are passed through.
- */
-export type CouponsCreateParams = z.input<typeof CouponsCreateParamsSchema>;
+}) satisfies z.ZodMiniType<unknown, CouponsCreateParams>;
 
 /**
  * Parameters of `coupons.update` (PATCH /v1/coupons/{id}): Update a coupon.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export const CouponsUpdateParamsSchema = z.looseObject({
-  code: z.optional(z.string()),
+export type CouponsUpdateParams = {
+  /** The code a customer enters. */
+  code?: string;
   /** Values seen: `store_online`; the full set is not documented. */
-  channel: z.optional(openEnum(COUPON_CHANNELS)),
+  channel?: 'store_online' | (string & {});
   /** null (every location) or the one location the coupon is limited to. */
-  location_id: z.optional(z.nullable(z.int())),
-});
+  location_id?: number | null;
+  /** A field the reference does not show, sent as given. */
+  [key: string]: unknown;
+};
 /**
  * Parameters of `coupons.update` (PATCH /v1/coupons/{id}): Update a coupon.
  *
  * The reference leaves part of this shape open; other fields are passed through.
  */
-export type CouponsUpdateParams = z.input<typeof CouponsUpdateParamsSchema>;
+export const CouponsUpdateParamsSchema = z.looseObject({
+  /** The code a customer enters. */
+  code: z.optional(z.string()),
+  /** Values seen: `store_online`; the full set is not documented. */
+  channel: z.optional(openEnum(COUPON_CHANNELS)),
+  /** null (every location) or the one location the coupon is limited to. */
+  location_id: z.optional(z.nullable(z.int())),
+}) satisfies z.ZodMiniType<unknown, CouponsUpdateParams>;

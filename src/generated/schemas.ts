@@ -42,23 +42,61 @@ import { ERROR_CODES } from './error-codes.js';
 import { EVENT_TYPES } from './event-types.js';
 
 /** Pagination of a cursor list. Read everything by following next_cursor while has_more is true. */
+export interface ListMeta {
+  /** The page size the server applied. */
+  limit: number;
+  /** True when another page follows. */
+  has_more: boolean;
+  /** Opaque; pass it as `cursor` for the next page. null on the last page. */
+  next_cursor: string | null;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** Pagination of a cursor list. Read everything by following next_cursor while has_more is true. */
 export const ListMetaSchema = z.looseObject({
+  /** The page size the server applied. */
   limit: z.int(),
+  /** True when another page follows. */
   has_more: z.boolean(),
   /** Opaque; pass it as `cursor` for the next page. null on the last page. */
   next_cursor: z.nullable(z.string()),
-});
-/** Pagination of a cursor list. Read everything by following next_cursor while has_more is true. */
-export type ListMeta = z.output<typeof ListMetaSchema>;
+}) satisfies z.ZodMiniType<ListMeta>;
 
+/** The meta of an availability answer, which is not paginated. */
+export interface AvailabilityMeta {
+  /** Number of availability results. */
+  count: number;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** The meta of an availability answer, which is not paginated. */
 export const AvailabilityMetaSchema = z.looseObject({
   /** Number of availability results. */
   count: z.int(),
-});
-export type AvailabilityMeta = z.output<typeof AvailabilityMetaSchema>;
+}) satisfies z.ZodMiniType<AvailabilityMeta>;
 
+/** What went wrong: a code to branch on, a message for people, and code-specific details. */
+export interface ApiError {
+  /** Machine-readable error code (reference section 7); branch on this. */
+  code: (typeof ERROR_CODES)[number] | (string & {});
+  /** Human-readable; may change. Branch on code instead. */
+  message: string;
+  /**
+   * Code-specific. VALIDATION_ERROR maps each field name to a list of message strings;
+   * INSUFFICIENT_SCOPE has required (the missing permission); DUPLICATE_CUSTOMER has existing_id;
+   * GIFT_CERTIFICATE_INSUFFICIENT has balance_cents; GIFT_CERTIFICATE_INACTIVE has status;
+   * NOTHING_OUTSTANDING has skipped; COMPLIANCE_FIELD has field; FIELD_NOT_WRITABLE has fields.
+   */
+  details?: Record<string, unknown> | null;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** What went wrong: a code to branch on, a message for people, and code-specific details. */
 export const ApiErrorSchema = z.looseObject({
-  /** Known values: {@link ERROR_CODES}; later API versions may add others. */
+  /**
+   * Machine-readable error code (reference section 7); branch on this.
+   * Known values: {@link ERROR_CODES}; later API versions may add others.
+   */
   code: openEnum(ERROR_CODES),
   /** Human-readable; may change. Branch on code instead. */
   message: z.string(),
@@ -69,21 +107,76 @@ export const ApiErrorSchema = z.looseObject({
    * NOTHING_OUTSTANDING has skipped; COMPLIANCE_FIELD has field; FIELD_NOT_WRITABLE has fields.
    */
   details: z.optional(z.nullable(z.looseObject({}))),
-});
-export type ApiError = z.output<typeof ApiErrorSchema>;
+}) satisfies z.ZodMiniType<ApiError>;
 
+/** The body of every error response: {status: error, error: {code, message, details}}. */
+export interface ErrorEnvelope {
+  /** Always `error` on an error response. */
+  status: 'error';
+  /** What went wrong. */
+  error: ApiError;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** The body of every error response: {status: error, error: {code, message, details}}. */
 export const ErrorEnvelopeSchema = z.looseObject({
+  /** Always `error` on an error response. */
   status: z.literal('error'),
+  /** What went wrong. */
   error: ApiErrorSchema,
-});
-/** The body of every error response: {status: error, error: {code, message, details}}. */
-export type ErrorEnvelope = z.output<typeof ErrorEnvelopeSchema>;
+}) satisfies z.ZodMiniType<ErrorEnvelope>;
 
 /** A bookable range resource (lane, bay, instructor). Only an active resource can be booked. */
+export interface RangeResource {
+  /** Always `range_resource`: the kind of record. */
+  object: 'range_resource';
+  /** Id of this range resource. */
+  id: number;
+  /** Id of the location. */
+  location_id: number;
+  /**
+   * e.g. lane, instructor.
+   * Values seen: `lane`, `instructor`; the full set is not documented.
+   */
+  type: 'lane' | 'instructor' | (string & {});
+  /** exclusive (one party per lane) or session_capacity (seats in a scheduled session). */
+  booking_mode: 'exclusive' | 'session_capacity' | (string & {});
+  /** The resource's name. */
+  name: string;
+  /** Most people the resource takes at once. */
+  capacity: number;
+  /**
+   * Price before the range's pricing rules apply.
+   * Unit: cents.
+   */
+  base_price_cents: number;
+  /**
+   * Live floor state; full value set not shown.
+   * Values seen: `idle`; the full set is not documented.
+   */
+  floor_status: 'idle' | (string & {});
+  /**
+   * Full value set not shown; only an active resource can be booked.
+   * Values seen: `active`; the full set is not documented.
+   */
+  status: 'active' | (string & {});
+  /** Position in the range's own listing. */
+  sort_order: number;
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  updated_at: string;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** A bookable range resource (lane, bay, instructor). Only an active resource can be booked. */
 export const RangeResourceSchema = z.looseObject({
+  /** Always `range_resource`: the kind of record. */
   object: z.literal('range_resource'),
+  /** Id of this range resource. */
   id: z.int(),
+  /** Id of the location. */
   location_id: z.int(),
   /**
    * e.g. lane, instructor.
@@ -95,9 +188,14 @@ export const RangeResourceSchema = z.looseObject({
    * Known values: {@link RANGE_RESOURCE_BOOKING_MODES}; later API versions may add others.
    */
   booking_mode: openEnum(RANGE_RESOURCE_BOOKING_MODES),
+  /** The resource's name. */
   name: z.string(),
+  /** Most people the resource takes at once. */
   capacity: z.int(),
-  /** Unit: cents. */
+  /**
+   * Price before the range's pricing rules apply.
+   * Unit: cents.
+   */
   base_price_cents: z.int(),
   /**
    * Live floor state; full value set not shown.
@@ -109,84 +207,241 @@ export const RangeResourceSchema = z.looseObject({
    * Values seen: `active`; the full set is not documented.
    */
   status: openEnum(RANGE_RESOURCE_STATUSES),
+  /** Position in the range's own listing. */
   sort_order: z.int(),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   updated_at: z.iso.datetime(),
-});
-/** A bookable range resource (lane, bay, instructor). Only an active resource can be booked. */
-export type RangeResource = z.output<typeof RangeResourceSchema>;
+}) satisfies z.ZodMiniType<RangeResource>;
 
 /** A class the range offers; its scheduled occurrences are class sessions. */
+export interface RangeClass {
+  /** Always `range_class`: the kind of record. */
+  object: 'range_class';
+  /** Id of this range class. */
+  id: number;
+  /** Id of the location. */
+  location_id: number;
+  /** Id of the product. */
+  product_id: number;
+  /** The class's name. */
+  name: string;
+  /** Who teaches the class. */
+  instructor_name: string;
+  /** How long a session lasts. */
+  duration_minutes: number;
+  /** Seats a session has unless it sets its own. */
+  default_capacity: number;
+  /** Youngest age allowed to attend. */
+  min_age: number;
+  /** Nullable; its type when set is not shown (null in samples). */
+  prerequisites: unknown;
+  /** What attendees should bring. */
+  what_to_bring: string;
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  updated_at: string;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** A class the range offers; its scheduled occurrences are class sessions. */
 export const RangeClassSchema = z.looseObject({
+  /** Always `range_class`: the kind of record. */
   object: z.literal('range_class'),
+  /** Id of this range class. */
   id: z.int(),
+  /** Id of the location. */
   location_id: z.int(),
+  /** Id of the product. */
   product_id: z.int(),
+  /** The class's name. */
   name: z.string(),
+  /** Who teaches the class. */
   instructor_name: z.string(),
+  /** How long a session lasts. */
   duration_minutes: z.int(),
+  /** Seats a session has unless it sets its own. */
   default_capacity: z.int(),
+  /** Youngest age allowed to attend. */
   min_age: z.int(),
   /** Nullable; its type when set is not shown (null in samples). */
   prerequisites: z.unknown(),
+  /** What attendees should bring. */
   what_to_bring: z.string(),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   updated_at: z.iso.datetime(),
-});
-/** A class the range offers; its scheduled occurrences are class sessions. */
-export type RangeClass = z.output<typeof RangeClassSchema>;
+}) satisfies z.ZodMiniType<RangeClass>;
 
 /** A scheduled occurrence of a class, booked by the seat. */
+export interface RangeClassSession {
+  /** Always `range_class_session`: the kind of record. */
+  object: 'range_class_session';
+  /** Id of this range class session. */
+  id: number;
+  /** Id of the class. */
+  class_id: number;
+  /** Id of the location. */
+  location_id: number;
+  /** Id of the resource. */
+  resource_id: number;
+  /**
+   * When the session starts.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  starts_at: string;
+  /**
+   * When the session ends.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  ends_at: string;
+  /** Seats in the session. */
+  capacity: number;
+  /** Seats taken. */
+  seats_booked: number;
+  /** Seats still free. */
+  seats_left: number;
+  /**
+   * Price of one seat.
+   * Unit: cents.
+   */
+  price_cents: number;
+  /**
+   * Full value set not shown; a session not open for booking gives 422 INVALID_SESSION.
+   * Values seen: `scheduled`; the full set is not documented.
+   */
+  status: 'scheduled' | (string & {});
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  updated_at: string;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** A scheduled occurrence of a class, booked by the seat. */
 export const RangeClassSessionSchema = z.looseObject({
+  /** Always `range_class_session`: the kind of record. */
   object: z.literal('range_class_session'),
+  /** Id of this range class session. */
   id: z.int(),
+  /** Id of the class. */
   class_id: z.int(),
+  /** Id of the location. */
   location_id: z.int(),
+  /** Id of the resource. */
   resource_id: z.int(),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the session starts.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   starts_at: z.iso.datetime(),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the session ends.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   ends_at: z.iso.datetime(),
+  /** Seats in the session. */
   capacity: z.int(),
+  /** Seats taken. */
   seats_booked: z.int(),
+  /** Seats still free. */
   seats_left: z.int(),
-  /** Unit: cents. */
+  /**
+   * Price of one seat.
+   * Unit: cents.
+   */
   price_cents: z.int(),
   /**
    * Full value set not shown; a session not open for booking gives 422 INVALID_SESSION.
    * Values seen: `scheduled`; the full set is not documented.
    */
   status: openEnum(RANGE_CLASS_SESSION_STATUSES),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   updated_at: z.iso.datetime(),
-});
-/** A scheduled occurrence of a class, booked by the seat. */
-export type RangeClassSession = z.output<typeof RangeClassSessionSchema>;
+}) satisfies z.ZodMiniType<RangeClassSession>;
 
+/** Who the booking is for. Whether email and phone can be null is not shown; null is accepted. */
+export interface RangeReservationContact {
+  /** The contact's name. */
+  name?: string | null;
+  /** The contact's email address. */
+  email?: string | null;
+  /** The contact's phone number. */
+  phone?: string | null;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** Who the booking is for. Whether email and phone can be null is not shown; null is accepted. */
 export const RangeReservationContactSchema = z.looseObject({
+  /** The contact's name. */
   name: z.optional(z.nullable(z.string())),
+  /** The contact's email address. */
   email: z.optional(z.nullable(z.string())),
+  /** The contact's phone number. */
   phone: z.optional(z.nullable(z.string())),
-});
-/** Who the booking is for. Whether email and phone can be null is not shown; null is accepted. */
-export type RangeReservationContact = z.output<typeof RangeReservationContactSchema>;
+}) satisfies z.ZodMiniType<RangeReservationContact>;
 
 /** A priced line of a reservation. */
-export const RangeReservationLineSchema = z.looseObject({
-  /** Known values: {@link RANGE_RESERVATION_LINE_KINDS}; later API versions may add others. */
-  kind: openEnum(RANGE_RESERVATION_LINE_KINDS),
-  resource_id: z.int(),
-  product_id: z.nullable(z.int()),
-  description: z.string(),
-  quantity: z.int(),
-  /** Unit: cents. */
-  unit_cents: z.int(),
-  /** Unit: cents. */
-  total_cents: z.int(),
-});
+export interface RangeReservationLine {
+  /** What the line charges for. */
+  kind: 'resource' | 'lane_time' | 'rental' | 'adjustment' | (string & {});
+  /** Id of the resource. */
+  resource_id: number;
+  /** Id of the product. */
+  product_id: number | null;
+  /** The line as shown on the receipt. */
+  description: string;
+  /** How many units the line charges. */
+  quantity: number;
+  /**
+   * Price of one unit.
+   * Unit: cents.
+   */
+  unit_cents: number;
+  /**
+   * The line's total.
+   * Unit: cents.
+   */
+  total_cents: number;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** A priced line of a reservation. */
-export type RangeReservationLine = z.output<typeof RangeReservationLineSchema>;
+export const RangeReservationLineSchema = z.looseObject({
+  /**
+   * What the line charges for.
+   * Known values: {@link RANGE_RESERVATION_LINE_KINDS}; later API versions may add others.
+   */
+  kind: openEnum(RANGE_RESERVATION_LINE_KINDS),
+  /** Id of the resource. */
+  resource_id: z.int(),
+  /** Id of the product. */
+  product_id: z.nullable(z.int()),
+  /** The line as shown on the receipt. */
+  description: z.string(),
+  /** How many units the line charges. */
+  quantity: z.int(),
+  /**
+   * Price of one unit.
+   * Unit: cents.
+   */
+  unit_cents: z.int(),
+  /**
+   * The line's total.
+   * Unit: cents.
+   */
+  total_cents: z.int(),
+}) satisfies z.ZodMiniType<RangeReservationLine>;
 
 /**
  * The state of a range reservation (reference section 3). The API itself moves reservations to booked,
@@ -198,60 +453,237 @@ export const RangeReservationStatusSchema = openEnum(RANGE_RESERVATION_STATUSES)
  * A lane booking (class_session_id null) or seats in a class session. Closing out a visit happens at
  * the register and surfaces as range.reservation.completed.
  */
+export interface RangeReservation {
+  /** Always `range_reservation`: the kind of record. */
+  object: 'range_reservation';
+  /** Id of this range reservation. */
+  id: number;
+  /** Id of the location. */
+  location_id: number;
+  /** null for lane bookings. */
+  class_session_id: number | null;
+  /** Where the reservation stands. */
+  status:
+    | 'held'
+    | 'booked'
+    | 'checked_in'
+    | 'in_progress'
+    | 'completed'
+    | 'cancelled'
+    | 'no_show'
+    | 'released'
+    | (string & {});
+  /**
+   * The booking channel; reservations created through the API have api.
+   * Values seen: `storefront_widget`, `hosted`, `walk_up`, `corporate`, `pos`, `api`; the full set is not documented.
+   */
+  source: 'storefront_widget' | 'hosted' | 'walk_up' | 'corporate' | 'pos' | 'api' | (string & {});
+  /** How many people the booking is for. */
+  party_size: number;
+  /**
+   * When the visit starts.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  starts_at: string;
+  /**
+   * When the visit ends.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  ends_at: string;
+  /** Who booked, for confirmations. */
+  contact: RangeReservationContact;
+  /** Ids of the customers on the booking. */
+  customer_ids: Array<number>;
+  /**
+   * Full value set not shown.
+   * Values seen: `paid`; the full set is not documented.
+   */
+  payment_status: 'paid' | (string & {});
+  /**
+   * Amount paid so far.
+   * Unit: cents.
+   */
+  paid_cents: number;
+  /**
+   * Amount refunded so far.
+   * Unit: cents.
+   */
+  refunded_cents: number;
+  /** Id of the order. */
+  order_id: number | null;
+  /** Id of the online-store order. */
+  storefront_order_id: string | null;
+  /** What the booking charges for. */
+  lines: Array<RangeReservationLine>;
+  /**
+   * When the booking was confirmed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  confirmed_at: string | null;
+  /**
+   * When the party checked in.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  checked_in_at: string | null;
+  /**
+   * When the visit was completed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  completed_at: string | null;
+  /**
+   * When the reservation was cancelled.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  cancelled_at: string | null;
+  /**
+   * When the reservation was marked a no-show.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  no_show_at: string | null;
+  /** Why the reservation was cancelled, when it was. */
+  cancel_reason: string | null;
+  /**
+   * When the record was created.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  created_at: string;
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  updated_at: string;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/**
+ * A lane booking (class_session_id null) or seats in a class session. Closing out a visit happens at
+ * the register and surfaces as range.reservation.completed.
+ */
 export const RangeReservationSchema = z.looseObject({
+  /** Always `range_reservation`: the kind of record. */
   object: z.literal('range_reservation'),
+  /** Id of this range reservation. */
   id: z.int(),
+  /** Id of the location. */
   location_id: z.int(),
   /** null for lane bookings. */
   class_session_id: z.nullable(z.int()),
+  /** Where the reservation stands. */
   status: RangeReservationStatusSchema,
   /**
    * The booking channel; reservations created through the API have api.
    * Values seen: `storefront_widget`, `hosted`, `walk_up`, `corporate`, `pos`, `api`; the full set is not documented.
    */
   source: openEnum(RANGE_RESERVATION_SOURCES),
+  /** How many people the booking is for. */
   party_size: z.int(),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the visit starts.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   starts_at: z.iso.datetime(),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the visit ends.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   ends_at: z.iso.datetime(),
+  /** Who booked, for confirmations. */
   contact: RangeReservationContactSchema,
+  /** Ids of the customers on the booking. */
   customer_ids: z.array(z.int()),
   /**
    * Full value set not shown.
    * Values seen: `paid`; the full set is not documented.
    */
   payment_status: openEnum(RANGE_RESERVATION_PAYMENT_STATUSES),
-  /** Unit: cents. */
+  /**
+   * Amount paid so far.
+   * Unit: cents.
+   */
   paid_cents: z.int(),
-  /** Unit: cents. */
+  /**
+   * Amount refunded so far.
+   * Unit: cents.
+   */
   refunded_cents: z.int(),
+  /** Id of the order. */
   order_id: z.nullable(z.int()),
   /** Id of the online-store order. */
   storefront_order_id: z.nullable(z.string()),
+  /** What the booking charges for. */
   lines: z.array(RangeReservationLineSchema),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the booking was confirmed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   confirmed_at: z.nullable(z.iso.datetime()),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the party checked in.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   checked_in_at: z.nullable(z.iso.datetime()),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the visit was completed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   completed_at: z.nullable(z.iso.datetime()),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the reservation was cancelled.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   cancelled_at: z.nullable(z.iso.datetime()),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the reservation was marked a no-show.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   no_show_at: z.nullable(z.iso.datetime()),
+  /** Why the reservation was cancelled, when it was. */
   cancel_reason: z.nullable(z.string()),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the record was created.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   created_at: z.iso.datetime(),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   updated_at: z.iso.datetime(),
-});
-/**
- * A lane booking (class_session_id null) or seats in a class session. Closing out a visit happens at
- * the register and surfaces as range.reservation.completed.
- */
-export type RangeReservation = z.output<typeof RangeReservationSchema>;
+}) satisfies z.ZodMiniType<RangeReservation>;
 
+/**
+ * The response of check-in and no-show. Not shown in the reference; presumably the reservation after
+ * the change, so only a few of its fields are listed, all optional.
+ */
+export interface RangeReservationTransition {
+  /** Not shown in the reference; presumably `range_reservation`. */
+  object?: string;
+  /** Id of this range reservation transition. */
+  id?: number;
+  /** Where the reservation stands after the change. */
+  status?:
+    | 'held'
+    | 'booked'
+    | 'checked_in'
+    | 'in_progress'
+    | 'completed'
+    | 'cancelled'
+    | 'no_show'
+    | 'released'
+    | (string & {});
+  /**
+   * When the party checked in.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  checked_in_at?: string | null;
+  /**
+   * When the reservation was marked a no-show.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  no_show_at?: string | null;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /**
  * The response of check-in and no-show. Not shown in the reference; presumably the reservation after
  * the change, so only a few of its fields are listed, all optional.
@@ -259,19 +691,54 @@ export type RangeReservation = z.output<typeof RangeReservationSchema>;
 export const RangeReservationTransitionSchema = z.looseObject({
   /** Not shown in the reference; presumably `range_reservation`. */
   object: z.optional(z.string()),
+  /** Id of this range reservation transition. */
   id: z.optional(z.int()),
+  /** Where the reservation stands after the change. */
   status: z.optional(RangeReservationStatusSchema),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the party checked in.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   checked_in_at: z.optional(z.nullable(z.iso.datetime())),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the reservation was marked a no-show.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   no_show_at: z.optional(z.nullable(z.iso.datetime())),
-});
-/**
- * The response of check-in and no-show. Not shown in the reference; presumably the reservation after
- * the change, so only a few of its fields are listed, all optional.
- */
-export type RangeReservationTransition = z.output<typeof RangeReservationTransitionSchema>;
+}) satisfies z.ZodMiniType<RangeReservationTransition>;
 
+/**
+ * The cancel response. The reference shows only requires_manual_refund; the reservation fields listed
+ * here are presumed (all optional).
+ */
+export interface ReservationCancelResult {
+  /** true when money was paid and not yet refunded; the refund is settled at the register. */
+  requires_manual_refund: boolean;
+  /** Not shown in the reference; presumably `range_reservation`. */
+  object?: string;
+  /** Id of this reservation cancel result. */
+  id?: number;
+  /** Where the reservation stands after cancelling. */
+  status?:
+    | 'held'
+    | 'booked'
+    | 'checked_in'
+    | 'in_progress'
+    | 'completed'
+    | 'cancelled'
+    | 'no_show'
+    | 'released'
+    | (string & {});
+  /**
+   * When the reservation was cancelled.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  cancelled_at?: string | null;
+  /** The reason given for cancelling. */
+  cancel_reason?: string | null;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /**
  * The cancel response. The reference shows only requires_manual_refund; the reservation fields listed
  * here are presumed (all optional).
@@ -281,41 +748,114 @@ export const ReservationCancelResultSchema = z.looseObject({
   requires_manual_refund: z.boolean(),
   /** Not shown in the reference; presumably `range_reservation`. */
   object: z.optional(z.string()),
+  /** Id of this reservation cancel result. */
   id: z.optional(z.int()),
+  /** Where the reservation stands after cancelling. */
   status: z.optional(RangeReservationStatusSchema),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the reservation was cancelled.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   cancelled_at: z.optional(z.nullable(z.iso.datetime())),
+  /** The reason given for cancelling. */
   cancel_reason: z.optional(z.nullable(z.string())),
-});
-/**
- * The cancel response. The reference shows only requires_manual_refund; the reservation fields listed
- * here are presumed (all optional).
- */
-export type ReservationCancelResult = z.output<typeof ReservationCancelResultSchema>;
+}) satisfies z.ZodMiniType<ReservationCancelResult>;
 
 /** A resource free for the whole requested window, priced for the party. */
+export interface RangeAvailability {
+  /** Always `range_availability`: the kind of record. */
+  object: 'range_availability';
+  /** The lane or resource that is free. */
+  resource: RangeResource;
+  /**
+   * Priced for the party.
+   * Unit: cents.
+   */
+  price_cents: number;
+  /**
+   * When the free window starts.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  starts_at: string;
+  /**
+   * When the free window ends.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  ends_at: string;
+  /** The party size the window and price were worked out for. */
+  party_size: number;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** A resource free for the whole requested window, priced for the party. */
 export const RangeAvailabilitySchema = z.looseObject({
+  /** Always `range_availability`: the kind of record. */
   object: z.literal('range_availability'),
+  /** The lane or resource that is free. */
   resource: RangeResourceSchema,
   /**
    * Priced for the party.
    * Unit: cents.
    */
   price_cents: z.int(),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the free window starts.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   starts_at: z.iso.datetime(),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the free window ends.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   ends_at: z.iso.datetime(),
+  /** The party size the window and price were worked out for. */
   party_size: z.int(),
-});
-/** A resource free for the whole requested window, priced for the party. */
-export type RangeAvailability = z.output<typeof RangeAvailabilitySchema>;
+}) satisfies z.ZodMiniType<RangeAvailability>;
 
 /** One custody period of a rental gun (who had it, when, in what condition). */
+export interface RangeRentalCheckout {
+  /** Always `range_rental_checkout`: the kind of record. */
+  object: 'range_rental_checkout';
+  /** Id of this range rental checkout. */
+  id: number;
+  /** Id of the rental. */
+  rental_id: number;
+  /** Id of the location. */
+  location_id: number;
+  /** Who had the gun. */
+  customer_id: number;
+  /** The lane visit it went out on, if any. */
+  reservation_id: number | null;
+  /** The sale that rang up the rental fee. */
+  order_id: number | null;
+  /**
+   * When the gun was handed out.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  checked_out_at: string;
+  /** Recorded by staff: Good, Needs cleaning or Damaged, with an optional note after a colon. */
+  condition_out: string | null;
+  /**
+   * When the gun came back; null while it is out.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  checked_in_at: string | null;
+  /** Same vocabulary as condition_out. */
+  condition_in: string | null;
+  /** Recorded on return when the range tracks it. */
+  rounds_fired: number | null;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** One custody period of a rental gun (who had it, when, in what condition). */
 export const RangeRentalCheckoutSchema = z.looseObject({
+  /** Always `range_rental_checkout`: the kind of record. */
   object: z.literal('range_rental_checkout'),
+  /** Id of this range rental checkout. */
   id: z.int(),
+  /** Id of the rental. */
   rental_id: z.int(),
+  /** Id of the location. */
   location_id: z.int(),
   /** Who had the gun. */
   customer_id: z.int(),
@@ -323,26 +863,85 @@ export const RangeRentalCheckoutSchema = z.looseObject({
   reservation_id: z.nullable(z.int()),
   /** The sale that rang up the rental fee. */
   order_id: z.nullable(z.int()),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the gun was handed out.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   checked_out_at: z.iso.datetime(),
   /** Recorded by staff: Good, Needs cleaning or Damaged, with an optional note after a colon. */
   condition_out: z.nullable(z.string()),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the gun came back; null while it is out.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   checked_in_at: z.nullable(z.iso.datetime()),
   /** Same vocabulary as condition_out. */
   condition_in: z.nullable(z.string()),
   /** Recorded on return when the range tracks it. */
   rounds_fired: z.nullable(z.int()),
-});
-/** One custody period of a rental gun (who had it, when, in what condition). */
-export type RangeRentalCheckout = z.output<typeof RangeRentalCheckoutSchema>;
+}) satisfies z.ZodMiniType<RangeRentalCheckout>;
 
 /** A gun of the rental fleet, as listed (the single-record read adds recent_checkouts). */
+export interface RangeRental {
+  /** Always `range_rental`: the kind of record. */
+  object: 'range_rental';
+  /** Id of this range rental. */
+  id: number;
+  /** Id of the location. */
+  location_id: number;
+  /** Id of the product. */
+  product_id: number;
+  /** Id of the serialized item. */
+  serialized_item_id: number;
+  /** Taken from the catalog product. */
+  name: string;
+  /** Taken from the catalog product. */
+  caliber: string;
+  /** Taken from the catalog product. */
+  firearm_type: string;
+  /** Read-only; never writable through the API. */
+  serial_number: string;
+  /** Rental tag barcode scanned at the counter. */
+  tag: string;
+  /** maintenance means out of service. */
+  status: 'available' | 'checked_out' | 'maintenance' | 'retired' | (string & {});
+  /**
+   * The gun's rental price.
+   * Unit: cents.
+   */
+  fee_cents: number;
+  /** The gun's own minimum age, else the product's. */
+  min_age: number;
+  /** Lifetime rounds, from rounds fired recorded on each return. */
+  round_count: number;
+  /**
+   * The day the gun was last serviced.
+   * Calendar date, YYYY-MM-DD.
+   */
+  last_serviced_on: string | null;
+  /** null unless status is maintenance (e.g. a "Returned: Needs cleaning" text). */
+  out_of_service_reason: string | null;
+  /** The open checkout while the gun is out, else null. */
+  checkout: RangeRentalCheckout | null;
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  updated_at: string;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** A gun of the rental fleet, as listed (the single-record read adds recent_checkouts). */
 export const RangeRentalSchema = z.looseObject({
+  /** Always `range_rental`: the kind of record. */
   object: z.literal('range_rental'),
+  /** Id of this range rental. */
   id: z.int(),
+  /** Id of the location. */
   location_id: z.int(),
+  /** Id of the product. */
   product_id: z.int(),
+  /** Id of the serialized item. */
   serialized_item_id: z.int(),
   /** Taken from the catalog product. */
   name: z.string(),
@@ -368,31 +967,47 @@ export const RangeRentalSchema = z.looseObject({
   min_age: z.int(),
   /** Lifetime rounds, from rounds fired recorded on each return. */
   round_count: z.int(),
-  /** Calendar date, YYYY-MM-DD. */
+  /**
+   * The day the gun was last serviced.
+   * Calendar date, YYYY-MM-DD.
+   */
   last_serviced_on: z.nullable(z.iso.date()),
   /** null unless status is maintenance (e.g. a "Returned: Needs cleaning" text). */
   out_of_service_reason: z.nullable(z.string()),
   /** The open checkout while the gun is out, else null. */
   checkout: z.nullable(RangeRentalCheckoutSchema),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   updated_at: z.iso.datetime(),
-});
-/** A gun of the rental fleet, as listed (the single-record read adds recent_checkouts). */
-export type RangeRental = z.output<typeof RangeRentalSchema>;
+}) satisfies z.ZodMiniType<RangeRental>;
 
+/** A rental gun as read alone, with its last 20 checkouts, newest first. */
+export interface RangeRentalDetail extends RangeRental {
+  /** The gun's latest checkouts, newest first. */
+  recent_checkouts: Array<RangeRentalCheckout>;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** A rental gun as read alone, with its last 20 checkouts, newest first. */
 export const RangeRentalDetailSchema = z.extend(RangeRentalSchema, {
+  /** The gun's latest checkouts, newest first. */
   recent_checkouts: z.array(RangeRentalCheckoutSchema),
-});
-/** A rental gun as read alone, with its last 20 checkouts, newest first. */
-export type RangeRentalDetail = z.output<typeof RangeRentalDetailSchema>;
+}) satisfies z.ZodMiniType<RangeRentalDetail>;
 
 /** The range.rental.checked_in payload, the gun plus the checkout that just closed. */
-export const RangeRentalCheckedInPayloadSchema = z.extend(RangeRentalSchema, {
-  last_checkout: RangeRentalCheckoutSchema,
-});
+export interface RangeRentalCheckedInPayload extends RangeRental {
+  /** The checkout that just ended. */
+  last_checkout: RangeRentalCheckout;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** The range.rental.checked_in payload, the gun plus the checkout that just closed. */
-export type RangeRentalCheckedInPayload = z.output<typeof RangeRentalCheckedInPayloadSchema>;
+export const RangeRentalCheckedInPayloadSchema = z.extend(RangeRentalSchema, {
+  /** The checkout that just ended. */
+  last_checkout: RangeRentalCheckoutSchema,
+}) satisfies z.ZodMiniType<RangeRentalCheckedInPayload>;
 
 /**
  * One attempt at the card processor: terminal sales, saved-card charges (such as membership dues),
@@ -401,12 +1016,115 @@ export type RangeRentalCheckedInPayload = z.output<typeof RangeRentalCheckedInPa
  * completed_at as plain strings and timestamps; they are nullable here because a pending, declined or
  * failed attempt may not have them, and a null must not break a reconciliation job.
  */
+export interface CardTransaction {
+  /** Always `card_transaction`: the kind of record. */
+  object: 'card_transaction';
+  /** Id of this card transaction. */
+  id: number;
+  /** What the transaction did at the processor: a charge or a refund. */
+  kind: 'charge' | 'refund' | (string & {});
+  /** What the card payment was for in the shop. */
+  purpose: 'sale' | 'account_payment' | 'membership' | 'invoice_link' | (string & {});
+  /** terminal, token (a saved card), link (a pay link), reference (a refund against a charge). */
+  mode: 'terminal' | 'token' | 'link' | 'reference' | (string & {});
+  /** cardproc, or simulator in a shop testing without a processor account. */
+  processor: 'cardproc' | 'simulator' | (string & {});
+  /** reversed is an unused charge given back; refunded is fully refunded. */
+  status:
+    | 'pending'
+    | 'approved'
+    | 'declined'
+    | 'cancelled'
+    | 'failed'
+    | 'reversing'
+    | 'reversed'
+    | 'refunded'
+    | (string & {});
+  /**
+   * Amount asked of the card.
+   * Unit: cents.
+   */
+  amount_cents: number;
+  /**
+   * Amount the processor approved.
+   * Unit: cents.
+   */
+  approved_cents: number;
+  /**
+   * Amount refunded so far.
+   * Unit: cents.
+   */
+  refunded_cents: number;
+  /** Value set not shown. */
+  card_brand: string | null;
+  /** Last four digits of the card. */
+  card_last4: string | null;
+  /** Value set not shown. */
+  entry_method: string | null;
+  /** The processor's approval code. */
+  approval_code: string | null;
+  /** The processor's response message. */
+  message: string | null;
+  /** The processor's own payment id, for matching settlement reports. */
+  processor_ref: string | null;
+  /** On a refund, the charge it gives money back on. */
+  parent_id: number | null;
+  /** Id of the order. */
+  order_id: number | null;
+  /** Id of the account payment. */
+  account_payment_id: number | null;
+  /** Id of the membership charge. */
+  membership_charge_id: number | null;
+  /** Id of the customer. */
+  customer_id: number | null;
+  /** Id of the location. */
+  location_id: number | null;
+  /** Id of the register. */
+  register_id: number | null;
+  /**
+   * true once an approved charge is attached to an order, account payment or dues charge. An approved
+   * charge still unattached 10 minutes after approval is reversed automatically.
+   */
+  attached: boolean;
+  /**
+   * When the record was created.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  created_at: string;
+  /**
+   * When the processor completed the transaction.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  completed_at: string | null;
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  updated_at: string;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/**
+ * One attempt at the card processor: terminal sales, saved-card charges (such as membership dues),
+ * pay-link payments, reversals and refunds, including declines, cancellations and failures. Card
+ * numbers and tokens are never included. The reference types the card fields, processor_ref and
+ * completed_at as plain strings and timestamps; they are nullable here because a pending, declined or
+ * failed attempt may not have them, and a null must not break a reconciliation job.
+ */
 export const CardTransactionSchema = z.looseObject({
+  /** Always `card_transaction`: the kind of record. */
   object: z.literal('card_transaction'),
+  /** Id of this card transaction. */
   id: z.int(),
-  /** Known values: {@link CARD_TRANSACTION_KINDS}; later API versions may add others. */
+  /**
+   * What the transaction did at the processor: a charge or a refund.
+   * Known values: {@link CARD_TRANSACTION_KINDS}; later API versions may add others.
+   */
   kind: openEnum(CARD_TRANSACTION_KINDS),
-  /** Known values: {@link CARD_TRANSACTION_PURPOSES}; later API versions may add others. */
+  /**
+   * What the card payment was for in the shop.
+   * Known values: {@link CARD_TRANSACTION_PURPOSES}; later API versions may add others.
+   */
   purpose: openEnum(CARD_TRANSACTION_PURPOSES),
   /**
    * terminal, token (a saved card), link (a pay link), reference (a refund against a charge).
@@ -423,116 +1141,338 @@ export const CardTransactionSchema = z.looseObject({
    * Known values: {@link CARD_TRANSACTION_STATUSES}; later API versions may add others.
    */
   status: openEnum(CARD_TRANSACTION_STATUSES),
-  /** Unit: cents. */
+  /**
+   * Amount asked of the card.
+   * Unit: cents.
+   */
   amount_cents: z.int(),
-  /** Unit: cents. */
+  /**
+   * Amount the processor approved.
+   * Unit: cents.
+   */
   approved_cents: z.int(),
-  /** Unit: cents. */
+  /**
+   * Amount refunded so far.
+   * Unit: cents.
+   */
   refunded_cents: z.int(),
   /** Value set not shown. */
   card_brand: z.nullable(z.string()),
+  /** Last four digits of the card. */
   card_last4: z.nullable(z.string()),
   /** Value set not shown. */
   entry_method: z.nullable(z.string()),
+  /** The processor's approval code. */
   approval_code: z.nullable(z.string()),
+  /** The processor's response message. */
   message: z.nullable(z.string()),
   /** The processor's own payment id, for matching settlement reports. */
   processor_ref: z.nullable(z.string()),
   /** On a refund, the charge it gives money back on. */
   parent_id: z.nullable(z.int()),
+  /** Id of the order. */
   order_id: z.nullable(z.int()),
+  /** Id of the account payment. */
   account_payment_id: z.nullable(z.int()),
+  /** Id of the membership charge. */
   membership_charge_id: z.nullable(z.int()),
+  /** Id of the customer. */
   customer_id: z.nullable(z.int()),
+  /** Id of the location. */
   location_id: z.nullable(z.int()),
+  /** Id of the register. */
   register_id: z.nullable(z.int()),
   /**
    * true once an approved charge is attached to an order, account payment or dues charge. An approved
    * charge still unattached 10 minutes after approval is reversed automatically.
    */
   attached: z.boolean(),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the record was created.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   created_at: z.iso.datetime(),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the processor completed the transaction.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   completed_at: z.nullable(z.iso.datetime()),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   updated_at: z.iso.datetime(),
-});
-/**
- * One attempt at the card processor: terminal sales, saved-card charges (such as membership dues),
- * pay-link payments, reversals and refunds, including declines, cancellations and failures. Card
- * numbers and tokens are never included. The reference types the card fields, processor_ref and
- * completed_at as plain strings and timestamps; they are nullable here because a pending, declined or
- * failed attempt may not have them, and a null must not break a reconciliation job.
- */
-export type CardTransaction = z.output<typeof CardTransactionSchema>;
+}) satisfies z.ZodMiniType<CardTransaction>;
 
+/** One item of a return. */
+export interface ReturnLine {
+  /** Always `return_line`: the kind of record. */
+  object: 'return_line';
+  /** Id of this return line. */
+  id: number;
+  /**
+   * The returned point-of-sale order line. Typed integer in the reference; null is accepted because an
+   * online-store return (source online) has no point-of-sale order.
+   */
+  order_line_id: number | null;
+  /** Id of the product. */
+  product_id: number;
+  /** SKU of the item returned. */
+  sku: string;
+  /** The item as shown on the receipt. */
+  description: string;
+  /** Units returned. */
+  qty: number;
+  /**
+   * Price of one unit as sold.
+   * Unit: cents.
+   */
+  unit_price_cents: number;
+  /**
+   * Tax on the line.
+   * Unit: cents.
+   */
+  tax_cents: number;
+  /**
+   * The line's total.
+   * Unit: cents.
+   */
+  line_total_cents: number;
+  /** The condition the item came back in. */
+  condition: 'restock' | 'damaged' | (string & {});
+  /** Whether the item went back into stock. */
+  restocked: boolean;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** One item of a return. */
 export const ReturnLineSchema = z.looseObject({
+  /** Always `return_line`: the kind of record. */
   object: z.literal('return_line'),
+  /** Id of this return line. */
   id: z.int(),
   /**
    * The returned point-of-sale order line. Typed integer in the reference; null is accepted because an
    * online-store return (source online) has no point-of-sale order.
    */
   order_line_id: z.nullable(z.int()),
+  /** Id of the product. */
   product_id: z.int(),
+  /** SKU of the item returned. */
   sku: z.string(),
+  /** The item as shown on the receipt. */
   description: z.string(),
+  /** Units returned. */
   qty: z.int(),
-  /** Unit: cents. */
+  /**
+   * Price of one unit as sold.
+   * Unit: cents.
+   */
   unit_price_cents: z.int(),
-  /** Unit: cents. */
+  /**
+   * Tax on the line.
+   * Unit: cents.
+   */
   tax_cents: z.int(),
-  /** Unit: cents. */
+  /**
+   * The line's total.
+   * Unit: cents.
+   */
   line_total_cents: z.int(),
-  /** Known values: {@link RETURN_LINE_CONDITIONS}; later API versions may add others. */
+  /**
+   * The condition the item came back in.
+   * Known values: {@link RETURN_LINE_CONDITIONS}; later API versions may add others.
+   */
   condition: openEnum(RETURN_LINE_CONDITIONS),
+  /** Whether the item went back into stock. */
   restocked: z.boolean(),
-});
-export type ReturnLine = z.output<typeof ReturnLineSchema>;
+}) satisfies z.ZodMiniType<ReturnLine>;
 
 /** A processed return of a point-of-sale order (source sale) or an online-store order (source online). */
+export interface Return {
+  /** Always `return`: the kind of record. */
+  object: 'return';
+  /** Id of this return. */
+  id: number;
+  /** The return's number. */
+  number: string;
+  /** sale (order_id set) or online (storefront_order_id set). */
+  source: 'sale' | 'online' | (string & {});
+  /** Id of the order. */
+  order_id: number | null;
+  /** Id of the storefront order. */
+  storefront_order_id: string | null;
+  /** Id of the location. */
+  location_id: number;
+  /** Id of the customer. */
+  customer_id: number;
+  /** How the customer was paid back. */
+  settlement: 'refund' | 'store_credit' | 'exchange' | (string & {});
+  /** Value set not shown. */
+  refund_tender: string;
+  /**
+   * Value of the items returned.
+   * Unit: cents.
+   */
+  items_cents: number;
+  /**
+   * Tax returned.
+   * Unit: cents.
+   */
+  tax_cents: number;
+  /**
+   * Restocking fee kept by the shop.
+   * Unit: cents.
+   */
+  restock_fee_cents: number;
+  /**
+   * Total paid back.
+   * Unit: cents.
+   */
+  total_cents: number;
+  /** Why the items came back. */
+  reason: string;
+  /** The items returned. */
+  lines: Array<ReturnLine>;
+  /**
+   * When the record was created.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  created_at: string;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** A processed return of a point-of-sale order (source sale) or an online-store order (source online). */
 export const ReturnSchema = z.looseObject({
+  /** Always `return`: the kind of record. */
   object: z.literal('return'),
+  /** Id of this return. */
   id: z.int(),
+  /** The return's number. */
   number: z.string(),
   /**
    * sale (order_id set) or online (storefront_order_id set).
    * Known values: {@link RETURN_SOURCES}; later API versions may add others.
    */
   source: openEnum(RETURN_SOURCES),
+  /** Id of the order. */
   order_id: z.nullable(z.int()),
+  /** Id of the storefront order. */
   storefront_order_id: z.nullable(z.string()),
+  /** Id of the location. */
   location_id: z.int(),
+  /** Id of the customer. */
   customer_id: z.int(),
-  /** Known values: {@link RETURN_SETTLEMENTS}; later API versions may add others. */
+  /**
+   * How the customer was paid back.
+   * Known values: {@link RETURN_SETTLEMENTS}; later API versions may add others.
+   */
   settlement: openEnum(RETURN_SETTLEMENTS),
   /** Value set not shown. */
   refund_tender: z.string(),
-  /** Unit: cents. */
+  /**
+   * Value of the items returned.
+   * Unit: cents.
+   */
   items_cents: z.int(),
-  /** Unit: cents. */
+  /**
+   * Tax returned.
+   * Unit: cents.
+   */
   tax_cents: z.int(),
-  /** Unit: cents. */
+  /**
+   * Restocking fee kept by the shop.
+   * Unit: cents.
+   */
   restock_fee_cents: z.int(),
-  /** Unit: cents. */
+  /**
+   * Total paid back.
+   * Unit: cents.
+   */
   total_cents: z.int(),
+  /** Why the items came back. */
   reason: z.string(),
+  /** The items returned. */
   lines: z.array(ReturnLineSchema),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the record was created.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   created_at: z.iso.datetime(),
-});
-/** A processed return of a point-of-sale order (source sale) or an online-store order (source online). */
-export type Return = z.output<typeof ReturnSchema>;
+}) satisfies z.ZodMiniType<Return>;
 
 /** A membership plan. The period is interval_count x billing_interval (month x 3 is quarterly). */
+export interface MembershipPlan {
+  /** Always `membership_plan`: the kind of record. */
+  object: 'membership_plan';
+  /** Id of this membership plan. */
+  id: number;
+  /** The plan's name. */
+  name: string;
+  /** The plan's description. */
+  description: string | null;
+  /** What the plan includes. */
+  perks: string;
+  /** Whether the plan is offered. */
+  status: 'active' | 'archived' | (string & {});
+  /**
+   * Dues per period, before tax; members keep the price they joined at.
+   * Unit: cents.
+   */
+  price_cents: number;
+  /**
+   * Full value set not shown.
+   * Values seen: `month`; the full set is not documented.
+   */
+  billing_interval: 'month' | (string & {});
+  /** Number of billing intervals per billing period. */
+  interval_count: number;
+  /**
+   * One-time fee charged at sign-up.
+   * Unit: cents.
+   */
+  initiation_fee_cents: number;
+  /** Minimum term; cancelling inside it runs to the end of the term. */
+  commitment_months: number;
+  /** Most people one membership on this plan may cover. */
+  max_members: number;
+  /** Guest passes granted each billing period. */
+  guest_passes_per_period: number;
+  /** Members get that customer group's prices. */
+  customer_group_id: number | null;
+  /** Product selling the plan on the online store; a paid online order for it signs the buyer up. */
+  product_id: number | null;
+  /** Whether dues are taxed. */
+  taxable: boolean;
+  /**
+   * When the record was created.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  created_at: string;
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  updated_at: string;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** A membership plan. The period is interval_count x billing_interval (month x 3 is quarterly). */
 export const MembershipPlanSchema = z.looseObject({
+  /** Always `membership_plan`: the kind of record. */
   object: z.literal('membership_plan'),
+  /** Id of this membership plan. */
   id: z.int(),
+  /** The plan's name. */
   name: z.string(),
+  /** The plan's description. */
   description: z.nullable(z.string()),
+  /** What the plan includes. */
   perks: z.string(),
-  /** Known values: {@link MEMBERSHIP_PLAN_STATUSES}; later API versions may add others. */
+  /**
+   * Whether the plan is offered.
+   * Known values: {@link MEMBERSHIP_PLAN_STATUSES}; later API versions may add others.
+   */
   status: openEnum(MEMBERSHIP_PLAN_STATUSES),
   /**
    * Dues per period, before tax; members keep the price they joined at.
@@ -544,73 +1484,230 @@ export const MembershipPlanSchema = z.looseObject({
    * Values seen: `month`; the full set is not documented.
    */
   billing_interval: openEnum(MEMBERSHIP_PLAN_BILLING_INTERVALS),
+  /** Number of billing intervals per billing period. */
   interval_count: z.int(),
-  /** Unit: cents. */
+  /**
+   * One-time fee charged at sign-up.
+   * Unit: cents.
+   */
   initiation_fee_cents: z.int(),
   /** Minimum term; cancelling inside it runs to the end of the term. */
   commitment_months: z.int(),
+  /** Most people one membership on this plan may cover. */
   max_members: z.int(),
+  /** Guest passes granted each billing period. */
   guest_passes_per_period: z.int(),
   /** Members get that customer group's prices. */
   customer_group_id: z.nullable(z.int()),
   /** Product selling the plan on the online store; a paid online order for it signs the buyer up. */
   product_id: z.nullable(z.int()),
+  /** Whether dues are taxed. */
   taxable: z.boolean(),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the record was created.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   created_at: z.iso.datetime(),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   updated_at: z.iso.datetime(),
-});
-/** A membership plan. The period is interval_count x billing_interval (month x 3 is quarterly). */
-export type MembershipPlan = z.output<typeof MembershipPlanSchema>;
+}) satisfies z.ZodMiniType<MembershipPlan>;
 
+/** A person a membership covers. */
+export interface MembershipMember {
+  /** Id of the customer. */
+  customer_id: number;
+  /** The person's place on the membership: the primary holder or another member. */
+  role: 'primary' | 'member' | (string & {});
+  /**
+   * When the person was added to the membership.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  added_at: string;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** A person a membership covers. */
 export const MembershipMemberSchema = z.looseObject({
+  /** Id of the customer. */
   customer_id: z.int(),
-  /** Known values: {@link MEMBERSHIP_MEMBER_ROLES}; later API versions may add others. */
+  /**
+   * The person's place on the membership: the primary holder or another member.
+   * Known values: {@link MEMBERSHIP_MEMBER_ROLES}; later API versions may add others.
+   */
   role: openEnum(MEMBERSHIP_MEMBER_ROLES),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the person was added to the membership.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   added_at: z.iso.datetime(),
-});
-export type MembershipMember = z.output<typeof MembershipMemberSchema>;
+}) satisfies z.ZodMiniType<MembershipMember>;
 
 /**
  * A membership, as listed (the single-record read adds charges). Perks are on for active and past_due,
  * off for pending, frozen, expired and cancelled; frozen pauses billing until frozen_until.
  */
+export interface Membership {
+  /** Always `membership`: the kind of record. */
+  object: 'membership';
+  /** Id of this membership. */
+  id: number;
+  /** The membership number shown to staff and the member. */
+  number: string;
+  /** Id of the plan. */
+  plan_id: number;
+  /** The primary member. */
+  customer_id: number;
+  /** The home store. */
+  location_id: number;
+  /** Where the membership stands. */
+  status: 'pending' | 'active' | 'past_due' | 'frozen' | 'expired' | 'cancelled' | (string & {});
+  /** card (saved card charged on the due date, retried if declined), link (pay link emailed), counter (paid at the register). */
+  billing_method: 'card' | 'link' | 'counter' | (string & {});
+  /** Whether a card is on file for recurring billing. */
+  has_saved_card: boolean;
+  /**
+   * What the membership costs per billing period.
+   * Unit: cents.
+   */
+  price_cents: number;
+  /**
+   * The day the membership started.
+   * Calendar date, YYYY-MM-DD.
+   */
+  started_on: string | null;
+  /**
+   * First day of the billing period in progress.
+   * Calendar date, YYYY-MM-DD.
+   */
+  current_period_start: string | null;
+  /**
+   * Last day of the billing period in progress.
+   * Calendar date, YYYY-MM-DD.
+   */
+  current_period_end: string | null;
+  /**
+   * The day of the next charge; null when none is due.
+   * Calendar date, YYYY-MM-DD.
+   */
+  next_bill_on: string | null;
+  /**
+   * The day a minimum commitment ends; null without one.
+   * Calendar date, YYYY-MM-DD.
+   */
+  commitment_ends_on: string | null;
+  /** True when the membership ends at the close of the current period. */
+  cancel_at_period_end: boolean;
+  /** Why the membership was cancelled, when it was. */
+  cancel_reason: string | null;
+  /**
+   * When the membership was cancelled.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  cancelled_at: string | null;
+  /**
+   * The day a freeze ends; null when not frozen.
+   * Calendar date, YYYY-MM-DD.
+   */
+  frozen_until: string | null;
+  /** The allowance resets every period. */
+  guest_passes_left: number;
+  /**
+   * Full value set not shown.
+   * Values seen: `register`; the full set is not documented.
+   */
+  source: 'register' | (string & {});
+  /** The member's own page for saving a card; saving a card there also pays anything owed. */
+  card_link_url: string;
+  /** The people the membership covers. */
+  members: Array<MembershipMember>;
+  /**
+   * When the record was created.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  created_at: string;
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  updated_at: string;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/**
+ * A membership, as listed (the single-record read adds charges). Perks are on for active and past_due,
+ * off for pending, frozen, expired and cancelled; frozen pauses billing until frozen_until.
+ */
 export const MembershipSchema = z.looseObject({
+  /** Always `membership`: the kind of record. */
   object: z.literal('membership'),
+  /** Id of this membership. */
   id: z.int(),
+  /** The membership number shown to staff and the member. */
   number: z.string(),
+  /** Id of the plan. */
   plan_id: z.int(),
   /** The primary member. */
   customer_id: z.int(),
   /** The home store. */
   location_id: z.int(),
-  /** Known values: {@link MEMBERSHIP_STATUSES}; later API versions may add others. */
+  /**
+   * Where the membership stands.
+   * Known values: {@link MEMBERSHIP_STATUSES}; later API versions may add others.
+   */
   status: openEnum(MEMBERSHIP_STATUSES),
   /**
    * card (saved card charged on the due date, retried if declined), link (pay link emailed), counter (paid at the register).
    * Known values: {@link MEMBERSHIP_BILLING_METHODS}; later API versions may add others.
    */
   billing_method: openEnum(MEMBERSHIP_BILLING_METHODS),
+  /** Whether a card is on file for recurring billing. */
   has_saved_card: z.boolean(),
-  /** Unit: cents. */
+  /**
+   * What the membership costs per billing period.
+   * Unit: cents.
+   */
   price_cents: z.int(),
-  /** Calendar date, YYYY-MM-DD. */
+  /**
+   * The day the membership started.
+   * Calendar date, YYYY-MM-DD.
+   */
   started_on: z.nullable(z.iso.date()),
-  /** Calendar date, YYYY-MM-DD. */
+  /**
+   * First day of the billing period in progress.
+   * Calendar date, YYYY-MM-DD.
+   */
   current_period_start: z.nullable(z.iso.date()),
-  /** Calendar date, YYYY-MM-DD. */
+  /**
+   * Last day of the billing period in progress.
+   * Calendar date, YYYY-MM-DD.
+   */
   current_period_end: z.nullable(z.iso.date()),
-  /** Calendar date, YYYY-MM-DD. */
+  /**
+   * The day of the next charge; null when none is due.
+   * Calendar date, YYYY-MM-DD.
+   */
   next_bill_on: z.nullable(z.iso.date()),
-  /** Calendar date, YYYY-MM-DD. */
+  /**
+   * The day a minimum commitment ends; null without one.
+   * Calendar date, YYYY-MM-DD.
+   */
   commitment_ends_on: z.nullable(z.iso.date()),
+  /** True when the membership ends at the close of the current period. */
   cancel_at_period_end: z.boolean(),
+  /** Why the membership was cancelled, when it was. */
   cancel_reason: z.nullable(z.string()),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the membership was cancelled.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   cancelled_at: z.nullable(z.iso.datetime()),
-  /** Calendar date, YYYY-MM-DD. */
+  /**
+   * The day a freeze ends; null when not frozen.
+   * Calendar date, YYYY-MM-DD.
+   */
   frozen_until: z.nullable(z.iso.date()),
   /** The allowance resets every period. */
   guest_passes_left: z.int(),
@@ -621,56 +1718,142 @@ export const MembershipSchema = z.looseObject({
   source: openEnum(MEMBERSHIP_SOURCES),
   /** The member's own page for saving a card; saving a card there also pays anything owed. */
   card_link_url: z.string(),
+  /** The people the membership covers. */
   members: z.array(MembershipMemberSchema),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the record was created.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   created_at: z.iso.datetime(),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   updated_at: z.iso.datetime(),
-});
-/**
- * A membership, as listed (the single-record read adds charges). Perks are on for active and past_due,
- * off for pending, frozen, expired and cancelled; frozen pauses billing until frozen_until.
- */
-export type Membership = z.output<typeof MembershipSchema>;
+}) satisfies z.ZodMiniType<Membership>;
 
 /** A signup (first period plus initiation fee) or dues charge of a membership. */
+export interface MembershipCharge {
+  /** Always `membership_charge`: the kind of record. */
+  object: 'membership_charge';
+  /** Id of this membership charge. */
+  id: number;
+  /** What the charge is for: the sign-up or the dues of a period. */
+  kind: 'signup' | 'dues' | (string & {});
+  /**
+   * First day of the period the charge covers.
+   * Calendar date, YYYY-MM-DD.
+   */
+  period_start: string;
+  /**
+   * Last day of the period the charge covers.
+   * Calendar date, YYYY-MM-DD.
+   */
+  period_end: string;
+  /**
+   * Amount of the charge.
+   * Unit: cents.
+   */
+  amount_cents: number;
+  /** failed means the card was declined. */
+  status: 'due' | 'failed' | 'paid' | 'waived' | 'void' | (string & {});
+  /**
+   * The day the charge is due.
+   * Calendar date, YYYY-MM-DD.
+   */
+  due_on: string;
+  /** How many times payment has been attempted. */
+  attempts: number;
+  /** Why the last payment attempt failed, if it did. */
+  last_error: string | null;
+  /** The order that paid it. */
+  order_id: number | null;
+  /** A pay link while unpaid. */
+  pay_url: string | null;
+  /**
+   * When the charge was paid.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  paid_at: string | null;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** A signup (first period plus initiation fee) or dues charge of a membership. */
 export const MembershipChargeSchema = z.looseObject({
+  /** Always `membership_charge`: the kind of record. */
   object: z.literal('membership_charge'),
+  /** Id of this membership charge. */
   id: z.int(),
-  /** Known values: {@link MEMBERSHIP_CHARGE_KINDS}; later API versions may add others. */
+  /**
+   * What the charge is for: the sign-up or the dues of a period.
+   * Known values: {@link MEMBERSHIP_CHARGE_KINDS}; later API versions may add others.
+   */
   kind: openEnum(MEMBERSHIP_CHARGE_KINDS),
-  /** Calendar date, YYYY-MM-DD. */
+  /**
+   * First day of the period the charge covers.
+   * Calendar date, YYYY-MM-DD.
+   */
   period_start: z.iso.date(),
-  /** Calendar date, YYYY-MM-DD. */
+  /**
+   * Last day of the period the charge covers.
+   * Calendar date, YYYY-MM-DD.
+   */
   period_end: z.iso.date(),
-  /** Unit: cents. */
+  /**
+   * Amount of the charge.
+   * Unit: cents.
+   */
   amount_cents: z.int(),
   /**
    * failed means the card was declined.
    * Known values: {@link MEMBERSHIP_CHARGE_STATUSES}; later API versions may add others.
    */
   status: openEnum(MEMBERSHIP_CHARGE_STATUSES),
-  /** Calendar date, YYYY-MM-DD. */
+  /**
+   * The day the charge is due.
+   * Calendar date, YYYY-MM-DD.
+   */
   due_on: z.iso.date(),
+  /** How many times payment has been attempted. */
   attempts: z.int(),
+  /** Why the last payment attempt failed, if it did. */
   last_error: z.nullable(z.string()),
   /** The order that paid it. */
   order_id: z.nullable(z.int()),
   /** A pay link while unpaid. */
   pay_url: z.nullable(z.string()),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the charge was paid.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   paid_at: z.nullable(z.iso.datetime()),
-});
-/** A signup (first period plus initiation fee) or dues charge of a membership. */
-export type MembershipCharge = z.output<typeof MembershipChargeSchema>;
+}) satisfies z.ZodMiniType<MembershipCharge>;
 
+/** A membership as read alone or just created, with its last 50 charges. */
+export interface MembershipDetail extends Membership {
+  /** The membership's charges. */
+  charges: Array<MembershipCharge>;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** A membership as read alone or just created, with its last 50 charges. */
 export const MembershipDetailSchema = z.extend(MembershipSchema, {
+  /** The membership's charges. */
   charges: z.array(MembershipChargeSchema),
-});
-/** A membership as read alone or just created, with its last 50 charges. */
-export type MembershipDetail = z.output<typeof MembershipDetailSchema>;
+}) satisfies z.ZodMiniType<MembershipDetail>;
 
+/** The membership.updated and membership.payment_failed payload, the membership plus what changed. */
+export interface MembershipChangedPayload extends Membership {
+  /**
+   * What happened; full value set not shown.
+   * Values seen: `renewed`, `past_due`, `expired`, `cancelled`; the full set is not documented.
+   */
+  change: 'renewed' | 'past_due' | 'expired' | 'cancelled' | (string & {});
+  /** More about the change (e.g. the decline message); its type is not shown. */
+  detail?: unknown;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** The membership.updated and membership.payment_failed payload, the membership plus what changed. */
 export const MembershipChangedPayloadSchema = z.extend(MembershipSchema, {
   /**
@@ -680,20 +1863,62 @@ export const MembershipChangedPayloadSchema = z.extend(MembershipSchema, {
   change: openEnum(MEMBERSHIP_CHANGED_PAYLOAD_CHANGES),
   /** More about the change (e.g. the decline message); its type is not shown. */
   detail: z.optional(z.unknown()),
-});
-/** The membership.updated and membership.payment_failed payload, the membership plus what changed. */
-export type MembershipChangedPayload = z.output<typeof MembershipChangedPayloadSchema>;
+}) satisfies z.ZodMiniType<MembershipChangedPayload>;
 
+/** The guest-pass response. Not shown in the reference; presumably the membership after the pass is used. */
+export interface GuestPassResult {
+  /** Not shown in the reference; presumably `membership`. */
+  object?: string;
+  /** Id of this guest pass result. */
+  id?: number;
+  /** Guest passes left in the current period after this use. */
+  guest_passes_left?: number;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** The guest-pass response. Not shown in the reference; presumably the membership after the pass is used. */
 export const GuestPassResultSchema = z.looseObject({
   /** Not shown in the reference; presumably `membership`. */
   object: z.optional(z.string()),
+  /** Id of this guest pass result. */
   id: z.optional(z.int()),
+  /** Guest passes left in the current period after this use. */
   guest_passes_left: z.optional(z.int()),
-});
-/** The guest-pass response. Not shown in the reference; presumably the membership after the pass is used. */
-export type GuestPassResult = z.output<typeof GuestPassResultSchema>;
+}) satisfies z.ZodMiniType<GuestPassResult>;
 
+/**
+ * The event envelope, identical in the feed and in every webhook delivery. Dedupe on id. New event
+ * types may appear at any time; ignore the ones you do not handle.
+ */
+export interface Event {
+  /** Prefix evt_; the dedupe key. */
+  id: string;
+  /** Always `event`: the kind of record. */
+  object: 'event';
+  /** The event type (see webhooks). */
+  type: (typeof EVENT_TYPES)[number] | (string & {});
+  /**
+   * Date-form API version.
+   * Values seen: `2026-09-24`; the full set is not documented.
+   */
+  api_version: '2026-09-24' | (string & {});
+  /**
+   * When the record was created.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  created_at: string;
+  /** false on the sandbox. */
+  livemode: boolean;
+  /** The change: `object` holds the resource as it is after the change. */
+  data: {
+    /** The changed resource, a snapshot at event time. */
+    object: Record<string, unknown>;
+    /** A field added by a later API version: kept, typed `unknown`. */
+    [key: string]: unknown;
+  };
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /**
  * The event envelope, identical in the feed and in every webhook delivery. Dedupe on id. New event
  * types may appear at any time; ignore the ones you do not handle.
@@ -701,6 +1926,7 @@ export type GuestPassResult = z.output<typeof GuestPassResultSchema>;
 export const EventSchema = z.looseObject({
   /** Prefix evt_; the dedupe key. */
   id: z.string(),
+  /** Always `event`: the kind of record. */
   object: z.literal('event'),
   /**
    * The event type (see webhooks).
@@ -712,54 +1938,111 @@ export const EventSchema = z.looseObject({
    * Values seen: `2026-09-24`; the full set is not documented.
    */
   api_version: openEnum(EVENT_API_VERSIONS),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the record was created.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   created_at: z.iso.datetime(),
   /** false on the sandbox. */
   livemode: z.boolean(),
+  /** The change: `object` holds the resource as it is after the change. */
   data: z.looseObject({
     /** The changed resource, a snapshot at event time. */
     object: z.looseObject({}),
   }),
-});
-/**
- * The event envelope, identical in the feed and in every webhook delivery. Dedupe on id. New event
- * types may appear at any time; ignore the ones you do not handle.
- */
-export type Event = z.output<typeof EventSchema>;
+}) satisfies z.ZodMiniType<Event>;
 
+/** The data.object of the test event sent when the owner presses Send test. Other fields not shown. */
+export interface Ping {
+  /** Always `ping`: the kind of record. */
+  object: 'ping';
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** The data.object of the test event sent when the owner presses Send test. Other fields not shown. */
 export const PingSchema = z.looseObject({
+  /** Always `ping`: the kind of record. */
   object: z.literal('ping'),
-});
-/** The data.object of the test event sent when the owner presses Send test. Other fields not shown. */
-export type Ping = z.output<typeof PingSchema>;
+}) satisfies z.ZodMiniType<Ping>;
 
+/**
+ * A product's stock at a location. Serialized items (every firearm) are counted per unit: qty_on_hand
+ * is the number of units in stock.
+ */
+export interface InventoryLevel {
+  /** Always `inventory_level`: the kind of record. */
+  object: 'inventory_level';
+  /** Id of the product. */
+  product_id: number;
+  /** Id of the location. */
+  location_id: number;
+  /** Units physically at the location. */
+  qty_on_hand: number;
+  /** Units held back from sale. */
+  qty_reserved: number;
+  /** What a mirror should hold as stock. */
+  qty_available: number;
+  /** Level at or below which the product should be reordered. */
+  reorder_point: number;
+  /** Where the product sits in the store or stockroom. */
+  bin_location: string;
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  updated_at: string;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /**
  * A product's stock at a location. Serialized items (every firearm) are counted per unit: qty_on_hand
  * is the number of units in stock.
  */
 export const InventoryLevelSchema = z.looseObject({
+  /** Always `inventory_level`: the kind of record. */
   object: z.literal('inventory_level'),
+  /** Id of the product. */
   product_id: z.int(),
+  /** Id of the location. */
   location_id: z.int(),
+  /** Units physically at the location. */
   qty_on_hand: z.int(),
+  /** Units held back from sale. */
   qty_reserved: z.int(),
   /** What a mirror should hold as stock. */
   qty_available: z.int(),
+  /** Level at or below which the product should be reordered. */
   reorder_point: z.int(),
+  /** Where the product sits in the store or stockroom. */
   bin_location: z.string(),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the record last changed.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   updated_at: z.iso.datetime(),
-});
-/**
- * A product's stock at a location. Serialized items (every firearm) are counted per unit: qty_on_hand
- * is the number of units in stock.
- */
-export type InventoryLevel = z.output<typeof InventoryLevelSchema>;
+}) satisfies z.ZodMiniType<InventoryLevel>;
 
 /** The inventory.changed payload. Set stock to qty_available; never add qty_delta. */
+export interface InventoryChangedPayload extends InventoryLevel {
+  /** SKU of the product whose level changed. */
+  sku: string;
+  /** Name of the product whose level changed. */
+  name: string;
+  /** Signed change; 0 when a serialized unit is held or released. */
+  qty_delta: number;
+  /**
+   * The cause; full value set not shown.
+   * Values seen: `sale`, `hold`; the full set is not documented.
+   */
+  reason: 'sale' | 'hold' | (string & {});
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** The inventory.changed payload. Set stock to qty_available; never add qty_delta. */
 export const InventoryChangedPayloadSchema = z.extend(InventoryLevelSchema, {
+  /** SKU of the product whose level changed. */
   sku: z.string(),
+  /** Name of the product whose level changed. */
   name: z.string(),
   /** Signed change; 0 when a serialized unit is held or released. */
   qty_delta: z.int(),
@@ -768,44 +2051,140 @@ export const InventoryChangedPayloadSchema = z.extend(InventoryLevelSchema, {
    * Values seen: `sale`, `hold`; the full set is not documented.
    */
   reason: openEnum(INVENTORY_CHANGED_PAYLOAD_REASONS),
-});
-/** The inventory.changed payload. Set stock to qty_available; never add qty_delta. */
-export type InventoryChangedPayload = z.output<typeof InventoryChangedPayloadSchema>;
+}) satisfies z.ZodMiniType<InventoryChangedPayload>;
 
+/** The response of an adjustment or a count. Not shown in the reference; presumably the new inventory level. */
+export interface InventoryWriteResult {
+  /** Not shown in the reference; presumably `inventory_level`. */
+  object?: string;
+  /** Id of the product. */
+  product_id?: number;
+  /** Id of the location. */
+  location_id?: number;
+  /** Units on hand after the write. */
+  qty_on_hand?: number;
+  /** Units available to sell after the write (on hand less reserved). */
+  qty_available?: number;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** The response of an adjustment or a count. Not shown in the reference; presumably the new inventory level. */
 export const InventoryWriteResultSchema = z.looseObject({
   /** Not shown in the reference; presumably `inventory_level`. */
   object: z.optional(z.string()),
+  /** Id of the product. */
   product_id: z.optional(z.int()),
+  /** Id of the location. */
   location_id: z.optional(z.int()),
+  /** Units on hand after the write. */
   qty_on_hand: z.optional(z.int()),
+  /** Units available to sell after the write (on hand less reserved). */
   qty_available: z.optional(z.int()),
-});
-/** The response of an adjustment or a count. Not shown in the reference; presumably the new inventory level. */
-export type InventoryWriteResult = z.output<typeof InventoryWriteResultSchema>;
+}) satisfies z.ZodMiniType<InventoryWriteResult>;
 
+/** A serialized unit in stock. Only the serial number and status are shown in the reference. */
+export interface SerializedItem {
+  /** The kind of record: one serialized unit. */
+  object?: string;
+  /** Id of this serialized item. */
+  id?: number;
+  /** Id of the product. */
+  product_id?: number;
+  /** The unit's serial number. */
+  serial_number?: string;
+  /**
+   * Where the unit stands.
+   * Values seen: `in_stock`; the full set is not documented.
+   */
+  status?: 'in_stock' | (string & {});
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** A serialized unit in stock. Only the serial number and status are shown in the reference. */
 export const SerializedItemSchema = z.looseObject({
+  /** The kind of record: one serialized unit. */
   object: z.optional(z.string()),
+  /** Id of this serialized item. */
   id: z.optional(z.int()),
+  /** Id of the product. */
   product_id: z.optional(z.int()),
+  /** The unit's serial number. */
   serial_number: z.optional(z.string()),
-  /** Values seen: `in_stock`; the full set is not documented. */
+  /**
+   * Where the unit stands.
+   * Values seen: `in_stock`; the full set is not documented.
+   */
   status: z.optional(openEnum(SERIALIZED_ITEM_STATUSES)),
-});
-/** A serialized unit in stock. Only the serial number and status are shown in the reference. */
-export type SerializedItem = z.output<typeof SerializedItemSchema>;
+}) satisfies z.ZodMiniType<SerializedItem>;
 
+/** Where the product lives on the online store. Id types not shown. */
+export interface ProductStorefront {
+  /** The online-store product id (type not shown). */
+  product_id?: unknown;
+  /** The online-store variant id (type not shown). */
+  variant_id?: unknown;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** Where the product lives on the online store. Id types not shown. */
 export const ProductStorefrontSchema = z.looseObject({
   /** The online-store product id (type not shown). */
   product_id: z.optional(z.unknown()),
   /** The online-store variant id (type not shown). */
   variant_id: z.optional(z.unknown()),
-});
-/** Where the product lives on the online store. Id types not shown. */
-export type ProductStorefront = z.output<typeof ProductStorefrontSchema>;
+}) satisfies z.ZodMiniType<ProductStorefront>;
 
+/**
+ * A catalog product. Only the fields named by the inventory guide are listed; the rest are not shown.
+ * Their nullability is not shown either, so the optional references accept null.
+ */
+export interface Product {
+  /** Not named in the reference; presumably `product`. */
+  object?: string;
+  /** Id of this product. */
+  id?: number;
+  /** The product's name. */
+  name?: string;
+  /** The shop's stock-keeping unit. */
+  sku?: string;
+  /** The product's barcode (UPC). */
+  upc?: string | null;
+  /** The vendor's part number. */
+  vendor_sku?: string | null;
+  /** Id of the vendor. */
+  vendor_id?: number | null;
+  /**
+   * Selling price.
+   * Unit: cents.
+   */
+  price_cents?: number;
+  /**
+   * What the counter charges now (e.g. during a sale window).
+   * Unit: cents.
+   */
+  effective_price_cents?: number;
+  /**
+   * Manufacturer's advertised minimum price.
+   * Unit: cents.
+   */
+  map_price_cents?: number | null;
+  /** Quantity reordered when a location has none of its own; null means unset. */
+  reorder_qty?: number | null;
+  /** Whether the product is a firearm. */
+  is_firearm?: boolean;
+  /** Whether each unit is tracked by serial number. */
+  is_serialized?: boolean;
+  /** Whether the product is regulated under the National Firearms Act. */
+  is_nfa?: boolean;
+  /** The product's category in the shop's catalog. */
+  product_type?: string;
+  /** How the product appears in the online store. */
+  storefront?: ProductStorefront | null;
+  /** Levels per location, with include=inventory and on product events. */
+  inventory?: Array<InventoryLevel>;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /**
  * A catalog product. Only the fields named by the inventory guide are listed; the rest are not shown.
  * Their nullability is not shown either, so the optional references accept null.
@@ -813,13 +2192,22 @@ export type ProductStorefront = z.output<typeof ProductStorefrontSchema>;
 export const ProductSchema = z.looseObject({
   /** Not named in the reference; presumably `product`. */
   object: z.optional(z.string()),
+  /** Id of this product. */
   id: z.optional(z.int()),
+  /** The product's name. */
   name: z.optional(z.string()),
+  /** The shop's stock-keeping unit. */
   sku: z.optional(z.string()),
+  /** The product's barcode (UPC). */
   upc: z.optional(z.nullable(z.string())),
+  /** The vendor's part number. */
   vendor_sku: z.optional(z.nullable(z.string())),
+  /** Id of the vendor. */
   vendor_id: z.optional(z.nullable(z.int())),
-  /** Unit: cents. */
+  /**
+   * Selling price.
+   * Unit: cents.
+   */
   price_cents: z.optional(z.int()),
   /**
    * What the counter charges now (e.g. during a sale window).
@@ -833,93 +2221,237 @@ export const ProductSchema = z.looseObject({
   map_price_cents: z.optional(z.nullable(z.int())),
   /** Quantity reordered when a location has none of its own; null means unset. */
   reorder_qty: z.optional(z.nullable(z.int())),
+  /** Whether the product is a firearm. */
   is_firearm: z.optional(z.boolean()),
+  /** Whether each unit is tracked by serial number. */
   is_serialized: z.optional(z.boolean()),
+  /** Whether the product is regulated under the National Firearms Act. */
   is_nfa: z.optional(z.boolean()),
+  /** The product's category in the shop's catalog. */
   product_type: z.optional(z.string()),
+  /** How the product appears in the online store. */
   storefront: z.optional(z.nullable(ProductStorefrontSchema)),
   /** Levels per location, with include=inventory and on product events. */
   inventory: z.optional(z.array(InventoryLevelSchema)),
-});
-/**
- * A catalog product. Only the fields named by the inventory guide are listed; the rest are not shown.
- * Their nullability is not shown either, so the optional references accept null.
- */
-export type Product = z.output<typeof ProductSchema>;
+}) satisfies z.ZodMiniType<Product>;
 
+/** A store of the shop. Only the fields the reference names are listed. */
+export interface Location {
+  /** Not named in the reference; presumably `location`. */
+  object?: string;
+  /** Id of this location. */
+  id?: number;
+  /** The store's phone number. */
+  phone?: string | null;
+  /** The store's email address. */
+  email?: string | null;
+  /** Opening hours (format not shown). */
+  business_hours?: unknown;
+  /** The online-store inventory location it feeds, if any (type not shown). */
+  storefront_location_id?: unknown;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** A store of the shop. Only the fields the reference names are listed. */
 export const LocationSchema = z.looseObject({
   /** Not named in the reference; presumably `location`. */
   object: z.optional(z.string()),
+  /** Id of this location. */
   id: z.optional(z.int()),
+  /** The store's phone number. */
   phone: z.optional(z.nullable(z.string())),
+  /** The store's email address. */
   email: z.optional(z.nullable(z.string())),
   /** Opening hours (format not shown). */
   business_hours: z.optional(z.unknown()),
   /** The online-store inventory location it feeds, if any (type not shown). */
   storefront_location_id: z.optional(z.unknown()),
-});
-/** A store of the shop. Only the fields the reference names are listed. */
-export type Location = z.output<typeof LocationSchema>;
+}) satisfies z.ZodMiniType<Location>;
 
+/** One product ordered on a purchase order. */
+export interface PurchaseOrderLine {
+  /** SKU of the product ordered. */
+  sku?: string;
+  /** Units ordered. */
+  qty?: number;
+  /**
+   * Cost of one unit.
+   * Unit: cents.
+   */
+  unit_cost_cents?: number;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** One product ordered on a purchase order. */
 export const PurchaseOrderLineSchema = z.looseObject({
+  /** SKU of the product ordered. */
   sku: z.optional(z.string()),
+  /** Units ordered. */
   qty: z.optional(z.int()),
-  /** Unit: cents. */
+  /**
+   * Cost of one unit.
+   * Unit: cents.
+   */
   unit_cost_cents: z.optional(z.int()),
-});
-export type PurchaseOrderLine = z.output<typeof PurchaseOrderLineSchema>;
+}) satisfies z.ZodMiniType<PurchaseOrderLine>;
 
+/** A purchase order to a vendor. Only the fields the reference names are listed. */
+export interface PurchaseOrder {
+  /** Not named in the reference; presumably `purchase_order`. */
+  object?: string;
+  /** Id of this purchase order. */
+  id?: number;
+  /** Id of the vendor. */
+  vendor_id?: number;
+  /** Id of the location. */
+  location_id?: number;
+  /** Id of the channel order. */
+  channel_order_id?: string | null;
+  /** Value set not shown. */
+  status?: string;
+  /** What is ordered. */
+  lines?: Array<PurchaseOrderLine>;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** A purchase order to a vendor. Only the fields the reference names are listed. */
 export const PurchaseOrderSchema = z.looseObject({
   /** Not named in the reference; presumably `purchase_order`. */
   object: z.optional(z.string()),
+  /** Id of this purchase order. */
   id: z.optional(z.int()),
+  /** Id of the vendor. */
   vendor_id: z.optional(z.int()),
+  /** Id of the location. */
   location_id: z.optional(z.int()),
+  /** Id of the channel order. */
   channel_order_id: z.optional(z.nullable(z.string())),
   /** Value set not shown. */
   status: z.optional(z.string()),
+  /** What is ordered. */
   lines: z.optional(z.array(PurchaseOrderLineSchema)),
-});
-/** A purchase order to a vendor. Only the fields the reference names are listed. */
-export type PurchaseOrder = z.output<typeof PurchaseOrderSchema>;
+}) satisfies z.ZodMiniType<PurchaseOrder>;
 
+/** The receive response. The reference shows only skipped, the serialized lines not received. */
+export interface PurchaseOrderReceiveResult {
+  /** Serialized lines left for the register (item shape not shown). */
+  skipped?: Array<unknown>;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** The receive response. The reference shows only skipped, the serialized lines not received. */
 export const PurchaseOrderReceiveResultSchema = z.looseObject({
   /** Serialized lines left for the register (item shape not shown). */
   skipped: z.optional(z.array(z.unknown())),
-});
-/** The receive response. The reference shows only skipped, the serialized lines not received. */
-export type PurchaseOrderReceiveResult = z.output<typeof PurchaseOrderReceiveResultSchema>;
+}) satisfies z.ZodMiniType<PurchaseOrderReceiveResult>;
 
+/** One product received against a purchase order. */
+export interface ReceivingLine {
+  /** Id of the product. */
+  product_id: number;
+  /** Units received. */
+  qty: number;
+  /**
+   * Cost of one unit as received.
+   * Unit: cents.
+   */
+  unit_cost_cents: number;
+  /** Id of the purchase order line. */
+  purchase_order_line_id: number | null;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** One product received against a purchase order. */
 export const ReceivingLineSchema = z.looseObject({
+  /** Id of the product. */
   product_id: z.int(),
+  /** Units received. */
   qty: z.int(),
-  /** Unit: cents. */
+  /**
+   * Cost of one unit as received.
+   * Unit: cents.
+   */
   unit_cost_cents: z.int(),
+  /** Id of the purchase order line. */
   purchase_order_line_id: z.nullable(z.int()),
-});
-export type ReceivingLine = z.output<typeof ReceivingLineSchema>;
+}) satisfies z.ZodMiniType<ReceivingLine>;
 
 /** Stock received and posted. Never carries serial numbers. */
+export interface Receiving {
+  /** Always `receiving`: the kind of record. */
+  object: 'receiving';
+  /** Id of this receiving. */
+  id: number;
+  /** The receiving's number. */
+  number: string;
+  /** Id of the location. */
+  location_id: number;
+  /** Id of the vendor. */
+  vendor_id: number;
+  /** Id of the purchase order. */
+  purchase_order_id: number | null;
+  /** The reference recorded with the receiving. */
+  reference: string | null;
+  /** Value set not shown. */
+  status: string;
+  /** What was received. */
+  lines: Array<ReceivingLine>;
+  /**
+   * When the receiving was posted to inventory.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
+  posted_at: string;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
+/** Stock received and posted. Never carries serial numbers. */
 export const ReceivingSchema = z.looseObject({
+  /** Always `receiving`: the kind of record. */
   object: z.literal('receiving'),
+  /** Id of this receiving. */
   id: z.int(),
+  /** The receiving's number. */
   number: z.string(),
+  /** Id of the location. */
   location_id: z.int(),
+  /** Id of the vendor. */
   vendor_id: z.int(),
+  /** Id of the purchase order. */
   purchase_order_id: z.nullable(z.int()),
+  /** The reference recorded with the receiving. */
   reference: z.nullable(z.string()),
   /** Value set not shown. */
   status: z.string(),
+  /** What was received. */
   lines: z.array(ReceivingLineSchema),
-  /** ISO-8601 UTC timestamp with a trailing Z. */
+  /**
+   * When the receiving was posted to inventory.
+   * ISO-8601 UTC timestamp with a trailing Z.
+   */
   posted_at: z.iso.datetime(),
-});
-/** Stock received and posted. Never carries serial numbers. */
-export type Receiving = z.output<typeof ReceivingSchema>;
+}) satisfies z.ZodMiniType<Receiving>;
 
+/**
+ * A payment on an order. The card fields are null when the shop has no card processing. Other fields
+ * not shown.
+ */
+export interface OrderPayment {
+  /**
+   * Full value set not shown.
+   * Values seen: `on_account`; the full set is not documented.
+   */
+  tender?: 'on_account' | (string & {});
+  /** How the card or payment was taken. */
+  entry?: string | null;
+  /** The card processor that handled the payment. */
+  processor?: string | null;
+  /** The processor's approval code. */
+  approval_code?: string | null;
+  /** Id of the refund of payment. */
+  refund_of_payment_id?: number | null;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /**
  * A payment on an order. The card fields are null when the shop has no card processing. Other fields
  * not shown.
@@ -930,47 +2462,111 @@ export const OrderPaymentSchema = z.looseObject({
    * Values seen: `on_account`; the full set is not documented.
    */
   tender: z.optional(openEnum(ORDER_PAYMENT_TENDERS)),
+  /** How the card or payment was taken. */
   entry: z.optional(z.nullable(z.string())),
+  /** The card processor that handled the payment. */
   processor: z.optional(z.nullable(z.string())),
+  /** The processor's approval code. */
   approval_code: z.optional(z.nullable(z.string())),
+  /** Id of the refund of payment. */
   refund_of_payment_id: z.optional(z.nullable(z.int())),
-});
-/**
- * A payment on an order. The card fields are null when the shop has no card processing. Other fields
- * not shown.
- */
-export type OrderPayment = z.output<typeof OrderPaymentSchema>;
+}) satisfies z.ZodMiniType<OrderPayment>;
 
+/** A line of an order. Only the line type is named in the reference. */
+export interface OrderLine {
+  /**
+   * What the line sells.
+   * Values seen: `membership`; the full set is not documented.
+   */
+  type?: 'membership' | (string & {});
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** A line of an order. Only the line type is named in the reference. */
 export const OrderLineSchema = z.looseObject({
-  /** Values seen: `membership`; the full set is not documented. */
+  /**
+   * What the line sells.
+   * Values seen: `membership`; the full set is not documented.
+   */
   type: z.optional(openEnum(ORDER_LINE_TYPES)),
-});
-/** A line of an order. Only the line type is named in the reference. */
-export type OrderLine = z.output<typeof OrderLineSchema>;
+}) satisfies z.ZodMiniType<OrderLine>;
 
+/**
+ * A customer. Without customers:read an embedded customer is reduced to {object, id}; date_of_birth
+ * needs customer_dob:read (and is omitted from webhooks unless the endpoint includes it). Other fields
+ * are not shown.
+ */
+export interface Customer {
+  /** Always `customer`: the kind of record. */
+  object: 'customer';
+  /** Id of this customer. */
+  id: number;
+  /** The customer's email address. */
+  email?: string | null;
+  /** The customer's first name. */
+  first_name?: string | null;
+  /** The customer's last name. */
+  last_name?: string | null;
+  /** The customer's phone number. */
+  phone?: string | null;
+  /**
+   * The customer's date of birth.
+   * Calendar date, YYYY-MM-DD.
+   */
+  date_of_birth?: string | null;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /**
  * A customer. Without customers:read an embedded customer is reduced to {object, id}; date_of_birth
  * needs customer_dob:read (and is omitted from webhooks unless the endpoint includes it). Other fields
  * are not shown.
  */
 export const CustomerSchema = z.looseObject({
+  /** Always `customer`: the kind of record. */
   object: z.literal('customer'),
+  /** Id of this customer. */
   id: z.int(),
+  /** The customer's email address. */
   email: z.optional(z.nullable(z.string())),
+  /** The customer's first name. */
   first_name: z.optional(z.nullable(z.string())),
+  /** The customer's last name. */
   last_name: z.optional(z.nullable(z.string())),
+  /** The customer's phone number. */
   phone: z.optional(z.nullable(z.string())),
-  /** Calendar date, YYYY-MM-DD. */
+  /**
+   * The customer's date of birth.
+   * Calendar date, YYYY-MM-DD.
+   */
   date_of_birth: z.optional(z.nullable(z.iso.date())),
-});
-/**
- * A customer. Without customers:read an embedded customer is reduced to {object, id}; date_of_birth
- * needs customer_dob:read (and is omitted from webhooks unless the endpoint includes it). Other fields
- * are not shown.
- */
-export type Customer = z.output<typeof CustomerSchema>;
+}) satisfies z.ZodMiniType<Customer>;
 
+/**
+ * A point-of-sale order. Only the fields the reference names are listed. Webhook order payloads always
+ * embed the full customer.
+ */
+export interface Order {
+  /** Not named in the reference; presumably `order`. */
+  object?: string;
+  /** Id of this order. */
+  id?: number;
+  /**
+   * Full value set not shown; firearm sales arrive as awaiting_transfer.
+   * Values seen: `completed`, `held`, `awaiting_transfer`; the full set is not documented.
+   */
+  status?: 'completed' | 'held' | 'awaiting_transfer' | (string & {});
+  /** Your reference for the order in the outside channel. */
+  external_reference?: string | null;
+  /** The customer the order is for. */
+  customer?: Customer | null;
+  /** What was sold. */
+  lines?: Array<OrderLine>;
+  /** How the order was paid. */
+  payments?: Array<OrderPayment>;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /**
  * A point-of-sale order. Only the fields the reference names are listed. Webhook order payloads always
  * embed the full customer.
@@ -978,82 +2574,171 @@ export type Customer = z.output<typeof CustomerSchema>;
 export const OrderSchema = z.looseObject({
   /** Not named in the reference; presumably `order`. */
   object: z.optional(z.string()),
+  /** Id of this order. */
   id: z.optional(z.int()),
   /**
    * Full value set not shown; firearm sales arrive as awaiting_transfer.
    * Values seen: `completed`, `held`, `awaiting_transfer`; the full set is not documented.
    */
   status: z.optional(openEnum(ORDER_STATUSES)),
+  /** Your reference for the order in the outside channel. */
   external_reference: z.optional(z.nullable(z.string())),
+  /** The customer the order is for. */
   customer: z.optional(z.nullable(CustomerSchema)),
+  /** What was sold. */
   lines: z.optional(z.array(OrderLineSchema)),
+  /** How the order was paid. */
   payments: z.optional(z.array(OrderPaymentSchema)),
-});
-/**
- * A point-of-sale order. Only the fields the reference names are listed. Webhook order payloads always
- * embed the full customer.
- */
-export type Order = z.output<typeof OrderSchema>;
+}) satisfies z.ZodMiniType<Order>;
 
+/** A gift certificate. Fields not shown beyond those below. */
+export interface GiftCertificate {
+  /** Not named in the reference; presumably `gift_certificate`. */
+  object?: string;
+  /** Id of this gift certificate. */
+  id?: number;
+  /** 6 to 40 letters, digits or dashes. */
+  code?: string;
+  /**
+   * Value left on the certificate.
+   * Unit: cents.
+   */
+  balance_cents?: number;
+  /**
+   * Full value set not shown.
+   * Values seen: `active`, `disabled`, `expired`, `depleted`; the full set is not documented.
+   */
+  status?: 'active' | 'disabled' | 'expired' | 'depleted' | (string & {});
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** A gift certificate. Fields not shown beyond those below. */
 export const GiftCertificateSchema = z.looseObject({
   /** Not named in the reference; presumably `gift_certificate`. */
   object: z.optional(z.string()),
+  /** Id of this gift certificate. */
   id: z.optional(z.int()),
   /** 6 to 40 letters, digits or dashes. */
   code: z.optional(z.string()),
-  /** Unit: cents. */
+  /**
+   * Value left on the certificate.
+   * Unit: cents.
+   */
   balance_cents: z.optional(z.int()),
   /**
    * Full value set not shown.
    * Values seen: `active`, `disabled`, `expired`, `depleted`; the full set is not documented.
    */
   status: z.optional(openEnum(GIFT_CERTIFICATE_STATUSES)),
-});
-/** A gift certificate. Fields not shown beyond those below. */
-export type GiftCertificate = z.output<typeof GiftCertificateSchema>;
+}) satisfies z.ZodMiniType<GiftCertificate>;
 
+/** A coupon. Fields not shown beyond those below. */
+export interface Coupon {
+  /** Not named in the reference; presumably `coupon`. */
+  object?: string;
+  /** Id of this coupon. */
+  id?: number;
+  /** The code a customer enters. */
+  code?: string;
+  /**
+   * Where the coupon can be used.
+   * Values seen: `store_online`; the full set is not documented.
+   */
+  channel?: 'store_online' | (string & {});
+  /** null means every location. */
+  location_id?: number | null;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** A coupon. Fields not shown beyond those below. */
 export const CouponSchema = z.looseObject({
   /** Not named in the reference; presumably `coupon`. */
   object: z.optional(z.string()),
+  /** Id of this coupon. */
   id: z.optional(z.int()),
+  /** The code a customer enters. */
   code: z.optional(z.string()),
-  /** Values seen: `store_online`; the full set is not documented. */
+  /**
+   * Where the coupon can be used.
+   * Values seen: `store_online`; the full set is not documented.
+   */
   channel: z.optional(openEnum(COUPON_CHANNELS)),
   /** null means every location. */
   location_id: z.optional(z.nullable(z.int())),
-});
-/** A coupon. Fields not shown beyond those below. */
-export type Coupon = z.output<typeof CouponSchema>;
+}) satisfies z.ZodMiniType<Coupon>;
 
+/** An invoice or monthly statement issued to a house account. Fields not shown. */
+export interface Invoice {
+  /** Not named in the reference; presumably `invoice`. */
+  object?: string;
+  /** Id of this invoice. */
+  id?: number;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** An invoice or monthly statement issued to a house account. Fields not shown. */
 export const InvoiceSchema = z.looseObject({
   /** Not named in the reference; presumably `invoice`. */
   object: z.optional(z.string()),
+  /** Id of this invoice. */
   id: z.optional(z.int()),
-});
-/** An invoice or monthly statement issued to a house account. Fields not shown. */
-export type Invoice = z.output<typeof InvoiceSchema>;
+}) satisfies z.ZodMiniType<Invoice>;
 
+/** Money received on a house account. Fields not shown. */
+export interface AccountPayment {
+  /** Not named in the reference; presumably `account_payment`. */
+  object?: string;
+  /** Id of this account payment. */
+  id?: number;
+  /** Id of the customer. */
+  customer_id?: number;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** Money received on a house account. Fields not shown. */
 export const AccountPaymentSchema = z.looseObject({
   /** Not named in the reference; presumably `account_payment`. */
   object: z.optional(z.string()),
+  /** Id of this account payment. */
   id: z.optional(z.int()),
+  /** Id of the customer. */
   customer_id: z.optional(z.int()),
-});
-/** Money received on a house account. Fields not shown. */
-export type AccountPayment = z.output<typeof AccountPaymentSchema>;
+}) satisfies z.ZodMiniType<AccountPayment>;
 
+/** A customer's house account. Fields not shown. */
+export interface CustomerAccount {
+  /** The kind of record: a customer's house account. */
+  object?: string;
+  /** Id of the customer. */
+  customer_id?: number;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** A customer's house account. Fields not shown. */
 export const CustomerAccountSchema = z.looseObject({
+  /** The kind of record: a customer's house account. */
   object: z.optional(z.string()),
+  /** Id of the customer. */
   customer_id: z.optional(z.int()),
-});
-/** A customer's house account. Fields not shown. */
-export type CustomerAccount = z.output<typeof CustomerAccountSchema>;
+}) satisfies z.ZodMiniType<CustomerAccount>;
 
+/**
+ * A customer's store credit: customer_id, balance_cents and the latest ledger entry (whose field name
+ * and shape are not shown).
+ */
+export interface StoreCredit {
+  /** Not named in the reference; presumably `store_credit`. */
+  object?: string;
+  /** Id of the customer. */
+  customer_id?: number;
+  /**
+   * Store credit the customer holds.
+   * Unit: cents.
+   */
+  balance_cents?: number;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /**
  * A customer's store credit: customer_id, balance_cents and the latest ledger entry (whose field name
  * and shape are not shown).
@@ -1061,36 +2746,59 @@ export type CustomerAccount = z.output<typeof CustomerAccountSchema>;
 export const StoreCreditSchema = z.looseObject({
   /** Not named in the reference; presumably `store_credit`. */
   object: z.optional(z.string()),
+  /** Id of the customer. */
   customer_id: z.optional(z.int()),
-  /** Unit: cents. */
+  /**
+   * Store credit the customer holds.
+   * Unit: cents.
+   */
   balance_cents: z.optional(z.int()),
-});
-/**
- * A customer's store credit: customer_id, balance_cents and the latest ledger entry (whose field name
- * and shape are not shown).
- */
-export type StoreCredit = z.output<typeof StoreCreditSchema>;
+}) satisfies z.ZodMiniType<StoreCredit>;
 
+/** The calling key and its shop. Fields not shown. */
+export interface Me {
+  /** The kind of record: the calling API key. */
+  object?: string;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /** The calling key and its shop. Fields not shown. */
 export const MeSchema = z.looseObject({
+  /** The kind of record: the calling API key. */
   object: z.optional(z.string()),
-});
-/** The calling key and its shop. Fields not shown. */
-export type Me = z.output<typeof MeSchema>;
+}) satisfies z.ZodMiniType<Me>;
 
+/**
+ * A deletion: {object, id, deleted: true}; product.deleted adds sku and name, coupon.deleted sends only
+ * {id, deleted: true}.
+ */
+export interface DeletedObject {
+  /** The kind of record that was deleted. */
+  object?: string;
+  /** Id of this deleted object. */
+  id: number;
+  /** Always true: the record no longer exists. */
+  deleted: true;
+  /** SKU of the deleted product, where the record was a product. */
+  sku?: string;
+  /** Name of the deleted record, where it had one. */
+  name?: string;
+  /** A field added by a later API version: kept, typed `unknown`. */
+  [key: string]: unknown;
+}
 /**
  * A deletion: {object, id, deleted: true}; product.deleted adds sku and name, coupon.deleted sends only
  * {id, deleted: true}.
  */
 export const DeletedObjectSchema = z.looseObject({
+  /** The kind of record that was deleted. */
   object: z.optional(z.string()),
+  /** Id of this deleted object. */
   id: z.int(),
+  /** Always true: the record no longer exists. */
   deleted: z.literal(true),
+  /** SKU of the deleted product, where the record was a product. */
   sku: z.optional(z.string()),
+  /** Name of the deleted record, where it had one. */
   name: z.optional(z.string()),
-});
-/**
- * A deletion: {object, id, deleted: true}; product.deleted adds sku and name, coupon.deleted sends only
- * {id, deleted: true}.
- */
-export type DeletedObject = z.output<typeof DeletedObjectSchema>;
+}) satisfies z.ZodMiniType<DeletedObject>;
