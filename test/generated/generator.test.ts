@@ -237,6 +237,22 @@ describe('generator on the fixture spec', () => {
     expect(files.get('params.ts')).toContain('/** What the counter calls it. */\n  name: z.string(),');
   });
 
+  it('declares a documented type per record and params shape and ties each schema to it', () => {
+    const source = files.get('schemas.ts')!;
+    expect(source).toContain('/** A thing the shop sells. */\nexport interface Widget {');
+    expect(source).toContain('  /** Null when nobody owns it. */\n  owner_id: number | null;');
+    expect(source).toContain('}) satisfies z.ZodMiniType<Widget>;');
+    // allOf over a record extends its interface, as the schema extends its schema.
+    expect(source).toContain('export interface WidgetDetail extends Widget {');
+    const params = files.get('params.ts')!;
+    const block = (name: string) => params.slice(params.indexOf(`export type ${name} = {`)).split('\n};')[0]!;
+    expect(block('WidgetsCreateParams')).toContain('/** What the counter calls it. */\n  name: string;');
+    // Closed params list every key there is; open ones (x-shape: undocumented) pass other keys through.
+    expect(block('WidgetsListParams')).not.toContain('[key: string]');
+    expect(block('WidgetsRetireParams')).toContain('[key: string]: unknown;');
+    expect(params).toContain('satisfies z.ZodMiniType<unknown, WidgetsListParams>;');
+  });
+
   it('emits code that passes biome check', async () => {
     const biome = require.resolve('@biomejs/biome/bin/biome');
     const result = await run(process.execPath, [biome, 'check', '--vcs-use-ignore-file=false', dir], {
