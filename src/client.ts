@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { APIPromise, type APIResponse, LazyAPIResponse } from './core/api-promise.js';
 import {
   type ClientOptions,
@@ -12,6 +11,7 @@ import { fetchPage, type PagePromise } from './core/pagination.js';
 import type { RawRequestParams, RawRequestParamsWithBody, RequestParams } from './core/params.js';
 import type { RequestOptions } from './core/request-options.js';
 import { Transport } from './core/transport.js';
+import type { z } from './internal/schema-types.js';
 import {
   AccountPayments,
   CardTransactions,

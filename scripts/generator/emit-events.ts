@@ -26,7 +26,7 @@ export function emitEvents(events: readonly EventModel[]): string {
     entries += `${quote(event.type)}: ${event.payload}Schema,\n`;
   }
   const schemaImport = schemas.length > 0 ? `import { ${schemas.join(', ')} } from './schemas.js';\n` : '';
-  return `${GENERATED_HEADER}import type { z } from 'zod';
+  return `${GENERATED_HEADER}import type * as z from 'zod/mini';
 import type { EventType } from './event-types.js';
 ${schemaImport}
 ${jsDoc(['The envelope of every event, in the feed and in webhook deliveries; `data.object` is the changed resource.'])}export { type Event, EventSchema } from './schemas.js';
@@ -35,7 +35,7 @@ ${jsDoc([
   'The schema of `data.object` for each known event type. Webhook payloads equal the API resource shapes',
   '(reference section 6), so most entries are the resource schemas themselves.',
 ])}export const EVENT_PAYLOAD_SCHEMAS = {
-${entries}} as const satisfies Record<EventType, z.ZodType>;
+${entries}} as const satisfies Record<EventType, z.ZodMiniType>;
 
 ${jsDoc(['The type of `data.object` for each known event type.'])}export type EventPayloadMap = { [K in EventType]: z.output<(typeof EVENT_PAYLOAD_SCHEMAS)[K]> };
 `;

@@ -54,7 +54,7 @@ export function emitOperations(
     },\n`;
   }
 
-  let imports = usesZ ? "import { z } from 'zod';\n" : '';
+  let imports = usesZ ? "import * as z from 'zod/mini';\n" : '';
   imports += `import type { Operation } from '${paths.operation}';\n`;
   if (paramImports.size > 0)
     imports += `import { ${[...paramImports].sort().join(', ')} } from './params.js';\n`;
@@ -73,10 +73,10 @@ ${jsDoc(['The operationId of any endpoint, e.g. `range.reservations.create`.'])}
 `;
 }
 
-/** A params schema as the table holds it: `.optional()` unless the spec requires that part. */
+/** A params schema as the table holds it: `z.optional()` unless the spec requires that part. */
 function optionalUnless(name: string | null, required: boolean): string {
   if (name === null) return 'null';
-  return required ? name : `${name}.optional()`;
+  return required ? name : `z.optional(${name})`;
 }
 
 /** The JSDoc of one table entry: summary, description, then what a caller must hold and may meet. */

@@ -2,6 +2,7 @@ import { GENERATED_HEADER, type ImportPaths } from './emit-schemas.js';
 import type { OperationModel } from './model.js';
 import { jsDoc } from './names.js';
 import { deref, type OpenApiDocument, type SchemaObject } from './spec.js';
+import { TypeEmitter } from './type-emitter.js';
 import { flattenAllOf, type HelperName, ZodEmitter } from './zod-emitter.js';
 
 /** The identifiers params.ts exports for one operation, as operations.ts refers to them. */
@@ -13,7 +14,7 @@ export interface ParamsNames {
 
 /**
  * params.ts: per operation with a query or a body, `<Op>ParamsSchema` (query and body merged, path
- * parameters left out) and `type <Op>Params = z.input<...>`. When an operation has both, the separate
+ * parameters left out) and `interface <Op>Params`, the fields it accepts, each under its doc comment. When an operation has both, the separate
  * `<Op>QuerySchema` and `<Op>BodySchema` are exported too, for the transport to check each part.
  */
 export function emitParams(
@@ -38,25 +39,29 @@ export function emitParams(
       about.push('', 'The reference leaves part of this shape open; other fields are passed through.');
     else about.push('', 'A field not listed here is refused before sending (`ParamsValidationError`).');
 
+    const types = new TypeEmitter(doc, emitter, { mode: 'input', closed: !op.undocumented });
+    // The interface is what an editor shows; `satisfies` makes what the schema accepts fit it.
+    const typed = `satisfies z.ZodMiniType<unknown, ${params}>`;
     if (query && payload) {
       const merged = mergeObjects(doc, query, payload, op.id);
       body += `\n${jsDoc([`Query of \`${op.id}\`.`])}export const ${op.pascal}QuerySchema = ${emitter.expr(query, [params])};\n`;
       body += `\n${jsDoc([`JSON body of \`${op.id}\`.`])}export const ${op.pascal}BodySchema = ${emitter.expr(payload, [params])};\n`;
-      body += `\n${jsDoc(about)}export const ${params}Schema = ${emitter.expr(merged, [params])};\n`;
+      body += `\n${types.declaration(params, merged, jsDoc(about))}`;
+      body += `${jsDoc(about)}export const ${params}Schema = ${emitter.expr(merged, [params])} ${typed};\n`;
       names.set(op.id, { query: `${op.pascal}QuerySchema`, body: `${op.pascal}BodySchema` });
     } else if (query || payload) {
-      body += `\n${jsDoc(about)}export const ${params}Schema = ${emitter.expr((query ?? payload)!, [params])};\n`;
+      body += `\n${types.declaration(params, (query ?? payload)!, jsDoc(about))}`;
+      body += `${jsDoc(about)}export const ${params}Schema = ${emitter.expr((query ?? payload)!, [params])} ${typed};\n`;
       names.set(op.id, { query: query ? `${params}Schema` : null, body: payload ? `${params}Schema` : null });
     } else {
       names.set(op.id, { query: null, body: null });
       continue;
     }
-    body += `${jsDoc(about)}export type ${params} = z.input<typeof ${params}Schema>;\n`;
     for (const helper of emitter.helpers) helpers.add(helper);
     for (const list of emitter.lists) lists.add(list);
   }
 
-  let imports = "import { z } from 'zod';\n";
+  let imports = "import * as z from 'zod/mini';\n";
   const fromHelpers = (['dateTimeInput', 'openEnum'] as const).filter((h) => helpers.has(h));
   if (fromHelpers.length > 0) imports += `import { ${fromHelpers.join(', ')} } from '${paths.helpers}';\n`;
   if (lists.size > 0) imports += `import { ${[...lists].sort().join(', ')} } from './enums.js';\n`;

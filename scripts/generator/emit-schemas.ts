@@ -1,6 +1,7 @@
 import type { NamedInlineSchema } from './model.js';
 import { jsDoc } from './names.js';
 import type { OpenApiDocument, SchemaObject } from './spec.js';
+import { TypeEmitter } from './type-emitter.js';
 import {
   type EnumConstant,
   ERROR_CODE_COMPONENT,
@@ -60,8 +61,20 @@ export function emitSchemas(
     for (const helper of emitter.helpers) helpers.add(helper);
     const isEnum = [...emitter.enums.values()].some((e) => e.typeName === name);
     const comment = jsDoc([description ?? schema.description ?? ''].filter(Boolean));
-    let code = `${comment}export const ${name}Schema = ${expr};\n`;
-    if (!isEnum) code += `${comment}export type ${name} = z.output<typeof ${name}Schema>;\n`;
+    let code: string;
+    if (isEnum) {
+      code = `${comment}export const ${name}Schema = ${expr};\n`;
+    } else {
+      const types = new TypeEmitter(doc, emitter, {
+        override: (path) =>
+          hasEvents && path.length === 2 && path[0] === 'Event' && path[1] === 'type'
+            ? '(typeof EVENT_TYPES)[number] | (string & {})'
+            : undefined,
+      });
+      // The interface is what an editor shows; `satisfies` makes the schema's output fit it.
+      code = types.declaration(name, schema, comment);
+      code += `${comment}export const ${name}Schema = ${expr} satisfies z.ZodMiniType<${name}>;\n`;
+    }
     blocks.set(name, { name, code, enums: [...emitter.enums.values()], deps: emitter.refs });
   };
 
@@ -84,7 +97,7 @@ export function emitSchemas(
     body += `\n${block.code}`;
   }
 
-  let imports = "import { z } from 'zod';\n";
+  let imports = "import * as z from 'zod/mini';\n";
   const fromHelpers = (['dateTimeInput', 'openEnum'] as const).filter((h) => helpers.has(h));
   if (fromHelpers.length > 0) imports += `import { ${fromHelpers.join(', ')} } from '${paths.helpers}';\n`;
   if (emittedEnums.size > 0)

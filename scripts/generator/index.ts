@@ -30,10 +30,15 @@ ${MARKER} DO NOT EDIT any file here by hand.
 - Change the spec, then run \`npm run generate\` to rewrite this folder.
 - \`npm run generate:check\` (run in CI) fails when this folder differs from what the spec generates.
 
-Files: \`schemas.ts\` (zod schemas and types of every resource), \`enums.ts\` (the known values of every
-open enum, as \`as const\` lists and types), \`params.ts\` (request parameters),
-\`operations.ts\` (the endpoint table), \`event-types.ts\` and \`events.ts\` (event types and payloads),
-\`error-codes.ts\` (error code -> HTTP status).
+Files: \`schemas.ts\` (for every record, a documented interface and the \`zod/mini\` schema that
+\`satisfies\` it), \`enums.ts\` (the known values of every open enum, as \`as const\` lists and types),
+\`params.ts\` (request parameters: a documented type and its schema per operation), \`operations.ts\` (the
+endpoint table), \`event-types.ts\` and \`events.ts\` (event types and payloads), \`error-codes.ts\` (error
+code -> HTTP status).
+
+The schemas are \`zod/mini\` (functional forms, imported as a namespace) so that a bundler keeps only the zod
+functions they call. Types and schemas cannot drift: each schema is declared \`satisfies\` its type, and
+test/types/records.test.ts and params.test.ts compare them both ways.
 `;
 
 /** Generates every file of src/generated from the spec: file name -> formatted content. */

@@ -76,7 +76,7 @@ export class ZodEmitter {
     const types = typeList(schema);
     const nullable = types.includes('null') || (schema.enum?.includes(null) ?? false);
     const base = this.nonNull(schema, types, path, depth);
-    return nullable && base !== 'z.unknown()' && base !== 'z.null()' ? `${base}.nullable()` : base;
+    return nullable && base !== 'z.unknown()' && base !== 'z.null()' ? `z.nullable(${base})` : base;
   }
 
   /** The `key: expr,` lines of an object's properties, each under its JSDoc. */
@@ -85,13 +85,13 @@ export class ZodEmitter {
     let out = '';
     for (const [name, property] of Object.entries(schema.properties ?? {})) {
       const value = this.expr(property, [...path, name], depth + 1);
-      const list = /^(?:z\.array\()?openEnum\(([A-Z][A-Z0-9_]*)\)/.exec(value)?.[1];
+      const list = /^(?:z\.(?:array|nullable)\()?openEnum\(([A-Z][A-Z0-9_]*)\)/.exec(value)?.[1];
       const lines = this.fieldDoc(property);
       if (list && !property['x-known-values'] && !property.items?.['x-known-values']) {
         lines.push(`Known values: {@link ${list}}; later API versions may add others.`);
       }
       out += jsDoc(lines);
-      out += `${propertyKey(name)}: ${value}${required.has(name) ? '' : '.optional()'},\n`;
+      out += `${propertyKey(name)}: ${required.has(name) ? value : `z.optional(${value})`},\n`;
     }
     return out;
   }
@@ -153,7 +153,7 @@ export class ZodEmitter {
       }
       const base = this.ref(first.$ref, path, depth);
       if (Object.keys(extension.properties!).length === 0) return base;
-      return `${base}.extend({\n${this.fields(extension, path, depth)}})`;
+      return `z.extend(${base}, {\n${this.fields(extension, path, depth)}})`;
     }
     return this.object(flattenAllOf(this.doc, schema), path, depth);
   }
@@ -166,7 +166,7 @@ export class ZodEmitter {
       rest.length === 1
         ? this.expr(rest[0]!, path, depth + 1)
         : `z.union([${rest.map((v) => this.expr(v, path, depth + 1)).join(', ')}])`;
-    return nullable ? `${base}.nullable()` : base;
+    return nullable ? `z.nullable(${base})` : base;
   }
 
   private nonNull(schema: SchemaObject, types: string[], path: readonly string[], depth: number): string {
@@ -193,7 +193,7 @@ export class ZodEmitter {
       case 'string':
         return this.string(schema.format);
       case 'integer':
-        return 'z.number().int()';
+        return 'z.int()';
       case 'number':
         return 'z.number()';
       case 'boolean':

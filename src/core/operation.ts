@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { unknown } from 'zod/mini';
+import type { z } from '../internal/schema-types.js';
 import { ParamsValidationError } from './errors/params-validation-error.js';
 
 /** The HTTP methods the API uses. */
@@ -65,7 +66,7 @@ export interface OperationDefinition<Result extends z.ZodType, Pagination extend
   readonly pagination?: Pagination;
 }
 
-const UNCHECKED: z.ZodUnknown = z.unknown();
+const UNCHECKED: z.ZodUnknown = unknown();
 const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PATCH', 'DELETE']);
 // Path characters a URL keeps as they are (RFC 3986 pchar), plus `{}` for placeholders.
 const PATH = /^\/v1(?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@%{}]+)+$/;

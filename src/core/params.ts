@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from '../internal/schema-types.js';
 import { ParamsValidationError } from './errors/params-validation-error.js';
 import type { Operation } from './operation.js';
 import { validate } from './validation.js';

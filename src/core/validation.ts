@@ -1,4 +1,7 @@
-import { z } from 'zod';
+import { array, compile, config, safeParse, validate as validates } from 'zod/mini';
+import type * as core from 'zod/v4/core';
+import en from 'zod/v4/locales/en.js';
+import type { z } from '../internal/schema-types.js';
 import type { ResponseIssue } from './errors/transport-errors.js';
 
 // Schema checks on the hot path. Each schema is compiled once (`z.compile`, zod's code-generated fast path)
@@ -74,8 +77,12 @@ function outputIsInput(schema: unknown, seen: Set<unknown>): boolean {
 
 const UNKNOWN_KEY = 'is not a parameter of this endpoint';
 
+// zod/mini loads no locale, so its messages would read "Invalid input". The English map is passed to each
+// describing parse rather than installed with z.config(), which would change a caller's own zod setup.
+const ENGLISH: core.ParseContext<core.$ZodIssue> = { error: en().localeError };
+
 function issuesOf(schema: z.ZodType, value: unknown): ResponseIssue[] {
-  const result = schema.safeParse(value);
+  const result = safeParse(schema, value, ENGLISH);
   return result.success ? [] : flatten(result.error.issues, []);
 }
 
@@ -84,7 +91,7 @@ function issuesOf(schema: z.ZodType, value: unknown): ResponseIssue[] {
  * a lane booking nor a class-session booking) is described by the branch it came closest to, the one with the
  * fewest issues (the first on a tie), with that branch's own paths.
  */
-function flatten(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[]): ResponseIssue[] {
+function flatten(issues: readonly core.$ZodIssue[], prefix: readonly PropertyKey[]): ResponseIssue[] {
   const out: ResponseIssue[] = [];
   for (const issue of issues) {
     const path = [...prefix, ...issue.path];
@@ -104,13 +111,13 @@ function flatten(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyK
 
 function buildCheck(schema: z.ZodType): Check {
   // `new Function` is refused on some edge runtimes; z.compile then hands back the schema unchanged.
-  const fast = z.config().jitless ? schema : z.compile(schema);
+  const fast = config().jitless ? schema : compile(schema);
   if (outputIsInput(schema, new Set())) {
     return (value) =>
-      fast.validate(value) ? { ok: true, value } : { ok: false, issues: issuesOf(schema, value) };
+      validates(fast, value) ? { ok: true, value } : { ok: false, issues: issuesOf(schema, value) };
   }
   return (value) => {
-    const result = fast.safeParse(value);
+    const result = safeParse(fast, value);
     return result.success ? { ok: true, value: result.data } : { ok: false, issues: issuesOf(schema, value) };
   };
 }
@@ -133,7 +140,7 @@ export function check(schema: z.ZodType, value: unknown): CheckResult<unknown> {
 export function checkList(itemSchema: z.ZodType, value: unknown): CheckResult<unknown[]> {
   let run = listChecks.get(itemSchema);
   if (!run) {
-    run = buildCheck(z.array(itemSchema));
+    run = buildCheck(array(itemSchema));
     listChecks.set(itemSchema, run);
   }
   return run(value) as CheckResult<unknown[]>;
@@ -147,8 +154,8 @@ export function checkList(itemSchema: z.ZodType, value: unknown): CheckResult<un
 export function validate(schema: z.ZodType, value: unknown): ResponseIssue[] | null {
   let run = validators.get(schema);
   if (!run) {
-    const fast = z.config().jitless ? schema : z.compile(schema);
-    run = (input) => (fast.validate(input) ? null : issuesOf(schema, input));
+    const fast = config().jitless ? schema : compile(schema);
+    run = (input) => (validates(fast, input) ? null : issuesOf(schema, input));
     validators.set(schema, run);
   }
   return run(value);

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { date, pipe, string, transform, union, type ZodMiniType } from 'zod/mini';
+import type { z } from './schema-types.js';
 
 /** An open enum: the known values, plus any string a later API version may add. */
 export type OpenEnum<Values extends readonly string[]> = Values[number] | (string & {});
@@ -13,14 +14,18 @@ const OPEN_ENUMS = new WeakSet<z.ZodType>();
  * string fallback would accept exactly the same inputs, but would leave zod's JIT object parser for a
  * slower path on every response.
  */
-export function openEnum<const Values extends readonly string[]>(
-  _values: Values,
-): z.ZodType<Values[number] | (string & {}), Values[number] | (string & {})> {
-  const schema = z.string();
+export function openEnum<const Values extends readonly string[]>(_values: Values): OpenEnumSchema<Values> {
+  const schema = string();
   OPEN_ENUMS.add(schema);
   // The union is spelled out rather than `OpenEnum<Values>` so that editors show the values on hover.
-  return schema as z.ZodType<Values[number] | (string & {}), Values[number] | (string & {})>;
+  return schema as OpenEnumSchema<Values>;
 }
+
+/** What {@link openEnum} returns: a string schema typed with the known values and any other string. */
+export type OpenEnumSchema<Values extends readonly string[]> = ZodMiniType<
+  Values[number] | (string & {}),
+  Values[number] | (string & {})
+>;
 
 /** True when `schema` was made by {@link openEnum}. */
 export function isOpenEnum(schema: unknown): boolean {
@@ -31,6 +36,12 @@ export function isOpenEnum(schema: unknown): boolean {
  * A date-time request parameter: an ISO-8601 string as given, or a `Date`, sent as its ISO string (UTC,
  * trailing Z). The server owns the format check, so a string is not validated here.
  */
-export function dateTimeInput(): z.ZodType<string, string | Date> {
-  return z.union([z.string(), z.date().transform((date) => date.toISOString())]);
+export function dateTimeInput(): ZodMiniType<string, string | Date> {
+  return union([
+    string(),
+    pipe(
+      date(),
+      transform((value: Date) => value.toISOString()),
+    ),
+  ]);
 }

@@ -125,7 +125,7 @@ describe('generator on the fixture spec', () => {
   });
 
   it('extends a referenced schema for allOf and names inline results', () => {
-    expect(files.get('schemas.ts')).toContain('export const WidgetDetailSchema = WidgetSchema.extend({');
+    expect(files.get('schemas.ts')).toContain('export const WidgetDetailSchema = z.extend(WidgetSchema, {');
     const detail = { ...widget, recent_checkouts: [widget.checkout] };
     expect(schema(schemas, 'WidgetDetailSchema').parse(detail)).toEqual(detail);
     expect(enums.WIDGETS_RETIRE_RESULT_OUTCOMES).toEqual(['retired', 'already_retired']);
@@ -169,7 +169,7 @@ describe('generator on the fixture spec', () => {
 
   it('reuses an exported known-values list in params instead of repeating it', () => {
     const source = files.get('params.ts')!;
-    expect(source).toContain('status: openEnum(WIDGET_STATUSES)');
+    expect(source).toContain('status: z.optional(openEnum(WIDGET_STATUSES))');
     expect(source).toContain("import { WIDGET_STATUSES } from './enums.js';");
     expect(source).not.toContain("openEnum(['active', 'retired'])");
   });
@@ -233,8 +233,24 @@ describe('generator on the fixture spec', () => {
   it('carries descriptions into JSDoc', () => {
     const source = files.get('schemas.ts')!;
     expect(source).toContain('/** A thing the shop sells. */\nexport const WidgetSchema');
-    expect(source).toContain('  /** Null when nobody owns it. */\n  owner_id: z.number().int().nullable(),');
+    expect(source).toContain('  /** Null when nobody owns it. */\n  owner_id: z.nullable(z.int()),');
     expect(files.get('params.ts')).toContain('/** What the counter calls it. */\n  name: z.string(),');
+  });
+
+  it('declares a documented type per record and params shape and ties each schema to it', () => {
+    const source = files.get('schemas.ts')!;
+    expect(source).toContain('/** A thing the shop sells. */\nexport interface Widget {');
+    expect(source).toContain('  /** Null when nobody owns it. */\n  owner_id: number | null;');
+    expect(source).toContain('}) satisfies z.ZodMiniType<Widget>;');
+    // allOf over a record extends its interface, as the schema extends its schema.
+    expect(source).toContain('export interface WidgetDetail extends Widget {');
+    const params = files.get('params.ts')!;
+    const block = (name: string) => params.slice(params.indexOf(`export type ${name} = {`)).split('\n};')[0]!;
+    expect(block('WidgetsCreateParams')).toContain('/** What the counter calls it. */\n  name: string;');
+    // Closed params list every key there is; open ones (x-shape: undocumented) pass other keys through.
+    expect(block('WidgetsListParams')).not.toContain('[key: string]');
+    expect(block('WidgetsRetireParams')).toContain('[key: string]: unknown;');
+    expect(params).toContain('satisfies z.ZodMiniType<unknown, WidgetsListParams>;');
   });
 
   it('emits code that passes biome check', async () => {

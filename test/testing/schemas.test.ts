@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import { EVENT_PAYLOAD_SCHEMAS, EventSchema } from '../../src/generated/events.js';
 import { type OperationId, operations } from '../../src/generated/operations.js';
 import { AvailabilityMetaSchema, ErrorEnvelopeSchema, ListMetaSchema } from '../../src/generated/schemas.js';
+import type { z } from '../../src/internal/schema-types.js';
+import { parseInEnglish } from '../support/english.js';
 import { at, call, newSandbox } from './helpers.js';
 
 function expectValid(schema: z.ZodType, value: unknown, where: string): void {
-  const result = schema.safeParse(value);
+  const result = parseInEnglish(schema, value);
   expect(
     result.success,
     `${where}: ${result.success ? '' : JSON.stringify(result.error.issues, null, 1)}`,

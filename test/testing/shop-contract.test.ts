@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import { EVENT_PAYLOAD_SCHEMAS, EventSchema } from '../../src/generated/events.js';
 import { type OperationId, operations } from '../../src/generated/operations.js';
 import { ListMetaSchema } from '../../src/generated/schemas.js';
+import type { z } from '../../src/internal/schema-types.js';
 import type { Permission, Sandbox, SandboxServer } from '../../src/testing/index.js';
+import { parseInEnglish } from '../support/english.js';
 import { call, listAll, newSandbox } from './helpers.js';
 import { idempotent } from './shop-helpers.js';
 
 function expectValid(schema: z.ZodType, value: unknown, where: string): void {
-  const result = schema.safeParse(value);
+  const result = parseInEnglish(schema, value);
   expect(result.success, `${where}: ${result.success ? '' : JSON.stringify(result.error.issues)}`).toBe(true);
 }
 
