@@ -1,27 +1,47 @@
 #!/usr/bin/env bash
-# Checks the package as npm would publish it: attw and publint on the packed tarball, then a smoke test that
-# installs the tarball into a fresh project and makes a real request with both import and require().
-# Run after `npm run build`.
+# Checks the package as npm would publish it: attw and publint on the packed tarball, then tests in a fresh
+# project that installed the tarball: a real request with both import and require(), one error class per
+# package under every subpath of package.json's exports (test/package/identity.*), declarations that need
+# neither msw nor @types/node (test/package/types-*.ts, skipLibCheck off), and shop-sdk/testing bundled
+# by esbuild for browsers and Workers (test/package/bundle.mjs). Run after `npm run build`.
+# With PACK_DIR set, the tarball is left there as shop-sdk.tgz for the runtime matrix.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
 echo "packed $(basename "$tarball") ($(du -k "$tarball" | cut -f1) kB)"
+if [[ -n "${PACK_DIR:-}" ]]; then mkdir -p "$PACK_DIR" && cp "$tarball" "$PACK_DIR/shop-sdk.tgz"; fi
+
+# The registry page links into docs/: they ship in the package.
+listing=$(tar -tzf "$tarball")
+grep -qx 'package/docs/webhooks.md' <<<"$listing" || { echo 'docs/ missing from the tarball'; exit 1; }
 
 npx --no-install attw "$tarball" --profile strict
 npx --no-install publint run "$tarball" --strict
 
 app="$work/app"
 mkdir -p "$app"
-cp scripts/smoke/smoke.mjs scripts/smoke/smoke.cjs scripts/smoke/server.mjs "$app/"
+cp scripts/smoke/smoke.mjs scripts/smoke/smoke.cjs scripts/smoke/server.mjs test/package/* "$app/"
 (
   cd "$app"
   printf '{ "name": "smoke-app", "private": true }\n' > package.json
   npm install --silent --no-audit --no-fund --prefer-offline "$tarball"
+  # Before msw is there: the testing types must not need it (nor Node's).
+  "$root/node_modules/.bin/tsc" -p tsconfig.no-msw.json
+  echo "types without msw: ok"
+  # The optional peer and Node's types, as a project using shop-sdk/testing/msw has them.
+  ln -s "$root/node_modules/msw" node_modules/msw
+  mkdir -p node_modules/@types && ln -s "$root/node_modules/@types/node" node_modules/@types/node
+  "$root/node_modules/.bin/tsc" -p tsconfig.msw.json
+  echo "types with msw: ok"
   node smoke.mjs
   node smoke.cjs
+  node identity.mjs
+  node identity.cjs
+  ESBUILD="$root/node_modules/esbuild" node bundle.mjs
 )
 echo "check:package ok"

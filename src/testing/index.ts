@@ -12,6 +12,7 @@ export type { SandboxWebhookEndpoint, SandboxWebhooks } from './events/webhooks.
 export type { FaultOptions, SandboxFaults } from './http/faults.js';
 export type { CreateKeyOptions, Permission, RollKeyOptions } from './http/keys.js';
 export { CLIENT_IP_HEADER } from './http/pipeline.js';
+export type { SandboxHandlers } from './msw.js';
 export type {
   SandboxEnvironment,
   SandboxOptions,
