@@ -2,9 +2,9 @@
 # Checks the package as npm would publish it: attw and publint on the packed tarball, then tests in a fresh
 # project that installed the tarball: a real request with both import and require(), one error class per
 # package under every subpath of package.json's exports (test/package/identity.*), declarations that need
-# neither msw nor @types/node (test/package/types-*.ts, skipLibCheck off), and shop-sdk/testing bundled
-# by esbuild for browsers and Workers (test/package/bundle.mjs). Run after `npm run build`.
-# With PACK_DIR set, the tarball is left there as shop-sdk.tgz for the runtime matrix.
+# neither msw nor @types/node (test/package/types-*.ts, skipLibCheck off), shop-sdk/testing bundled by
+# esbuild for browsers and Workers (test/package/bundle.mjs), and the README's and guides' relative links
+# resolving inside the package (test/package/links.mjs). Run after `npm run build`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -14,11 +14,6 @@ trap 'rm -rf "$work"' EXIT
 
 tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
 echo "packed $(basename "$tarball") ($(du -k "$tarball" | cut -f1) kB)"
-if [[ -n "${PACK_DIR:-}" ]]; then mkdir -p "$PACK_DIR" && cp "$tarball" "$PACK_DIR/shop-sdk.tgz"; fi
-
-# The registry page links into docs/: they ship in the package.
-listing=$(tar -tzf "$tarball")
-grep -qx 'package/docs/webhooks.md' <<<"$listing" || { echo 'docs/ missing from the tarball'; exit 1; }
 
 npx --no-install attw "$tarball" --profile strict
 npx --no-install publint run "$tarball" --strict
@@ -38,6 +33,7 @@ cp scripts/smoke/smoke.mjs scripts/smoke/smoke.cjs scripts/smoke/server.mjs test
   mkdir -p node_modules/@types && ln -s "$root/node_modules/@types/node" node_modules/@types/node
   "$root/node_modules/.bin/tsc" -p tsconfig.msw.json
   echo "types with msw: ok"
+  node links.mjs
   node smoke.mjs
   node smoke.cjs
   node identity.mjs

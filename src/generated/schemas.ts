@@ -51,12 +51,15 @@ export const ListMetaSchema = z.looseObject({
 /** Pagination of a cursor list. Read everything by following next_cursor while has_more is true. */
 export type ListMeta = z.output<typeof ListMetaSchema>;
 
+/** The meta of an availability answer: how many slots it holds (availability is not paginated). */
 export const AvailabilityMetaSchema = z.looseObject({
   /** Number of availability results. */
   count: z.number().int(),
 });
+/** The meta of an availability answer: how many slots it holds (availability is not paginated). */
 export type AvailabilityMeta = z.output<typeof AvailabilityMetaSchema>;
 
+/** The error object of an error envelope: a stable code, a message for people and per-code details. */
 export const ApiErrorSchema = z.looseObject({
   /** Known values: {@link ERROR_CODES}; later API versions may add others. */
   code: openEnum(ERROR_CODES),
@@ -70,6 +73,7 @@ export const ApiErrorSchema = z.looseObject({
    */
   details: z.looseObject({}).nullable().optional(),
 });
+/** The error object of an error envelope: a stable code, a message for people and per-code details. */
 export type ApiError = z.output<typeof ApiErrorSchema>;
 
 /** The body of every error response: {status: error, error: {code, message, details}}. */
@@ -467,6 +471,7 @@ export const CardTransactionSchema = z.looseObject({
  */
 export type CardTransaction = z.output<typeof CardTransactionSchema>;
 
+/** One line of a return: the order line it refunds, the quantity, the amounts and whether it was restocked. */
 export const ReturnLineSchema = z.looseObject({
   object: z.literal('return_line'),
   id: z.number().int(),
@@ -489,6 +494,7 @@ export const ReturnLineSchema = z.looseObject({
   condition: openEnum(RETURN_LINE_CONDITIONS),
   restocked: z.boolean(),
 });
+/** One line of a return: the order line it refunds, the quantity, the amounts and whether it was restocked. */
 export type ReturnLine = z.output<typeof ReturnLineSchema>;
 
 /** A processed return of a point-of-sale order (source sale) or an online-store order (source online). */
@@ -564,6 +570,7 @@ export const MembershipPlanSchema = z.looseObject({
 /** A membership plan. The period is interval_count x billing_interval (month x 3 is quarterly). */
 export type MembershipPlan = z.output<typeof MembershipPlanSchema>;
 
+/** A person on a membership: the customer, their role (primary or member) and when they were added. */
 export const MembershipMemberSchema = z.looseObject({
   customer_id: z.number().int(),
   /** Known values: {@link MEMBERSHIP_MEMBER_ROLES}; later API versions may add others. */
@@ -571,6 +578,7 @@ export const MembershipMemberSchema = z.looseObject({
   /** ISO-8601 UTC timestamp with a trailing Z. */
   added_at: z.iso.datetime(),
 });
+/** A person on a membership: the customer, their role (primary or member) and when they were added. */
 export type MembershipMember = z.output<typeof MembershipMemberSchema>;
 
 /**
@@ -862,12 +870,14 @@ export const LocationSchema = z.looseObject({
 /** A store of the shop. Only the fields the reference names are listed. */
 export type Location = z.output<typeof LocationSchema>;
 
+/** One line of a purchase order: the product, the quantity ordered and received, and the unit cost. */
 export const PurchaseOrderLineSchema = z.looseObject({
   sku: z.string().optional(),
   qty: z.number().int().optional(),
   /** Unit: cents. */
   unit_cost_cents: z.number().int().optional(),
 });
+/** One line of a purchase order: the product, the quantity ordered and received, and the unit cost. */
 export type PurchaseOrderLine = z.output<typeof PurchaseOrderLineSchema>;
 
 /** A purchase order to a vendor. Only the fields the reference names are listed. */
@@ -893,6 +903,7 @@ export const PurchaseOrderReceiveResultSchema = z.looseObject({
 /** The receive response. The reference shows only skipped, the serialized lines not received. */
 export type PurchaseOrderReceiveResult = z.output<typeof PurchaseOrderReceiveResultSchema>;
 
+/** One line of a receiving record: the product, the quantity received and its unit cost. */
 export const ReceivingLineSchema = z.looseObject({
   product_id: z.number().int(),
   qty: z.number().int(),
@@ -900,6 +911,7 @@ export const ReceivingLineSchema = z.looseObject({
   unit_cost_cents: z.number().int(),
   purchase_order_line_id: z.number().int().nullable(),
 });
+/** One line of a receiving record: the product, the quantity received and its unit cost. */
 export type ReceivingLine = z.output<typeof ReceivingLineSchema>;
 
 /** Stock received and posted. Never carries serial numbers. */

@@ -1,6 +1,8 @@
 /**
- * shop-sdk/testing: a stateful simulator of the Shop Management API for partners' tests, served as msw
- * handlers or as a real HTTP server on loopback.
+ * A stateful simulator of the Shop Management API for partners' tests, served as msw handlers, as a real
+ * HTTP server on loopback, or as an in-process fetch.
+ *
+ * @module shop-sdk/testing
  */
 
 export type { ClockMode, SandboxClock } from './clock.js';

@@ -1,7 +1,9 @@
 /**
- * shop-sdk/testing/msw: the sandbox as msw handlers with msw's own types. It imports msw (an optional peer
+ * The sandbox as msw handlers with msw's own types. It imports msw (an optional peer
  * of shop-sdk) statically, so a bundler for Workers or browsers resolves it; `shop-sdk/testing` itself
  * neither loads nor names msw.
+ *
+ * @module shop-sdk/testing/msw
  */
 
 import { type HttpHandler, http } from 'msw';

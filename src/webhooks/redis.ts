@@ -1,3 +1,8 @@
+/**
+ * A DedupeStore over your own node-redis or ioredis client.
+ *
+ * @module shop-sdk/webhooks/redis
+ */
 // `shop-sdk/webhooks/redis`: a DedupeStore over the caller's own Redis client. Neither node-redis nor ioredis
 // is imported: the client is duck-typed, so the SDK adds no Redis dependency and works with either.
 import type { DedupeStore } from './dedupe.js';
@@ -5,13 +10,17 @@ import { WebhookConfigurationError } from './errors.js';
 
 /** The ioredis calls used (`Redis` and `Cluster` both have them). */
 export interface IoRedisLike {
+  /** ioredis's generic command call: the store sends `SET ... NX EX` and `EVAL` through it. */
   call(command: string, ...args: (string | number)[]): Promise<unknown>;
 }
 
 /** The node-redis (v4, v5) calls used; `createClient()` and `createCluster()` both have them. */
 export interface NodeRedisLike {
+  /** node-redis's SET with options: claims an id only if nobody holds it, with an expiry. */
   set(key: string, value: string, options: { NX: true; EX: number }): Promise<unknown>;
+  /** node-redis's EVAL: releases a claim only while it still holds the token that claimed it. */
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  /** node-redis's DEL. */
   del(key: string): Promise<unknown>;
 }
 
