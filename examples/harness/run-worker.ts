@@ -1,12 +1,12 @@
 // Runs webhooks/hono-worker.ts in workerd through miniflare, as `wrangler dev` would: bundled by esbuild,
 // the secret as a binding, served over HTTP on 127.0.0.1:PORT. The Worker's console output reaches stdout.
 //
-// Run: SHOP_WEBHOOK_SECRET=whsec_... PORT=8787 npx tsx run-worker.ts
+// Run: SHOP_WEBHOOK_SECRET=whsec_... PORT=8787 npx tsx harness/run-worker.ts
 import { build } from 'esbuild';
 import { Log, LogLevel, Miniflare } from 'miniflare';
 
 const bundle = await build({
-  entryPoints: [new URL('./webhooks/hono-worker.ts', import.meta.url).pathname],
+  entryPoints: [new URL('../webhooks/hono-worker.ts', import.meta.url).pathname],
   bundle: true,
   write: false,
   format: 'esm',

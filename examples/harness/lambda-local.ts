@@ -2,10 +2,10 @@
 // APIGatewayProxyEvent (payload 1.0) with the body base64-encoded, as API Gateway sends binary media, and
 // the handler's result becomes the HTTP response. For running the Lambda recipe on a laptop and in CI.
 //
-// Run: SHOP_WEBHOOK_SECRET=whsec_... PORT=3000 npx tsx lambda-local.ts
+// Run: SHOP_WEBHOOK_SECRET=whsec_... PORT=3000 npx tsx harness/lambda-local.ts
 import { createServer } from 'node:http';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { handler } from './webhooks/lambda.js';
+import { handler } from '../webhooks/lambda.js';
 
 function toEvent(method: string, path: string, headers: Record<string, string>, body: Buffer) {
   return {

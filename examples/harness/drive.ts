@@ -7,14 +7,14 @@
 // a signed delivery 500, so the sender retries until the secret is set.
 // Next.js is driven through `next start` on the build of `npm run build:next`.
 //
-// Run: npx tsx drive.ts [name...]   (after `npm run build` at the root and, for nextjs, `npm run build:next`)
+// Run: npx tsx harness/drive.ts [name...]   (after `npm run build` at the root and, for nextjs, `npm run build:next`)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { signPayload } from 'shop-sdk/webhooks';
 
 const SECRET = 'whsec_examples_secret';
-const here = new URL('.', import.meta.url).pathname;
+const here = new URL('..', import.meta.url).pathname;
 const tsx = `${here}node_modules/.bin/tsx`;
 
 const recipes: Record<string, string[]> = {
@@ -23,9 +23,9 @@ const recipes: Record<string, string[]> = {
   fastify: [tsx, 'webhooks/fastify.ts'],
   koa: [tsx, 'webhooks/koa.ts'],
   'hono-node': [tsx, 'webhooks/hono-node.ts'],
-  'hono-worker': [tsx, 'run-worker.ts'],
+  'hono-worker': [tsx, 'harness/run-worker.ts'],
   nestjs: [tsx, 'webhooks/nestjs.ts'],
-  lambda: [tsx, 'lambda-local.ts'],
+  lambda: [tsx, 'harness/lambda-local.ts'],
   nextjs: [`${here}node_modules/.bin/next`, 'start', 'nextjs', '--hostname', '127.0.0.1', '--port'],
 };
 
