@@ -1,5 +1,6 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
+// One line per public subpath: the key is the file under dist/ (package.json's exports point at it).
 const entry = {
   index: 'src/index.ts',
   'webhooks/index': 'src/webhooks/index.ts',
@@ -7,29 +8,38 @@ const entry = {
   'webhooks/redis': 'src/webhooks/redis.ts',
   redis: 'src/redis.ts',
   'testing/index': 'src/testing/index.ts',
+  'testing/msw': 'src/testing/msw-entry.ts',
 };
 
+const shared: Options = {
+  entry,
+  dts: true,
+  sourcemap: true,
+  target: 'es2022',
+  // Both formats split: the entries share chunks, so the package has one copy of each error class per
+  // module system and an error thrown under one subpath is `instanceof` the class exported by another.
+  splitting: true,
+  treeshake: true,
+  // Keep `node:http` as written: without the prefix a Workers or browser bundler cannot tell a Node
+  // builtin (loaded lazily by sandbox.listen() only) from a package it should resolve.
+  removeNodeProtocol: false,
+  external: ['msw', /^node:/],
+};
+
+// dist/ is emptied by the build script before tsup runs: the three builds below run side by side, and a
+// `clean` in one of them could remove what another has already written.
 export default defineConfig([
   {
-    entry,
+    ...shared,
     format: ['esm'],
-    dts: true,
-    sourcemap: true,
-    clean: true,
-    target: 'es2022',
     platform: 'neutral',
-    splitting: true,
-    treeshake: true,
     // zod is bundled: only the zod/mini functions the SDK calls, where Node would otherwise load all of
     // zod/mini and its 40 locales on import (~60 ms). The types still come from the zod dependency.
     noExternal: ['zod'],
   },
   {
-    entry,
+    ...shared,
     format: ['cjs'],
-    dts: true,
-    sourcemap: true,
-    target: 'es2022',
     platform: 'node',
     // p-retry and ky ship ESM only: a CJS build that merely require()s them throws at load time, so they are
     // bundled; zod/mini is bundled as in the ESM build.

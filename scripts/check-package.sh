@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Checks the package as npm would publish it: attw and publint on the packed tarball, then a smoke test that
-# installs the tarball into a fresh project and makes a real request with both import and require().
-# Run after `npm run build`.
+# Checks the package as npm would publish it: attw and publint on the packed tarball, then tests in a fresh
+# project that installed the tarball: a real request with both import and require(), one error class per
+# package under every subpath of package.json's exports (test/package/identity.*), declarations that need
+# neither msw nor @types/node (test/package/types-*.ts, skipLibCheck off), shop-sdk/testing bundled by
+# esbuild for browsers and Workers (test/package/bundle.mjs), and the README's and guides' relative links
+# resolving inside the package (test/package/links.mjs), and the `shop-sdk` bin's help. Run after `npm run build`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -16,12 +20,29 @@ npx --no-install publint run "$tarball" --strict
 
 app="$work/app"
 mkdir -p "$app"
-cp scripts/smoke/smoke.mjs scripts/smoke/smoke.cjs scripts/smoke/server.mjs "$app/"
+cp scripts/smoke/smoke.mjs scripts/smoke/smoke.cjs scripts/smoke/server.mjs test/package/* "$app/"
 (
   cd "$app"
   printf '{ "name": "smoke-app", "private": true }\n' > package.json
   npm install --silent --no-audit --no-fund --prefer-offline "$tarball"
+  # Before msw is there: the testing types must not need it (nor Node's).
+  "$root/node_modules/.bin/tsc" -p tsconfig.no-msw.json
+  echo "types without msw: ok"
+  # The optional peer and Node's types, as a project using shop-sdk/testing/msw has them.
+  ln -s "$root/node_modules/msw" node_modules/msw
+  mkdir -p node_modules/@types && ln -s "$root/node_modules/@types/node" node_modules/@types/node
+  "$root/node_modules/.bin/tsc" -p tsconfig.msw.json
+  echo "types with msw: ok"
+  node links.mjs
   node smoke.mjs
   node smoke.cjs
+  node identity.mjs
+  node identity.cjs
+  ESBUILD="$root/node_modules/esbuild" node bundle.mjs
+  # The bin as npx finds it in an installed package: it starts, and every command has its help.
+  for command in sandbox listen trigger replay; do
+    ./node_modules/.bin/shop-sdk "$command" --help | grep -q 'EXAMPLES' || { echo "shop-sdk $command --help has no EXAMPLES"; exit 1; }
+  done
+  echo "bin: ok"
 )
 echo "check:package ok"

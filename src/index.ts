@@ -1,3 +1,8 @@
+/**
+ * The client (`ShopClient`), its resources, errors, pagination and the event-feed sync helpers.
+ *
+ * @module shop-sdk
+ */
 // The public surface of `shop-sdk`. Anything not exported here (src/internal above all) may change in any release.
 
 export { type ClientOptions, type DerivedOptions, ShopClient } from './client.js';
@@ -14,6 +19,7 @@ export {
   type ErrorCode,
   type ErrorDetails,
   type ErrorDetailsByCode,
+  HookError,
   InternalServerError,
   InvalidResponseError,
   isShopError,

@@ -1,3 +1,8 @@
+/**
+ * The SDK's stores over your own node-redis or ioredis client: webhook dedupe and shared rate limits.
+ *
+ * @module shop-sdk/redis
+ */
 // `shop-sdk/redis`: the SDK's stores over the caller's own Redis client (node-redis or ioredis, duck-typed:
 // the SDK adds no Redis dependency). One client serves both: webhook dedupe and shared rate limits.
 

@@ -1,12 +1,11 @@
 // One onEvent for both ways events arrive: webhooks as they happen, and the 30-day event feed to catch up
 // on what a webhook outage missed. The shared dedupe store hands each event id to the router once.
 //
-// In your app: `import { ShopClient, EventCatchUp, InventoryMirror } from 'shop-sdk'` and
-// `import { createWebhookHandler, EventRouter, MemoryDedupeStore } from 'shop-sdk/webhooks'`.
+// Run against your shop: SHOP_API_KEY, SHOP_WEBHOOK_SECRET and PORT in the environment, then
+// `npx tsx webhooks/sync.ts` (type-checked in CI; it needs a real API, so CI does not start it).
 import { createServer } from 'node:http';
-import { ShopClient } from '../../src/client.js';
-import { type Checkpoint, EventCatchUp, InventoryMirror } from '../../src/sync/index.js';
-import { createWebhookHandler, EventRouter, MemoryDedupeStore } from '../../src/webhooks/index.js';
+import { type Checkpoint, EventCatchUp, InventoryMirror, ShopClient } from 'shop-sdk';
+import { createWebhookHandler, EventRouter, MemoryDedupeStore } from 'shop-sdk/webhooks';
 
 const shop = new ShopClient(); // SHOP_API_KEY and SHOP_API_BASE_URL from the environment
 const mirror = new InventoryMirror();

@@ -62,20 +62,20 @@ export const ListMetaSchema = z.looseObject({
   next_cursor: z.nullable(z.string()),
 }) satisfies z.ZodMiniType<ListMeta>;
 
-/** The meta of an availability answer, which is not paginated. */
+/** The meta of an availability answer: how many slots it holds (availability is not paginated). */
 export interface AvailabilityMeta {
   /** Number of availability results. */
   count: number;
   /** A field added by a later API version: kept, typed `unknown`. */
   [key: string]: unknown;
 }
-/** The meta of an availability answer, which is not paginated. */
+/** The meta of an availability answer: how many slots it holds (availability is not paginated). */
 export const AvailabilityMetaSchema = z.looseObject({
   /** Number of availability results. */
   count: z.int(),
 }) satisfies z.ZodMiniType<AvailabilityMeta>;
 
-/** What went wrong: a code to branch on, a message for people, and code-specific details. */
+/** The error object of an error envelope: a stable code, a message for people and per-code details. */
 export interface ApiError {
   /** Machine-readable error code (reference section 7); branch on this. */
   code: (typeof ERROR_CODES)[number] | (string & {});
@@ -91,7 +91,7 @@ export interface ApiError {
   /** A field added by a later API version: kept, typed `unknown`. */
   [key: string]: unknown;
 }
-/** What went wrong: a code to branch on, a message for people, and code-specific details. */
+/** The error object of an error envelope: a stable code, a message for people and per-code details. */
 export const ApiErrorSchema = z.looseObject({
   /**
    * Machine-readable error code (reference section 7); branch on this.
@@ -1204,7 +1204,7 @@ export const CardTransactionSchema = z.looseObject({
   updated_at: z.iso.datetime(),
 }) satisfies z.ZodMiniType<CardTransaction>;
 
-/** One item of a return. */
+/** One line of a return: the order line it refunds, the quantity, the amounts and whether it was restocked. */
 export interface ReturnLine {
   /** Always `return_line`: the kind of record. */
   object: 'return_line';
@@ -1245,7 +1245,7 @@ export interface ReturnLine {
   /** A field added by a later API version: kept, typed `unknown`. */
   [key: string]: unknown;
 }
-/** One item of a return. */
+/** One line of a return: the order line it refunds, the quantity, the amounts and whether it was restocked. */
 export const ReturnLineSchema = z.looseObject({
   /** Always `return_line`: the kind of record. */
   object: z.literal('return_line'),
@@ -1515,7 +1515,7 @@ export const MembershipPlanSchema = z.looseObject({
   updated_at: z.iso.datetime(),
 }) satisfies z.ZodMiniType<MembershipPlan>;
 
-/** A person a membership covers. */
+/** A person on a membership: the customer, their role (primary or member) and when they were added. */
 export interface MembershipMember {
   /** Id of the customer. */
   customer_id: number;
@@ -1529,7 +1529,7 @@ export interface MembershipMember {
   /** A field added by a later API version: kept, typed `unknown`. */
   [key: string]: unknown;
 }
-/** A person a membership covers. */
+/** A person on a membership: the customer, their role (primary or member) and when they were added. */
 export const MembershipMemberSchema = z.looseObject({
   /** Id of the customer. */
   customer_id: z.int(),
@@ -2268,7 +2268,7 @@ export const LocationSchema = z.looseObject({
   storefront_location_id: z.optional(z.unknown()),
 }) satisfies z.ZodMiniType<Location>;
 
-/** One product ordered on a purchase order. */
+/** One line of a purchase order: the product, the quantity ordered and received, and the unit cost. */
 export interface PurchaseOrderLine {
   /** SKU of the product ordered. */
   sku?: string;
@@ -2282,7 +2282,7 @@ export interface PurchaseOrderLine {
   /** A field added by a later API version: kept, typed `unknown`. */
   [key: string]: unknown;
 }
-/** One product ordered on a purchase order. */
+/** One line of a purchase order: the product, the quantity ordered and received, and the unit cost. */
 export const PurchaseOrderLineSchema = z.looseObject({
   /** SKU of the product ordered. */
   sku: z.optional(z.string()),
@@ -2345,7 +2345,7 @@ export const PurchaseOrderReceiveResultSchema = z.looseObject({
   skipped: z.optional(z.array(z.unknown())),
 }) satisfies z.ZodMiniType<PurchaseOrderReceiveResult>;
 
-/** One product received against a purchase order. */
+/** One line of a receiving record: the product, the quantity received and its unit cost. */
 export interface ReceivingLine {
   /** Id of the product. */
   product_id: number;
@@ -2361,7 +2361,7 @@ export interface ReceivingLine {
   /** A field added by a later API version: kept, typed `unknown`. */
   [key: string]: unknown;
 }
-/** One product received against a purchase order. */
+/** One line of a receiving record: the product, the quantity received and its unit cost. */
 export const ReceivingLineSchema = z.looseObject({
   /** Id of the product. */
   product_id: z.int(),

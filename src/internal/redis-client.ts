@@ -4,13 +4,17 @@
 
 /** The ioredis calls used (`Redis` and `Cluster` both have them). */
 export interface IoRedisLike {
+  /** ioredis's generic command call: the stores send `SET ... NX EX`, `EVAL` and `DEL` through it. */
   call(command: string, ...args: (string | number)[]): Promise<unknown>;
 }
 
 /** The node-redis (v4, v5) calls used; `createClient()` and `createCluster()` both have them. */
 export interface NodeRedisLike {
+  /** node-redis's SET with options: claims a key only if nobody holds it, with an expiry. */
   set(key: string, value: string, options: { NX: true; EX: number }): Promise<unknown>;
+  /** node-redis's EVAL: the stores' Lua scripts (compare-and-delete, the rate limit's GCRA). */
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  /** node-redis's DEL. */
   del(key: string): Promise<unknown>;
 }
 

@@ -20,6 +20,7 @@ export interface FeedEvent {
  */
 export interface EventFeedSource {
   readonly events: {
+    /** `shop.events.list`: the feed's events, every page. */
     list(params: { updated_since?: string; type?: string; limit?: number }): AsyncIterable<FeedEvent>;
   };
 }

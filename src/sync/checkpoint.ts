@@ -36,7 +36,9 @@ export interface HeldClaim {
  * restarted process resumes where it stopped. Save and load the whole object.
  */
 export interface CheckpointStore {
+  /** The saved checkpoint, or null on the first run. */
   load(): Checkpoint | null | Promise<Checkpoint | null>;
+  /** Stores the whole checkpoint, replacing the previous one. */
   save(checkpoint: Checkpoint): void | Promise<void>;
 }
 
@@ -48,10 +50,12 @@ export class MemoryCheckpointStore implements CheckpointStore {
     this.#checkpoint = initial;
   }
 
+  /** The checkpoint saved last in this process, or null. */
   load(): Checkpoint | null {
     return this.#checkpoint;
   }
 
+  /** Keeps the checkpoint in memory (lost when the process ends). */
   save(checkpoint: Checkpoint): void {
     this.#checkpoint = checkpoint;
   }

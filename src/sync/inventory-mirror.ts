@@ -20,7 +20,9 @@ export interface MirroredLevel {
  * `updated_at` (e.g. `UPDATE ... WHERE updated_at <= $new`).
  */
 export interface InventoryStore {
+  /** The mirrored level of a product at a location, or undefined when none is known yet. */
   get(productId: number, locationId: number): MirroredLevel | undefined | Promise<MirroredLevel | undefined>;
+  /** Stores a level, replacing the one of the same product and location. */
   set(level: MirroredLevel): void | Promise<void>;
 }
 
@@ -28,10 +30,12 @@ export interface InventoryStore {
 export class MemoryInventoryStore implements InventoryStore {
   readonly #levels = new Map<string, MirroredLevel>();
 
+  /** The level held in memory for a product at a location. */
   get(productId: number, locationId: number): MirroredLevel | undefined {
     return this.#levels.get(`${productId}:${locationId}`);
   }
 
+  /** Holds a level in memory, replacing the one of the same product and location. */
   set(level: MirroredLevel): void {
     this.#levels.set(`${level.product_id}:${level.location_id}`, level);
   }
@@ -53,6 +57,7 @@ export type ApplyOutcome = 'applied' | 'stale' | 'ignored' | 'invalid';
 /** What the mirror needs from a client to reconcile: `inventory.list`; a `ShopClient` fits. */
 export interface InventorySource {
   readonly inventory: {
+    /** `shop.inventory.list`: levels changed since a time, every page. */
     list(params: { updated_since?: string; limit?: number }): AsyncIterable<unknown>;
   };
 }

@@ -1,6 +1,8 @@
 /**
- * shop-sdk/testing: a stateful simulator of the Shop Management API for partners' tests, served as msw
- * handlers or as a real HTTP server on loopback.
+ * A stateful simulator of the Shop Management API for partners' tests, served as msw handlers, as a real
+ * HTTP server on loopback, or as an in-process fetch.
+ *
+ * @module shop-sdk/testing
  */
 
 export type { SandboxRecords } from './bulk-records.js';
@@ -13,6 +15,7 @@ export type { SandboxWebhookEndpoint, SandboxWebhooks } from './events/webhooks.
 export type { FaultOptions, SandboxFaults } from './http/faults.js';
 export type { CreateKeyOptions, Permission, RollKeyOptions } from './http/keys.js';
 export { CLIENT_IP_HEADER } from './http/pipeline.js';
+export type { SandboxHandlers } from './msw.js';
 export type {
   SandboxEnvironment,
   SandboxOptions,

@@ -1,5 +1,12 @@
-import type { HttpHandler, http as mswHttp } from 'msw';
+import type { http as mswHttp } from 'msw';
 import { SandboxUsageError } from './errors.js';
+
+/**
+ * The msw handlers behind `sandbox.handlers`, typed without naming msw: `never` passes wherever msw expects
+ * a handler (`setupServer(...sandbox.handlers)`, `server.use(...)`), and the declaration files of
+ * `shop-sdk/testing` do not import msw, an optional peer. `shop-sdk/testing/msw` gives msw's own type.
+ */
+export type SandboxHandlers = readonly never[];
 
 interface NodeModuleBuiltin {
   createRequire(from: string): (id: string) => unknown;
@@ -12,15 +19,15 @@ interface ProcessLike {
 /**
  * Loads msw on first use instead of importing it, so `shop-sdk/testing` works without msw installed
  * (msw is an optional peer: only `sandbox.handlers` needs it). It is resolved from the project, the way
- * a peer dependency is; where the runtime cannot load it synchronously, mount `sandbox.handle` yourself.
+ * a peer dependency is; where the runtime cannot load it synchronously, use `shop-sdk/testing/msw`.
  */
 function loadHttp(): typeof mswHttp {
   const proc = (globalThis as { process?: ProcessLike }).process;
   const nodeModule = proc?.getBuiltinModule?.('node:module') as NodeModuleBuiltin | undefined;
   if (!nodeModule || !proc?.cwd) {
     throw new SandboxUsageError(
-      'sandbox.handlers loads msw through node:module, which this runtime lacks: mount the core yourself with ' +
-        "http.all(sandbox.baseUrl + '/*', ({ request }) => sandbox.handle(request)) from 'msw'",
+      'sandbox.handlers loads msw through node:module, which this runtime lacks: use ' +
+        "sandboxHandlers(sandbox) from 'shop-sdk/testing/msw', which imports msw for your bundler",
     );
   }
   const bases = [`${proc.cwd()}/`, typeof __filename === 'string' ? __filename : null];
@@ -45,7 +52,7 @@ function loadHttp(): typeof mswHttp {
 export function createHandlers(
   baseUrl: string,
   handle: (request: Request) => Promise<Response>,
-): HttpHandler[] {
+): SandboxHandlers {
   const http = loadHttp();
-  return [http.all(`${baseUrl}/*`, ({ request }) => handle(request))];
+  return [http.all(`${baseUrl}/*`, ({ request }) => handle(request))] as unknown as SandboxHandlers;
 }

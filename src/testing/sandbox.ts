@@ -1,4 +1,3 @@
-import type { HttpHandler } from 'msw';
 import { seedRecords } from './bulk-records.js';
 import type { SandboxClock } from './clock.js';
 import { createCore, type SandboxCore } from './core.js';
@@ -7,7 +6,7 @@ import type { SandboxFaults } from './http/faults.js';
 import type { CreateKeyOptions, RollKeyOptions } from './http/keys.js';
 import { type ClientInfo, handleRequest } from './http/pipeline.js';
 import { Router } from './http/router.js';
-import { createHandlers } from './msw.js';
+import { createHandlers, type SandboxHandlers } from './msw.js';
 import {
   resolveOptions,
   type SandboxOptions,
@@ -42,7 +41,7 @@ export class Sandbox {
   /** @internal */
   readonly core: SandboxCore;
   private readonly router = new Router(ROUTES);
-  private mswHandlers: HttpHandler[] | undefined;
+  private mswHandlers: SandboxHandlers | undefined;
 
   /** @internal Use `createSandbox`. */
   constructor(options: SandboxOptions = {}) {
@@ -72,8 +71,12 @@ export class Sandbox {
     return response;
   };
 
-  /** msw request handlers for every path under `baseUrl`: `setupServer(...sandbox.handlers)`. */
-  get handlers(): HttpHandler[] {
+  /**
+   * msw request handlers for every path under `baseUrl`: `setupServer(...sandbox.handlers)`. Typed without
+   * msw (so the testing types need no msw installed); for msw's own `HttpHandler` type, and in a bundle
+   * for Workers or browsers, use `sandboxHandlers(sandbox)` from `shop-sdk/testing/msw`.
+   */
+  get handlers(): SandboxHandlers {
     this.mswHandlers ??= createHandlers(this.baseUrl, (request) => this.handle(request));
     return this.mswHandlers;
   }

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ClientInfo } from './http/pipeline.js';
 
@@ -20,9 +20,12 @@ type CoreHandler = (request: Request, info: ClientInfo) => Promise<Response>;
 
 /**
  * Serves the core on 127.0.0.1 with node:http: IncomingMessage -> web Request -> core -> ServerResponse.
- * The only module of the sandbox that needs Node; msw handlers work without it.
+ * The only module of the sandbox that needs Node; msw handlers work without it. node:http is imported here,
+ * on the first listen(), not at the top: a Workers or browser bundle of `shop-sdk/testing` keeps it as a
+ * lazy `import('node:http')` that never runs there.
  */
-export function listen(handle: CoreHandler, options: ListenOptions = {}): Promise<SandboxServer> {
+export async function listen(handle: CoreHandler, options: ListenOptions = {}): Promise<SandboxServer> {
+  const { createServer } = await import('node:http');
   const server = createServer((incoming, outgoing) => {
     void serve(handle, incoming, outgoing);
   });

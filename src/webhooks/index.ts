@@ -1,3 +1,8 @@
+/**
+ * Verify, type and dedupe signed webhook deliveries; request handlers for web and Node servers.
+ *
+ * @module shop-sdk/webhooks
+ */
 // `shop-sdk/webhooks`: verify, type and dedupe signed deliveries. It loads neither the HTTP client nor zod, so
 // a receiver stays small and starts fast; everything here runs on Node, Bun, Deno and Workers. Its verification
 // half is `shop-sdk/webhooks/verify` (verify-only.ts), re-exported here whole.

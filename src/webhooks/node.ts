@@ -25,7 +25,9 @@ export interface NodeIncomingMessage extends AsyncIterable<unknown> {
 /** The part of Node's `ServerResponse` the adapter writes. */
 export interface NodeServerResponse {
   statusCode: number;
+  /** Sets one response header. */
   setHeader(name: string, value: string): unknown;
+  /** Sends the body and ends the response. */
   end(body: string): unknown;
 }
 

@@ -1,3 +1,8 @@
+/**
+ * A DedupeStore over your own node-redis or ioredis client.
+ *
+ * @module shop-sdk/webhooks/redis
+ */
 // `shop-sdk/webhooks/redis`: a DedupeStore over the caller's own Redis client. Neither node-redis nor ioredis
 // is imported: the client is duck-typed, so the SDK adds no Redis dependency and works with either.
 import {

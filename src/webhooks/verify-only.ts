@@ -1,3 +1,8 @@
+/**
+ * Only verification: verify a delivery, its errors and the event types, without handlers or dedupe stores.
+ *
+ * @module shop-sdk/webhooks/verify
+ */
 // `shop-sdk/webhooks/verify`: only what a receiver that verifies needs (verify, the errors, the event types),
 // without the request handlers, dedupe stores and router of `shop-sdk/webhooks`. For receivers that count their
 // bytes and cold-start time (edge functions); everything here is also exported by `shop-sdk/webhooks`.

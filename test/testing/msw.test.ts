@@ -1,6 +1,8 @@
+import type { HttpHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/testing/index.js';
+import { sandboxHandlers } from '../../src/testing/msw-entry.js';
 import { START } from './helpers.js';
 
 const sandbox = createSandbox({ now: START });
@@ -41,5 +43,18 @@ describe('sandbox over msw', () => {
     sandbox.faults.next({ reset: true });
     await expect(fetch(`${sandbox.baseUrl}/v1/range/classes`, { headers: auth })).rejects.toThrow(TypeError);
     expect((await fetch(`${sandbox.baseUrl}/v1/range/classes`, { headers: auth })).status).toBe(200);
+  });
+});
+
+describe('shop-sdk/testing/msw', () => {
+  it('serves the sandbox through handlers typed with msw', async () => {
+    const other = createSandbox({ now: START, baseUrl: 'https://other.shop.test' });
+    const typed: HttpHandler[] = sandboxHandlers(other);
+    server.use(...typed);
+    const res = await fetch(`${other.baseUrl}/v1/range/classes?limit=1`, {
+      headers: { Authorization: `Bearer ${other.createKey()}` },
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toHaveLength(1);
   });
 });

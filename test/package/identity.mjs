@@ -1,0 +1,33 @@
+// One error class per package under import: the ESM twin of identity.cjs.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+
+const root = await import('shop-sdk');
+const { exports: exportMap } = createRequire(import.meta.url)('shop-sdk/package.json');
+const subpaths = Object.keys(exportMap).filter((key) => key !== './package.json');
+let shared = 0;
+for (const subpath of subpaths) {
+  const mod = await import(subpath === '.' ? 'shop-sdk' : `shop-sdk/${subpath.slice(2)}`);
+  for (const [name, value] of Object.entries(mod)) {
+    if (typeof value !== 'function' || !(value.prototype instanceof Error) || !(name in root)) continue;
+    assert.equal(value, root[name], `import('${subpath}').${name} is another copy of the class`);
+    shared += 1;
+  }
+}
+assert.ok(shared > 10, `expected the error classes to be re-exported, saw ${shared}`);
+
+const { verifyWebhookSignature } = await import('shop-sdk/webhooks/verify');
+const webhooks = await import('shop-sdk/webhooks');
+await assert.rejects(
+  verifyWebhookSignature({
+    body: '{}',
+    headers: { 'service-signature': 't=1700000000,v1=00' },
+    secret: 'whsec_test_secret',
+    now: 1700000000,
+  }),
+  (error) =>
+    error instanceof root.WebhookVerificationError &&
+    error instanceof root.ShopError &&
+    error instanceof webhooks.WebhookVerificationError,
+);
+console.log(`identity (import): ok, ${shared} re-exported classes across ${subpaths.length} subpaths`);
