@@ -1,5 +1,6 @@
 /**
- * spec/openapi.yaml -> src/generated/ (zod schemas and types, params, the endpoint table, events, error codes).
+ * spec/openapi.yaml -> src/generated/ (zod schemas and types, params, the endpoint table, events, error codes)
+ * and the generated files of src/resources/ (resource classes, the client's getters; see resource-files.ts).
  *
  *   npm run generate          rewrite src/generated/
  *   npm run generate:check    generate into a temporary directory; exit 1, naming each file, on any drift

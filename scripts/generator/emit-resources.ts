@@ -17,13 +17,23 @@ export const RESOURCE_HEADER =
 interface GroupDoc {
   readonly summary: string;
   readonly description: string;
+  /**
+   * The extension point: the group has a hand-written subclass. The generator then emits `<Class>Base` and
+   * every getter builds `<Class>` from `<file>-extension.ts`, which declares `class <Class> extends <Class>Base`
+   * with the methods whose behaviour differs (operations marked `x-sdk-method: hand-written`, left out of
+   * the base).
+   */
+  readonly extension?: boolean;
 }
 
 interface Group {
   /** `range.reservations`. */
   readonly path: string;
   readonly className: string;
+  /** The generated file; its class is `className`, or `<className>Base` for a group with an extension. */
   readonly file: string;
+  /** Where `className` is declared: `file`, or the hand-written `<stem>-extension.ts`. */
+  readonly classFile: string;
   readonly doc: GroupDoc;
   readonly children: Group[];
   readonly operations: OperationModel[];
@@ -35,6 +45,8 @@ type SdkOperation = OperationObject & {
   'x-error-notes'?: Record<string, string>;
   /** A hand-written type (under src/) the result is declared as instead of the schema's own. */
   'x-sdk-item-type'?: { name: string; from: string };
+  /** `hand-written`: the method lives in the group's hand-written extension, not the generated class. */
+  'x-sdk-method'?: 'hand-written';
 };
 
 /**
@@ -65,7 +77,7 @@ export function emitResources(
   for (const group of all) files.set(group.file, emitGroup(doc, group, statuses));
   files.set('client-resources.ts', emitClientResources(groups));
   const exports = all
-    .map((group) => `export { ${group.className} } from './${group.file.replace(/\.ts$/, '.js')}';\n`)
+    .map((group) => `export { ${group.className} } from './${js(group.classFile)}';\n`)
     .sort()
     .join('');
   files.set(
@@ -93,10 +105,12 @@ function buildGroups(
   for (const path of [...paths].sort()) {
     const groupDoc = docs[path];
     if (!groupDoc) throw new Error(`x-sdk-groups has no entry for the resource group ${path}`);
+    const stem = words(path.replace(/\./g, ' ')).join('-');
     byPath.set(path, {
       path,
       className: resourceClassName(path, typeNames),
-      file: `${words(path.replace(/\./g, ' ')).join('-')}.ts`,
+      file: `${stem}.ts`,
+      classFile: groupDoc.extension ? `${stem}-extension.ts` : `${stem}.ts`,
       doc: groupDoc,
       children: [],
       operations: operations.filter((op) => op.id.split('.').slice(0, -1).join('.') === path),
@@ -132,14 +146,21 @@ function emitGroup(doc: OpenApiDocument, group: Group, statuses: Record<string, 
   const extra = new Set<string>();
   let body = '';
   for (const child of group.children) {
-    body += `#${lowerFirst(child)}?: ${child.className};\n`;
+    body += `#${accessor(child)}?: ${child.className};\n`;
   }
   for (const child of group.children) {
-    const name = lowerFirst(child);
+    const name = accessor(child);
     body += `\n${jsDoc([child.doc.summary])}get ${name}(): ${child.className} {\n`;
     body += `this.#${name} ??= new ${child.className}(this._client);\nreturn this.#${name};\n}\n`;
   }
-  for (const op of group.operations) body += `\n${emitMethod(doc, op, statuses, types, params, extra)}`;
+  for (const op of group.operations) {
+    if (specOperation(doc, op)['x-sdk-method'] === 'hand-written') {
+      if (!group.doc.extension)
+        throw new Error(`${op.id} is hand-written but ${group.path} has no extension`);
+      continue;
+    }
+    body += `\n${emitMethod(doc, op, statuses, types, params, extra)}`;
+  }
 
   const imports: string[] = [];
   const usesPage = group.operations.some((op) => op.pagination === 'cursor');
@@ -156,10 +177,14 @@ function emitGroup(doc: OpenApiDocument, group: Group, statuses: Record<string, 
     imports.push(`import type { ${[...types].sort().join(', ')} } from '../generated/schemas.js';`);
   imports.push(...extra);
   for (const child of group.children) {
-    imports.push(`import { ${child.className} } from './${child.file.replace(/\.ts$/, '.js')}';`);
+    imports.push(`import { ${child.className} } from './${js(child.classFile)}';`);
   }
-  const classDoc = jsDoc([`\`shop.${group.path}\`: ${group.doc.description}`]);
-  return `${RESOURCE_HEADER}${imports.join('\n')}\n\n${classDoc}export class ${group.className} extends APIResource {\n${body}}\n`;
+  const about = `\`shop.${group.path}\`: ${group.doc.description}`;
+  const classDoc = group.doc.extension
+    ? jsDoc([about, '', `Generated base of {@link ${group.className}} (${group.classFile}, hand-written).`])
+    : jsDoc([about]);
+  const name = group.doc.extension ? `${group.className}Base` : group.className;
+  return `${RESOURCE_HEADER}${imports.join('\n')}\n\n${classDoc}export class ${name} extends APIResource {\n${body}}\n`;
 }
 
 function emitMethod(
@@ -253,18 +278,23 @@ function wrap(text: string, width = 104): string[] {
   return lines;
 }
 
-function lowerFirst(group: Group): string {
+function js(file: string): string {
+  return file.replace(/\.ts$/, '.js');
+}
+
+/** The getter name: the last segment of the path. */
+function accessor(group: Group): string {
   return group.path.split('.').at(-1)!;
 }
 
 function emitClientResources(roots: readonly Group[]): string {
   const imports = roots
-    .map((group) => `import { ${group.className} } from './${group.file.replace(/\.ts$/, '.js')}';`)
+    .map((group) => `import { ${group.className} } from './${js(group.classFile)}';`)
     .join('\n');
   let body = '';
-  for (const group of roots) body += `#${lowerFirst(group)}: ${group.className} | undefined;\n`;
+  for (const group of roots) body += `#${accessor(group)}: ${group.className} | undefined;\n`;
   for (const group of roots) {
-    const name = lowerFirst(group);
+    const name = accessor(group);
     body += `\n${jsDoc([group.doc.summary])}get ${name}(): ${group.className} {\n`;
     body += `this.#${name} ??= new ${group.className}(this as unknown as ShopClient);\nreturn this.#${name};\n}\n`;
   }

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { collectResourceMethods } from '../../scripts/docs-resources.js';
-import { resourceClassName } from '../../scripts/generator/emit-resources.js';
+import { emitResources, resourceClassName } from '../../scripts/generator/emit-resources.js';
+import { buildModel } from '../../scripts/generator/model.js';
+import { loadSpec } from '../../scripts/generator/spec.js';
 import { ERROR_CODE_STATUS } from '../../src/generated/error-codes.js';
 import { operations } from '../../src/generated/operations.js';
 import * as root from '../../src/index.js';
@@ -29,6 +32,7 @@ const specOps = new Map(
     .map((op) => [op.operationId!, op] as const),
 );
 const methods = collectResourceMethods();
+const specPath = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
 const folded = (text: string) => text.replace(/\s+/g, ' ');
 /** The parts of a shape a description can say are not shown; the SDK's prose must name the same ones. */
 const PARTS = ['request', 'response', 'filters'] as const;
@@ -96,5 +100,40 @@ describe('class names follow the accessor path', () => {
     expect(root.StoreCreditBalances).toBe(root.StoreCreditResource);
     expect(root.Reservations).toBe(root.RangeReservations);
     expect(root.CustomerStoreCredit).toBe(root.CustomersStoreCredit);
+  });
+});
+
+describe('the extension point for a method whose behaviour differs', () => {
+  it('emits <Class>Base without the hand-written method and builds <Class> from <file>-extension.ts', async () => {
+    const doc = await loadSpec(specPath);
+    const groups = (doc as unknown as { 'x-sdk-groups': Record<string, { extension?: boolean }> })[
+      'x-sdk-groups'
+    ];
+    groups.customers = { ...groups.customers, extension: true };
+    groups['customers.storeCredit'] = { ...groups['customers.storeCredit'], extension: true };
+    const redeem = doc.paths!['/v1/customers/{id}/store-credit/redeem']!.post as Record<string, unknown>;
+    redeem['x-sdk-method'] = 'hand-written';
+    const files = emitResources(doc, buildModel(doc).operations, new Set(['StoreCredit']));
+
+    const generated = files.get('customers-store-credit.ts')!;
+    expect(generated).toContain('export class CustomersStoreCreditBase extends APIResource');
+    expect(generated).toContain("operations['customers.storeCredit.issue']");
+    expect(generated).not.toContain("operations['customers.storeCredit.redeem']");
+    expect(files.get('customers.ts')).toContain(
+      "import { CustomersStoreCredit } from './customers-store-credit-extension.js'",
+    );
+    expect(files.get('client-resources.ts')).toContain(
+      "import { Customers } from './customers-extension.js'",
+    );
+    expect(files.get('groups.ts')).toContain(
+      "export { CustomersStoreCredit } from './customers-store-credit-extension.js'",
+    );
+    expect(files.has('customers-store-credit-extension.ts')).toBe(false);
+  });
+
+  it('refuses a hand-written method in a group without an extension', async () => {
+    const doc = await loadSpec(specPath);
+    (doc.paths!['/v1/me']!.get as Record<string, unknown>)['x-sdk-method'] = 'hand-written';
+    expect(() => emitResources(doc, buildModel(doc).operations, new Set())).toThrow(/me has no extension/);
   });
 });
