@@ -1,17 +1,9 @@
+import type * as Api from '../../generated/schemas.js';
+import type { SandboxRecord } from './api-records.js';
 import { Table } from './table.js';
 
 /** inventory_level of reference section 2 (without the event-only sku, name, qty_delta and reason). */
-export interface InventoryLevelRecord {
-  object: 'inventory_level';
-  product_id: number;
-  location_id: number;
-  qty_on_hand: number;
-  qty_reserved: number;
-  qty_available: number;
-  reorder_point: number;
-  bin_location: string;
-  updated_at: string;
-}
+export type InventoryLevelRecord = SandboxRecord<Api.InventoryLevel>;
 
 /** A level as stored: levels have no id of their own, so the row id orders the list and its cursor. */
 export interface StockRow {

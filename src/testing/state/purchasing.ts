@@ -1,3 +1,5 @@
+import type * as Api from '../../generated/schemas.js';
+import type { SandboxRecord } from './api-records.js';
 import { Table } from './table.js';
 
 /** A purchase-order line: sku, qty and unit_cost_cents are the reference's; the rest the sandbox's own. */
@@ -39,23 +41,18 @@ export interface PurchaseOrderRecord {
 }
 
 /** receiving as the receiving.posted event shows it (reference section 6); never serial numbers. */
-export interface ReceivingRecord {
-  object: 'receiving';
-  id: number;
-  number: string;
-  location_id: number;
-  vendor_id: number;
-  purchase_order_id: number | null;
-  reference: string | null;
-  status: 'posted';
-  lines: {
-    product_id: number;
-    qty: number;
-    unit_cost_cents: number;
-    purchase_order_line_id: number | null;
-  }[];
-  posted_at: string;
-}
+export type ReceivingRecord = SandboxRecord<
+  Api.Receiving,
+  {
+    status: 'posted';
+    lines: {
+      product_id: number;
+      qty: number;
+      unit_cost_cents: number;
+      purchase_order_line_id: number | null;
+    }[];
+  }
+>;
 
 /** Purchase orders and the receivings posted against them. */
 export interface PurchasingState {
