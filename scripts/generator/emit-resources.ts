@@ -101,10 +101,13 @@ function buildGroups(
     const parts = op.id.split('.').slice(0, -1);
     for (let i = 1; i <= parts.length; i++) paths.add(parts.slice(0, i).join('.'));
   }
+  for (const path of paths) {
+    if (!docs[path]) throw new Error(`x-sdk-groups has no entry for the resource group ${path}`);
+  }
+  // Getters follow x-sdk-groups' order, the order a reader meets the groups in.
   const byPath = new Map<string, Group>();
-  for (const path of [...paths].sort()) {
-    const groupDoc = docs[path];
-    if (!groupDoc) throw new Error(`x-sdk-groups has no entry for the resource group ${path}`);
+  for (const path of Object.keys(docs).filter((key) => paths.has(key))) {
+    const groupDoc = docs[path]!;
     const stem = words(path.replace(/\./g, ' ')).join('-');
     byPath.set(path, {
       path,
@@ -150,7 +153,7 @@ function emitGroup(doc: OpenApiDocument, group: Group, statuses: Record<string, 
   }
   for (const child of group.children) {
     const name = accessor(child);
-    body += `\n${jsDoc([child.doc.summary])}get ${name}(): ${child.className} {\n`;
+    body += `\n${jsDoc(wrapWords(child.doc.summary, 100))}get ${name}(): ${child.className} {\n`;
     body += `this.#${name} ??= new ${child.className}(this._client);\nreturn this.#${name};\n}\n`;
   }
   for (const op of group.operations) {
@@ -181,8 +184,8 @@ function emitGroup(doc: OpenApiDocument, group: Group, statuses: Record<string, 
   }
   const about = `\`shop.${group.path}\`: ${group.doc.description}`;
   const classDoc = group.doc.extension
-    ? jsDoc([about, '', `Generated base of {@link ${group.className}} (${group.classFile}, hand-written).`])
-    : jsDoc([about]);
+    ? jsDoc([...wrapWords(about), '', `Generated base of {@link ${group.className}} (${group.classFile}, hand-written).`])
+    : jsDoc(wrapWords(about));
   const name = group.doc.extension ? `${group.className}Base` : group.className;
   return `${RESOURCE_HEADER}${imports.join('\n')}\n\n${classDoc}export class ${name} extends APIResource {\n${body}}\n`;
 }
@@ -264,6 +267,20 @@ function methodDoc(
   ];
 }
 
+/** Wraps prose at word boundaries to the comment width. */
+function wrapWords(text: string, width = 104): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 /** Wraps a long line between its items (`409 \`CODE\` (note),`), never inside a status and its code. */
 function wrap(text: string, width = 104): string[] {
   const lines: string[] = [];
@@ -295,7 +312,7 @@ function emitClientResources(roots: readonly Group[]): string {
   for (const group of roots) body += `#${accessor(group)}: ${group.className} | undefined;\n`;
   for (const group of roots) {
     const name = accessor(group);
-    body += `\n${jsDoc([group.doc.summary])}get ${name}(): ${group.className} {\n`;
+    body += `\n${jsDoc(wrapWords(group.doc.summary, 100))}get ${name}(): ${group.className} {\n`;
     body += `this.#${name} ??= new ${group.className}(this as unknown as ShopClient);\nreturn this.#${name};\n}\n`;
   }
   return `${RESOURCE_HEADER}import type { ShopClient } from '../client.js';

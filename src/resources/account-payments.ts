@@ -6,7 +6,10 @@ import { operations } from '../generated/operations.js';
 import type { AccountPaymentsListParams } from '../generated/params.js';
 import type { AccountPayment } from '../generated/schemas.js';
 
-/** `shop.accountPayments`: money received on house accounts (record one with `shop.customers.account.payments.create`). */
+/**
+ * `shop.accountPayments`: money received on house accounts (record one with
+ * `shop.customers.account.payments.create`).
+ */
 export class AccountPayments extends APIResource {
   /**
    * Lists account payments. Named only in the reference: filters and the item shape are not shown, so

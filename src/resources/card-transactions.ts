@@ -7,7 +7,10 @@ import { operations } from '../generated/operations.js';
 import type { CardTransactionsListParams } from '../generated/params.js';
 import type { CardTransaction } from '../generated/schemas.js';
 
-/** `shop.cardTransactions`: every attempt at the card processor, for reconciling against settlement reports. Read only; card numbers and tokens are never returned. */
+/**
+ * `shop.cardTransactions`: every attempt at the card processor, for reconciling against settlement
+ * reports. Read only; card numbers and tokens are never returned.
+ */
 export class CardTransactions extends APIResource {
   /**
    * Lists card transactions, oldest first: terminal sales, saved-card charges, pay-link payments,

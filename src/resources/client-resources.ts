@@ -25,83 +25,32 @@ import { StoreCreditResource } from './store-credit.js';
  * client it was built by, which is why `this` is handed on as the ShopClient it is).
  */
 export abstract class ShopClientResources {
-  #accountPayments: AccountPayments | undefined;
-  #cardTransactions: CardTransactions | undefined;
-  #coupons: Coupons | undefined;
-  #customers: Customers | undefined;
-  #events: Events | undefined;
-  #giftCertificates: GiftCertificates | undefined;
-  #inventory: Inventory | undefined;
-  #invoices: Invoices | undefined;
-  #locations: Locations | undefined;
-  #me: MeResource | undefined;
+  #range: Range | undefined;
   #membershipPlans: MembershipPlans | undefined;
   #memberships: Memberships | undefined;
-  #orders: Orders | undefined;
-  #products: Products | undefined;
-  #purchaseOrders: PurchaseOrders | undefined;
-  #range: Range | undefined;
+  #cardTransactions: CardTransactions | undefined;
   #returns: Returns | undefined;
+  #events: Events | undefined;
+  #locations: Locations | undefined;
+  #products: Products | undefined;
+  #inventory: Inventory | undefined;
+  #purchaseOrders: PurchaseOrders | undefined;
+  #orders: Orders | undefined;
+  #customers: Customers | undefined;
   #storeCredit: StoreCreditResource | undefined;
+  #invoices: Invoices | undefined;
+  #accountPayments: AccountPayments | undefined;
+  #giftCertificates: GiftCertificates | undefined;
+  #coupons: Coupons | undefined;
+  #me: MeResource | undefined;
 
-  /** Payments received on house accounts: list. */
-  get accountPayments(): AccountPayments {
-    this.#accountPayments ??= new AccountPayments(this as unknown as ShopClient);
-    return this.#accountPayments;
-  }
-
-  /** Card transactions, for settlement reconciliation: list, retrieve. */
-  get cardTransactions(): CardTransactions {
-    this.#cardTransactions ??= new CardTransactions(this as unknown as ShopClient);
-    return this.#cardTransactions;
-  }
-
-  /** Coupons: create, update, delete. */
-  get coupons(): Coupons {
-    this.#coupons ??= new Coupons(this as unknown as ShopClient);
-    return this.#coupons;
-  }
-
-  /** A customer's house account (`account`, `account.payments`) and store credit (`storeCredit`). */
-  get customers(): Customers {
-    this.#customers ??= new Customers(this as unknown as ShopClient);
-    return this.#customers;
-  }
-
-  /** The 30-day event feed behind the webhooks: list. */
-  get events(): Events {
-    this.#events ??= new Events(this as unknown as ShopClient);
-    return this.#events;
-  }
-
-  /** Gift certificates: issue, redeem, reverse, reload, adjust, disable, enable. */
-  get giftCertificates(): GiftCertificates {
-    this.#giftCertificates ??= new GiftCertificates(this as unknown as ShopClient);
-    return this.#giftCertificates;
-  }
-
-  /** Inventory levels: list, listSerialized, adjust, set. */
-  get inventory(): Inventory {
-    this.#inventory ??= new Inventory(this as unknown as ShopClient);
-    return this.#inventory;
-  }
-
-  /** House-account invoices: list, retrieve. */
-  get invoices(): Invoices {
-    this.#invoices ??= new Invoices(this as unknown as ShopClient);
-    return this.#invoices;
-  }
-
-  /** Locations (stores): list, update. */
-  get locations(): Locations {
-    this.#locations ??= new Locations(this as unknown as ShopClient);
-    return this.#locations;
-  }
-
-  /** The calling key: retrieve. */
-  get me(): MeResource {
-    this.#me ??= new MeResource(this as unknown as ShopClient);
-    return this.#me;
+  /**
+   * The shooting range: resources, classes, sessions, availability, reservations, rentals, rental
+   * checkouts (needs the Range add-on).
+   */
+  get range(): Range {
+    this.#range ??= new Range(this as unknown as ShopClient);
+    return this.#range;
   }
 
   /** Membership plans: list. */
@@ -116,28 +65,10 @@ export abstract class ShopClientResources {
     return this.#memberships;
   }
 
-  /** Orders from outside channels: create, void. */
-  get orders(): Orders {
-    this.#orders ??= new Orders(this as unknown as ShopClient);
-    return this.#orders;
-  }
-
-  /** Products: list, update. */
-  get products(): Products {
-    this.#products ??= new Products(this as unknown as ShopClient);
-    return this.#products;
-  }
-
-  /** Purchase orders: create, update, submit, cancel, receive. */
-  get purchaseOrders(): PurchaseOrders {
-    this.#purchaseOrders ??= new PurchaseOrders(this as unknown as ShopClient);
-    return this.#purchaseOrders;
-  }
-
-  /** The shooting range: resources, classes, sessions, availability, reservations, rentals, rental checkouts (needs the Range add-on). */
-  get range(): Range {
-    this.#range ??= new Range(this as unknown as ShopClient);
-    return this.#range;
+  /** Card transactions, for settlement reconciliation: list, retrieve. */
+  get cardTransactions(): CardTransactions {
+    this.#cardTransactions ??= new CardTransactions(this as unknown as ShopClient);
+    return this.#cardTransactions;
   }
 
   /** Returns: list, retrieve. */
@@ -146,9 +77,81 @@ export abstract class ShopClientResources {
     return this.#returns;
   }
 
+  /** The 30-day event feed behind the webhooks: list. */
+  get events(): Events {
+    this.#events ??= new Events(this as unknown as ShopClient);
+    return this.#events;
+  }
+
+  /** Locations (stores): list, update. */
+  get locations(): Locations {
+    this.#locations ??= new Locations(this as unknown as ShopClient);
+    return this.#locations;
+  }
+
+  /** Products: list, update. */
+  get products(): Products {
+    this.#products ??= new Products(this as unknown as ShopClient);
+    return this.#products;
+  }
+
+  /** Inventory levels: list, listSerialized, adjust, set. */
+  get inventory(): Inventory {
+    this.#inventory ??= new Inventory(this as unknown as ShopClient);
+    return this.#inventory;
+  }
+
+  /** Purchase orders: create, update, submit, cancel, receive. */
+  get purchaseOrders(): PurchaseOrders {
+    this.#purchaseOrders ??= new PurchaseOrders(this as unknown as ShopClient);
+    return this.#purchaseOrders;
+  }
+
+  /** Orders from outside channels: create, void. */
+  get orders(): Orders {
+    this.#orders ??= new Orders(this as unknown as ShopClient);
+    return this.#orders;
+  }
+
+  /** A customer's house account (`account`, `account.payments`) and store credit (`storeCredit`). */
+  get customers(): Customers {
+    this.#customers ??= new Customers(this as unknown as ShopClient);
+    return this.#customers;
+  }
+
   /** Store credit across customers: list. */
   get storeCredit(): StoreCreditResource {
     this.#storeCredit ??= new StoreCreditResource(this as unknown as ShopClient);
     return this.#storeCredit;
+  }
+
+  /** House-account invoices: list, retrieve. */
+  get invoices(): Invoices {
+    this.#invoices ??= new Invoices(this as unknown as ShopClient);
+    return this.#invoices;
+  }
+
+  /** Payments received on house accounts: list. */
+  get accountPayments(): AccountPayments {
+    this.#accountPayments ??= new AccountPayments(this as unknown as ShopClient);
+    return this.#accountPayments;
+  }
+
+  /** Gift certificates: issue, redeem, reverse, reload, adjust, disable, enable. */
+  get giftCertificates(): GiftCertificates {
+    this.#giftCertificates ??= new GiftCertificates(this as unknown as ShopClient);
+    return this.#giftCertificates;
+  }
+
+  /** Coupons: create, update, delete. */
+  get coupons(): Coupons {
+    this.#coupons ??= new Coupons(this as unknown as ShopClient);
+    return this.#coupons;
+  }
+
+  /** The calling key: retrieve. */
+  get me(): MeResource {
+    this.#me ??= new MeResource(this as unknown as ShopClient);
+    return this.#me;
   }
 }

@@ -6,7 +6,10 @@ import { operations } from '../generated/operations.js';
 import type { CouponsCreateParams, CouponsUpdateParams } from '../generated/params.js';
 import type { Coupon, DeletedObject } from '../generated/schemas.js';
 
-/** `shop.coupons`: discount codes. Named only in the reference: fields beyond `code`, `channel` and `location_id` are not shown (typed loosely; other fields are passed through). */
+/**
+ * `shop.coupons`: discount codes. Named only in the reference: fields beyond `code`, `channel` and
+ * `location_id` are not shown (typed loosely; other fields are passed through).
+ */
 export class Coupons extends APIResource {
   /**
    * Creates a coupon. `location_id` null means every location; a location coupon is refused at other

@@ -9,7 +9,11 @@ import type {
 } from '../generated/params.js';
 import type { StoreCredit } from '../generated/schemas.js';
 
-/** `shop.customers.storeCredit`: one customer's store-credit balance. Named only in the reference: the paths of issue and redeem are the SDK's resource-style choice, and request and response shapes are not shown (typed loosely, with `balance_cents` where the server sends it). */
+/**
+ * `shop.customers.storeCredit`: one customer's store-credit balance. Named only in the reference: the
+ * paths of issue and redeem are the SDK's resource-style choice, and request and response shapes are not
+ * shown (typed loosely, with `balance_cents` where the server sends it).
+ */
 export class CustomersStoreCredit extends APIResource {
   /**
    * Reads a customer's store-credit balance. Named only in the reference: the response shape is not shown

@@ -3,7 +3,10 @@ import { APIResource } from '../core/resource.js';
 import { CustomersAccount } from './customers-account.js';
 import { CustomersStoreCredit } from './customers-store-credit.js';
 
-/** `shop.customers`: per-customer house accounts and store credit. Customer records themselves are not read or written through this group (the reference names no customer endpoint). */
+/**
+ * `shop.customers`: per-customer house accounts and store credit. Customer records themselves are not read
+ * or written through this group (the reference names no customer endpoint).
+ */
 export class Customers extends APIResource {
   #account?: CustomersAccount;
   #storeCredit?: CustomersStoreCredit;

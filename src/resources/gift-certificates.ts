@@ -14,7 +14,13 @@ import type {
 } from '../generated/params.js';
 import type { GiftCertificate } from '../generated/schemas.js';
 
-/** `shop.giftCertificates`: issue certificates and move their balances. The reference names only the verbs: the paths are the SDK's resource-style choice, and request and response shapes are not shown (typed loosely, with `code`, `balance_cents` and `status` where the server sends them; pass the fields your shop documents). Every balance move (issue, redeem, reverse, reload, adjust) always carries an Idempotency-Key, yours or one generated and reused on every retry, so a retry cannot move money twice. */
+/**
+ * `shop.giftCertificates`: issue certificates and move their balances. The reference names only the verbs:
+ * the paths are the SDK's resource-style choice, and request and response shapes are not shown (typed
+ * loosely, with `code`, `balance_cents` and `status` where the server sends them; pass the fields your
+ * shop documents). Every balance move (issue, redeem, reverse, reload, adjust) always carries an
+ * Idempotency-Key, yours or one generated and reused on every retry, so a retry cannot move money twice.
+ */
 export class GiftCertificates extends APIResource {
   /**
    * Issues a gift certificate. A balance move: always sent with an Idempotency-Key.

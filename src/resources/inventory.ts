@@ -12,7 +12,10 @@ import type {
 } from '../generated/params.js';
 import type { InventoryLevel, InventoryWriteResult, SerializedItem } from '../generated/schemas.js';
 
-/** `shop.inventory`: stock levels per product and location. Keep bulk writes under 60 a minute on the Established plan; reconcile by pulling every 15 to 60 minutes. */
+/**
+ * `shop.inventory`: stock levels per product and location. Keep bulk writes under 60 a minute on the
+ * Established plan; reconcile by pulling every 15 to 60 minutes.
+ */
 export class Inventory extends APIResource {
   /**
    * Lists inventory levels. Serialized items (every firearm) are counted per unit. A mirror sets its

@@ -7,7 +7,11 @@ import { operations } from '../generated/operations.js';
 import type { InvoicesListParams } from '../generated/params.js';
 import type { Invoice } from '../generated/schemas.js';
 
-/** `shop.invoices`: invoices and monthly statements issued to house accounts. Named only in the reference: filters and the invoice shape are not shown (typed loosely), and the permission `accounts:read` is inferred, not stated. */
+/**
+ * `shop.invoices`: invoices and monthly statements issued to house accounts. Named only in the reference:
+ * filters and the invoice shape are not shown (typed loosely), and the permission `accounts:read` is
+ * inferred, not stated.
+ */
 export class Invoices extends APIResource {
   /**
    * Lists invoices. Named only in the reference: the filters and the invoice shape are not shown, so only

@@ -10,7 +10,10 @@ import type {
 } from '../generated/params.js';
 import type { PurchaseOrder, PurchaseOrderReceiveResult } from '../generated/schemas.js';
 
-/** `shop.purchaseOrders`: orders to vendors and their receiving. Purchase-order records are shown only by the fields the reference names; every field the server sends is kept. */
+/**
+ * `shop.purchaseOrders`: orders to vendors and their receiving. Purchase-order records are shown only by
+ * the fields the reference names; every field the server sends is kept.
+ */
 export class PurchaseOrders extends APIResource {
   /**
    * Creates a purchase order from `vendor_id`, `location_id`, `channel_order_id` (unique per shop) and

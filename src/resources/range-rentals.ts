@@ -7,7 +7,10 @@ import { operations } from '../generated/operations.js';
 import type { RangeRentalsListParams } from '../generated/params.js';
 import type { RangeRental, RangeRentalDetail } from '../generated/schemas.js';
 
-/** `shop.range.rentals`: the rental-gun fleet, read only (guns are rented and returned at the register, never through the API; serial numbers are readable, never writable). */
+/**
+ * `shop.range.rentals`: the rental-gun fleet, read only (guns are rented and returned at the register,
+ * never through the API; serial numbers are readable, never writable).
+ */
 export class RangeRentals extends APIResource {
   /**
    * Lists the rental guns, oldest first. `checkout` is the open checkout while a gun is out; list items

@@ -8,20 +8,23 @@ import { RangeReservations } from './range-reservations.js';
 import { RangeResources } from './range-resources.js';
 import { RangeSessions } from './range-sessions.js';
 
-/** `shop.range`: the shooting range (reference section 4, "Range" and "Rental fleet"). Every call needs the shop's Range add-on, else 402 `RANGE_ADDON_REQUIRED`. Sub-groups are built on first use. */
+/**
+ * `shop.range`: the shooting range (reference section 4, "Range" and "Rental fleet"). Every call needs the
+ * shop's Range add-on, else 402 `RANGE_ADDON_REQUIRED`. Sub-groups are built on first use.
+ */
 export class Range extends APIResource {
-  #availability?: RangeAvailabilityResource;
-  #classes?: RangeClasses;
-  #rentalCheckouts?: RangeRentalCheckouts;
-  #rentals?: RangeRentals;
-  #reservations?: RangeReservations;
   #resources?: RangeResources;
+  #classes?: RangeClasses;
   #sessions?: RangeSessions;
+  #availability?: RangeAvailabilityResource;
+  #reservations?: RangeReservations;
+  #rentals?: RangeRentals;
+  #rentalCheckouts?: RangeRentalCheckouts;
 
-  /** Free resources for a time window, priced for the party. */
-  get availability(): RangeAvailabilityResource {
-    this.#availability ??= new RangeAvailabilityResource(this._client);
-    return this.#availability;
+  /** Lanes, bays and instructors. */
+  get resources(): RangeResources {
+    this.#resources ??= new RangeResources(this._client);
+    return this.#resources;
   }
 
   /** The classes the range offers. */
@@ -30,16 +33,16 @@ export class Range extends APIResource {
     return this.#classes;
   }
 
-  /** The rental guns' custody history. */
-  get rentalCheckouts(): RangeRentalCheckouts {
-    this.#rentalCheckouts ??= new RangeRentalCheckouts(this._client);
-    return this.#rentalCheckouts;
+  /** Scheduled class sessions. */
+  get sessions(): RangeSessions {
+    this.#sessions ??= new RangeSessions(this._client);
+    return this.#sessions;
   }
 
-  /** The rental-gun fleet (read only). */
-  get rentals(): RangeRentals {
-    this.#rentals ??= new RangeRentals(this._client);
-    return this.#rentals;
+  /** Free resources for a time window, priced for the party. */
+  get availability(): RangeAvailabilityResource {
+    this.#availability ??= new RangeAvailabilityResource(this._client);
+    return this.#availability;
   }
 
   /** Lane and class bookings: list, retrieve, create, checkIn, markNoShow, cancel. */
@@ -48,15 +51,15 @@ export class Range extends APIResource {
     return this.#reservations;
   }
 
-  /** Lanes, bays and instructors. */
-  get resources(): RangeResources {
-    this.#resources ??= new RangeResources(this._client);
-    return this.#resources;
+  /** The rental-gun fleet (read only). */
+  get rentals(): RangeRentals {
+    this.#rentals ??= new RangeRentals(this._client);
+    return this.#rentals;
   }
 
-  /** Scheduled class sessions. */
-  get sessions(): RangeSessions {
-    this.#sessions ??= new RangeSessions(this._client);
-    return this.#sessions;
+  /** The rental guns' custody history. */
+  get rentalCheckouts(): RangeRentalCheckouts {
+    this.#rentalCheckouts ??= new RangeRentalCheckouts(this._client);
+    return this.#rentalCheckouts;
   }
 }

@@ -6,7 +6,10 @@ import { operations } from '../generated/operations.js';
 import type { StoreCreditListParams } from '../generated/params.js';
 import type { StoreCredit } from '../generated/schemas.js';
 
-/** `shop.storeCredit`: store-credit balances across customers (one customer's: `shop.customers.storeCredit`). */
+/**
+ * `shop.storeCredit`: store-credit balances across customers (one customer's:
+ * `shop.customers.storeCredit`).
+ */
 export class StoreCreditResource extends APIResource {
   /**
    * Lists store credit. Named only in the reference: filters and the item shape are not shown, so only
