@@ -184,7 +184,11 @@ function emitGroup(doc: OpenApiDocument, group: Group, statuses: Record<string, 
   }
   const about = `\`shop.${group.path}\`: ${group.doc.description}`;
   const classDoc = group.doc.extension
-    ? jsDoc([...wrapWords(about), '', `Generated base of {@link ${group.className}} (${group.classFile}, hand-written).`])
+    ? jsDoc([
+        ...wrapWords(about),
+        '',
+        `Generated base of {@link ${group.className}} (${group.classFile}, hand-written).`,
+      ])
     : jsDoc(wrapWords(about));
   const name = group.doc.extension ? `${group.className}Base` : group.className;
   return `${RESOURCE_HEADER}${imports.join('\n')}\n\n${classDoc}export class ${name} extends APIResource {\n${body}}\n`;
