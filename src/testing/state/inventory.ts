@@ -17,15 +17,15 @@ export interface StockRow {
  * in_stock; the sandbox also uses held (on an order awaiting transfer), sold and rental (a gun on the
  * rental wall, not for sale).
  */
-export interface SerializedUnitRecord {
-  object: 'serialized_item';
-  id: number;
-  product_id: number;
-  location_id: number;
-  serial_number: string;
-  status: 'in_stock' | 'held' | 'sold' | 'rental';
-  updated_at: string;
-}
+export type SerializedUnitRecord = SandboxRecord<
+  Api.SerializedItem,
+  {
+    object: 'serialized_item';
+    location_id: number;
+    status: 'in_stock' | 'held' | 'sold' | 'rental';
+    updated_at: string;
+  }
+>;
 
 /** Stock per product and location, and the serialized units behind firearm counts. */
 export interface InventoryState {

@@ -7,18 +7,20 @@ import { Table } from './table.js';
  * A store location. The reference names only storefront_location_id and the writable phone, email and
  * business_hours; the other fields are the sandbox's own guess at a location record.
  */
-export interface LocationRecord {
-  object: 'location';
-  id: number;
-  name: string;
-  address: string;
-  phone: string;
-  email: string;
-  business_hours: string;
-  storefront_location_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type LocationRecord = SandboxRecord<
+  Api.Location,
+  {
+    object: 'location';
+    name: string;
+    address: string;
+    phone: string;
+    email: string;
+    business_hours: string;
+    storefront_location_id: string | null;
+    created_at: string;
+    updated_at: string;
+  }
+>;
 
 /**
  * A customer: the spec's Customer as stored (the reference names few customer fields; date of birth is one),
