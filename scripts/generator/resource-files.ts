@@ -15,14 +15,13 @@ export async function generateResources(
   root: string,
   generated: ReadonlyMap<string, string>,
 ): Promise<Map<string, string>> {
-  const model = buildModel(await loadSpec(specPath));
-  const typeNames = new Set<string>();
-  for (const file of ['schemas.ts', 'params.ts', 'enums.ts']) {
-    for (const match of (generated.get(file) ?? '').matchAll(/^export (?:interface|type|const) (\w+)/gm)) {
-      typeNames.add(match[1]!);
-    }
-  }
   const doc = await loadSpec(specPath);
+  const model = buildModel(doc);
+  // Every name src/generated exports (whichever file it lives in): a class must not take a record's name.
+  const typeNames = new Set<string>();
+  for (const source of generated.values()) {
+    for (const match of source.matchAll(/^export (?:interface|type|const) (\w+)/gm)) typeNames.add(match[1]!);
+  }
   const sources = emitResources(doc, model.operations, typeNames);
   const files = new Map<string, string>();
   for (const [name, source] of sources) files.set(name, await formatSource(source, name, root));
