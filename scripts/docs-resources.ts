@@ -5,7 +5,8 @@
  *   npx tsx scripts/docs-resources.ts          rewrite docs/resources.md
  *   npx tsx scripts/docs-resources.ts --check  exit 1 when docs/resources.md is stale
  *
- * test/resources/docs.test.ts uses the same collector to hold every method's doc comment to the spec.
+ * The methods are generated from the spec (src/resources/README.md); test/resources/docs.test.ts uses the same
+ * collector to map one method to each operation, and generated-docs.test.ts to read the generated comments.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,6 @@
 /**
- * spec/openapi.yaml -> src/generated/ (zod schemas and types, params, the endpoint table, events, error codes).
+ * spec/openapi.yaml -> src/generated/ (zod schemas and types, params, the endpoint table, events, error codes)
+ * and the generated files of src/resources/ (resource classes, the client's getters; see resource-files.ts).
  *
  *   npm run generate          rewrite src/generated/
  *   npm run generate:check    generate into a temporary directory; exit 1, naming each file, on any drift
@@ -27,6 +28,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { diffFiles, generate, writeFiles } from './generator/index.js';
+import { diffResourceFiles, generateResources, writeResourceFiles } from './generator/resource-files.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -54,15 +56,24 @@ async function main(): Promise<number> {
   const cli = parseArgs(process.argv.slice(2));
   const files = await generate({ specPath: cli.spec, targetDir: cli.out, root });
   const shown = path.relative(process.cwd(), cli.out) || '.';
+  // src/resources/: the resource classes and client getters (generated files only; see resource-files.ts).
+  // Only beside the SDK's own src/generated: a fixture spec written to another --out has no resource groups.
+  const resourcesDir = path.join(root, 'src/resources');
+  const ownOut = cli.out === path.join(root, 'src/generated');
+  const resources = ownOut ? await generateResources(cli.spec, root, files) : new Map<string, string>();
   if (!cli.check) {
     await writeFiles(cli.out, files);
+    await writeResourceFiles(resourcesDir, resources);
     console.log(`generated ${files.size} files in ${shown} from ${path.relative(process.cwd(), cli.spec)}`);
     return 0;
   }
 
   const scratch = await mkdtemp(path.join(tmpdir(), 'shop-sdk-generate-'));
   await writeFiles(scratch, files);
-  const differences = await diffFiles(cli.out, files);
+  const differences = [
+    ...(await diffFiles(cli.out, files)),
+    ...(ownOut ? await diffResourceFiles(resourcesDir, resources) : []),
+  ];
   if (differences.length === 0) {
     await rm(scratch, { recursive: true, force: true });
     console.log(`${shown} is up to date with ${path.relative(process.cwd(), cli.spec)}`);

@@ -12,28 +12,8 @@ import type { RawRequestParams, RawRequestParamsWithBody, RequestParams } from '
 import type { RequestOptions } from './core/request-options.js';
 import { Transport } from './core/transport.js';
 import type { z } from './internal/schema-types.js';
-import {
-  AccountPayments,
-  CardTransactions,
-  Coupons,
-  CurrentKey,
-  Customers,
-  Events,
-  GiftCertificates,
-  Inventory,
-  Invoices,
-  Locations,
-  MembershipPlans,
-  Memberships,
-  Orders,
-  Products,
-  PurchaseOrders,
-  Returns,
-  ShootingRange,
-  StoreCreditBalances,
-  type Webhooks,
-  webhooks,
-} from './resources/index.js';
+import { ShopClientResources } from './resources/client-resources.js';
+import { type Webhooks, webhooks } from './resources/webhooks.js';
 
 export type { ClientOptions, DerivedOptions };
 
@@ -41,15 +21,17 @@ export type { ClientOptions, DerivedOptions };
 const DERIVED: unique symbol = Symbol('shop-sdk.derivedTransport');
 
 /**
- * The client of the Shop Management API.
+ * The client of the Shop Management API. The resource groups (`shop.range.reservations`, ...) come from
+ * ShopClientResources, generated from the spec.
  * @example
  * const shop = new ShopClient({ apiKey: process.env.SHOP_API_KEY, baseUrl: 'https://api.example-shop.com' });
  * for await (const reservation of shop.range.reservations.list({ status: 'booked' })) console.log(reservation.id);
  */
-export class ShopClient {
+export class ShopClient extends ShopClientResources {
   readonly #transport: Transport;
 
   constructor(options: ClientOptions = {}) {
+    super();
     const derived = (options as { [DERIVED]?: Transport })[DERIVED];
     this.#transport = derived ?? new Transport(resolveClientOptions(options));
   }
@@ -65,136 +47,8 @@ export class ShopClient {
     return new ShopClient({ [DERIVED]: transport } as ClientOptions);
   }
 
-  // ---------------------------------------------------------------------------------------------------
-  // Resource groups (src/resources/): each built on first use, so a client that touches one group builds one.
-  // ---------------------------------------------------------------------------------------------------
-
-  #range: ShootingRange | undefined;
-  #membershipPlans: MembershipPlans | undefined;
-  #memberships: Memberships | undefined;
-  #cardTransactions: CardTransactions | undefined;
-  #returns: Returns | undefined;
-  #events: Events | undefined;
-  #locations: Locations | undefined;
-  #products: Products | undefined;
-  #inventory: Inventory | undefined;
-  #purchaseOrders: PurchaseOrders | undefined;
-  #orders: Orders | undefined;
-  #customers: Customers | undefined;
-  #storeCredit: StoreCreditBalances | undefined;
-  #invoices: Invoices | undefined;
-  #accountPayments: AccountPayments | undefined;
-  #giftCertificates: GiftCertificates | undefined;
-  #coupons: Coupons | undefined;
-  #me: CurrentKey | undefined;
-
-  /** The shooting range: resources, classes, sessions, availability, reservations, rentals, rental checkouts (needs the Range add-on). */
-  get range(): ShootingRange {
-    this.#range ??= new ShootingRange(this);
-    return this.#range;
-  }
-
-  /** Membership plans: list. */
-  get membershipPlans(): MembershipPlans {
-    this.#membershipPlans ??= new MembershipPlans(this);
-    return this.#membershipPlans;
-  }
-
-  /** Memberships: list, retrieve, create, cancel, useGuestPass. */
-  get memberships(): Memberships {
-    this.#memberships ??= new Memberships(this);
-    return this.#memberships;
-  }
-
-  /** Card transactions, for settlement reconciliation: list, retrieve. */
-  get cardTransactions(): CardTransactions {
-    this.#cardTransactions ??= new CardTransactions(this);
-    return this.#cardTransactions;
-  }
-
-  /** Returns: list, retrieve. */
-  get returns(): Returns {
-    this.#returns ??= new Returns(this);
-    return this.#returns;
-  }
-
-  /** The 30-day event feed behind the webhooks: list. */
-  get events(): Events {
-    this.#events ??= new Events(this);
-    return this.#events;
-  }
-
-  /** Locations (stores): list, update. */
-  get locations(): Locations {
-    this.#locations ??= new Locations(this);
-    return this.#locations;
-  }
-
-  /** Products: list, update. */
-  get products(): Products {
-    this.#products ??= new Products(this);
-    return this.#products;
-  }
-
-  /** Inventory levels: list, listSerialized, adjust, set. */
-  get inventory(): Inventory {
-    this.#inventory ??= new Inventory(this);
-    return this.#inventory;
-  }
-
-  /** Purchase orders: create, update, submit, cancel, receive. */
-  get purchaseOrders(): PurchaseOrders {
-    this.#purchaseOrders ??= new PurchaseOrders(this);
-    return this.#purchaseOrders;
-  }
-
-  /** Orders from outside channels: create, void. */
-  get orders(): Orders {
-    this.#orders ??= new Orders(this);
-    return this.#orders;
-  }
-
-  /** A customer's house account (`account`, `account.payments`) and store credit (`storeCredit`). */
-  get customers(): Customers {
-    this.#customers ??= new Customers(this);
-    return this.#customers;
-  }
-
-  /** Store credit across customers: list. */
-  get storeCredit(): StoreCreditBalances {
-    this.#storeCredit ??= new StoreCreditBalances(this);
-    return this.#storeCredit;
-  }
-
-  /** House-account invoices: list, retrieve. */
-  get invoices(): Invoices {
-    this.#invoices ??= new Invoices(this);
-    return this.#invoices;
-  }
-
-  /** Payments received on house accounts: list. */
-  get accountPayments(): AccountPayments {
-    this.#accountPayments ??= new AccountPayments(this);
-    return this.#accountPayments;
-  }
-
-  /** Gift certificates: issue, redeem, reverse, reload, adjust, disable, enable. */
-  get giftCertificates(): GiftCertificates {
-    this.#giftCertificates ??= new GiftCertificates(this);
-    return this.#giftCertificates;
-  }
-
-  /** Coupons: create, update, delete. */
-  get coupons(): Coupons {
-    this.#coupons ??= new Coupons(this);
-    return this.#coupons;
-  }
-
-  /** The calling key: retrieve. */
-  get me(): CurrentKey {
-    this.#me ??= new CurrentKey(this);
-    return this.#me;
-  }
+  // Resource groups (`shop.range`, ... `shop.me`): lazy getters generated from the spec in ShopClientResources
+  // (src/resources/client-resources.ts). `webhooks` stays here: it makes no API call.
 
   /**
    * Webhook helpers: `shop.webhooks.verify` is `verifyWebhook` from `shop-sdk/webhooks`, for code that holds

@@ -39,6 +39,10 @@ code -> HTTP status).
 The schemas are \`zod/mini\` (functional forms, imported as a namespace) so that a bundler keeps only the zod
 functions they call. Types and schemas cannot drift: each schema is declared \`satisfies\` its type, and
 test/types/records.test.ts and params.test.ts compare them both ways.
+
+The same run writes the resource classes and the client's getters into \`src/resources/\` (its README says
+how, and the rule their class names follow: the accessor path in PascalCase, \`shop.range.reservations\` ->
+\`RangeReservations\`); \`npm run generate:check\` covers those files too.
 `;
 
 /** Generates every file of src/generated from the spec: file name -> formatted content. */

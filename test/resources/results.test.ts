@@ -111,6 +111,19 @@ describe('resource groups', () => {
     expect(client().range).not.toBe(shop.range);
   });
 
+  it('of a derived client are its own, calling through its transport; the parent keeps its groups', async () => {
+    api.respond(() => ok(reservation));
+    const shop = client();
+    const range = shop.range;
+    const derived = shop.withOptions({ headers: { 'x-tenant': 'north' } });
+    expect(derived.range).not.toBe(range);
+    expect(derived.range).toBe(derived.range);
+    expect(shop.range).toBe(range);
+    await derived.range.reservations.retrieve(reservation.id);
+    await shop.range.reservations.retrieve(reservation.id);
+    expect(api.requests.map((request) => request.headers.get('x-tenant'))).toEqual(['north', null]);
+  });
+
   it('shop.webhooks.verify is verifyWebhook itself', async () => {
     const shop = client();
     expect(shop.webhooks.verify).toBe(verifyWebhook);

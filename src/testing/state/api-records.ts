@@ -1,8 +1,9 @@
-// The sandbox's stored records against the SDK's generated record types (src/generated/schemas.ts, from
-// spec/openapi.yaml): each record must be a valid instance of the type the client reads, so a field the
-// spec adds, removes, renames or retypes fails the build here instead of drifting between the simulator
-// and the client. Records may hold more (sandbox-only state) and narrower values (closed unions where the
-// client's are open). Types only: nothing here exists at runtime.
+// The sandbox's stored records come from the SDK's generated record types (src/generated/schemas.ts, from
+// spec/openapi.yaml): a record type is `SandboxRecord<Api.X, Own, Rendered>`, so a field the spec adds,
+// removes, renames or retypes changes the sandbox's record with it. `Own` fields are the sandbox's
+// deliberate differences (sandbox-only state, narrower values where the client's union is open); the check
+// at the end still holds every record to the client's type, so an `Own` field cannot drift either.
+// Types only: nothing here exists at runtime.
 import type * as Api from '../../generated/schemas.js';
 import type {
   AccountPaymentRecord,
@@ -29,8 +30,31 @@ import type { ReturnLineRecord, ReturnRecord } from './returns.js';
 import type { CustomerRecord, LocationRecord } from './shop.js';
 
 /**
+ * The API type as the sandbox stores it: the named fields only (no `[key: string]: unknown`, at every depth),
+ * each present and writable (a field the spec leaves optional is still stored; it may be null where the
+ * spec says so).
+ */
+export type Stored<T> = T extends string | number | boolean | bigint | null | undefined
+  ? T // open enums (`'a' | (string & {})`) are primitives too
+  : T extends readonly (infer Item)[]
+    ? Stored<Item>[]
+    : T extends object
+      ? { -readonly [K in keyof T as string extends K ? never : K]-?: Stored<Exclude<T[K], undefined>> }
+      : T;
+
+/**
+ * A sandbox record: the API type as stored, with the `Own` fields replacing or added to it (documented where
+ * they are declared) and the `Rendered` fields, which a route computes when it answers, left out.
+ */
+export type SandboxRecord<Api, Own extends object = {}, Rendered extends string = never> = Omit<
+  Stored<Api>,
+  keyof Own | Rendered
+> &
+  Own;
+
+/**
  * The API type without its `[key: string]: unknown` signatures (at every depth): what the spec names. A
- * record interface has no index signature, so it could never match the open type itself.
+ * record type has no index signature, so it could never match the open type itself.
  */
 type Named<T> = T extends readonly (infer Item)[]
   ? Named<Item>[]

@@ -1,3 +1,5 @@
+import type * as Api from '../../generated/schemas.js';
+import type { SandboxRecord } from './api-records.js';
 import { Table } from './table.js';
 
 /** A vendor the shop buys from. The reference names vendor_id only; name is the sandbox's own field. */
@@ -21,31 +23,22 @@ export interface ProductVendor {
  * name, cost_cents, the sale window (sale_price_cents, sale_starts_at, sale_ends_at: the reference says
  * "a sale window" without naming fields), track_inventory (what NOT_TRACKED checks) and vendors.
  */
-export interface ProductRecord {
-  object: 'product';
-  id: number;
-  sku: string;
-  upc: string | null;
-  name: string;
-  product_type: string;
-  price_cents: number;
-  cost_cents: number;
-  map_price_cents: number | null;
-  sale_price_cents: number | null;
-  sale_starts_at: string | null;
-  sale_ends_at: string | null;
-  vendor_id: number | null;
-  vendor_sku: string | null;
-  vendors: ProductVendor[];
-  reorder_qty: number | null;
-  is_firearm: boolean;
-  is_serialized: boolean;
-  is_nfa: boolean;
-  track_inventory: boolean;
-  storefront: { product_id: string; variant_id: string } | null;
-  created_at: string;
-  updated_at: string;
-}
+export type ProductRecord = SandboxRecord<
+  Api.Product,
+  {
+    object: 'product';
+    cost_cents: number;
+    sale_price_cents: number | null;
+    sale_starts_at: string | null;
+    sale_ends_at: string | null;
+    vendors: ProductVendor[];
+    track_inventory: boolean;
+    storefront: { product_id: string; variant_id: string } | null;
+    created_at: string;
+    updated_at: string;
+  },
+  'effective_price_cents' | 'inventory'
+>;
 
 /** The shop's catalog and the vendors it buys from. */
 export interface CatalogState {

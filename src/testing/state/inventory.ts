@@ -1,17 +1,9 @@
+import type * as Api from '../../generated/schemas.js';
+import type { SandboxRecord } from './api-records.js';
 import { Table } from './table.js';
 
 /** inventory_level of reference section 2 (without the event-only sku, name, qty_delta and reason). */
-export interface InventoryLevelRecord {
-  object: 'inventory_level';
-  product_id: number;
-  location_id: number;
-  qty_on_hand: number;
-  qty_reserved: number;
-  qty_available: number;
-  reorder_point: number;
-  bin_location: string;
-  updated_at: string;
-}
+export type InventoryLevelRecord = SandboxRecord<Api.InventoryLevel>;
 
 /** A level as stored: levels have no id of their own, so the row id orders the list and its cursor. */
 export interface StockRow {
@@ -25,15 +17,15 @@ export interface StockRow {
  * in_stock; the sandbox also uses held (on an order awaiting transfer), sold and rental (a gun on the
  * rental wall, not for sale).
  */
-export interface SerializedUnitRecord {
-  object: 'serialized_item';
-  id: number;
-  product_id: number;
-  location_id: number;
-  serial_number: string;
-  status: 'in_stock' | 'held' | 'sold' | 'rental';
-  updated_at: string;
-}
+export type SerializedUnitRecord = SandboxRecord<
+  Api.SerializedItem,
+  {
+    object: 'serialized_item';
+    location_id: number;
+    status: 'in_stock' | 'held' | 'sold' | 'rental';
+    updated_at: string;
+  }
+>;
 
 /** Stock per product and location, and the serialized units behind firearm counts. */
 export interface InventoryState {

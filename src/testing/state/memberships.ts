@@ -1,26 +1,12 @@
+import type * as Api from '../../generated/schemas.js';
+import type { SandboxRecord } from './api-records.js';
 import { Table } from './table.js';
 
-/** membership_plan of reference section 2, field by field. */
-export interface MembershipPlanRecord {
-  object: 'membership_plan';
-  id: number;
-  name: string;
-  description: string | null;
-  perks: string;
-  status: 'active' | 'archived';
-  price_cents: number;
-  billing_interval: string;
-  interval_count: number;
-  initiation_fee_cents: number;
-  commitment_months: number;
-  max_members: number;
-  guest_passes_per_period: number;
-  customer_group_id: number | null;
-  product_id: number | null;
-  taxable: boolean;
-  created_at: string;
-  updated_at: string;
-}
+/** membership_plan of reference section 2 (the spec's MembershipPlan), with closed status values. */
+export type MembershipPlanRecord = SandboxRecord<
+  Api.MembershipPlan,
+  { status: 'active' | 'archived'; billing_interval: string }
+>;
 
 /** One person on a membership: the primary member or a family member. */
 export interface MembershipMember {
@@ -33,50 +19,21 @@ export interface MembershipMember {
 export type MembershipStatus = 'pending' | 'active' | 'past_due' | 'frozen' | 'expired' | 'cancelled';
 
 /** membership of reference section 2, without `charges` (the single-record read adds them). */
-export interface MembershipRecord {
-  object: 'membership';
-  id: number;
-  number: string;
-  plan_id: number;
-  customer_id: number;
-  location_id: number;
-  status: MembershipStatus;
-  billing_method: 'card' | 'link' | 'counter';
-  has_saved_card: boolean;
-  price_cents: number;
-  started_on: string | null;
-  current_period_start: string | null;
-  current_period_end: string | null;
-  next_bill_on: string | null;
-  commitment_ends_on: string | null;
-  cancel_at_period_end: boolean;
-  cancel_reason: string | null;
-  cancelled_at: string | null;
-  frozen_until: string | null;
-  guest_passes_left: number;
-  source: string;
-  card_link_url: string;
-  members: MembershipMember[];
-  created_at: string;
-  updated_at: string;
-}
+export type MembershipRecord = SandboxRecord<
+  Api.Membership,
+  {
+    status: MembershipStatus;
+    billing_method: 'card' | 'link' | 'counter';
+    source: string;
+    members: MembershipMember[];
+  }
+>;
 
 /** membership_charge of reference section 2. */
-export interface MembershipChargeRecord {
-  object: 'membership_charge';
-  id: number;
-  kind: 'signup' | 'dues';
-  period_start: string;
-  period_end: string;
-  amount_cents: number;
-  status: 'due' | 'failed' | 'paid' | 'waived' | 'void';
-  due_on: string;
-  attempts: number;
-  last_error: string | null;
-  order_id: number | null;
-  pay_url: string | null;
-  paid_at: string | null;
-}
+export type MembershipChargeRecord = SandboxRecord<
+  Api.MembershipCharge,
+  { kind: 'signup' | 'dues'; status: 'due' | 'failed' | 'paid' | 'waived' | 'void' }
+>;
 
 /** A saved card on file: what the sandbox needs to charge dues. `declines` makes every attempt fail. */
 export interface SavedCard {

@@ -1,3 +1,5 @@
+import type * as Api from '../../generated/schemas.js';
+import type { SandboxRecord } from './api-records.js';
 import type { CustomerRecord } from './shop.js';
 import { Table } from './table.js';
 
@@ -15,23 +17,25 @@ export interface OrderLine {
 }
 
 /** A point-of-sale order, as carried by sale.completed (which always embeds the full customer). */
-export interface OrderRecord {
-  object: 'order';
-  id: number;
-  number: string;
-  status: string;
-  source: string;
-  location_id: number;
-  customer_id: number | null;
-  customer: CustomerRecord | null;
-  external_reference: string | null;
-  lines: OrderLine[];
-  subtotal_cents: number;
-  tax_cents: number;
-  total_cents: number;
-  created_at: string;
-  updated_at: string;
-}
+export type OrderRecord = SandboxRecord<
+  Api.Order,
+  {
+    object: 'order';
+    number: string;
+    status: string;
+    source: string;
+    location_id: number;
+    customer_id: number | null;
+    customer: CustomerRecord | null;
+    lines: OrderLine[];
+    subtotal_cents: number;
+    tax_cents: number;
+    total_cents: number;
+    created_at: string;
+    updated_at: string;
+  },
+  'payments'
+>;
 
 export interface OrderState {
   orders: Table<OrderRecord>;

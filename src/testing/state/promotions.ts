@@ -1,22 +1,24 @@
+import type * as Api from '../../generated/schemas.js';
+import type { SandboxRecord } from './api-records.js';
 import { Table } from './table.js';
 
 /** The sandbox's gift-certificate statuses: the four GIFT_CERTIFICATE_INACTIVE and enable/disable imply. */
 export type GiftCertificateStatus = 'active' | 'disabled' | 'expired' | 'depleted';
 
 /** A gift certificate. code and balance are implied by the reference; the other fields are the sandbox's own. */
-export interface GiftCertificateRecord {
-  object: 'gift_certificate';
-  id: number;
-  code: string;
-  status: GiftCertificateStatus;
-  initial_balance_cents: number;
-  balance_cents: number;
-  customer_id: number | null;
-  location_id: number | null;
-  expires_on: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type GiftCertificateRecord = SandboxRecord<
+  Api.GiftCertificate,
+  {
+    object: 'gift_certificate';
+    status: GiftCertificateStatus;
+    initial_balance_cents: number;
+    customer_id: number | null;
+    location_id: number | null;
+    expires_on: string | null;
+    created_at: string;
+    updated_at: string;
+  }
+>;
 
 /** One balance move of a certificate, so `reverse` knows what it undoes. */
 export interface GiftCertificateMove {
@@ -34,21 +36,21 @@ export interface GiftCertificateMove {
  * A coupon. code, channel (sample store_online) and location_id are the reference's; the discount and
  * window fields are the sandbox's own.
  */
-export interface CouponRecord {
-  object: 'coupon';
-  id: number;
-  code: string;
-  name: string;
-  percent_off: number | null;
-  amount_off_cents: number | null;
-  channel: string;
-  location_id: number | null;
-  active: boolean;
-  starts_at: string | null;
-  ends_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type CouponRecord = SandboxRecord<
+  Api.Coupon,
+  {
+    object: 'coupon';
+    name: string;
+    percent_off: number | null;
+    amount_off_cents: number | null;
+    channel: string;
+    active: boolean;
+    starts_at: string | null;
+    ends_at: string | null;
+    created_at: string;
+    updated_at: string;
+  }
+>;
 
 /** Gift certificates with their balance history, and coupons. */
 export interface PromotionState {

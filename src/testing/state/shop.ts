@@ -1,38 +1,42 @@
+import type * as Api from '../../generated/schemas.js';
 import type { SandboxOptions, SandboxSubscription } from '../options.js';
+import type { SandboxRecord } from './api-records.js';
 import { Table } from './table.js';
 
 /**
  * A store location. The reference names only storefront_location_id and the writable phone, email and
  * business_hours; the other fields are the sandbox's own guess at a location record.
  */
-export interface LocationRecord {
-  object: 'location';
-  id: number;
-  name: string;
-  address: string;
-  phone: string;
-  email: string;
-  business_hours: string;
-  storefront_location_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type LocationRecord = SandboxRecord<
+  Api.Location,
+  {
+    object: 'location';
+    name: string;
+    address: string;
+    phone: string;
+    email: string;
+    business_hours: string;
+    storefront_location_id: string | null;
+    created_at: string;
+    updated_at: string;
+  }
+>;
 
 /**
- * A customer. The reference names no customer fields beyond date of birth being one of them; this shape
- * is the sandbox's own.
+ * A customer: the spec's Customer as stored (the reference names few customer fields; date of birth is one),
+ * with the timestamps the sandbox keeps.
  */
-export interface CustomerRecord {
-  object: 'customer';
-  id: number;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string | null;
-  date_of_birth: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type CustomerRecord = SandboxRecord<
+  Api.Customer,
+  {
+    // Always set on a sandbox customer (the spec allows null).
+    first_name: string;
+    last_name: string;
+    email: string;
+    created_at: string;
+    updated_at: string;
+  }
+>;
 
 /** An email the shop would have sent (confirmation with waiver links, cancellation). */
 export interface SentEmail {
