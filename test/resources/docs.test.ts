@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { collectResourceMethods, renderResourcesDoc } from '../../scripts/docs-resources.js';
 import type { Operation } from '../../src/core/operation.js';
+import { OPERATION_SCHEMAS } from '../../src/generated/operation-schemas.js';
 import { operations } from '../../src/generated/operations.js';
 
 const methods = collectResourceMethods();
@@ -37,7 +38,8 @@ describe('resource methods against the operation table', () => {
     expect(method.parameters.at(-1)).toBe('options?: RequestOptions');
     const ids = method.parameters.slice(0, op.pathParams.length);
     for (const id of ids) expect(id).toMatch(/^\w+: number$/);
-    const hasParams = op.query !== null || op.body !== null;
+    const schemas = OPERATION_SCHEMAS[method.operationId as keyof typeof OPERATION_SCHEMAS];
+    const hasParams = schemas.query !== null || schemas.body !== null;
     expect(method.parameters).toHaveLength(op.pathParams.length + (hasParams ? 1 : 0) + 1);
   });
 
