@@ -59,6 +59,9 @@ const TARGETS: Target[] = [
     installed: 'dist/webhooks/redis.js',
   },
   { name: 'shop-sdk/testing', contents: sdk('src/testing/index.ts'), installed: 'dist/testing/index.js' },
+  // What the main entry's import costs by itself because of ky: on Node, ky's module-level feature test
+  // constructs a `Request`, which loads the runtime's fetch implementation.
+  { name: 'ky (alone)', contents: "export { default } from 'ky';", installed: 'ky' },
   {
     name: 'openai@6',
     contents: "export * from 'openai'; export { default } from 'openai';",
