@@ -1,3 +1,4 @@
+import { ShopError } from './errors/shop-error.js';
 import type { Operation, OperationSchemas } from './operation.js';
 
 // zod and the validators (validation.ts), and the generated operations' schemas, are loaded with `import()`
@@ -68,10 +69,19 @@ export function checker(operation: Operation): Checker | Promise<Checker> {
 
 async function loadChecker(operation: Operation): Promise<Checker> {
   const { schemas } = operation;
-  const [resolved, module] = await Promise.all([
-    schemas ? schemas() : inline(operation),
-    validators ?? loadValidators(),
-  ]);
+  let resolved: OperationSchemas;
+  let module: Validators;
+  try {
+    [resolved, module] = await Promise.all([
+      schemas ? schemas() : inline(operation),
+      validators ?? loadValidators(),
+    ]);
+  } catch (cause) {
+    // A chunk the bundler split off could not be loaded (a deploy removed it, the network failed): the call
+    // is not sent, and the next call tries again.
+    const why = cause instanceof Error ? cause.message : String(cause);
+    throw new ShopError(`Could not load the schemas of ${operation.id}, nothing was sent: ${why}`, { cause });
+  }
   const found: Checker = { schemas: resolved, validators: module };
   loaded.set(schemas ?? operation, found);
   return found;

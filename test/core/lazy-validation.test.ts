@@ -2,7 +2,7 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import * as zm from 'zod/mini';
-import { ParamsValidationError, ResponseValidationError } from '../../src/core/errors/index.js';
+import { ParamsValidationError, ResponseValidationError, ShopError } from '../../src/core/errors/index.js';
 import { checker, loadedChecker } from '../../src/core/lazy-validation.js';
 import { defineOperation, type Operation, type OperationSchemas } from '../../src/core/operation.js';
 import { OPERATION_SCHEMAS } from '../../src/generated/operation-schemas.js';
@@ -86,5 +86,35 @@ describe('schemas loaded on the first call', () => {
       name: ['Invalid input: expected string, received number'],
       nmae: ['is not a parameter of this endpoint'],
     });
+  });
+
+  it('fails a call whose schemas cannot be loaded with a ShopError, sends nothing, and loads again next time', async () => {
+    const { operation: loadable, loads } = lazyRetrieve();
+    let failures = 1;
+    const operation: Operation = {
+      ...loadable,
+      schemas: async () => {
+        if (failures-- > 0) throw new TypeError('Failed to fetch dynamically imported module');
+        return loadable.schemas!();
+      },
+    };
+    let requests = 0;
+    server.use(
+      http.get(`${BASE_URL}/v1/range/reservations/:id`, () => {
+        requests += 1;
+        return HttpResponse.json(ok(reservation(1)));
+      }),
+    );
+    const shop = testClient();
+    const error = await rejection(shop.request(operation as never, { path: { id: 1 } }));
+    expect(error).toBeInstanceOf(ShopError);
+    expect((error as ShopError).message).toBe(
+      'Could not load the schemas of range.reservations.retrieve, nothing was sent: Failed to fetch dynamically imported module',
+    );
+    expect(requests).toBe(0);
+    const result = await shop.request(operation as never, { path: { id: 1 } });
+    expect((result as { id: number }).id).toBe(1);
+    expect(loads()).toBe(1);
+    expect(requests).toBe(1);
   });
 });
