@@ -7,6 +7,7 @@ const entry = {
   'webhooks/verify': 'src/webhooks/verify-only.ts',
   'webhooks/redis': 'src/webhooks/redis.ts',
   redis: 'src/redis.ts',
+  schemas: 'src/schemas.ts',
   'testing/index': 'src/testing/index.ts',
   'testing/msw': 'src/testing/msw-entry.ts',
 };
@@ -35,6 +36,8 @@ export default defineConfig([
     platform: 'neutral',
     // zod is bundled: only the zod/mini functions the SDK calls, where Node would otherwise load all of
     // zod/mini and its 40 locales on import (~60 ms). The types still come from the zod dependency.
+    // Splitting also puts what the transport loads with import() on its first call (the validators with
+    // zod, the generated schemas) in chunks of their own, which importing the main entry does not load.
     noExternal: ['zod'],
   },
   {

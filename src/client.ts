@@ -6,7 +6,7 @@ import {
   resolveClientOptions,
 } from './core/client-options.js';
 import { ShopError } from './core/errors/shop-error.js';
-import { defineOperation, type HttpMethod, type Operation } from './core/operation.js';
+import { defineOperation, type HttpMethod, type Operation, type OperationResult } from './core/operation.js';
 import { fetchPage, type PagePromise } from './core/pagination.js';
 import type { RawRequestParams, RawRequestParamsWithBody, RequestParams } from './core/params.js';
 import type { RequestOptions } from './core/request-options.js';
@@ -69,15 +69,15 @@ export class ShopClient extends ShopClientResources {
     operation: Op,
     params: RequestParams = {},
     options?: RequestOptions,
-  ): APIPromise<z.output<Op['result']>> {
+  ): APIPromise<OperationResult<Op>> {
     if (operation.pagination === 'cursor') {
       return rejected(new ShopError(`${operation.id} is a cursor-paginated list: call shop.list() with it`));
     }
     return new APIPromise(
       this.#transport
-        .request<z.output<Op['result']>>(operation, params, options)
+        .request<OperationResult<Op>>(operation, params, options)
         .then(
-          (received): APIResponse<z.output<Op['result']>> =>
+          (received): APIResponse<OperationResult<Op>> =>
             new LazyAPIResponse(received.data, received.response, received.call),
         ),
     );
@@ -88,8 +88,8 @@ export class ShopClient extends ShopClientResources {
     operation: Op,
     params: RequestParams = {},
     options?: RequestOptions,
-  ): PagePromise<z.output<Op['result']>> {
-    return fetchPage(this.#transport.pages<z.output<Op['result']>>(operation, params, options));
+  ): PagePromise<OperationResult<Op>> {
+    return fetchPage(this.#transport.pages<OperationResult<Op>>(operation, params, options));
   }
 
   // ---------------------------------------------------------------------------------------------------

@@ -52,6 +52,9 @@ export {
   type HttpMethod,
   type Operation,
   type OperationDefinition,
+  type OperationResult,
+  type OperationSchemas,
+  type OperationSchemasLoader,
   type PathParam,
 } from './core/operation.js';
 export { type ListMeta, Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
@@ -76,14 +79,14 @@ export type { ApiKeyOption, FetchLike } from './core/transport-config.js';
 // The known values of every open enum, `as const`, with their open union types.
 export * from './generated/enums.js';
 export { EVENT_TYPES, type EventType } from './generated/event-types.js';
-// The one runtime schema map at the root: a receiver that wants `data.object` checked strictly validates it
-// with EVENT_PAYLOAD_SCHEMAS[event.type] (verifyWebhook and the feed check the envelope only).
-export { EVENT_PAYLOAD_SCHEMAS, type EventPayloadMap } from './generated/events.js';
+// The event payload types. EVENT_PAYLOAD_SCHEMAS, the schemas that check them, are in `shop-sdk/schemas`:
+// no zod schema is bundled with the main entry (the transport loads its own on the first call).
+export type { EventPayloadMap } from './generated/events.js';
 // The endpoint table the resource methods are built on, for `shop.request(operations[id], ...)` and tools.
 export { type OperationId, operations } from './generated/operations.js';
 export type * from './generated/params.js';
-// Every resource's type, from the spec. Types only: the zod schemas behind them are the SDK's own business
-// (the transport validates with them). `ListMeta` above, the pagination one, takes the place of the
+// Every resource's type, from the spec. Types only: the zod schemas behind them are in `shop-sdk/schemas`
+// (the transport loads them on its first call). `ListMeta` above, the pagination one, takes the place of the
 // spec's type of the same name. The known values of every open enum are in enums.js, exported above.
 export type * from './generated/schemas.js';
 // Resource groups (reachable as `shop.range.reservations` and so on; exported for typing and extension).

@@ -242,11 +242,20 @@ describe('the API key stays private', () => {
 });
 
 describe('the package root', () => {
-  it('exports the known-value lists and the event payload map, but no zod schema objects', async () => {
+  it('exports the known-value lists and the operation table, but no zod schema objects', async () => {
     const root = (await import('../src/index.js')) as Record<string, unknown>;
-    expect(Object.keys(root).filter((name) => /Schema$/.test(name))).toEqual([]);
+    expect(Object.keys(root).filter((name) => /SCHEMAS?$/i.test(name))).toEqual([]);
     expect(root.RANGE_RESERVATION_STATUSES).toContain('booked');
-    expect(root.EVENT_PAYLOAD_SCHEMAS).toBeTypeOf('object');
     expect(root.operations).toBeTypeOf('object');
+  });
+
+  it('leaves the schemas, EVENT_PAYLOAD_SCHEMAS among them, to shop-sdk/schemas', async () => {
+    const schemas = (await import('../src/schemas.js')) as Record<string, unknown>;
+    const payloads = schemas.EVENT_PAYLOAD_SCHEMAS as Record<string, { _zod: unknown }>;
+    expect(payloads['range.reservation.booked']?._zod).toBeDefined();
+    expect(schemas.RangeReservationSchema).toBe(
+      (schemas.OPERATION_SCHEMAS as Record<string, { result: unknown }>)['range.reservations.retrieve']
+        ?.result,
+    );
   });
 });

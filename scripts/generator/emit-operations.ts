@@ -3,20 +3,30 @@ import { GENERATED_HEADER, type ImportPaths } from './emit-schemas.js';
 import type { OperationModel } from './model.js';
 import { jsDoc, literal, quote } from './names.js';
 
+/** The two files of the endpoint table: the table itself and the schemas it loads lazily. */
+export interface EmittedOperations {
+  /** operations.ts: every endpoint's metadata, with a loader of its schemas. No zod, no schema. */
+  readonly table: string;
+  /** operation-schemas.ts: every endpoint's query, body and result schemas, loaded on the first call. */
+  readonly schemas: string;
+}
+
 /**
  * operations.ts: the endpoint table, data rather than code (as Octokit's endpoints are). Each entry
- * satisfies `Operation` and keeps its precise result schema type, so `shop.request(op, ...)` infers the
- * result from the table alone.
+ * satisfies `Operation`; its `schemas` is a loader of its entry in operation-schemas.ts, a module the entry
+ * imports with `import()` so that zod and the schemas stay out of an application's first bundle. The loader
+ * keeps the entry's precise schema types, so `shop.request(op, ...)` infers the result from the table alone.
  */
 export function emitOperations(
   operations: readonly OperationModel[],
   params: ReadonlyMap<string, ParamsNames>,
   paths: ImportPaths,
-): string {
+): EmittedOperations {
   const schemaImports = new Set<string>();
   const paramImports = new Set<string>();
   let usesZ = false;
   let entries = '';
+  let schemaEntries = '';
 
   for (const op of operations) {
     const names = params.get(op.id) ?? { query: null, body: null };
@@ -32,6 +42,8 @@ export function emitOperations(
       if (op.result.kind === 'array') usesZ = true;
       result = op.result.kind === 'array' ? `z.array(${op.result.name}Schema)` : `${op.result.name}Schema`;
     }
+    if (names.query && !queryRequired) usesZ = true;
+    if (names.body && !op.bodyRequired) usesZ = true;
     const pathParams = op.pathParams
       .map((p) => `{ name: ${quote(p.name)}, type: ${quote(p.type)} }`)
       .join(', ');
@@ -41,9 +53,7 @@ export function emitOperations(
       method: ${quote(op.method)},
       path: ${quote(op.path)},
       pathParams: [${pathParams}],
-      query: ${optionalUnless(names.query, queryRequired)},
-      body: ${optionalUnless(names.body, op.bodyRequired)},
-      result: ${result},
+      schemas: lazy(${quote(op.id)}),
       pagination: ${op.pagination ? quote(op.pagination) : 'null'},
       successStatus: ${op.successStatus},
       permission: ${op.permission === null ? 'null' : quote(op.permission)},
@@ -52,25 +62,52 @@ export function emitOperations(
       undocumented: ${op.undocumented},
       summary: ${literal(op.summary)},
     },\n`;
+    schemaEntries += `${quote(op.id)}: {
+      query: ${optionalUnless(names.query, queryRequired)},
+      body: ${optionalUnless(names.body, op.bodyRequired)},
+      result: ${result},
+    },\n`;
   }
 
   let imports = usesZ ? "import * as z from 'zod/mini';\n" : '';
-  imports += `import type { Operation } from '${paths.operation}';\n`;
+  imports += `import type { OperationSchemas } from '${paths.operation}';\n`;
   if (paramImports.size > 0)
     imports += `import { ${[...paramImports].sort().join(', ')} } from './params.js';\n`;
   if (schemaImports.size > 0)
     imports += `import { ${[...schemaImports].sort().join(', ')} } from './schemas.js';\n`;
 
-  return `${GENERATED_HEADER}${imports}
+  const schemas = `${GENERATED_HEADER}${imports}
+${jsDoc([
+  'The schemas of every endpoint of operations.ts, keyed by operationId: `query` and `body` (checked before',
+  "sending; they accept `undefined` where the spec makes that part optional) and `result` (the envelope's",
+  '`data`; for a cursor list, one item). The table loads this module with `import()` on the first call.',
+])}export const OPERATION_SCHEMAS = {
+${schemaEntries}} as const satisfies Record<string, OperationSchemas>;
+`;
+
+  const table = `${GENERATED_HEADER}import type { Operation } from '${paths.operation}';
+import type { OPERATION_SCHEMAS } from './operation-schemas.js';
+
+type Schemas = typeof OPERATION_SCHEMAS;
+
+${jsDoc([
+  "A loader of one endpoint's schemas from operation-schemas.ts, which the bundler puts in a chunk of its",
+  'own (with zod). The transport calls it once per operation and caches what it resolves to.',
+])}const lazy =
+  <Id extends keyof Schemas>(id: Id) =>
+  (): Promise<Schemas[Id]> =>
+    import('./operation-schemas.js').then((module) => module.OPERATION_SCHEMAS[id]);
+
 ${jsDoc([
   'Every endpoint of the API, keyed by operationId (the SDK method path). Resources pass an entry to the',
-  'transport, which builds the request, checks params and validates the result from the entry alone.',
-  '`query` and `body` accept `undefined` where the spec makes them optional.',
+  'transport, which builds the request, checks params and validates the result from the entry alone (its',
+  'schemas loaded on the first call).',
 ])}export const operations = {
 ${entries}} as const satisfies Record<string, Operation>;
 
 ${jsDoc(['The operationId of any endpoint, e.g. `range.reservations.create`.'])}export type OperationId = keyof typeof operations;
 `;
+  return { table, schemas };
 }
 
 /** A params schema as the table holds it: `z.optional()` unless the spec requires that part. */
@@ -88,7 +125,7 @@ function operationDoc(op: OperationModel): string[] {
   lines.push('', `\`${op.method} ${op.path}\``);
   lines.push(`Permission: ${op.permission ? `\`${op.permission}\`` : 'none'}.`);
   if (op.idempotency === 'required') lines.push('Idempotency-Key: required (a balance move).');
-  if (op.pagination) lines.push('Cursor-paginated; `result` is the schema of one item.');
+  if (op.pagination) lines.push('Cursor-paginated; its `result` schema is of one item.');
   if (op.errorCodes.length > 0) lines.push(`Errors: ${op.errorCodes.map((c) => `\`${c}\``).join(', ')}.`);
   if (op.undocumented)
     lines.push('Part of the request or response shape is not documented by the reference.');

@@ -33,8 +33,15 @@ ${MARKER} DO NOT EDIT any file here by hand.
 Files: \`schemas.ts\` (for every record, a documented interface and the \`zod/mini\` schema that
 \`satisfies\` it), \`enums.ts\` (the known values of every open enum, as \`as const\` lists and types),
 \`params.ts\` (request parameters: a documented type and its schema per operation), \`operations.ts\` (the
-endpoint table), \`event-types.ts\` and \`events.ts\` (event types and payloads), \`error-codes.ts\` (error
+endpoint table: metadata, no schema), \`operation-schemas.ts\` (each endpoint's query, body and result
+schemas), \`event-types.ts\` and \`events.ts\` (event types and payloads), \`error-codes.ts\` (error
 code -> HTTP status).
+
+Schemas load lazily: \`operations.ts\` imports no zod and no schema; each entry's \`schemas\` is a loader that
+imports \`operation-schemas.ts\` with \`import()\`. The ESM build (\`splitting: true\`) puts that module, the
+schemas and zod in chunks the main entry loads on its first call, not on import; the transport caches what
+the loader resolves to, so later calls check synchronously. Only the \`shop-sdk/schemas\` entry imports the
+schemas eagerly (for \`EVENT_PAYLOAD_SCHEMAS\` and a caller's own checks).
 
 The schemas are \`zod/mini\` (functional forms, imported as a namespace) so that a bundler keeps only the zod
 functions they call. Types and schemas cannot drift: each schema is declared \`satisfies\` its type, and
@@ -55,11 +62,13 @@ export async function generate(options: GenerateOptions): Promise<Map<string, st
   };
   const schemas = emitSchemas(doc, model.inline, model.events.length > 0, paths);
   const params = emitParams(doc, model.operations, paths, knownListLookup(schemas.enums));
+  const operations = emitOperations(model.operations, params.names, paths);
   const sources: Record<string, string> = {
     'enums.ts': emitEnums(schemas.enums),
     'schemas.ts': schemas.source,
     'params.ts': params.source,
-    'operations.ts': emitOperations(model.operations, params.names, paths),
+    'operations.ts': operations.table,
+    'operation-schemas.ts': operations.schemas,
     'event-types.ts': emitEventTypes(model.events),
     'events.ts': emitEvents(model.events),
     'error-codes.ts': emitErrorCodes(doc),

@@ -1,4 +1,3 @@
-import { unknown } from 'zod/mini';
 import type { z } from '../internal/schema-types.js';
 import { ParamsValidationError } from './errors/params-validation-error.js';
 
@@ -27,12 +26,18 @@ export interface Operation<Result extends z.ZodType = z.ZodType> {
   readonly path: string;
   /** The path's `{name}` placeholders and the type each value must have; checked before sending. */
   readonly pathParams: readonly PathParam[];
-  /** Query parameters: presence and primitive types only (the server owns bounds), or null when none. */
-  readonly query: z.ZodType | null;
-  /** JSON body: presence and primitive types only (the server owns bounds), or null when none is sent. */
-  readonly body: z.ZodType | null;
-  /** Schema of the envelope's `data`; for a cursor-paginated list, of one item. */
-  readonly result: Result;
+  /** Query parameters: presence and primitive types only (the server owns bounds); absent or null: none. */
+  readonly query?: z.ZodType | null;
+  /** JSON body: presence and primitive types only (the server owns bounds); absent or null: none is sent. */
+  readonly body?: z.ZodType | null;
+  /** Schema of the envelope's `data`; for a cursor-paginated list, of one item. Absent: not checked. */
+  readonly result?: Result;
+  /**
+   * A loader of the three schemas above, in their place: a generated operation's schemas (and zod with them)
+   * live in a chunk of their own, loaded on the first call of a generated operation, so that an
+   * application's first bundle does not carry them. {@link defineOperation} holds its schemas inline.
+   */
+  readonly schemas?: OperationSchemasLoader<Result>;
   /** `'cursor'` for a cursor-paginated list (called through `shop.list`), null for a single result. */
   readonly pagination: 'cursor' | null;
   /** The status of a success: 200, or 201 for a create. */
@@ -48,6 +53,25 @@ export interface Operation<Result extends z.ZodType = z.ZodType> {
   /** The spec's one-line summary, e.g. `Book a lane or class seats`. */
   readonly summary: string;
 }
+
+/** The schemas of one {@link Operation}, as its loader resolves to them. */
+export interface OperationSchemas<Result extends z.ZodType = z.ZodType> {
+  /** Query parameters: presence and primitive types only (the server owns bounds), or null when none. */
+  readonly query: z.ZodType | null;
+  /** JSON body: presence and primitive types only (the server owns bounds), or null when none is sent. */
+  readonly body: z.ZodType | null;
+  /** Schema of the envelope's `data` (for a cursor-paginated list, of one item); null: not checked. */
+  readonly result: Result | null;
+}
+
+/** Loads an operation's schemas once; the transport caches what it resolves to. */
+export type OperationSchemasLoader<Result extends z.ZodType = z.ZodType> = () => Promise<
+  OperationSchemas<Result>
+>;
+
+/** What a call of `Op` resolves to: the output of its result schema (`unknown` when it has none). */
+export type OperationResult<Op extends Operation> =
+  Op extends Operation<infer Result> ? z.output<Result> : unknown;
 
 /** What {@link defineOperation} needs; the rest of an {@link Operation} is documentation the runtime does not read. */
 export interface OperationDefinition<Result extends z.ZodType, Pagination extends 'cursor' | null> {
@@ -66,7 +90,6 @@ export interface OperationDefinition<Result extends z.ZodType, Pagination extend
   readonly pagination?: Pagination;
 }
 
-const UNCHECKED: z.ZodUnknown = unknown();
 const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PATCH', 'DELETE']);
 // Path characters a URL keeps as they are (RFC 3986 pchar), plus `{}` for placeholders.
 const PATH = /^\/v1(?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@%{}]+)+$/;
@@ -108,7 +131,8 @@ export function defineOperation<
     pathParams: [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({ name: name ?? '', type: 'string' })),
     query: definition.query ?? null,
     body: definition.body ?? null,
-    result: definition.result ?? (UNCHECKED as z.ZodType as Result),
+    // No result schema: nothing is checked (the validators treat a missing one as zod's `unknown()`).
+    result: definition.result,
     pagination: definition.pagination ?? (null as Pagination),
     successStatus: 200,
     permission: null,

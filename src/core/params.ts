@@ -1,7 +1,7 @@
 import type { z } from '../internal/schema-types.js';
 import { ParamsValidationError } from './errors/params-validation-error.js';
+import type { Checker, Validators } from './lazy-validation.js';
 import type { Operation } from './operation.js';
-import { validate } from './validation.js';
 
 /** The arguments of one call, split the way the operation sends them. */
 export interface RequestParams {
@@ -14,6 +14,7 @@ export interface RequestParams {
 }
 
 function collect(
+  validate: Validators['validate'],
   schema: z.ZodType | null,
   value: unknown,
   root: string,
@@ -36,11 +37,13 @@ function collect(
  * values are sent as the caller gave them (the query encoder turns a `Date` into its ISO string), so only
  * validity is checked: no parsed copy is built.
  */
-export function checkParams(operation: Operation, params: RequestParams): void {
-  if (!operation.query && !operation.body) return;
+export function checkParams(operation: Operation, checker: Checker, params: RequestParams): void {
+  const { query, body } = checker.schemas;
+  if (!query && !body) return;
+  const { validate } = checker.validators;
   const details: Record<string, string[]> = {};
-  collect(operation.query, params.query, 'query', details);
-  collect(operation.body, params.body, 'body', details);
+  collect(validate, query, params.query, 'query', details);
+  collect(validate, body, params.body, 'body', details);
   if (Object.keys(details).length > 0) throw new ParamsValidationError(details, operation.id);
 }
 

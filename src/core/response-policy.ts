@@ -1,10 +1,11 @@
 import type { CallState } from './call.js';
 import type { SuccessEnvelope } from './envelope.js';
 import { HookError, InvalidResponseError, ResponseValidationError } from './errors/transport-errors.js';
+import { loadedChecker } from './lazy-validation.js';
 import type { SdkLogger } from './logger.js';
 import type { Operation } from './operation.js';
 import type { ListMeta } from './pagination.js';
-import { type CheckResult, check, checkList } from './validation.js';
+import type { CheckResult } from './validation.js';
 
 /**
  * What a response whose `data` breaks the operation's schema does: `'strict'` rejects with a
@@ -37,7 +38,8 @@ export function validatedRecord(
   config: PolicyConfig,
 ): unknown {
   if (mode === 'off') return data;
-  return settle(operation, response, data, check(operation.result, data), mode, config);
+  const { schemas, validators } = loaded(operation);
+  return settle(operation, response, data, validators.check(schemas.result, data), mode, config);
 }
 
 /** A page's `data` under the call's validation mode; an array in every mode, else InvalidResponseError. */
@@ -56,7 +58,22 @@ export function validatedList(
     );
   }
   if (mode === 'off') return data as unknown[];
-  return settle(operation, response, data, checkList(operation.result, data), mode, config) as unknown[];
+  const { schemas, validators } = loaded(operation);
+  return settle(
+    operation,
+    response,
+    data,
+    validators.checkList(schemas.result, data),
+    mode,
+    config,
+  ) as unknown[];
+}
+
+/** The transport loads an operation's checker before its first request is sent, so it is there by now. */
+function loaded(operation: Operation) {
+  const found = loadedChecker(operation);
+  if (!found) throw new Error(`The schemas of ${operation.id} were not loaded before its answer`);
+  return found;
 }
 
 function settle(

@@ -7,6 +7,7 @@ import { RateLimitError } from './errors/api-errors.js';
 import { HookError, TimeoutError } from './errors/transport-errors.js';
 import { NO_HOOKS, type PreparedHooks, prepareHooks, runBeforeError, runBeforeRetry } from './hooks.js';
 import { resolveIdempotencyKey } from './idempotency.js';
+import { checker } from './lazy-validation.js';
 import type { HttpMethod, Operation } from './operation.js';
 import type { ListMeta, PageSender } from './pagination.js';
 import { checkParams, type RequestParams } from './params.js';
@@ -117,7 +118,9 @@ export class Transport {
     params: RequestParams,
     options?: RequestOptions,
   ): Promise<Received<T>> {
-    checkParams(operation, params);
+    // Synchronous after the operation's first call: only the first awaits the schemas' chunk.
+    const found = checker(operation);
+    checkParams(operation, found instanceof Promise ? await found : found, params);
     const settings = this.#settings(options);
     const prepared = this.#prepare(operation, params, options);
     const call = this.#call(operation, prepared, options);
@@ -136,7 +139,8 @@ export class Transport {
       | undefined;
     return async (cursor) => {
       if (!first) {
-        checkParams(operation, params);
+        const found = checker(operation);
+        checkParams(operation, found instanceof Promise ? await found : found, params);
         // The caller's own cursor (resuming a walk) is replaced by the server's on later pages.
         const { cursor: given, ...query } = params.query ?? {};
         const prepared = this.#prepare(operation, { ...params, query }, options);

@@ -1,4 +1,4 @@
-import { array, compile, config, safeParse, validate as validates } from 'zod/mini';
+import { array, compile, config, safeParse, unknown, validate as validates } from 'zod/mini';
 import type * as core from 'zod/v4/core';
 import en from 'zod/v4/locales/en.js';
 import type { z } from '../internal/schema-types.js';
@@ -122,12 +122,17 @@ function buildCheck(schema: z.ZodType): Check {
   };
 }
 
+// An operation without a result schema (`defineOperation` without `result`) checks its answer as zod's
+// `unknown()`: anything passes, and a list's `data` must still be an array.
+const UNCHECKED: z.ZodType = unknown();
+
 const checks = new WeakMap<z.ZodType, Check>();
 const listChecks = new WeakMap<z.ZodType, Check>();
 const validators = new WeakMap<z.ZodType, (value: unknown) => ResponseIssue[] | null>();
 
 /** Checks `value` against `schema`; the compiled check is built on first use and cached. */
-export function check(schema: z.ZodType, value: unknown): CheckResult<unknown> {
+export function check(schema: z.ZodType | null, value: unknown): CheckResult<unknown> {
+  schema ??= UNCHECKED;
   let run = checks.get(schema);
   if (!run) {
     run = buildCheck(schema);
@@ -137,7 +142,8 @@ export function check(schema: z.ZodType, value: unknown): CheckResult<unknown> {
 }
 
 /** Checks a page's `data` against the schema of ONE item (what a list operation's `result` holds). */
-export function checkList(itemSchema: z.ZodType, value: unknown): CheckResult<unknown[]> {
+export function checkList(itemSchema: z.ZodType | null, value: unknown): CheckResult<unknown[]> {
+  itemSchema ??= UNCHECKED;
   let run = listChecks.get(itemSchema);
   if (!run) {
     run = buildCheck(array(itemSchema));

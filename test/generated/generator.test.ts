@@ -22,6 +22,7 @@ let schemas: Module;
 let enums: Module;
 let params: Module;
 let operations: Record<string, Record<string, unknown>>;
+let operationSchemas: Record<string, Record<string, unknown>>;
 
 function schema(module: Module, name: string): z.ZodType {
   const value = module[name];
@@ -53,6 +54,7 @@ beforeAll(async () => {
   enums = await load('enums.ts');
   params = await load('params.ts');
   operations = (await load('operations.ts')).operations as typeof operations;
+  operationSchemas = (await load('operation-schemas.ts')).OPERATION_SCHEMAS as typeof operationSchemas;
 });
 
 afterAll(async () => {
@@ -67,6 +69,7 @@ describe('generator on the fixture spec', () => {
       'error-codes.ts',
       'event-types.ts',
       'events.ts',
+      'operation-schemas.ts',
       'operations.ts',
       'params.ts',
       'schemas.ts',
@@ -188,23 +191,19 @@ describe('generator on the fixture spec', () => {
       pagination: 'cursor',
       permission: 'widgets:read',
       idempotency: null,
-      body: null,
       successStatus: 200,
       undocumented: false,
       summary: 'List widgets',
     });
-    expect(operations['widgets.list']!.result).toBe(schemas.WidgetSchema);
-    expect(operations['widgets.create']).toMatchObject({
-      successStatus: 201,
-      idempotency: 'optional',
-      query: null,
-    });
-    expect(operations['widgets.create']!.body).toBe(params.WidgetsCreateParamsSchema);
+    expect(operationSchemas['widgets.list']).toMatchObject({ body: null, result: schemas.WidgetSchema });
+    expect(operations['widgets.create']).toMatchObject({ successStatus: 201, idempotency: 'optional' });
+    expect(operationSchemas['widgets.create']).toMatchObject({ query: null });
+    expect(operationSchemas['widgets.create']!.body).toBe(params.WidgetsCreateParamsSchema);
     expect(operations['widgets.retrieve']!.pathParams).toEqual([{ name: 'id', type: 'integer' }]);
     expect(operations['widgets.retire']).toMatchObject({ undocumented: true, errorCodes: ['INVALID_STATE'] });
-    const retireBody = operations['widgets.retire']!.body as z.ZodType;
+    const retireBody = operationSchemas['widgets.retire']!.body as z.ZodType;
     expect(retireBody.safeParse(undefined).success).toBe(true);
-    const quotes = operations['quotes.list']!.result as z.ZodType;
+    const quotes = operationSchemas['quotes.list']!.result as z.ZodType;
     expect(quotes.safeParse([{ widget, price_cents: 100 }]).success).toBe(true);
     expect(files.get('operations.ts')).toContain('Permission: `widgets:write`.');
     expect(files.get('operations.ts')).toContain('Errors: `VALIDATION_ERROR`, `WIDGET_TAKEN`.');

@@ -4,6 +4,7 @@ import { RANGE_RESERVATION_STATUSES } from '../../src/generated/enums.js';
 import { ERROR_CODE_STATUS, ERROR_CODES } from '../../src/generated/error-codes.js';
 import { EVENT_TYPES } from '../../src/generated/event-types.js';
 import { EVENT_PAYLOAD_SCHEMAS } from '../../src/generated/events.js';
+import { OPERATION_SCHEMAS } from '../../src/generated/operation-schemas.js';
 import { operations } from '../../src/generated/operations.js';
 import { RangeReservationsListParamsSchema } from '../../src/generated/params.js';
 import * as schemas from '../../src/generated/schemas.js';
@@ -242,20 +243,24 @@ describe('generated tables', () => {
     expect(payload.last_checkout.rounds_fired).toBe(150);
   });
 
-  it('describes the booking endpoint as the reference does', () => {
+  it('describes the booking endpoint as the reference does', async () => {
     const create = operations['range.reservations.create'];
     expect(create).toMatchObject({
       method: 'POST',
       path: '/v1/range/reservations',
       pathParams: [],
-      query: null,
       pagination: null,
       successStatus: 201,
       permission: 'range:write',
       idempotency: 'optional',
       undocumented: false,
     });
-    expect(create.result).toBe(schemas.RangeReservationSchema);
+    // The table holds a loader, which resolves to the entry of the schemas' own module.
+    expect(await create.schemas()).toBe(OPERATION_SCHEMAS['range.reservations.create']);
+    expect(OPERATION_SCHEMAS['range.reservations.create']).toMatchObject({
+      query: null,
+      result: schemas.RangeReservationSchema,
+    });
     expect(create.errorCodes).toEqual(
       expect.arrayContaining([
         'RESOURCE_UNAVAILABLE',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ParamsValidationError } from '../../src/core/errors/index.js';
 import { Page } from '../../src/core/pagination.js';
+import { OPERATION_SCHEMAS } from '../../src/generated/operation-schemas.js';
 import { operations } from '../../src/generated/operations.js';
 import { client, mockApi, ok, UUID_V4 } from './helpers.js';
 import { OPERATION_CASES, type OperationCase } from './operation-table.js';
@@ -68,7 +69,7 @@ describe('path ids', () => {
     for (const bad of [1.5, Number.NaN, '12/../7', -0.1]) {
       const { group, fn } = methodAt(row.id);
       const args: unknown[] = [bad];
-      if (operations[row.id].body) args.push(row.body ?? {});
+      if (OPERATION_SCHEMAS[row.id].body) args.push(row.body ?? {});
       const call = (fn as (...a: unknown[]) => PromiseLike<unknown>).apply(group, args);
       const error = await Promise.resolve(call).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ParamsValidationError);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_PAYLOAD_SCHEMAS, EventSchema } from '../../src/generated/events.js';
+import { OPERATION_SCHEMAS } from '../../src/generated/operation-schemas.js';
 import { type OperationId, operations } from '../../src/generated/operations.js';
 import { AvailabilityMetaSchema, ErrorEnvelopeSchema, ListMetaSchema } from '../../src/generated/schemas.js';
 import type { z } from '../../src/internal/schema-types.js';
@@ -77,9 +78,9 @@ describe('sandbox responses parse with the generated schemas', () => {
       if (operation.pagination === 'cursor') {
         expectValid(ListMetaSchema, res.json.meta, `${id} meta`);
         expect(res.json.data.length, id).toBeGreaterThan(0);
-        for (const item of res.json.data) expectValid(operation.result, item, id);
+        for (const item of res.json.data) expectValid(OPERATION_SCHEMAS[id].result, item, id);
       } else {
-        expectValid(operation.result, res.json.data, id);
+        expectValid(OPERATION_SCHEMAS[id].result, res.json.data, id);
       }
       if (id === 'range.availability.list') expectValid(AvailabilityMetaSchema, res.json.meta, id);
     }

@@ -1,6 +1,6 @@
 // Type tests of src/generated: checked by `npm run typecheck` (tsc over test/), run as no-ops by vitest.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { z } from 'zod';
+import type { OperationResult } from '../../src/core/operation.js';
 import { RANGE_RESERVATION_STATUSES, type RangeReservationStatus } from '../../src/generated/enums.js';
 import { ERROR_CODE_STATUS, type ErrorCode } from '../../src/generated/error-codes.js';
 import type { EventType } from '../../src/generated/event-types.js';
@@ -57,9 +57,9 @@ describe('generated types', () => {
   });
 
   it('infers each operation result from the table alone', () => {
-    type Created = z.output<(typeof operations)['range.reservations.create']['result']>;
+    type Created = OperationResult<(typeof operations)['range.reservations.create']>;
     expectTypeOf<Created>().toEqualTypeOf<RangeReservation>();
-    type Availability = z.output<(typeof operations)['range.availability.list']['result']>;
+    type Availability = OperationResult<(typeof operations)['range.availability.list']>;
     expectTypeOf<Availability[number]['price_cents']>().toEqualTypeOf<number>();
     expectTypeOf(operations['range.reservations.list'].pagination).toEqualTypeOf<'cursor'>();
   });
