@@ -1,9 +1,10 @@
-import ky, { type KyInstance, type Options as KyOptions } from 'ky';
+import type { KyInstance, Options as KyOptions } from 'ky';
 import { mergeHeaders } from '../internal/headers.js';
 import { compilePath, type PathBuilder } from '../internal/path.js';
 import { CallState } from './call.js';
 import { openEnvelope } from './envelope.js';
 import { RateLimitError } from './errors/api-errors.js';
+import { ShopError } from './errors/shop-error.js';
 import { HookError, TimeoutError } from './errors/transport-errors.js';
 import { NO_HOOKS, type PreparedHooks, prepareHooks, runBeforeError, runBeforeRetry } from './hooks.js';
 import { resolveIdempotencyKey } from './idempotency.js';
@@ -69,13 +70,31 @@ interface CallSettings {
 
 const channels = tracingChannels();
 
+let kyLoading: Promise<KyInstance> | undefined;
+
+/** ky's default instance, imported once for every client of the process. */
+function loadKy(): Promise<KyInstance> {
+  kyLoading ??= import('ky').then(
+    (module) => module.default,
+    (error: unknown) => {
+      kyLoading = undefined;
+      throw error;
+    },
+  );
+  return kyLoading;
+}
+
 /**
  * Sends calls through one ky instance: builds the URL and headers, sends, retries with p-retry, opens the
  * envelope and validates `data`. Knows no resource: everything per endpoint comes from its `Operation`.
  */
 export class Transport {
   readonly #config: TransportConfig;
-  readonly #ky: KyInstance;
+  /** Built on the first send (ky is imported then, not with the entry), and the same for every later one. */
+  #ky: KyInstance | undefined;
+  #kyLoading: Promise<KyInstance> | undefined;
+  readonly #kyOptions: KyOptions;
+  readonly #parent: Transport | undefined;
   readonly #headers: Readonly<Record<string, string>>;
   readonly #jsonHeaders: Readonly<Record<string, string>>;
   readonly #paths = new WeakMap<Operation, PathBuilder>();
@@ -83,7 +102,7 @@ export class Transport {
   /** True when the ky instance (or the one it extends) has hooks: only then is a context passed to ky. */
   readonly #kyHooks: boolean;
 
-  constructor(config: TransportConfig, parent?: { readonly ky: KyInstance; readonly hooks: boolean }) {
+  constructor(config: TransportConfig, parent?: Transport) {
     this.#config = config;
     // ky's retry and timeout are off: p-retry retries (Retry-After, back-off, the deadline) and the SDK's
     // own per-attempt timeout covers the body too, which ky's stops short of.
@@ -94,8 +113,9 @@ export class Transport {
       fetch: config.fetch ?? fetchWithAttemptSignal,
     };
     if (config.hooks.ky) kyOptions.hooks = config.hooks.ky;
-    this.#ky = parent ? parent.ky.extend(kyOptions) : ky.create(kyOptions);
-    this.#kyHooks = Boolean(config.hooks.ky) || parent?.hooks === true;
+    this.#kyOptions = kyOptions;
+    this.#parent = parent;
+    this.#kyHooks = Boolean(config.hooks.ky) || (parent ? parent.#kyHooks : false);
     const base = { ...config.defaultHeaders };
     if (typeof config.apiKey === 'string') base.authorization = `Bearer ${config.apiKey}`;
     this.#headers = base;
@@ -104,7 +124,27 @@ export class Transport {
 
   /** A transport over this one's ky instance (extended), secrets and, unless `config` has its own, throttle. */
   derive(config: TransportConfig): Transport {
-    return new Transport(config, { ky: this.#ky, hooks: this.#kyHooks });
+    return new Transport(config, this);
+  }
+
+  /**
+   * The ky instance: `ky.create` for a client, the parent's extended for a derived one. Importing ky costs
+   * ~15-25 ms on Node (its feature test builds a `Request`), so it is paid by the first send, not by every
+   * import of the SDK; concurrent first sends share the load, and a failed load is tried again next time.
+   */
+  #kyInstance(): Promise<KyInstance> {
+    this.#kyLoading ??= (async () => {
+      const parent = this.#parent;
+      this.#ky = parent
+        ? (parent.#ky ?? (await parent.#kyInstance())).extend(this.#kyOptions)
+        : (await loadKy()).create(this.#kyOptions);
+      return this.#ky;
+    })().catch((cause: unknown) => {
+      this.#kyLoading = undefined;
+      const why = cause instanceof Error ? cause.message : String(cause);
+      throw new ShopError(`Could not load the HTTP client (ky), nothing was sent: ${why}`, { cause });
+    });
+    return this.#kyLoading;
   }
 
   /** The configuration, for {@link Transport.derive}. */
@@ -311,6 +351,11 @@ export class Transport {
   ) {
     const { logger, throttle, secrets } = this.#config;
     const signal = settings.signal;
+    let send = this.#ky;
+    if (!send) {
+      send = await this.#kyInstance();
+      if (signal?.aborted) throw signal.reason;
+    }
     const started = performance.now();
     // One controller per attempt covers headers and body; the caller's signal is linked by a listener,
     // which costs far less per request than AbortSignal.any.
@@ -334,7 +379,7 @@ export class Transport {
     let response: Response;
     let text: string;
     try {
-      response = await this.#ky(prepared.url, options);
+      response = await send(prepared.url, options);
       text = await response.text();
     } catch (cause) {
       if (signal?.aborted) throw signal.reason;

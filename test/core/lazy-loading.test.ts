@@ -1,0 +1,56 @@
+// What importing `shop-sdk` loads: neither ky nor zod (nor the generated schemas) is in the entry or the chunks it
+// imports statically; they sit in chunks the first call loads with import(). Read from esbuild's metafile of
+// the same split ESM bundle a partner's bundler makes, so the test does not depend on a prior `npm run build`.
+import { resolve } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+
+async function splitBundle(): Promise<Metafile> {
+  const result = await build({
+    entryPoints: { index: resolve(root, 'src/index.ts') },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    outdir: resolve(root, 'node_modules/.cache/lazy-loading-test'),
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  return result.metafile;
+}
+
+/** Every input file of `output` and of the outputs it imports statically, transitively. */
+function staticInputs(meta: Metafile, output: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(output)) return new Set();
+  seen.add(output);
+  const found = new Set(Object.keys(meta.outputs[output]?.inputs ?? {}));
+  for (const imported of meta.outputs[output]?.imports ?? []) {
+    if (imported.kind !== 'import-statement' || imported.external) continue;
+    for (const input of staticInputs(meta, imported.path, seen)) found.add(input);
+  }
+  return found;
+}
+
+describe('importing shop-sdk', () => {
+  it('loads neither ky nor zod nor the schemas; the chunks a first call imports hold them', async () => {
+    const meta = await splitBundle();
+    const entry = Object.keys(meta.outputs).find((path) =>
+      meta.outputs[path]?.entryPoint?.endsWith('src/index.ts'),
+    );
+    expect(entry).toBeDefined();
+    const onImport = [...staticInputs(meta, entry as string)];
+    const everything = Object.values(meta.outputs).flatMap((output) => Object.keys(output.inputs));
+    const lazy = (pattern: RegExp) => {
+      expect(onImport.filter((input) => pattern.test(input))).toEqual([]);
+      expect(everything.some((input) => pattern.test(input))).toBe(true);
+    };
+    lazy(/node_modules\/ky\//);
+    lazy(/node_modules\/zod\//);
+    lazy(/src\/generated\/(schemas|operation-schemas)\.ts$/);
+    expect(onImport).toContain('src/core/transport.ts');
+  }, 60_000);
+});
