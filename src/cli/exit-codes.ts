@@ -1,4 +1,4 @@
-import { ShopError } from '../core/errors/shop-error.js';
+import { ERROR_CLASS, ShopError } from '../core/errors/shop-error.js';
 
 /** The exit codes of `shop-sdk` (docs/cli.md lists them). */
 export const EXIT = {
@@ -16,6 +16,7 @@ export const EXIT = {
 
 /** An error the CLI prints as one line and exits with `code`, without a stack. */
 export class CliError extends ShopError {
+  static override readonly [ERROR_CLASS]: string = 'CliError';
   override readonly name: string = 'CliError';
 
   constructor(

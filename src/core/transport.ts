@@ -75,7 +75,12 @@ let kyLoading: Promise<KyInstance> | undefined;
 /** ky's default instance, imported once for every client of the process. */
 function loadKy(): Promise<KyInstance> {
   kyLoading ??= import('ky').then(
-    (module) => module.default,
+    // From the CJS build the import is of a CommonJS chunk, whose namespace's `default` is its exports object:
+    // ky is one `default` further in.
+    (module) => {
+      const exported = module.default as KyInstance | { readonly default: KyInstance };
+      return 'create' in exported ? exported : exported.default;
+    },
     (error: unknown) => {
       kyLoading = undefined;
       throw error;

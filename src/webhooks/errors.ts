@@ -1,6 +1,6 @@
 // Zod-free and ky-free on purpose: `shop-sdk/webhooks` imports this module, and a receiver that only verifies
 // deliveries must not load the HTTP client. src/core/errors re-exports these classes.
-import { isShopError, ShopError } from '../core/errors/shop-error.js';
+import { ERROR_CLASS, isShopError, ShopError } from '../core/errors/shop-error.js';
 
 /**
  * Why a delivery was refused:
@@ -26,6 +26,7 @@ export type WebhookVerificationReason =
  * the secret.
  */
 export class WebhookVerificationError extends ShopError {
+  static override readonly [ERROR_CLASS]: string = 'WebhookVerificationError';
   override readonly name: string = 'WebhookVerificationError';
 
   constructor(
@@ -47,6 +48,7 @@ export function isWebhookVerificationError(error: unknown): error is WebhookVeri
  * handler is set up, never because of what a sender sent, so a handler answers it with a 500, not a 400.
  */
 export class WebhookConfigurationError extends ShopError {
+  static override readonly [ERROR_CLASS]: string = 'WebhookConfigurationError';
   override readonly name: string = 'WebhookConfigurationError';
 }
 

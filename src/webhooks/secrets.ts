@@ -1,6 +1,6 @@
 // Where a handler's secrets come from: fixed at creation, or looked up per delivery (one receiver for many
 // shops or endpoints, each with its own secret). Kept out of verify.ts so the verify-only entry stays small.
-import { ShopError } from '../core/errors/shop-error.js';
+import { ERROR_CLASS, ShopError } from '../core/errors/shop-error.js';
 import type { WebhookRequest } from './request.js';
 import { checkTolerance, type VerifierSettings, verifierSettings } from './verify.js';
 
@@ -27,6 +27,7 @@ export type WebhookSecretErrorReason = 'secret_not_found' | 'resolver_failed';
  * learns the answer's type. The message names no secret and quotes nothing from the request.
  */
 export class WebhookSecretError extends ShopError {
+  static override readonly [ERROR_CLASS]: string = 'WebhookSecretError';
   override readonly name: string = 'WebhookSecretError';
 
   constructor(

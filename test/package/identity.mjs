@@ -30,4 +30,21 @@ await assert.rejects(
     error instanceof root.ShopError &&
     error instanceof webhooks.WebhookVerificationError,
 );
+// The CJS build loaded beside the ESM one (a dependency that require()s shop-sdk): two copies of each class,
+// and still an error of one is `instanceof` the same class of the other, and of no sibling.
+const cjs = createRequire(import.meta.url)('shop-sdk/webhooks/verify');
+assert.notEqual(cjs.WebhookVerificationError, root.WebhookVerificationError);
+await assert.rejects(
+  cjs.verifyWebhookSignature({
+    body: '{}',
+    headers: { 'service-signature': 't=1700000000,v1=00' },
+    secret: 'whsec_test_secret',
+    now: 1700000000,
+  }),
+  (error) =>
+    error instanceof root.WebhookVerificationError &&
+    error instanceof root.ShopError &&
+    !(error instanceof root.ShopApiError) &&
+    !(error instanceof root.WebhookConfigurationError),
+);
 console.log(`identity (import): ok, ${shared} re-exported classes across ${subpaths.length} subpaths`);

@@ -1,7 +1,7 @@
 import { parseRateLimit, parseRetryAfter, type RateLimitInfo } from '../rate-limit.js';
 import type { ErrorCode } from './error-codes.js';
 import type { AnyErrorCode, ErrorDetails } from './error-details.js';
-import { ShopError } from './shop-error.js';
+import { ERROR_CLASS, ShopError } from './shop-error.js';
 
 /** What the transport knows about a failed response when it builds the error. */
 export interface ApiErrorInit {
@@ -18,6 +18,7 @@ export interface ApiErrorInit {
  * subclass tells the status family (`NotFoundError`, `ConflictError`, ...).
  */
 export class ShopApiError extends ShopError {
+  static override readonly [ERROR_CLASS]: string = 'ShopApiError';
   override readonly name: string = 'ShopApiError';
   /** The HTTP status. */
   readonly status: number;
@@ -58,41 +59,49 @@ export class ShopApiError extends ShopError {
 
 /** 400: the request was invalid (`VALIDATION_ERROR` with per-field details, `IDEMPOTENCY_KEY_REQUIRED`). */
 export class BadRequestError extends ShopApiError {
+  static override readonly [ERROR_CLASS]: string = 'BadRequestError';
   override readonly name: string = 'BadRequestError';
 }
 
 /** 401: the key is missing, unknown, revoked or expired, or belongs to the other environment. */
 export class AuthenticationError extends ShopApiError {
+  static override readonly [ERROR_CLASS]: string = 'AuthenticationError';
   override readonly name: string = 'AuthenticationError';
 }
 
 /** 402: the shop's plan or subscription does not allow the call (`RANGE_ADDON_REQUIRED`, `TRIAL_EXPIRED`, ...). */
 export class PaymentRequiredError extends ShopApiError {
+  static override readonly [ERROR_CLASS]: string = 'PaymentRequiredError';
   override readonly name: string = 'PaymentRequiredError';
 }
 
 /** 403: the key lacks a permission (`details.required`) or the caller's IP is not allowed. */
 export class PermissionDeniedError extends ShopApiError {
+  static override readonly [ERROR_CLASS]: string = 'PermissionDeniedError';
   override readonly name: string = 'PermissionDeniedError';
 }
 
 /** 404: no such record, or one at a location the key cannot see. */
 export class NotFoundError extends ShopApiError {
+  static override readonly [ERROR_CLASS]: string = 'NotFoundError';
   override readonly name: string = 'NotFoundError';
 }
 
 /** 405: the path exists but not with this method. */
 export class MethodNotAllowedError extends ShopApiError {
+  static override readonly [ERROR_CLASS]: string = 'MethodNotAllowedError';
   override readonly name: string = 'MethodNotAllowedError';
 }
 
 /** 409: the record's state or another record conflicts with the request (`SESSION_FULL`, `INVALID_STATE`, ...). */
 export class ConflictError extends ShopApiError {
+  static override readonly [ERROR_CLASS]: string = 'ConflictError';
   override readonly name: string = 'ConflictError';
 }
 
 /** 422: the request is well formed but breaks a business rule (`CONSTRAINT_VIOLATION`, `NO_GUEST_PASSES`, ...). */
 export class UnprocessableEntityError extends ShopApiError {
+  static override readonly [ERROR_CLASS]: string = 'UnprocessableEntityError';
   override readonly name: string = 'UnprocessableEntityError';
 }
 
@@ -102,6 +111,7 @@ export class UnprocessableEntityError extends ShopApiError {
  * further off than `maxRetryAfterSeconds`.
  */
 export class RateLimitError extends ShopApiError {
+  static override readonly [ERROR_CLASS]: string = 'RateLimitError';
   override readonly name: string = 'RateLimitError';
   /**
    * Seconds to wait: the server's `Retry-After` (null when it sent none), or, when `throttled`, the wait
@@ -120,6 +130,7 @@ export class RateLimitError extends ShopApiError {
 
 /** 5xx: the server (or a proxy in front of it) failed. Safe to retry a POST with the same Idempotency-Key. */
 export class InternalServerError extends ShopApiError {
+  static override readonly [ERROR_CLASS]: string = 'InternalServerError';
   override readonly name: string = 'InternalServerError';
 }
 

@@ -1,7 +1,7 @@
 import type { ShopApiError } from './api-errors.js';
 import type { ErrorCode } from './error-codes.js';
 import type { ErrorDetails } from './error-details.js';
-import { ShopError } from './shop-error.js';
+import { ERROR_CLASS, ShopError } from './shop-error.js';
 
 /**
  * The call's own arguments were refused before anything was sent: a missing required field, a value of the
@@ -11,6 +11,7 @@ import { ShopError } from './shop-error.js';
  * rate-limit figures, and the SDK never retries it.
  */
 export class ParamsValidationError extends ShopError {
+  static override readonly [ERROR_CLASS]: string = 'ParamsValidationError';
   override readonly name: string = 'ParamsValidationError';
   /** 400: the status the server would answer; nothing was sent. */
   readonly status = 400 as const;

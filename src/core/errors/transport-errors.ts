@@ -1,8 +1,9 @@
 import { parseRateLimit, type RateLimitInfo } from '../rate-limit.js';
-import { ShopError } from './shop-error.js';
+import { ERROR_CLASS, ShopError } from './shop-error.js';
 
 /** The request never got an HTTP response: DNS, refused or reset connection, TLS failure. */
 export class ConnectionError extends ShopError {
+  static override readonly [ERROR_CLASS]: string = 'ConnectionError';
   override readonly name: string = 'ConnectionError';
 }
 
@@ -11,6 +12,7 @@ export class ConnectionError extends ShopError {
  * `deadline` (attempts, back-off and Retry-After waits together).
  */
 export class TimeoutError extends ConnectionError {
+  static override readonly [ERROR_CLASS]: string = 'TimeoutError';
   override readonly name: string = 'TimeoutError';
   /** The `deadline` that ran out, in milliseconds; null when one attempt's `timeout` did. */
   readonly deadline: number | null;
@@ -32,11 +34,13 @@ export class TimeoutError extends ConnectionError {
 
 /** A hook the caller gave (`hooks` of the client or the call) threw; its error is the `cause`. Never retried. */
 export class HookError extends ShopError {
+  static override readonly [ERROR_CLASS]: string = 'HookError';
   override readonly name: string = 'HookError';
 }
 
 /** A 2xx response that is not JSON or not the `{status: 'ok', data}` envelope. */
 export class InvalidResponseError extends ShopError {
+  static override readonly [ERROR_CLASS]: string = 'InvalidResponseError';
   override readonly name: string = 'InvalidResponseError';
   /** The response's rate-limit figures, as on `ShopApiError`: the request counted against the limit. */
   readonly rateLimit: RateLimitInfo;
@@ -76,6 +80,7 @@ export function formatIssuePath(path: readonly PropertyKey[]): string {
  * type, a missing required field). Unknown fields and enum values never cause it.
  */
 export class ResponseValidationError extends ShopError {
+  static override readonly [ERROR_CLASS]: string = 'ResponseValidationError';
   override readonly name: string = 'ResponseValidationError';
   /** The response's rate-limit figures, as on `ShopApiError`: the request counted against the limit. */
   readonly rateLimit: RateLimitInfo;
