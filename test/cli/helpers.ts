@@ -4,7 +4,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { verifyWebhook } from '../../src/webhooks/verify.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -212,5 +214,39 @@ export async function startSandbox(
     url: ready.url as string,
     key: ready.key as string,
     webhookSecret: (ready.webhookSecret as string | null) ?? null,
+  };
+}
+
+/**
+ * The hooks a CLI test file needs: the built bin before all, the processes it started and the receivers it
+ * opened ended after each test, and a scratch folder removed after all.
+ */
+export function cliSuite(name: string) {
+  let bin: Awaited<ReturnType<typeof builtBin>> | undefined;
+  let scratch = '';
+  const cli = new CliRunner(() => (bin as { bin: string }).bin);
+  const receivers: Receiver[] = [];
+  beforeAll(async () => {
+    bin = await builtBin();
+    scratch = mkdtempSync(join(tmpdir(), `shop-sdk-cli-${name}-`));
+  }, 120_000);
+  afterEach(async () => {
+    await cli.killAll();
+    await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+  });
+  afterAll(() => {
+    bin?.cleanup();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+  return {
+    cli,
+    /** The scratch folder (made before the first test). */
+    scratch: () => scratch,
+    /** A receiver on 127.0.0.1, closed after the test. */
+    async receiver(): Promise<Receiver> {
+      const started = await new Receiver().start();
+      receivers.push(started);
+      return started;
+    },
   };
 }

@@ -1,35 +1,11 @@
 // `shop-sdk listen` against a `shop-sdk sandbox` process: the feed delivered to a receiver that verifies
 // with the printed secret, a receiver that fails then recovers, a restart that resumes without re-sending,
 // and `replay` with a new delivery id and the next attempt number.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { builtBin, CliRunner, Receiver, startSandbox } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { cliSuite, startSandbox } from './helpers.js';
 
-let bin: Awaited<ReturnType<typeof builtBin>>;
-const cli = new CliRunner(() => bin.bin);
-const receivers: Receiver[] = [];
-let scratch: string;
-
-beforeAll(async () => {
-  bin = await builtBin();
-  scratch = mkdtempSync(join(tmpdir(), 'shop-sdk-cli-listen-'));
-}, 120_000);
-afterEach(async () => {
-  await cli.killAll();
-  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
-});
-afterAll(() => {
-  bin?.cleanup();
-  rmSync(scratch, { recursive: true, force: true });
-});
-
-async function receiver(): Promise<Receiver> {
-  const started = await new Receiver().start();
-  receivers.push(started);
-  return started;
-}
+const { cli, receiver, scratch } = cliSuite('listen');
 
 /** A sandbox process (its own endpoint gives the feed its types) and the env that points the CLI at it. */
 async function setup(name: string) {
@@ -37,7 +13,7 @@ async function setup(name: string) {
   const sandbox = await startSandbox(cli, ['--forward-to', sandboxHook.url]);
   const env = { SHOP_API_KEY: sandbox.key, SHOP_API_BASE_URL: sandbox.url };
   const local = await receiver();
-  const checkpoint = join(scratch, `${name}.json`);
+  const checkpoint = join(scratch(), `${name}.json`);
   const printed = await cli.run(
     ['listen', '--forward-to', local.url, '--checkpoint', checkpoint, '--print-secret'],
     env,
@@ -185,7 +161,7 @@ describe('shop-sdk listen', () => {
 
   it('exits 2 without a key, and 1 when the shop refuses the key', async () => {
     const local = await receiver();
-    const checkpoint = join(scratch, 'nokey.json');
+    const checkpoint = join(scratch(), 'nokey.json');
     const missing = await cli.run(['listen', '--forward-to', local.url, '--checkpoint', checkpoint]);
     expect(missing.code).toBe(2);
     expect(missing.stderr.join('\n')).toMatch(/set SHOP_API_KEY/);
