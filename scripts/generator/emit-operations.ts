@@ -53,6 +53,7 @@ export function emitOperations(
       method: ${quote(op.method)},
       path: ${quote(op.path)},
       pathParams: [${pathParams}],
+      /** Loads its query, body and result schemas (with zod), once: on the first call. */
       schemas: lazy(${quote(op.id)}),
       pagination: ${op.pagination ? quote(op.pagination) : 'null'},
       successStatus: ${op.successStatus},

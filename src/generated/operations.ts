@@ -35,6 +35,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/range/resources',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('range.resources.list'),
     pagination: 'cursor',
     successStatus: 200,
@@ -61,6 +62,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/range/classes',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('range.classes.list'),
     pagination: 'cursor',
     successStatus: 200,
@@ -87,6 +89,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/range/sessions',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('range.sessions.list'),
     pagination: 'cursor',
     successStatus: 200,
@@ -111,6 +114,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/range/reservations',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('range.reservations.list'),
     pagination: 'cursor',
     successStatus: 200,
@@ -143,6 +147,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/range/reservations',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('range.reservations.create'),
     pagination: null,
     successStatus: 201,
@@ -177,6 +182,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/range/reservations/{id}',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('range.reservations.retrieve'),
     pagination: null,
     successStatus: 200,
@@ -201,6 +207,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/range/availability',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('range.availability.list'),
     pagination: null,
     successStatus: 200,
@@ -226,6 +233,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/range/reservations/{id}/check-in',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('range.reservations.checkIn'),
     pagination: null,
     successStatus: 200,
@@ -257,6 +265,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/range/reservations/{id}/no-show',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('range.reservations.markNoShow'),
     pagination: null,
     successStatus: 200,
@@ -291,6 +300,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/range/reservations/{id}/cancel',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('range.reservations.cancel'),
     pagination: null,
     successStatus: 200,
@@ -323,6 +333,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/range/rentals',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('range.rentals.list'),
     pagination: 'cursor',
     successStatus: 200,
@@ -346,6 +357,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/range/rentals/{id}',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('range.rentals.retrieve'),
     pagination: null,
     successStatus: 200,
@@ -370,6 +382,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/range/rental-checkouts',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('range.rentalCheckouts.list'),
     pagination: 'cursor',
     successStatus: 200,
@@ -394,6 +407,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/membership-plans',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('membershipPlans.list'),
     pagination: 'cursor',
     successStatus: 200,
@@ -419,6 +433,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/memberships',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('memberships.list'),
     pagination: 'cursor',
     successStatus: 200,
@@ -447,6 +462,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/memberships',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('memberships.create'),
     pagination: null,
     successStatus: 201,
@@ -479,6 +495,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/memberships/{id}',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('memberships.retrieve'),
     pagination: null,
     successStatus: 200,
@@ -507,6 +524,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/memberships/{id}/cancel',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('memberships.cancel'),
     pagination: null,
     successStatus: 200,
@@ -533,6 +551,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/memberships/{id}/guest-pass',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('memberships.useGuestPass'),
     pagination: null,
     successStatus: 200,
@@ -566,6 +585,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/card-transactions',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('cardTransactions.list'),
     pagination: 'cursor',
     successStatus: 200,
@@ -589,6 +609,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/card-transactions/{id}',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('cardTransactions.retrieve'),
     pagination: null,
     successStatus: 200,
@@ -613,6 +634,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/returns',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('returns.list'),
     pagination: 'cursor',
     successStatus: 200,
@@ -636,6 +658,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/returns/{id}',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('returns.retrieve'),
     pagination: null,
     successStatus: 200,
@@ -665,6 +688,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/events',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('events.list'),
     pagination: 'cursor',
     successStatus: 200,
@@ -694,6 +718,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/locations',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('locations.list'),
     pagination: 'cursor',
     successStatus: 200,
@@ -720,6 +745,7 @@ export const operations = {
     method: 'PATCH',
     path: '/v1/locations/{id}',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('locations.update'),
     pagination: null,
     successStatus: 200,
@@ -747,6 +773,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/products',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('products.list'),
     pagination: 'cursor',
     successStatus: 200,
@@ -776,6 +803,7 @@ export const operations = {
     method: 'PATCH',
     path: '/v1/products/{id}',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('products.update'),
     pagination: null,
     successStatus: 200,
@@ -805,6 +833,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/inventory',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('inventory.list'),
     pagination: 'cursor',
     successStatus: 200,
@@ -831,6 +860,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/inventory/serialized',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('inventory.listSerialized'),
     pagination: 'cursor',
     successStatus: 200,
@@ -862,6 +892,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/inventory/adjust',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('inventory.adjust'),
     pagination: null,
     successStatus: 200,
@@ -896,6 +927,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/inventory/set',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('inventory.set'),
     pagination: null,
     successStatus: 200,
@@ -933,6 +965,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/purchase-orders',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('purchaseOrders.create'),
     pagination: null,
     successStatus: 201,
@@ -966,6 +999,7 @@ export const operations = {
     method: 'PATCH',
     path: '/v1/purchase-orders/{id}',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('purchaseOrders.update'),
     pagination: null,
     successStatus: 200,
@@ -993,6 +1027,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/purchase-orders/{id}/submit',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('purchaseOrders.submit'),
     pagination: null,
     successStatus: 200,
@@ -1019,6 +1054,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/purchase-orders/{id}/cancel',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('purchaseOrders.cancel'),
     pagination: null,
     successStatus: 200,
@@ -1047,6 +1083,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/purchase-orders/{id}/receive',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('purchaseOrders.receive'),
     pagination: null,
     successStatus: 200,
@@ -1084,6 +1121,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/orders',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('orders.create'),
     pagination: null,
     successStatus: 201,
@@ -1118,6 +1156,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/orders/{id}/void',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('orders.void'),
     pagination: null,
     successStatus: 200,
@@ -1149,6 +1188,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/customers/{id}/account',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('customers.account.retrieve'),
     pagination: null,
     successStatus: 200,
@@ -1176,6 +1216,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/customers/{id}/account/payments',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('customers.account.payments.create'),
     pagination: null,
     successStatus: 201,
@@ -1207,6 +1248,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/customers/{id}/store-credit',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('customers.storeCredit.retrieve'),
     pagination: null,
     successStatus: 200,
@@ -1234,6 +1276,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/customers/{id}/store-credit/issue',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('customers.storeCredit.issue'),
     pagination: null,
     successStatus: 200,
@@ -1268,6 +1311,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/customers/{id}/store-credit/redeem',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('customers.storeCredit.redeem'),
     pagination: null,
     successStatus: 200,
@@ -1300,6 +1344,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/store-credit',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('storeCredit.list'),
     pagination: 'cursor',
     successStatus: 200,
@@ -1326,6 +1371,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/invoices',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('invoices.list'),
     pagination: 'cursor',
     successStatus: 200,
@@ -1351,6 +1397,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/invoices/{id}',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('invoices.retrieve'),
     pagination: null,
     successStatus: 200,
@@ -1377,6 +1424,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/account-payments',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('accountPayments.list'),
     pagination: 'cursor',
     successStatus: 200,
@@ -1405,6 +1453,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/gift-certificates',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('giftCertificates.issue'),
     pagination: null,
     successStatus: 201,
@@ -1439,6 +1488,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/gift-certificates/{id}/redeem',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('giftCertificates.redeem'),
     pagination: null,
     successStatus: 200,
@@ -1475,6 +1525,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/gift-certificates/{id}/reverse',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('giftCertificates.reverse'),
     pagination: null,
     successStatus: 200,
@@ -1510,6 +1561,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/gift-certificates/{id}/reload',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('giftCertificates.reload'),
     pagination: null,
     successStatus: 200,
@@ -1544,6 +1596,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/gift-certificates/{id}/adjust',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('giftCertificates.adjust'),
     pagination: null,
     successStatus: 200,
@@ -1577,6 +1630,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/gift-certificates/{id}/disable',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('giftCertificates.disable'),
     pagination: null,
     successStatus: 200,
@@ -1610,6 +1664,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/gift-certificates/{id}/enable',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('giftCertificates.enable'),
     pagination: null,
     successStatus: 200,
@@ -1644,6 +1699,7 @@ export const operations = {
     method: 'POST',
     path: '/v1/coupons',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('coupons.create'),
     pagination: null,
     successStatus: 201,
@@ -1669,6 +1725,7 @@ export const operations = {
     method: 'PATCH',
     path: '/v1/coupons/{id}',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('coupons.update'),
     pagination: null,
     successStatus: 200,
@@ -1694,6 +1751,7 @@ export const operations = {
     method: 'DELETE',
     path: '/v1/coupons/{id}',
     pathParams: [{ name: 'id', type: 'integer' }],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('coupons.delete'),
     pagination: null,
     successStatus: 200,
@@ -1718,6 +1776,7 @@ export const operations = {
     method: 'GET',
     path: '/v1/me',
     pathParams: [],
+    /** Loads its query, body and result schemas (with zod), once: on the first call. */
     schemas: lazy('me.retrieve'),
     pagination: null,
     successStatus: 200,
