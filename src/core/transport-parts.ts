@@ -1,3 +1,4 @@
+import type { KyInstance } from 'ky';
 import { countProblem, timeoutProblem } from '../internal/limits.js';
 import { redact, redactedCause } from '../internal/redact.js';
 import { ParamsValidationError } from './errors/params-validation-error.js';
@@ -102,4 +103,23 @@ export interface AttemptInit {
 export function fetchWithAttemptSignal(input: Request | URL | string, init?: RequestInit): Promise<Response> {
   const signal = (init as AttemptInit | undefined)?.shopSdkSignal;
   return globalThis.fetch(input, signal ? { signal } : init);
+}
+
+let kyLoading: Promise<KyInstance> | undefined;
+
+/** ky's default instance, imported once for every client of the process. */
+export function loadKy(): Promise<KyInstance> {
+  kyLoading ??= import('ky').then(
+    // From the CJS build the import is of a CommonJS chunk, whose namespace's `default` is its exports object:
+    // ky is one `default` further in.
+    (module) => {
+      const exported = module.default as KyInstance | { readonly default: KyInstance };
+      return 'create' in exported ? exported : exported.default;
+    },
+    (error: unknown) => {
+      kyLoading = undefined;
+      throw error;
+    },
+  );
+  return kyLoading;
 }

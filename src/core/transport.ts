@@ -28,6 +28,7 @@ import {
   deletedStub,
   describe,
   fetchWithAttemptSignal,
+  loadKy,
   serialise,
   withQuery,
 } from './transport-parts.js';
@@ -69,25 +70,6 @@ interface CallSettings {
 }
 
 const channels = tracingChannels();
-
-let kyLoading: Promise<KyInstance> | undefined;
-
-/** ky's default instance, imported once for every client of the process. */
-function loadKy(): Promise<KyInstance> {
-  kyLoading ??= import('ky').then(
-    // From the CJS build the import is of a CommonJS chunk, whose namespace's `default` is its exports object:
-    // ky is one `default` further in.
-    (module) => {
-      const exported = module.default as KyInstance | { readonly default: KyInstance };
-      return 'create' in exported ? exported : exported.default;
-    },
-    (error: unknown) => {
-      kyLoading = undefined;
-      throw error;
-    },
-  );
-  return kyLoading;
-}
 
 /**
  * Sends calls through one ky instance: builds the URL and headers, sends, retries with p-retry, opens the
