@@ -1,9 +1,8 @@
 // Over a real socket, for what only the wire shows: resets, slow responses, measured waits, the bytes of the
 // query string. A node:http server on 127.0.0.1, no msw.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConnectionError, InternalServerError, TimeoutError } from '../../src/core/errors/index.js';
+import { json, useLoopback } from './loopback.js';
 import {
   createReservation,
   failure,
@@ -15,75 +14,28 @@ import {
   testClient,
 } from './support.js';
 
-interface Seen {
-  readonly method: string;
-  readonly url: string;
-  readonly headers: IncomingMessage['headers'];
-  readonly body: string;
-  readonly at: number;
-}
-
-type Handler = (seen: Seen, res: ServerResponse, req: IncomingMessage, index: number) => void;
-
-let server: Server;
-let baseUrl: string;
-let handler: Handler;
-let seen: Seen[];
-
-function json(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-}
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const entry = {
-        method: req.method ?? '',
-        url: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-        at: performance.now(),
-      };
-      seen.push(entry);
-      handler(entry, res, req, seen.length - 1);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
-
-beforeEach(() => {
-  seen = [];
-});
+const loopback = useLoopback();
+const { seen } = loopback;
 
 describe('over a real socket', () => {
   it('retries after the server resets the connection, then succeeds', async () => {
-    handler = (_seen, res, req, index) => {
+    loopback.handle((_seen, res, req, index) => {
       if (index === 0) req.socket.resetAndDestroy();
       else json(res, 200, ok(reservation(1)));
-    };
-    const result = await testClient({ baseUrl }).request(retrieveReservation, { path: { id: 1 } });
+    });
+    const result = await testClient({ baseUrl: loopback.baseUrl }).request(retrieveReservation, {
+      path: { id: 1 },
+    });
     expect(result.id).toBe(1);
     expect(seen).toHaveLength(2);
   });
 
   it('raises ConnectionError when every attempt is reset', async () => {
-    handler = (_seen, _res, req) => req.socket.resetAndDestroy();
+    loopback.handle((_seen, _res, req) => req.socket.resetAndDestroy());
     const error = await rejection(
-      testClient({ baseUrl, maxRetries: 1 }).request(retrieveReservation, { path: { id: 1 } }),
+      testClient({ baseUrl: loopback.baseUrl, maxRetries: 1 }).request(retrieveReservation, {
+        path: { id: 1 },
+      }),
     );
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).not.toBeInstanceOf(TimeoutError);
@@ -91,23 +43,27 @@ describe('over a real socket', () => {
   });
 
   it('gives up on a slow response after `timeout` with TimeoutError', async () => {
-    handler = (_seen, res) => setTimeout(() => json(res, 200, ok(reservation(1))), 1_500);
+    loopback.handle((_seen, res) => setTimeout(() => json(res, 200, ok(reservation(1))), 1_500));
     const started = performance.now();
     const error = await rejection(
-      testClient({ baseUrl, timeout: 150, maxRetries: 0 }).request(retrieveReservation, { path: { id: 1 } }),
+      testClient({ baseUrl: loopback.baseUrl, timeout: 150, maxRetries: 0 }).request(retrieveReservation, {
+        path: { id: 1 },
+      }),
     );
     expect(error).toBeInstanceOf(TimeoutError);
     expect(performance.now() - started).toBeLessThan(1_400);
   });
 
   it('counts a body that stalls after the headers against the same timeout', async () => {
-    handler = (_seen, res) => {
+    loopback.handle((_seen, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"status":"ok","data":');
       setTimeout(() => res.end(JSON.stringify(reservation(1))), 1_500);
-    };
+    });
     const error = await rejection(
-      testClient({ baseUrl, timeout: 150, maxRetries: 0 }).request(retrieveReservation, { path: { id: 1 } }),
+      testClient({ baseUrl: loopback.baseUrl, timeout: 150, maxRetries: 0 }).request(retrieveReservation, {
+        path: { id: 1 },
+      }),
     );
     expect(error).toBeInstanceOf(TimeoutError);
   });
@@ -117,14 +73,14 @@ describe('over a real socket', () => {
     const sent = new Promise<void>((resolve) => {
       headersSent = resolve;
     });
-    handler = (_seen, res) => {
+    loopback.handle((_seen, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"status":"ok","data":');
       headersSent();
       setTimeout(() => res.end(JSON.stringify(reservation(1))), 5_000).unref();
-    };
+    });
     const controller = new AbortController();
-    const call = testClient({ baseUrl }).request(
+    const call = testClient({ baseUrl: loopback.baseUrl }).request(
       retrieveReservation,
       { path: { id: 1 } },
       { signal: controller.signal },
@@ -139,11 +95,11 @@ describe('over a real socket', () => {
   });
 
   it('waits Retry-After seconds before retrying a 429 (measured at the server)', async () => {
-    handler = (_seen, res, _req, index) => {
+    loopback.handle((_seen, res, _req, index) => {
       if (index === 0) json(res, 429, failure('RATE_LIMITED'), { 'retry-after': '1' });
       else json(res, 200, ok(reservation(1)));
-    };
-    await testClient({ baseUrl }).request(retrieveReservation, { path: { id: 1 } });
+    });
+    await testClient({ baseUrl: loopback.baseUrl }).request(retrieveReservation, { path: { id: 1 } });
     expect(seen).toHaveLength(2);
     const waited = (seen[1]?.at ?? 0) - (seen[0]?.at ?? 0);
     expect(waited).toBeGreaterThanOrEqual(990);
@@ -152,12 +108,12 @@ describe('over a real socket', () => {
 
   it('waits until a Retry-After given as an HTTP date (measured at the server)', async () => {
     let until = 0;
-    handler = (_seen, res, _req, index) => {
+    loopback.handle((_seen, res, _req, index) => {
       if (index > 0) return json(res, 200, ok(reservation(1)));
       until = (Math.floor(Date.now() / 1000) + 2) * 1000;
       json(res, 429, failure('RATE_LIMITED'), { 'retry-after': new Date(until).toUTCString() });
-    };
-    await testClient({ baseUrl }).request(retrieveReservation, { path: { id: 1 } });
+    });
+    await testClient({ baseUrl: loopback.baseUrl }).request(retrieveReservation, { path: { id: 1 } });
     expect(seen).toHaveLength(2);
     const waited = (seen[1]?.at ?? 0) - (seen[0]?.at ?? 0);
     expect(waited).toBeGreaterThanOrEqual(990);
@@ -166,12 +122,12 @@ describe('over a real socket', () => {
   });
 
   it('sends the same Idempotency-Key and body on every attempt of a POST', async () => {
-    handler = (_seen, res, req, index) => {
+    loopback.handle((_seen, res, req, index) => {
       if (index === 0) req.socket.resetAndDestroy();
       else if (index === 1) json(res, 503, failure('SERVER_ERROR'));
       else json(res, 201, ok(reservation(9)));
-    };
-    const created = await testClient({ baseUrl }).request(createReservation, {
+    });
+    const created = await testClient({ baseUrl: loopback.baseUrl }).request(createReservation, {
       body: { party_size: 3, resource_ids: [7] },
     });
     expect(created.id).toBe(9);
@@ -184,27 +140,31 @@ describe('over a real socket', () => {
 
   it('walks 10 pages, passing each opaque cursor back verbatim', async () => {
     const cursors = Array.from({ length: 9 }, (_, i) => `c${i}+/=?&#%20é ${'x'.repeat(i)}`);
-    handler = (_seen, res, req) => {
-      const cursor = new URL(req.url ?? '', baseUrl).searchParams.get('cursor');
+    loopback.handle((_seen, res, req) => {
+      const cursor = new URL(req.url ?? '', loopback.baseUrl).searchParams.get('cursor');
       const page = cursor === null ? 0 : cursors.indexOf(cursor) + 1;
       if (cursor !== null && page === 0) return json(res, 400, failure('VALIDATION_ERROR', 'bad cursor'));
       const data = [reservation(page * 2 + 1), reservation(page * 2 + 2)];
       const next = cursors[page] ?? null;
       json(res, 200, ok(data, { limit: 2, has_more: next !== null, next_cursor: next }));
-    };
+    });
     const ids = [];
-    for await (const item of testClient({ baseUrl }).list(listReservations, { query: { limit: 2 } }))
+    for await (const item of testClient({ baseUrl: loopback.baseUrl }).list(listReservations, {
+      query: { limit: 2 },
+    }))
       ids.push(item.id);
     expect(ids).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(seen).toHaveLength(10);
   });
 
   it("raises a proxy's HTML 502 as InternalServerError with code null and the page's start, after retrying it", async () => {
-    handler = (_seen, res) => {
+    loopback.handle((_seen, res) => {
       res.writeHead(502, 'Bad Gateway', { 'content-type': 'text/html' });
       res.end('<html><body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>');
-    };
-    const error = await rejection(testClient({ baseUrl }).request(retrieveReservation, { path: { id: 1 } }));
+    });
+    const error = await rejection(
+      testClient({ baseUrl: loopback.baseUrl }).request(retrieveReservation, { path: { id: 1 } }),
+    );
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error).toMatchObject({ status: 502, code: null });
     expect((error as Error).message).toContain('<h1>502 Bad Gateway</h1>');
