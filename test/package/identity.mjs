@@ -17,14 +17,16 @@ for (const subpath of subpaths) {
 assert.ok(shared > 10, `expected the error classes to be re-exported, saw ${shared}`);
 
 const { verifyWebhookSignature } = await import('shop-sdk/webhooks/verify');
+/** A delivery whose signature cannot match: every verifier refuses it with WebhookVerificationError. */
+const FORGED = {
+  body: '{}',
+  headers: { 'service-signature': 't=1700000000,v1=00' },
+  secret: 'whsec_test_secret',
+  now: 1700000000,
+};
 const webhooks = await import('shop-sdk/webhooks');
 await assert.rejects(
-  verifyWebhookSignature({
-    body: '{}',
-    headers: { 'service-signature': 't=1700000000,v1=00' },
-    secret: 'whsec_test_secret',
-    now: 1700000000,
-  }),
+  verifyWebhookSignature(FORGED),
   (error) =>
     error instanceof root.WebhookVerificationError &&
     error instanceof root.ShopError &&
@@ -35,12 +37,7 @@ await assert.rejects(
 const cjs = createRequire(import.meta.url)('shop-sdk/webhooks/verify');
 assert.notEqual(cjs.WebhookVerificationError, root.WebhookVerificationError);
 await assert.rejects(
-  cjs.verifyWebhookSignature({
-    body: '{}',
-    headers: { 'service-signature': 't=1700000000,v1=00' },
-    secret: 'whsec_test_secret',
-    now: 1700000000,
-  }),
+  cjs.verifyWebhookSignature(FORGED),
   (error) =>
     error instanceof root.WebhookVerificationError &&
     error instanceof root.ShopError &&
