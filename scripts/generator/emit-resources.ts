@@ -265,17 +265,17 @@ function methodDoc(
     prose,
     '',
     `Permission: ${op.permission ? `\`${op.permission}\`` : 'none'}.`,
-    ...wrap(`Errors: ${errors}`),
+    ...wrapErrors(`Errors: ${errors}`),
     '@example',
     example,
   ];
 }
 
-/** Wraps prose at word boundaries to the comment width. */
-function wrapWords(text: string, width = 104): string[] {
+/** Wraps prose to the comment width, breaking only where `breaks` matches (by default, at any space). */
+function wrapWords(text: string, width = 104, breaks: RegExp = /\s+/): string[] {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(/\s+/)) {
+  for (const word of text.split(breaks)) {
     if (line && line.length + 1 + word.length > width) {
       lines.push(line);
       line = word;
@@ -285,19 +285,8 @@ function wrapWords(text: string, width = 104): string[] {
   return lines;
 }
 
-/** Wraps a long line between its items (`409 \`CODE\` (note),`), never inside a status and its code. */
-function wrap(text: string, width = 104): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/ (?=\d{3} `)/)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines;
-}
+/** Wraps a list of errors between its items (`409 \`CODE\` (note),`), never inside a status and its code. */
+const wrapErrors = (text: string): string[] => wrapWords(text, 104, / (?=\d{3} `)/);
 
 function js(file: string): string {
   return file.replace(/\.ts$/, '.js');
