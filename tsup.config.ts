@@ -49,7 +49,7 @@ export default defineConfig([
     noExternal: ['p-retry', 'is-network-error', 'ky', 'zod'],
   },
   {
-    // The `shop-sdk` command (package.json "bin"): Node only, ESM is enough for a bin.
+    // The `shop-mgmt` command (package.json "bin"): Node only, ESM is enough for a bin.
     entry: { 'cli/index': 'src/cli/index.ts' },
     format: ['esm'],
     sourcemap: true,

@@ -8,7 +8,7 @@
  * as an application's bundler would, with code splitting: what the SDK loads with `import()` (the
  * validators with zod, the generated schemas, loaded on the first call) becomes chunks of their own. Each
  * file is gzipped (level 9) and two sizes are printed: "on import", the entry and the chunks it imports
- * statically (what `import 'shop-sdk'` loads, the figure the 35 kB target is about), and "first call", that
+ * statically (what `import 'shop-mgmt'` loads, the figure the 35 kB target is about), and "first call", that
  * plus every chunk it can load with `import()` (what a partner's bundler ships for an application that makes
  * a call). Node built-ins and the testing entry's optional peer msw stay outside. openai and stripe are
  * bundled from their package entries the same way.
@@ -44,21 +44,21 @@ interface Target {
 const sdk = (file: string) => `export * from ${JSON.stringify(join(root, file))};`;
 
 const TARGETS: Target[] = [
-  { name: 'shop-sdk', contents: sdk('src/index.ts'), limitKb: 35, installed: 'dist/index.js' },
-  { name: 'shop-sdk/schemas', contents: sdk('src/schemas.ts'), installed: 'dist/schemas.js' },
-  { name: 'shop-sdk/webhooks', contents: sdk('src/webhooks/index.ts'), installed: 'dist/webhooks/index.js' },
+  { name: 'shop-mgmt', contents: sdk('src/index.ts'), limitKb: 35, installed: 'dist/index.js' },
+  { name: 'shop-mgmt/schemas', contents: sdk('src/schemas.ts'), installed: 'dist/schemas.js' },
+  { name: 'shop-mgmt/webhooks', contents: sdk('src/webhooks/index.ts'), installed: 'dist/webhooks/index.js' },
   {
-    name: 'shop-sdk/webhooks/verify',
+    name: 'shop-mgmt/webhooks/verify',
     contents: sdk('src/webhooks/verify-only.ts'),
     limitKb: 5,
     installed: 'dist/webhooks/verify.js',
   },
   {
-    name: 'shop-sdk/webhooks/redis',
+    name: 'shop-mgmt/webhooks/redis',
     contents: sdk('src/webhooks/redis.ts'),
     installed: 'dist/webhooks/redis.js',
   },
-  { name: 'shop-sdk/testing', contents: sdk('src/testing/index.ts'), installed: 'dist/testing/index.js' },
+  { name: 'shop-mgmt/testing', contents: sdk('src/testing/index.ts'), installed: 'dist/testing/index.js' },
   // What the main entry's import costs by itself because of ky: on Node, ky's module-level feature test
   // constructs a `Request`, which loads the runtime's fetch implementation.
   { name: 'ky (alone)', contents: "export { default } from 'ky';", installed: 'ky' },
@@ -189,7 +189,7 @@ function median(values: readonly number[]): number {
 const kb = (bytes: number) => (bytes / 1000).toFixed(1);
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'shop-sdk-bench-size-'));
+  const dir = mkdtempSync(join(tmpdir(), 'shop-mgmt-bench-size-'));
   try {
     const measured: Measured[] = [];
     for (const [index, target] of TARGETS.entries()) measured.push(await bundle(target, dir, index));
@@ -242,7 +242,7 @@ async function main(): Promise<void> {
         m.target.limitKb === undefined
           ? ''
           : `  target <= ${m.target.limitKb} kB on import: ${m.gzBytes <= m.target.limitKb * 1000 ? 'met' : 'NOT met'}`;
-      const about = m.target.name.startsWith('shop-sdk') ? `  zod ${m.zod}, ky ${m.ky}${limit}` : '';
+      const about = m.target.name.startsWith('shop-mgmt') ? `  zod ${m.zod}, ky ${m.ky}${limit}` : '';
       const pair = (min: number, gz: number) => `${kb(min)} / ${kb(gz)}`.padStart(22);
       console.log(
         `${m.target.name.padEnd(26)}${pair(m.minBytes, m.gzBytes)}${pair(m.allMinBytes, m.allGzBytes)}` +

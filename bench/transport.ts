@@ -62,8 +62,8 @@ const cases: Case[] = [
     variants: [
       ['fetch + res.json()', async () => (await fetch(bigUrl, { headers })).json()],
       ['ky .json(), no validation', () => api(bigUrl).json()],
-      ['shop-sdk, validated', async () => shop.list(listOp, { query: { limit: 200 } })],
-      ['shop-sdk, validated, 4 no-op hooks', async () => hooked.list(listOp, { query: { limit: 200 } })],
+      ['shop-mgmt, validated', async () => shop.list(listOp, { query: { limit: 200 } })],
+      ['shop-mgmt, validated, 4 no-op hooks', async () => hooked.list(listOp, { query: { limit: 200 } })],
     ],
   },
   {
@@ -73,8 +73,8 @@ const cases: Case[] = [
     variants: [
       ['fetch + res.json()', async () => (await fetch(smallUrl, { headers })).json()],
       ['ky .json(), no validation', () => api(smallUrl).json()],
-      ['shop-sdk, validated', async () => shop.request(retrieveOp, { path: { id: 1 } })],
-      ['shop-sdk, validated, 4 no-op hooks', async () => hooked.request(retrieveOp, { path: { id: 1 } })],
+      ['shop-mgmt, validated', async () => shop.request(retrieveOp, { path: { id: 1 } })],
+      ['shop-mgmt, validated, 4 no-op hooks', async () => hooked.request(retrieveOp, { path: { id: 1 } })],
     ],
   },
 ];

@@ -4,7 +4,7 @@
 //    `t.body`, timingSafeEqual), in alternating rounds of one run, as ratios: verifyWebhookSignature (the same
 //    work, checked: the like-for-like figure the >= 0.8 target applies to) to the floor, and verifyWebhook
 //    (which also parses the event) to the floor plus JSON.parse.
-// 2. The verify-only entry, `shop-sdk/webhooks/verify`, and the whole `shop-sdk/webhooks`: import time over an
+// 2. The verify-only entry, `shop-mgmt/webhooks/verify`, and the whole `shop-mgmt/webhooks`: import time over an
 //    empty import (fresh processes), min+gz size with their chunks, and whether zod, ky or p-retry are part of
 //    them. BENCH_FOOTPRINT=0 skips it.
 import { spawnSync } from 'node:child_process';
@@ -42,7 +42,7 @@ async function entry(name: string, source: string): Promise<Entry> {
   const dist = join(root, `dist/${name}.js`);
   const fresh = existsSync(dist) && statSync(dist).mtimeMs >= newestSource();
   if (fresh) return { file: dist, label: `dist/${name}.js`, cleanup: () => undefined };
-  const dir = mkdtempSync(join(tmpdir(), 'shop-sdk-bench-'));
+  const dir = mkdtempSync(join(tmpdir(), 'shop-mgmt-bench-'));
   const file = join(dir, 'webhooks.js');
   await build({
     entryPoints: [join(root, source)],
@@ -231,7 +231,7 @@ function importMs(file: string, samples: number): number {
 }
 
 async function entryFootprint(title: string, target: Entry): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'shop-sdk-bench-empty-'));
+  const dir = mkdtempSync(join(tmpdir(), 'shop-mgmt-bench-empty-'));
   try {
     const empty = join(dir, 'empty.mjs');
     writeFileSync(empty, 'export {};\n');
@@ -278,11 +278,11 @@ async function entryFootprint(title: string, target: Entry): Promise<void> {
 const target = await entry('webhooks/index', 'src/webhooks/index.ts');
 const verifyOnly = await entry('webhooks/verify', 'src/webhooks/verify-only.ts');
 try {
-  console.log(`shop-sdk webhooks bench: Node ${process.version}, measuring ${target.label}`);
+  console.log(`shop-mgmt webhooks bench: Node ${process.version}, measuring ${target.label}`);
   await throughput(target.file);
   if (process.env.BENCH_FOOTPRINT !== '0') {
-    await entryFootprint('verify-only entry, shop-sdk/webhooks/verify', verifyOnly);
-    await entryFootprint('whole entry, shop-sdk/webhooks (handlers, dedupe, router too)', target);
+    await entryFootprint('verify-only entry, shop-mgmt/webhooks/verify', verifyOnly);
+    await entryFootprint('whole entry, shop-mgmt/webhooks (handlers, dedupe, router too)', target);
   }
 } finally {
   target.cleanup();

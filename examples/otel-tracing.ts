@@ -1,11 +1,11 @@
-// OpenTelemetry spans from shop-sdk's diagnostics channels: no SDK plugin and no dependency of the SDK.
+// OpenTelemetry spans from shop-mgmt's diagnostics channels: no SDK plugin and no dependency of the SDK.
 // Every call becomes a CLIENT span named after its operation (`range.reservations.create`), and each of its
 // attempts a child span, so a retried call shows as one parent with its attempts under it.
 //
 //   import { trace } from '@opentelemetry/api';
 //   const stop = traceShopSdk(trace.getTracer('my-app'));
 //
-// It imports the SDK from source so it runs without a build; in your app the import is 'shop-sdk'.
+// It imports the SDK from source so it runs without a build; in your app the import is 'shop-mgmt'.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { context, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import {
@@ -17,7 +17,7 @@ import {
 
 type Listener = (message: unknown, name: string | symbol) => void;
 
-/** Subscribes `tracer` to shop-sdk's calls and attempts; returns the function that unsubscribes it. */
+/** Subscribes `tracer` to shop-mgmt's calls and attempts; returns the function that unsubscribes it. */
 export function traceShopSdk(tracer: Tracer): () => void {
   const calls = new WeakMap<RequestTraceMessage, Span>();
   const attempts = new WeakMap<AttemptTraceMessage, Span>();

@@ -1,9 +1,9 @@
-// `npm run demo`: a partner's day with shop-sdk, from listing lanes to catching up from the event feed.
+// `npm run demo`: a partner's day with shop-mgmt, from listing lanes to catching up from the event feed.
 //
 // With neither SHOP_API_KEY nor SHOP_API_BASE_URL set it runs against the built-in sandbox on 127.0.0.1
 // (bookings, webhooks and all). With both set it runs only the read-only part against that shop.
-// It imports the SDK from source so it runs without a build; in your app the imports are 'shop-sdk',
-// 'shop-sdk/testing' and 'shop-sdk/webhooks'.
+// It imports the SDK from source so it runs without a build; in your app the imports are 'shop-mgmt',
+// 'shop-mgmt/testing' and 'shop-mgmt/webhooks'.
 import { describeError } from './lib/print.js';
 import { readOnlyTour } from './lib/read-only-tour.js';
 import { sandboxDay } from './lib/sandbox-day.js';

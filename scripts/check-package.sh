@@ -2,9 +2,9 @@
 # Checks the package as npm would publish it: attw and publint on the packed tarball, then tests in a fresh
 # project that installed the tarball: a real request with both import and require(), one error class per
 # package under every subpath of package.json's exports (test/package/identity.*), declarations that need
-# neither msw nor @types/node (test/package/types-*.ts, skipLibCheck off), shop-sdk/testing bundled by
+# neither msw nor @types/node (test/package/types-*.ts, skipLibCheck off), shop-mgmt/testing bundled by
 # esbuild for browsers and Workers (test/package/bundle.mjs), and the README's and guides' relative links
-# resolving inside the package (test/package/links.mjs), and the `shop-sdk` bin's help. Run after `npm run build`.
+# resolving inside the package (test/package/links.mjs), and the `shop-mgmt` bin's help. Run after `npm run build`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -28,7 +28,7 @@ cp scripts/smoke/smoke.mjs scripts/smoke/smoke.cjs scripts/smoke/server.mjs test
   # Before msw is there: the testing types must not need it (nor Node's).
   "$root/node_modules/.bin/tsc" -p tsconfig.no-msw.json
   echo "types without msw: ok"
-  # The optional peer and Node's types, as a project using shop-sdk/testing/msw has them.
+  # The optional peer and Node's types, as a project using shop-mgmt/testing/msw has them.
   ln -s "$root/node_modules/msw" node_modules/msw
   mkdir -p node_modules/@types && ln -s "$root/node_modules/@types/node" node_modules/@types/node
   "$root/node_modules/.bin/tsc" -p tsconfig.msw.json
@@ -41,7 +41,7 @@ cp scripts/smoke/smoke.mjs scripts/smoke/smoke.cjs scripts/smoke/server.mjs test
   ESBUILD="$root/node_modules/esbuild" node bundle.mjs
   # The bin as npx finds it in an installed package: it starts, and every command has its help.
   for command in sandbox listen trigger replay; do
-    ./node_modules/.bin/shop-sdk "$command" --help | grep -q 'EXAMPLES' || { echo "shop-sdk $command --help has no EXAMPLES"; exit 1; }
+    ./node_modules/.bin/shop-mgmt "$command" --help | grep -q 'EXAMPLES' || { echo "shop-mgmt $command --help has no EXAMPLES"; exit 1; }
   done
   echo "bin: ok"
 )

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The framework recipes of examples/ (Express, Fastify, Koa, Hono on Node and Workers, NestJS, Next.js, AWS
-# Lambda, node:http): installed from examples/package-lock.json (shop-sdk is a file: link to this
+# Lambda, node:http): installed from examples/package-lock.json (shop-mgmt is a file: link to this
 # repository's built package), type-checked, the Next.js app built, then each driven over HTTP by
 # examples/harness/drive.ts. Run after `npm run build`.
 set -euo pipefail

@@ -68,7 +68,7 @@ async function main(): Promise<number> {
     return 0;
   }
 
-  const scratch = await mkdtemp(path.join(tmpdir(), 'shop-sdk-generate-'));
+  const scratch = await mkdtemp(path.join(tmpdir(), 'shop-mgmt-generate-'));
   await writeFiles(scratch, files);
   const differences = [
     ...(await diffFiles(cli.out, files)),

@@ -18,7 +18,7 @@ import { type Webhooks, webhooks } from './resources/webhooks.js';
 export type { ClientOptions, DerivedOptions };
 
 /** The transport a derived client is built on, passed through the constructor (not a public option). */
-const DERIVED: unique symbol = Symbol('shop-sdk.derivedTransport');
+const DERIVED: unique symbol = Symbol('shop-mgmt.derivedTransport');
 
 /**
  * The client of the Shop Management API. The resource groups (`shop.range.reservations`, ...) come from
@@ -51,7 +51,7 @@ export class ShopClient extends ShopClientResources {
   // (src/resources/client-resources.ts). `webhooks` stays here: it makes no API call.
 
   /**
-   * Webhook helpers: `shop.webhooks.verify` is `verifyWebhook` from `shop-sdk/webhooks`, for code that holds
+   * Webhook helpers: `shop.webhooks.verify` is `verifyWebhook` from `shop-mgmt/webhooks`, for code that holds
    * a client. It makes no API call.
    */
   get webhooks(): Webhooks {

@@ -1,9 +1,9 @@
 /**
  * The client (`ShopClient`), its resources, errors, pagination and the event-feed sync helpers.
  *
- * @module shop-sdk
+ * @module shop-mgmt
  */
-// The public surface of `shop-sdk`. Anything not exported here (src/internal above all) may change in any release.
+// The public surface of `shop-mgmt`. Anything not exported here (src/internal above all) may change in any release.
 
 export { type ClientOptions, type DerivedOptions, ShopClient } from './client.js';
 export { APIPromise, type APIResponse } from './core/api-promise.js';
@@ -79,13 +79,13 @@ export type { ApiKeyOption, FetchLike } from './core/transport-config.js';
 // The known values of every open enum, `as const`, with their open union types.
 export * from './generated/enums.js';
 export { EVENT_TYPES, type EventType } from './generated/event-types.js';
-// The event payload types. EVENT_PAYLOAD_SCHEMAS, the schemas that check them, are in `shop-sdk/schemas`:
+// The event payload types. EVENT_PAYLOAD_SCHEMAS, the schemas that check them, are in `shop-mgmt/schemas`:
 // no zod schema is bundled with the main entry (the transport loads its own on the first call).
 export type { EventPayloadMap } from './generated/events.js';
 // The endpoint table the resource methods are built on, for `shop.request(operations[id], ...)` and tools.
 export { type OperationId, operations } from './generated/operations.js';
 export type * from './generated/params.js';
-// Every resource's type, from the spec. Types only: the zod schemas behind them are in `shop-sdk/schemas`
+// Every resource's type, from the spec. Types only: the zod schemas behind them are in `shop-mgmt/schemas`
 // (the transport loads them on its first call). `ListMeta` above, the pagination one, takes the place of the
 // spec's type of the same name. The known values of every open enum are in enums.js, exported above.
 export type * from './generated/schemas.js';
@@ -94,7 +94,7 @@ export * from './resources/index.js';
 // Keeping a mirror in step: the event-feed catch-up and the inventory mirror.
 export * from './sync/index.js';
 export { VERSION } from './version.js';
-// Typed events, shared with `shop-sdk/webhooks` (type-only here: the parser lives there).
+// Typed events, shared with `shop-mgmt/webhooks` (type-only here: the parser lives there).
 export type {
   KnownShopEvent,
   ShopEvent,

@@ -1,9 +1,9 @@
 /**
  * The SDK's stores over your own node-redis or ioredis client: webhook dedupe and shared rate limits.
  *
- * @module shop-sdk/redis
+ * @module shop-mgmt/redis
  */
-// `shop-sdk/redis`: the SDK's stores over the caller's own Redis client (node-redis or ioredis, duck-typed:
+// `shop-mgmt/redis`: the SDK's stores over the caller's own Redis client (node-redis or ioredis, duck-typed:
 // the SDK adds no Redis dependency). One client serves both: webhook dedupe and shared rate limits.
 
 export type { RateLimitReservation, RateLimitStore } from './core/rate-limit-store.js';

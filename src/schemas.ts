@@ -1,9 +1,9 @@
 /**
  * The zod/mini schemas behind the SDK's types, for a caller that checks data itself.
  *
- * @module shop-sdk/schemas
+ * @module shop-mgmt/schemas
  */
-// `shop-sdk/schemas`: the zod/mini schemas behind the SDK's types, for a caller that checks data itself (an
+// `shop-mgmt/schemas`: the zod/mini schemas behind the SDK's types, for a caller that checks data itself (an
 // event's `data.object`, a record kept in a cache). A subpath of its own so that the main entry stays free of
 // zod and the schemas, which it loads only on the first call.
 

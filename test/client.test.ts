@@ -101,7 +101,7 @@ describe('request headers', () => {
     expect(headers?.get('authorization')).toBe(`Bearer ${API_KEY}`);
     expect(headers?.get('accept')).toBe('application/json');
     expect(headers?.get('user-agent')).toBe(
-      `shop-sdk/${VERSION} (node/${process.versions.node}; ${process.platform} ${process.arch})`,
+      `shop-mgmt/${VERSION} (node/${process.versions.node}; ${process.platform} ${process.arch})`,
     );
     expect(headers?.has('content-type')).toBe(false);
   });
@@ -192,7 +192,7 @@ describe('request headers beyond a plain record', () => {
       { headers: { 'User-Agent': undefined, accept: null } },
     );
     expect(seen[0]?.headers.has('accept')).toBe(false);
-    expect(seen[0]?.headers.get('user-agent') ?? '').not.toMatch(/shop-sdk/);
+    expect(seen[0]?.headers.get('user-agent') ?? '').not.toMatch(/shop-mgmt/);
     expect(seen[0]?.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
   });
 
@@ -249,7 +249,7 @@ describe('the package root', () => {
     expect(root.operations).toBeTypeOf('object');
   });
 
-  it('leaves the schemas, EVENT_PAYLOAD_SCHEMAS among them, to shop-sdk/schemas', async () => {
+  it('leaves the schemas, EVENT_PAYLOAD_SCHEMAS among them, to shop-mgmt/schemas', async () => {
     const schemas = (await import('../src/schemas.js')) as Record<string, unknown>;
     const payloads = schemas.EVENT_PAYLOAD_SCHEMAS as Record<string, { _zod: unknown }>;
     expect(payloads['range.reservation.booked']?._zod).toBeDefined();

@@ -11,7 +11,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { signPayload } from 'shop-sdk/webhooks';
+import { signPayload } from 'shop-mgmt/webhooks';
 
 const SECRET = 'whsec_examples_secret';
 const here = new URL('..', import.meta.url).pathname;

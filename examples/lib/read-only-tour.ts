@@ -22,7 +22,7 @@ async function optional(run: () => Promise<void>): Promise<void> {
 export async function readOnlyTour(): Promise<void> {
   const shop = new ShopClient({ logLevel: 'error' });
   console.log(
-    `shop-sdk quickstart: SHOP_API_KEY and SHOP_API_BASE_URL are set, so this runs read-only against`,
+    `shop-mgmt quickstart: SHOP_API_KEY and SHOP_API_BASE_URL are set, so this runs read-only against`,
   );
   console.log(`${process.env.SHOP_API_BASE_URL}: it lists and reads, and changes nothing.`);
 

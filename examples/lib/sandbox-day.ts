@@ -54,8 +54,8 @@ function windowAhead(now: Date, hoursAhead: number): { starts_at: string; ends_a
 
 /** Runs the whole walk-through; every server it starts is closed before it returns or throws. */
 export async function sandboxDay(): Promise<void> {
-  console.log('shop-sdk quickstart: SHOP_API_KEY and SHOP_API_BASE_URL are not set, so this runs against');
-  console.log('the built-in sandbox (shop-sdk/testing), a simulated shop served on 127.0.0.1.');
+  console.log('shop-mgmt quickstart: SHOP_API_KEY and SHOP_API_BASE_URL are not set, so this runs against');
+  console.log('the built-in sandbox (shop-mgmt/testing), a simulated shop served on 127.0.0.1.');
 
   // A fixed start makes every run print the same day. The sandbox signs deliveries on its own clock, so the
   // handler checks signature timestamps against that clock (its `now` option), not the wall's.
@@ -144,7 +144,7 @@ async function walk(running: Running, handled: ShopEvent[], dedupe: MemoryDedupe
       { idempotencyKey },
     )
     .withResponse();
-  for (const line of retries) detail(`SDK log: ${line.replace(/^shop-sdk: /, '')}`);
+  for (const line of retries) detail(`SDK log: ${line.replace(/^shop-mgmt: /, '')}`);
   detail(
     `attempt ${retries.length + 1}, same key ${idempotencyKey}: ${booking.response.status}, ` +
       `Idempotent-Replayed: ${booking.idempotentReplayed} (the stored booking, not a second one)`,

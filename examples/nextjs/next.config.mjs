@@ -1,4 +1,4 @@
-// shop-sdk is a file: link to the repository root (examples/package.json), outside this app: let Next's
+// shop-mgmt is a file: link to the repository root (examples/package.json), outside this app: let Next's
 // bundler and file tracing reach it.
 import { fileURLToPath } from 'node:url';
 

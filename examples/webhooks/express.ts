@@ -6,10 +6,10 @@
 //
 // Run: SHOP_WEBHOOK_SECRET=whsec_... PORT=3000 npx tsx webhooks/express.ts
 import express from 'express';
-import { createWebhookHandler } from 'shop-sdk/webhooks';
+import { createWebhookHandler } from 'shop-mgmt/webhooks';
 
 // One process here; behind a load balancer, pass `dedupe: new RedisDedupeStore(redis)` from
-// 'shop-sdk/webhooks/redis' so each event id is processed once across processes.
+// 'shop-mgmt/webhooks/redis' so each event id is processed once across processes.
 const webhooks = createWebhookHandler({
   // The whole secret, prefix included. An unset variable fails here, at start-up, not on each delivery.
   secret: process.env.SHOP_WEBHOOK_SECRET ?? '',

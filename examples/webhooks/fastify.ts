@@ -5,7 +5,7 @@
 //
 // Run: SHOP_WEBHOOK_SECRET=whsec_... PORT=3000 npx tsx webhooks/fastify.ts
 import Fastify from 'fastify';
-import { createWebhookHandler } from 'shop-sdk/webhooks';
+import { createWebhookHandler } from 'shop-mgmt/webhooks';
 
 const webhooks = createWebhookHandler({
   secret: process.env.SHOP_WEBHOOK_SECRET ?? '',

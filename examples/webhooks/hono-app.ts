@@ -4,7 +4,7 @@
 // The pitfall: a body can be read once. Hand the untouched `c.req.raw` Request to the handler; do not put
 // a validator or `await c.req.json()` in front of the webhook route.
 import { Hono } from 'hono';
-import { createWebhookHandler, type ShopEvent, type WebhookHandler } from 'shop-sdk/webhooks';
+import { createWebhookHandler, type ShopEvent, type WebhookHandler } from 'shop-mgmt/webhooks';
 
 /** What the app reads from its environment: Workers bindings, or process.env on Node. */
 export interface Env {

@@ -7,7 +7,7 @@
 // Run: SHOP_WEBHOOK_SECRET=whsec_... PORT=3000 npx tsx webhooks/koa.ts
 import Router from '@koa/router';
 import Koa from 'koa';
-import { createWebhookHandler } from 'shop-sdk/webhooks';
+import { createWebhookHandler } from 'shop-mgmt/webhooks';
 
 const webhooks = createWebhookHandler({
   secret: process.env.SHOP_WEBHOOK_SECRET ?? '',

@@ -5,7 +5,7 @@
 // Each Lambda instance has its own memory: share a DedupeStore (RedisDedupeStore, or your own over
 // DynamoDB) to process each event once across instances.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { createWebhookHandler } from 'shop-sdk/webhooks';
+import { createWebhookHandler } from 'shop-mgmt/webhooks';
 
 const webhooks = createWebhookHandler({
   secret: process.env.SHOP_WEBHOOK_SECRET ?? '',

@@ -8,7 +8,7 @@ import 'reflect-metadata';
 import { Controller, Module, Post, type RawBodyRequest, Req, Res } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { createWebhookHandler } from 'shop-sdk/webhooks';
+import { createWebhookHandler } from 'shop-mgmt/webhooks';
 
 const webhooks = createWebhookHandler({
   secret: process.env.SHOP_WEBHOOK_SECRET ?? '',

@@ -3,7 +3,7 @@
 //
 // Run: SHOP_WEBHOOK_SECRET=whsec_... PORT=3000 npx tsx webhooks/node-http.ts
 import { createServer } from 'node:http';
-import { createWebhookHandler } from 'shop-sdk/webhooks';
+import { createWebhookHandler } from 'shop-mgmt/webhooks';
 
 // The whole secret, prefix included. An unset variable fails here, at start-up, not on each delivery.
 const webhooks = createWebhookHandler({

@@ -4,8 +4,8 @@
 // Run against your shop: SHOP_API_KEY, SHOP_WEBHOOK_SECRET and PORT in the environment, then
 // `npx tsx webhooks/sync.ts` (type-checked in CI; it needs a real API, so CI does not start it).
 import { createServer } from 'node:http';
-import { type Checkpoint, EventCatchUp, InventoryMirror, ShopClient } from 'shop-sdk';
-import { createWebhookHandler, EventRouter, MemoryDedupeStore } from 'shop-sdk/webhooks';
+import { type Checkpoint, EventCatchUp, InventoryMirror, ShopClient } from 'shop-mgmt';
+import { createWebhookHandler, EventRouter, MemoryDedupeStore } from 'shop-mgmt/webhooks';
 
 const shop = new ShopClient(); // SHOP_API_KEY and SHOP_API_BASE_URL from the environment
 const mirror = new InventoryMirror();

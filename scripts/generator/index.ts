@@ -40,7 +40,7 @@ code -> HTTP status).
 Schemas load lazily: \`operations.ts\` imports no zod and no schema; each entry's \`schemas\` is a loader that
 imports \`operation-schemas.ts\` with \`import()\`. The ESM build (\`splitting: true\`) puts that module, the
 schemas and zod in chunks the main entry loads on its first call, not on import; the transport caches what
-the loader resolves to, so later calls check synchronously. Only the \`shop-sdk/schemas\` entry imports the
+the loader resolves to, so later calls check synchronously. Only the \`shop-mgmt/schemas\` entry imports the
 schemas eagerly (for \`EVENT_PAYLOAD_SCHEMAS\` and a caller's own checks).
 
 The schemas are \`zod/mini\` (functional forms, imported as a namespace) so that a bundler keeps only the zod

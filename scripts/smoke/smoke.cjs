@@ -1,11 +1,11 @@
 // Installed-package smoke test, CommonJS: every subpath require()s, and the client makes a real request.
 const assert = require('node:assert/strict');
-const { NotFoundError, ShopClient } = require('shop-sdk');
-const { createSandbox } = require('shop-sdk/testing');
-const { verifyWebhook } = require('shop-sdk/webhooks');
-const { verifyWebhookSignature } = require('shop-sdk/webhooks/verify');
-const { RedisDedupeStore } = require('shop-sdk/webhooks/redis');
-const shared = require('shop-sdk/redis');
+const { NotFoundError, ShopClient } = require('shop-mgmt');
+const { createSandbox } = require('shop-mgmt/testing');
+const { verifyWebhook } = require('shop-mgmt/webhooks');
+const { verifyWebhookSignature } = require('shop-mgmt/webhooks/verify');
+const { RedisDedupeStore } = require('shop-mgmt/webhooks/redis');
+const shared = require('shop-mgmt/redis');
 
 assert.equal(typeof verifyWebhook, 'function');
 assert.equal(typeof RedisDedupeStore, 'function');

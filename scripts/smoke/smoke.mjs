@@ -1,11 +1,11 @@
 // Installed-package smoke test, ESM: every subpath imports, and the client makes a real request.
 import assert from 'node:assert/strict';
-import { NotFoundError, ShopClient } from 'shop-sdk';
-import { RedisDedupeStore as DedupeFromRedisEntry, RedisRateLimitStore } from 'shop-sdk/redis';
-import { createSandbox } from 'shop-sdk/testing';
-import { verifyWebhook, WebhookVerificationError } from 'shop-sdk/webhooks';
-import { RedisDedupeStore } from 'shop-sdk/webhooks/redis';
-import { verifyWebhookSignature } from 'shop-sdk/webhooks/verify';
+import { NotFoundError, ShopClient } from 'shop-mgmt';
+import { RedisDedupeStore as DedupeFromRedisEntry, RedisRateLimitStore } from 'shop-mgmt/redis';
+import { createSandbox } from 'shop-mgmt/testing';
+import { verifyWebhook, WebhookVerificationError } from 'shop-mgmt/webhooks';
+import { RedisDedupeStore } from 'shop-mgmt/webhooks/redis';
+import { verifyWebhookSignature } from 'shop-mgmt/webhooks/verify';
 import { startServer } from './server.mjs';
 
 const VECTOR = '0c8670ed117751cc551a20e35839447075c42800ea3cf3e8a2fbda99cd1e6edd';

@@ -1,7 +1,7 @@
 import type { Sandbox } from '../testing/sandbox.js';
 import { RECIPES, SandboxShop, triggerCatalog } from './triggers.js';
 
-/** The control surface of a `shop-sdk sandbox` process: never under /v1, never part of the API. */
+/** The control surface of a `shop-mgmt sandbox` process: never under /v1, never part of the API. */
 export const CONTROL_PREFIX = '/_sandbox/';
 
 /**

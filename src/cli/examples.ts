@@ -1,18 +1,18 @@
 /** The examples `--help` prints under each command's usage (docs/cli.md has more). */
 export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
-  'shop-sdk': [
-    'npx shop-sdk sandbox --forward-to http://localhost:3000/webhooks/shop',
-    'SHOP_API_BASE_URL=http://127.0.0.1:4010 SHOP_API_KEY=sk_test_... npx shop-sdk trigger sale.completed',
+  'shop-mgmt': [
+    'npx shop-mgmt sandbox --forward-to http://localhost:3000/webhooks/shop',
+    'SHOP_API_BASE_URL=http://127.0.0.1:4010 SHOP_API_KEY=sk_test_... npx shop-mgmt trigger sale.completed',
   ],
   sandbox: [
-    'npx shop-sdk sandbox --port 4010 --forward-to http://localhost:3000/webhooks/shop --state shop.json',
-    'npx shop-sdk sandbox --clock 60x --records reservations=50000 --permissions range:read --locations 1',
+    'npx shop-mgmt sandbox --port 4010 --forward-to http://localhost:3000/webhooks/shop --state shop.json',
+    'npx shop-mgmt sandbox --clock 60x --records reservations=50000 --permissions range:read --locations 1',
   ],
   listen: [
-    'SHOP_API_BASE_URL=http://127.0.0.1:4010 SHOP_API_KEY=sk_test_... npx shop-sdk listen --forward-to http://localhost:3000/webhooks/shop',
-    'npx shop-sdk listen --forward-to http://localhost:3000/webhooks/shop --print-secret',
-    'npx shop-sdk listen --forward-to http://localhost:3000/webhooks/shop --events sale.completed,inventory.changed --since 2h',
+    'SHOP_API_BASE_URL=http://127.0.0.1:4010 SHOP_API_KEY=sk_test_... npx shop-mgmt listen --forward-to http://localhost:3000/webhooks/shop',
+    'npx shop-mgmt listen --forward-to http://localhost:3000/webhooks/shop --print-secret',
+    'npx shop-mgmt listen --forward-to http://localhost:3000/webhooks/shop --events sale.completed,inventory.changed --since 2h',
   ],
-  trigger: ['npx shop-sdk trigger range.reservation.booked', 'npx shop-sdk trigger --list'],
-  replay: ['npx shop-sdk replay evt_0123456789abcdef --forward-to http://localhost:3000/webhooks/shop'],
+  trigger: ['npx shop-mgmt trigger range.reservation.booked', 'npx shop-mgmt trigger --list'],
+  replay: ['npx shop-mgmt replay evt_0123456789abcdef --forward-to http://localhost:3000/webhooks/shop'],
 };

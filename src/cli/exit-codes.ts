@@ -1,6 +1,6 @@
 import { ERROR_CLASS, ShopError } from '../core/errors/shop-error.js';
 
-/** The exit codes of `shop-sdk` (docs/cli.md lists them). */
+/** The exit codes of `shop-mgmt` (docs/cli.md lists them). */
 export const EXIT = {
   /** Done, or stopped by Ctrl-C / SIGTERM after a clean shutdown. */
   ok: 0,

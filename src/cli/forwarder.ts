@@ -74,7 +74,7 @@ export class Forwarder {
     const body = JSON.stringify(event);
     const headers = {
       'Content-Type': 'application/json',
-      'User-Agent': 'shop-sdk-cli-listen',
+      'User-Agent': 'shop-mgmt-cli-listen',
       'Service-Event': event.type,
       'Service-Event-Id': event.id,
       'Service-Delivery-Id': deliveryId,

@@ -7,10 +7,10 @@ import { triggerCommand } from './commands/trigger.js';
 import { EXAMPLES } from './examples.js';
 import { EXIT } from './exit-codes.js';
 
-/** `shop-sdk`: the sandbox as a process, tunnel-free local webhooks, trigger and replay (docs/cli.md). */
+/** `shop-mgmt`: the sandbox as a process, tunnel-free local webhooks, trigger and replay (docs/cli.md). */
 const main = defineCommand({
   meta: {
-    name: 'shop-sdk',
+    name: 'shop-mgmt',
     version: VERSION,
     description:
       'Local development against the Shop Management API: a sandbox process, webhooks without a tunnel.',
@@ -49,7 +49,7 @@ if (wantsHelp) {
     await runCommand(main, { rawArgs: argv });
   } catch (error) {
     // citty's own errors are usage errors: an unknown command, a missing argument.
-    process.stderr.write(`error ${(error as Error).message}\nRun npx shop-sdk --help for the commands.\n`);
+    process.stderr.write(`error ${(error as Error).message}\nRun npx shop-mgmt --help for the commands.\n`);
     process.exit(EXIT.usage);
   }
 }

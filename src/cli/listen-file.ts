@@ -54,7 +54,7 @@ export class ListenFileStore implements CheckpointStore {
     }
     if (data?.version !== VERSION || typeof data.secret !== 'string' || !data.secret.startsWith('whsec_')) {
       throw usageError(
-        `checkpoint file ${path} is not one this shop-sdk wrote (version ${VERSION}); delete it to start over`,
+        `checkpoint file ${path} is not one this shop-mgmt wrote (version ${VERSION}); delete it to start over`,
       );
     }
     const store = new ListenFileStore(path, {

@@ -137,7 +137,7 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
       location_id: 1,
       qty_delta: 1,
       reason: 'count',
-      note: 'shop-sdk trigger',
+      note: 'shop-mgmt trigger',
     });
     return 'adjusted AMMO-FED-9MM-50 at location 1 by +1 (API)';
   },
@@ -156,7 +156,7 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
   'coupon.created': async (shop) => `created coupon ${(await newCoupon(shop)).id} (API)`,
   'coupon.updated': async (shop) => {
     const { id } = await newCoupon(shop);
-    await shop.api('PATCH', `/v1/coupons/${id}`, { name: 'Renamed by shop-sdk trigger' });
+    await shop.api('PATCH', `/v1/coupons/${id}`, { name: 'Renamed by shop-mgmt trigger' });
     return `created and renamed coupon ${id} (API)`;
   },
   'coupon.deleted': async (shop) => {
@@ -179,7 +179,7 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
   'store_credit.changed': async (shop) => {
     await shop.api('POST', '/v1/customers/3/store-credit/issue', {
       amount_cents: 500,
-      note: 'shop-sdk trigger',
+      note: 'shop-mgmt trigger',
     });
     return 'issued $5.00 of store credit to customer 3 (API)';
   },
@@ -208,14 +208,14 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
   'gift_certificate.issued': async (shop) => {
     const certificate = await shop.api('POST', '/v1/gift-certificates', {
       amount_cents: 2500,
-      note: 'shop-sdk trigger',
+      note: 'shop-mgmt trigger',
     });
     return `issued gift certificate ${certificate.id} for $25.00 (API)`;
   },
   'gift_certificate.updated': async (shop) => {
     const certificate = await shop.api('POST', '/v1/gift-certificates', {
       amount_cents: 2500,
-      note: 'shop-sdk trigger',
+      note: 'shop-mgmt trigger',
     });
     await shop.api('POST', `/v1/gift-certificates/${certificate.id}/redeem`, { amount_cents: 500 });
     return `issued gift certificate ${certificate.id} and redeemed $5.00 of it (API)`;
@@ -259,7 +259,7 @@ let coupons = 0;
 async function newCoupon(shop: SandboxShop): Promise<Record<string, unknown>> {
   coupons += 1;
   const code = `TRIGGER${Date.now().toString(36).toUpperCase()}${coupons}`;
-  return shop.api('POST', '/v1/coupons', { code, name: 'shop-sdk trigger', percent_off: 5 });
+  return shop.api('POST', '/v1/coupons', { code, name: 'shop-mgmt trigger', percent_off: 5 });
 }
 
 async function newPurchaseOrder(shop: SandboxShop): Promise<Record<string, unknown>> {

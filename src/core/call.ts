@@ -24,7 +24,7 @@ export interface CallRecovery {
 export class CallState implements CallRecovery {
   attempts = 0;
   elapsedMs = 0;
-  /** Set when the call is traced (a subscriber on `shop-sdk:request`); null otherwise. */
+  /** Set when the call is traced (a subscriber on `shop-mgmt:request`); null otherwise. */
   trace: RequestTraceMessage | null = null;
   readonly startedAt = performance.now();
   readonly operation: string;

@@ -77,6 +77,6 @@ export class SdkLogger {
   }
 
   #clean(message: string): string {
-    return `shop-sdk: ${redact(message, this.#secrets)}`;
+    return `shop-mgmt: ${redact(message, this.#secrets)}`;
   }
 }

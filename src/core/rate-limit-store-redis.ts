@@ -9,7 +9,7 @@ import type { RateLimitReservation, RateLimitStore } from './rate-limit-store.js
 
 /** Options of {@link RedisRateLimitStore}. */
 export interface RedisRateLimitStoreOptions {
-  /** Prefix of every key, so several apps can share one Redis. @default 'shop-sdk:rate-limit:' */
+  /** Prefix of every key, so several apps can share one Redis. @default 'shop-mgmt:rate-limit:' */
   keyPrefix?: string;
   /**
    * Milliseconds a command may take before the store gives up on it. A client whose server is gone queues
@@ -67,7 +67,7 @@ return 1
  *
  * @example
  * import { Redis } from 'ioredis';
- * import { RedisRateLimitStore } from 'shop-sdk/redis';
+ * import { RedisRateLimitStore } from 'shop-mgmt/redis';
  * const store = new RedisRateLimitStore(new Redis(process.env.REDIS_URL));
  * const shop = new ShopClient({ throttle: { requestsPerMinute: 60, store, key: shopId } });
  */
@@ -90,7 +90,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       );
     }
     this.#redis = redisCommands(client);
-    this.#prefix = options.keyPrefix ?? 'shop-sdk:rate-limit:';
+    this.#prefix = options.keyPrefix ?? 'shop-mgmt:rate-limit:';
     this.#timeoutMs = timeout;
   }
 

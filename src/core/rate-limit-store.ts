@@ -16,7 +16,7 @@ export interface RateLimitReservation {
 /**
  * A schedule of request starts per key (a shop), shared by every throttle given the store. Implementations
  * must be atomic per key: two reservations never get the same slot. The SDK's are
- * {@link MemoryRateLimitStore} and `RedisRateLimitStore` (`shop-sdk/redis`).
+ * {@link MemoryRateLimitStore} and `RedisRateLimitStore` (`shop-mgmt/redis`).
  */
 export interface RateLimitStore {
   /**

@@ -14,7 +14,7 @@ export interface ThrottlePace {
   readonly requestsPerMinute: number;
   /**
    * Where the schedule lives: a `MemoryRateLimitStore` (one process; pass one instance to several clients
-   * to pace them together) or a `RedisRateLimitStore` from `shop-sdk/redis` (every process on that Redis).
+   * to pace them together) or a `RedisRateLimitStore` from `shop-mgmt/redis` (every process on that Redis).
    * @default a MemoryRateLimitStore of this client's own
    */
   readonly store?: RateLimitStore;

@@ -3,10 +3,10 @@
 // It is found through process.getBuiltinModule at first use, as src/webhooks/hmac.ts finds node:crypto, so a
 // bundle for a runtime without it never resolves the module and nothing is published there.
 
-/** The name of the TracingChannel of whole calls: `tracing:shop-sdk:request:start` and so on. */
-export const REQUEST_CHANNEL = 'shop-sdk:request';
+/** The name of the TracingChannel of whole calls: `tracing:shop-mgmt:request:start` and so on. */
+export const REQUEST_CHANNEL = 'shop-mgmt:request';
 /** The name of the TracingChannel of each attempt of a call (children of the call). */
-export const ATTEMPT_CHANNEL = 'shop-sdk:request:attempt';
+export const ATTEMPT_CHANNEL = 'shop-mgmt:request:attempt';
 
 /** The little of a TracingChannel the transport uses. */
 export interface TracingChannelLike<Message extends object> {
@@ -15,7 +15,7 @@ export interface TracingChannelLike<Message extends object> {
 }
 
 /**
- * The message of one call on `shop-sdk:request` (start, end, asyncStart, asyncEnd, error). The transport
+ * The message of one call on `shop-mgmt:request` (start, end, asyncStart, asyncEnd, error). The transport
  * fills `status`, `attempts`, `elapsedMs` (and the channel `result` or `error`) as the call ends.
  */
 export interface RequestTraceMessage {
@@ -35,9 +35,9 @@ export interface RequestTraceMessage {
   elapsedMs: number | null;
 }
 
-/** The message of one attempt on `shop-sdk:request:attempt`. */
+/** The message of one attempt on `shop-mgmt:request:attempt`. */
 export interface AttemptTraceMessage {
-  /** The call this attempt belongs to (the same object as published on `shop-sdk:request`). */
+  /** The call this attempt belongs to (the same object as published on `shop-mgmt:request`). */
   readonly call: RequestTraceMessage;
   /** 1 for the first attempt. */
   readonly attempt: number;

@@ -217,7 +217,7 @@ export class Transport {
     );
   }
 
-  /** Runs the call's attempts, traced when someone listens on `shop-sdk:request`. */
+  /** Runs the call's attempts, traced when someone listens on `shop-mgmt:request`. */
   #send(prepared: Prepared, call: CallState, settings: CallSettings) {
     const channel = channels?.request;
     if (!channel?.hasSubscribers) return this.#run(prepared, call, settings);

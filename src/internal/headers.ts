@@ -3,9 +3,9 @@ import type { RequestHeaders } from '../core/request-options.js';
 import { VERSION } from '../version.js';
 import { describeRuntime } from './env.js';
 
-/** `shop-sdk/<version> (<runtime>)`, sent on every request so the API's logs can tell SDK releases apart. */
+/** `shop-mgmt/<version> (<runtime>)`, sent on every request so the API's logs can tell SDK releases apart. */
 export function userAgent(): string {
-  return `shop-sdk/${VERSION} (${describeRuntime()})`;
+  return `shop-mgmt/${VERSION} (${describeRuntime()})`;
 }
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -4,7 +4,7 @@
  */
 
 /** Back-off timing (`{ baseMs, capMs }`), so retry tests finish in milliseconds instead of seconds. */
-export const RETRY_BACKOFF: unique symbol = Symbol.for('shop-sdk.retryBackoff');
+export const RETRY_BACKOFF: unique symbol = Symbol.for('shop-mgmt.retryBackoff');
 
 /** Back-off timing of {@link RETRY_BACKOFF}. */
 export interface RetryBackoff {

@@ -140,7 +140,7 @@ export class EventCatchUp {
     return poll(
       () => this.run(),
       options.intervalMs ?? 60_000,
-      options.onError ?? ((error: unknown) => console.error('shop-sdk: event catch-up failed', error)),
+      options.onError ?? ((error: unknown) => console.error('shop-mgmt: event catch-up failed', error)),
     );
   }
 

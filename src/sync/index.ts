@@ -1,5 +1,5 @@
 // Keeping a local copy in step with the API: the event-feed catch-up and the inventory mirror (reference
-// section 6). Exported from `shop-sdk`.
+// section 6). Exported from `shop-mgmt`.
 export {
   type CatchUpPoller,
   type CatchUpResult,

@@ -170,7 +170,7 @@ export class InventoryMirror {
         since = result.latestUpdatedAt ?? since;
       },
       options.intervalMs ?? 30 * 60_000,
-      options.onError ?? ((error: unknown) => console.error('shop-sdk: inventory reconcile failed', error)),
+      options.onError ?? ((error: unknown) => console.error('shop-mgmt: inventory reconcile failed', error)),
     );
   }
 }

@@ -37,7 +37,7 @@ export function poll(
     try {
       await onError(error);
     } catch (failure) {
-      console.error('shop-sdk: the onError of a poll threw', failure);
+      console.error('shop-mgmt: the onError of a poll threw', failure);
     }
   };
   const tick = () => {

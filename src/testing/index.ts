@@ -2,7 +2,7 @@
  * A stateful simulator of the Shop Management API for partners' tests, served as msw handlers, as a real
  * HTTP server on loopback, or as an in-process fetch.
  *
- * @module shop-sdk/testing
+ * @module shop-mgmt/testing
  */
 
 export type { SandboxRecords } from './bulk-records.js';

@@ -1,9 +1,9 @@
 /**
  * The sandbox as msw handlers with msw's own types. It imports msw (an optional peer
- * of shop-sdk) statically, so a bundler for Workers or browsers resolves it; `shop-sdk/testing` itself
+ * of shop-mgmt) statically, so a bundler for Workers or browsers resolves it; `shop-mgmt/testing` itself
  * neither loads nor names msw.
  *
- * @module shop-sdk/testing/msw
+ * @module shop-mgmt/testing/msw
  */
 
 import { type HttpHandler, http } from 'msw';

@@ -4,7 +4,7 @@ import { SandboxUsageError } from './errors.js';
 /**
  * The msw handlers behind `sandbox.handlers`, typed without naming msw: `never` passes wherever msw expects
  * a handler (`setupServer(...sandbox.handlers)`, `server.use(...)`), and the declaration files of
- * `shop-sdk/testing` do not import msw, an optional peer. `shop-sdk/testing/msw` gives msw's own type.
+ * `shop-mgmt/testing` do not import msw, an optional peer. `shop-mgmt/testing/msw` gives msw's own type.
  */
 export type SandboxHandlers = readonly never[];
 
@@ -17,9 +17,9 @@ interface ProcessLike {
 }
 
 /**
- * Loads msw on first use instead of importing it, so `shop-sdk/testing` works without msw installed
+ * Loads msw on first use instead of importing it, so `shop-mgmt/testing` works without msw installed
  * (msw is an optional peer: only `sandbox.handlers` needs it). It is resolved from the project, the way
- * a peer dependency is; where the runtime cannot load it synchronously, use `shop-sdk/testing/msw`.
+ * a peer dependency is; where the runtime cannot load it synchronously, use `shop-mgmt/testing/msw`.
  */
 function loadHttp(): typeof mswHttp {
   const proc = (globalThis as { process?: ProcessLike }).process;
@@ -27,7 +27,7 @@ function loadHttp(): typeof mswHttp {
   if (!nodeModule || !proc?.cwd) {
     throw new SandboxUsageError(
       'sandbox.handlers loads msw through node:module, which this runtime lacks: use ' +
-        "sandboxHandlers(sandbox) from 'shop-sdk/testing/msw', which imports msw for your bundler",
+        "sandboxHandlers(sandbox) from 'shop-mgmt/testing/msw', which imports msw for your bundler",
     );
   }
   const bases = [`${proc.cwd()}/`, typeof __filename === 'string' ? __filename : null];

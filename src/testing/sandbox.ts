@@ -74,7 +74,7 @@ export class Sandbox {
   /**
    * msw request handlers for every path under `baseUrl`: `setupServer(...sandbox.handlers)`. Typed without
    * msw (so the testing types need no msw installed); for msw's own `HttpHandler` type, and in a bundle
-   * for Workers or browsers, use `sandboxHandlers(sandbox)` from `shop-sdk/testing/msw`.
+   * for Workers or browsers, use `sandboxHandlers(sandbox)` from `shop-mgmt/testing/msw`.
    */
   get handlers(): SandboxHandlers {
     this.mswHandlers ??= createHandlers(this.baseUrl, (request) => this.handle(request));

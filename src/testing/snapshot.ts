@@ -5,7 +5,7 @@ import { Sandbox } from './sandbox.js';
 import { DecodeError, decode, type Encoded, encode, hydrate } from './snapshot-codec.js';
 
 /** The `format` of every sandbox state file. */
-export const SNAPSHOT_FORMAT = 'shop-sdk-sandbox-state';
+export const SNAPSHOT_FORMAT = 'shop-mgmt-sandbox-state';
 /** The snapshot version this SDK writes and reads. */
 export const SNAPSHOT_VERSION = 1;
 
@@ -107,7 +107,7 @@ function checkSnapshot(value: unknown): SandboxSnapshot {
   }
   if (snapshot.version !== SNAPSHOT_VERSION) {
     throw new SandboxUsageError(
-      `Sandbox state version ${JSON.stringify(snapshot.version)} is not one this shop-sdk reads (it reads ${SNAPSHOT_VERSION}); start without it or use the shop-sdk that wrote it`,
+      `Sandbox state version ${JSON.stringify(snapshot.version)} is not one this shop-mgmt reads (it reads ${SNAPSHOT_VERSION}); start without it or use the shop-mgmt that wrote it`,
     );
   }
   if (

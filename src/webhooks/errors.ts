@@ -1,4 +1,4 @@
-// Zod-free and ky-free on purpose: `shop-sdk/webhooks` imports this module, and a receiver that only verifies
+// Zod-free and ky-free on purpose: `shop-mgmt/webhooks` imports this module, and a receiver that only verifies
 // deliveries must not load the HTTP client. src/core/errors re-exports these classes.
 import { ERROR_CLASS, isShopError, ShopError } from '../core/errors/shop-error.js';
 

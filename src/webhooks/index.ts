@@ -1,11 +1,11 @@
 /**
  * Verify, type and dedupe signed webhook deliveries; request handlers for web and Node servers.
  *
- * @module shop-sdk/webhooks
+ * @module shop-mgmt/webhooks
  */
-// `shop-sdk/webhooks`: verify, type and dedupe signed deliveries. It loads neither the HTTP client nor zod, so
+// `shop-mgmt/webhooks`: verify, type and dedupe signed deliveries. It loads neither the HTTP client nor zod, so
 // a receiver stays small and starts fast; everything here runs on Node, Bun, Deno and Workers. Its verification
-// half is `shop-sdk/webhooks/verify` (verify-only.ts), re-exported here whole.
+// half is `shop-mgmt/webhooks/verify` (verify-only.ts), re-exported here whole.
 
 export { EVENT_TYPES } from './catalog.js';
 export {

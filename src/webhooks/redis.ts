@@ -1,9 +1,9 @@
 /**
  * A DedupeStore over your own node-redis or ioredis client.
  *
- * @module shop-sdk/webhooks/redis
+ * @module shop-mgmt/webhooks/redis
  */
-// `shop-sdk/webhooks/redis`: a DedupeStore over the caller's own Redis client. Neither node-redis nor ioredis
+// `shop-mgmt/webhooks/redis`: a DedupeStore over the caller's own Redis client. Neither node-redis nor ioredis
 // is imported: the client is duck-typed, so the SDK adds no Redis dependency and works with either.
 import {
   isRedisClient,
@@ -18,7 +18,7 @@ export type { IoRedisLike, NodeRedisLike, RedisClientLike } from '../internal/re
 
 /** Options of {@link RedisDedupeStore}. */
 export interface RedisDedupeStoreOptions {
-  /** Prefix of every key, so several endpoints or apps can share one Redis. @default 'shop-sdk:webhook-event:' */
+  /** Prefix of every key, so several endpoints or apps can share one Redis. @default 'shop-mgmt:webhook-event:' */
   keyPrefix?: string;
 }
 
@@ -51,7 +51,7 @@ export class RedisDedupeStore implements DedupeStore {
       );
     }
     this.#redis = redisCommands(client);
-    this.#prefix = options.keyPrefix ?? 'shop-sdk:webhook-event:';
+    this.#prefix = options.keyPrefix ?? 'shop-mgmt:webhook-event:';
   }
 
   /** Takes the id for `ttlSeconds`: a random token for {@link release}, or false while it is held. */

@@ -1,11 +1,11 @@
 /**
  * Only verification: verify a delivery, its errors and the event types, without handlers or dedupe stores.
  *
- * @module shop-sdk/webhooks/verify
+ * @module shop-mgmt/webhooks/verify
  */
-// `shop-sdk/webhooks/verify`: only what a receiver that verifies needs (verify, the errors, the event types),
-// without the request handlers, dedupe stores and router of `shop-sdk/webhooks`. For receivers that count their
-// bytes and cold-start time (edge functions); everything here is also exported by `shop-sdk/webhooks`.
+// `shop-mgmt/webhooks/verify`: only what a receiver that verifies needs (verify, the errors, the event types),
+// without the request handlers, dedupe stores and router of `shop-mgmt/webhooks`. For receivers that count their
+// bytes and cold-start time (edge functions); everything here is also exported by `shop-mgmt/webhooks`.
 
 export { isShopError, ShopError } from '../core/errors/shop-error.js';
 export {

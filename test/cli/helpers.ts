@@ -37,7 +37,7 @@ export async function builtBin(): Promise<{ bin: string; cleanup: () => void }> 
   if (!cli || typeof cli !== 'object') throw new Error('tsup.config.ts has no CLI build');
   const cache = join(root, 'node_modules/.cache');
   mkdirSync(cache, { recursive: true });
-  const outDir = mkdtempSync(join(cache, 'shop-sdk-cli-'));
+  const outDir = mkdtempSync(join(cache, 'shop-mgmt-cli-'));
   await build({ ...cli, outDir, sourcemap: false, silent: true });
   return {
     bin: join(outDir, 'cli/index.js'),
@@ -199,7 +199,7 @@ export class Receiver {
   }
 }
 
-/** Starts `shop-sdk sandbox --json --port 0` with `args`; resolves with its ready record. */
+/** Starts `shop-mgmt sandbox --json --port 0` with `args`; resolves with its ready record. */
 export async function startSandbox(
   cli: CliRunner,
   args: string[] = [],
@@ -228,7 +228,7 @@ export function cliSuite(name: string) {
   const receivers: Receiver[] = [];
   beforeAll(async () => {
     bin = await builtBin();
-    scratch = mkdtempSync(join(tmpdir(), `shop-sdk-cli-${name}-`));
+    scratch = mkdtempSync(join(tmpdir(), `shop-mgmt-cli-${name}-`));
   }, 120_000);
   afterEach(async () => {
     await cli.killAll();

@@ -1,4 +1,4 @@
-// `shop-sdk listen` against a `shop-sdk sandbox` process: the feed delivered to a receiver that verifies
+// `shop-mgmt listen` against a `shop-mgmt sandbox` process: the feed delivered to a receiver that verifies
 // with the printed secret, a receiver that fails then recovers, a restart that resumes without re-sending,
 // and `replay` with a new delivery id and the next attempt number.
 import { join } from 'node:path';
@@ -34,7 +34,7 @@ async function setup(name: string) {
   return { env, local, checkpoint, listen, trigger };
 }
 
-describe('shop-sdk listen', () => {
+describe('shop-mgmt listen', () => {
   it('forwards feed events signed with the printed secret and the service headers', async () => {
     const { local, listen, trigger } = await setup('forwards');
     const listening = listen();

@@ -76,8 +76,8 @@ describe('output', () => {
       const help = await cli.run([command, '--help']);
       expect(help.code).toBe(0);
       const text = help.stdout.join('\n');
-      expect(text).toMatch(new RegExp(`USAGE.*shop-sdk ${command}`));
-      expect(text).toMatch(new RegExp(`EXAMPLES[\\s\\S]*npx shop-sdk ${command}`));
+      expect(text).toMatch(new RegExp(`USAGE.*shop-mgmt ${command}`));
+      expect(text).toMatch(new RegExp(`EXAMPLES[\\s\\S]*npx shop-mgmt ${command}`));
       expect(text).not.toMatch(ANSI);
     },
   );

@@ -1,4 +1,4 @@
-// `shop-sdk sandbox` as a process: served over HTTP, deliveries to a real receiver, --state across a
+// `shop-mgmt sandbox` as a process: served over HTTP, deliveries to a real receiver, --state across a
 // restart, bad state files refused, clean shutdown on SIGINT and SIGTERM.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { cliSuite, startSandbox } from './helpers.js';
 
 const { cli, receiver, scratch } = cliSuite('sandbox');
 
-describe('shop-sdk sandbox', () => {
+describe('shop-mgmt sandbox', () => {
   it('serves the API and delivers signed webhooks to --forward-to without a flush', async () => {
     const hook = await receiver();
     const sandbox = await startSandbox(cli, ['--forward-to', hook.url]);
@@ -45,7 +45,7 @@ describe('shop-sdk sandbox', () => {
     expect(await first.process.stop('SIGINT')).toBe(0);
     expect(statSync(state).mode & 0o777).toBe(0o600);
     const saved = JSON.parse(readFileSync(state, 'utf8'));
-    expect(saved).toMatchObject({ format: 'shop-sdk-sandbox-state', version: 1 });
+    expect(saved).toMatchObject({ format: 'shop-mgmt-sandbox-state', version: 1 });
 
     const second = await startSandbox(cli, ['--forward-to', hook.url, '--state', state]);
     expect(second.webhookSecret).toBe(first.webhookSecret);
@@ -58,12 +58,12 @@ describe('shop-sdk sandbox', () => {
     expect(next.id).toBeGreaterThan((events.at(-1)!.data.object as { id: number }).id);
     expect(await second.process.stop('SIGTERM')).toBe(0);
 
-    writeFileSync(state, '{"format":"shop-sdk-sandbox-state","version":99}');
+    writeFileSync(state, '{"format":"shop-mgmt-sandbox-state","version":99}');
     const future = await cli.run(['sandbox', '--port', '0', '--state', state]);
     expect(future.code).toBe(2);
-    expect(future.stderr.join('\n')).toMatch(/version 99 is not one this shop-sdk reads/);
+    expect(future.stderr.join('\n')).toMatch(/version 99 is not one this shop-mgmt reads/);
 
-    writeFileSync(state, '{"format":"shop-sdk-sandb');
+    writeFileSync(state, '{"format":"shop-mgmt-sandb');
     const broken = await cli.run(['sandbox', '--port', '0', '--state', state]);
     expect(broken.code).toBe(2);
     expect(broken.stderr.join('\n')).toMatch(/not a readable JSON sandbox state/);

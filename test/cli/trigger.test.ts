@@ -1,4 +1,4 @@
-// `shop-sdk trigger` against a sandbox process: API-made and register-made events reach the sandbox's
+// `shop-mgmt trigger` against a sandbox process: API-made and register-made events reach the sandbox's
 // receiver; types it cannot make exit 4 with the reason; no sandbox exits 3.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/generated/event-types.js';
@@ -18,7 +18,7 @@ afterAll(async () => {
   bin?.cleanup();
 });
 
-describe('shop-sdk trigger', () => {
+describe('shop-mgmt trigger', () => {
   it.each([
     ['range.reservation.booked', ['range.reservation.booked']],
     [

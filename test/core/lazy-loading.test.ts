@@ -1,4 +1,4 @@
-// What importing `shop-sdk` loads: neither ky nor zod (nor the generated schemas) is in the entry or the chunks it
+// What importing `shop-mgmt` loads: neither ky nor zod (nor the generated schemas) is in the entry or the chunks it
 // imports statically; they sit in chunks the first call loads with import(). Read from esbuild's metafile of
 // the same split ESM bundle a partner's bundler makes, so the test does not depend on a prior `npm run build`.
 import { resolve } from 'node:path';
@@ -35,7 +35,7 @@ function staticInputs(meta: Metafile, output: string, seen = new Set<string>()):
   return found;
 }
 
-describe('importing shop-sdk', () => {
+describe('importing shop-mgmt', () => {
   it('loads neither ky nor zod nor the schemas; the chunks a first call imports hold them', async () => {
     const meta = await splitBundle();
     const entry = Object.keys(meta.outputs).find((path) =>

@@ -68,9 +68,13 @@ describe('logging', () => {
     expect(fields[0]).toEqual({ ...attemptFields, status: 503, attempt: 1, durationMs: expect.any(Number) });
     expect(fields[1]).toEqual({ ...attemptFields, status: 503, attempt: 1, delayMs: expect.any(Number) });
     expect(fields[2]).toEqual({ ...attemptFields, status: 200, attempt: 2, durationMs: expect.any(Number) });
-    expect(lines[0]).toMatch(/^shop-sdk: GET \/v1\/range\/reservations\/1 -> 503 \(attempt 1, \d+\.\d ms\)$/);
+    expect(lines[0]).toMatch(
+      /^shop-mgmt: GET \/v1\/range\/reservations\/1 -> 503 \(attempt 1, \d+\.\d ms\)$/,
+    );
     expect(lines[1]).toMatch(/retry 1 of 2/);
-    expect(lines[2]).toMatch(/^shop-sdk: GET \/v1\/range\/reservations\/1 -> 200 \(attempt 2, \d+\.\d ms\)$/);
+    expect(lines[2]).toMatch(
+      /^shop-mgmt: GET \/v1\/range\/reservations\/1 -> 200 \(attempt 2, \d+\.\d ms\)$/,
+    );
   });
 
   it('never logs the API key, though a path, a connection error and a server message carry it', async () => {
@@ -106,7 +110,7 @@ describe('logging', () => {
     const text = lines.join('\n');
     expect(text).not.toContain(API_KEY);
     expect(text.match(/\[redacted\]/g)?.length).toBeGreaterThanOrEqual(5);
-    expect(lines[0]).toMatch(/^shop-sdk: GET \/v1\/customers\/who-\[redacted\] -> 500/);
+    expect(lines[0]).toMatch(/^shop-mgmt: GET \/v1\/customers\/who-\[redacted\] -> 500/);
   });
 
   it('keeps the API key out of a ConnectionError whose cause names it', async () => {
@@ -146,7 +150,7 @@ describe('logging', () => {
       testClient({ ...options, logLevel: 'warn' }).request(retrieveReservation, { path: { id: 1 } }),
     );
     expect(lines).toEqual([
-      'shop-sdk: GET /v1/range/reservations/1: not waiting Retry-After 86400 s, over maxRetryAfterSeconds (60)',
+      'shop-mgmt: GET /v1/range/reservations/1: not waiting Retry-After 86400 s, over maxRetryAfterSeconds (60)',
     ]);
   });
 
@@ -200,7 +204,7 @@ describe('webhook secrets', () => {
     await testClient({ ...options, fetch: leakyFetch }).request(byName, { path: { name: `hook-${SECRET}` } });
     expect(lines).toHaveLength(5); // 500, its retry, the connection error, its retry, the 200
     expect(lines.join('\n')).not.toContain('whsec_');
-    expect(lines[0]).toMatch(/^shop-sdk: GET \/v1\/webhooks\/hook-\[redacted\] -> 500/);
+    expect(lines[0]).toMatch(/^shop-mgmt: GET \/v1\/webhooks\/hook-\[redacted\] -> 500/);
   });
 
   it('never reach the message of an API error or a ConnectionError', async () => {

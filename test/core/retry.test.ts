@@ -340,8 +340,8 @@ describe('back-off', () => {
     });
     await retrieve(shop);
     expect(lines).toEqual([
-      'shop-sdk: GET /v1/range/reservations/1 failed (HTTP 503); retry 1 of 2 in 1 ms',
-      'shop-sdk: GET /v1/range/reservations/1 failed (HTTP 503); retry 2 of 2 in 2 ms',
+      'shop-mgmt: GET /v1/range/reservations/1 failed (HTTP 503); retry 1 of 2 in 1 ms',
+      'shop-mgmt: GET /v1/range/reservations/1 failed (HTTP 503); retry 2 of 2 in 2 ms',
     ]);
   });
 
@@ -372,7 +372,7 @@ describe('back-off', () => {
     expect(lines).toEqual(
       waits.map(
         (wait, i) =>
-          `shop-sdk: GET /v1/range/reservations/1 failed (HTTP 503); retry ${i + 1} of 6 in ${wait} ms`,
+          `shop-mgmt: GET /v1/range/reservations/1 failed (HTTP 503); retry ${i + 1} of 6 in ${wait} ms`,
       ),
     );
     const gaps = arrivals.slice(1).map((at, i) => at - (arrivals[i] ?? 0));

@@ -39,7 +39,7 @@ function record(channel: string): [string, Record<string, unknown>][] {
   return events;
 }
 
-describe('the shop-sdk:request tracing channel', () => {
+describe('the shop-mgmt:request tracing channel', () => {
   it('publishes start, end, asyncStart and asyncEnd of a call with its context and result figures', async () => {
     loopback.handle((_seen, res, _req, index) =>
       index === 0 ? json(res, 503, failure('SERVER_ERROR')) : json(res, 201, ok(reservation(3))),

@@ -25,7 +25,7 @@ const source = exampleBlock(readFileSync(`${ROOT}docs/testing.md`, 'utf8'));
 /** Every request the example's sandboxes answered, as `METHOD /path`, in order. */
 const requests: string[] = [];
 
-/** `shop-sdk/testing` as the example sees it: the real module, with its sandboxes' requests noted. */
+/** `shop-mgmt/testing` as the example sees it: the real module, with its sandboxes' requests noted. */
 const observedTesting = {
   ...testing,
   createSandbox(options?: testing.SandboxOptions): testing.Sandbox {
@@ -42,13 +42,13 @@ const observedTesting = {
 const MODULES: Record<string, unknown> = {
   'msw/node': await import('msw/node'),
   vitest: await import('vitest'),
-  'shop-sdk': await import('../../src/index.js'),
-  'shop-sdk/testing': observedTesting,
+  'shop-mgmt': await import('../../src/index.js'),
+  'shop-mgmt/testing': observedTesting,
 };
 /** Where the type check finds the package's entry points: the sources, as the tests import them. */
 const SOURCES: Record<string, string> = {
-  'shop-sdk': '../../src/index.js',
-  'shop-sdk/testing': '../../src/testing/index.js',
+  'shop-mgmt': '../../src/index.js',
+  'shop-mgmt/testing': '../../src/testing/index.js',
 };
 
 const requireMapped = (specifier: string): unknown => {
@@ -68,7 +68,7 @@ new Function('require', 'exports', outputText)(requireMapped, {});
 /** Type errors of the block, checked as a file in test/docs with test/tsconfig.json's options. */
 function typeErrors(code: string): string[] {
   const mapped = code.replace(
-    /from '(shop-sdk(?:\/testing)?)'/g,
+    /from '(shop-mgmt(?:\/testing)?)'/g,
     (_, name: string) => `from '${SOURCES[name]}'`,
   );
   const parsed = ts.getParsedCommandLineOfConfigFile(`${ROOT}test/tsconfig.json`, undefined, {

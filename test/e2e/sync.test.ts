@@ -100,8 +100,8 @@ describe('webhooks and the feed catch-up, one onEvent, each event once', () => {
     }
   });
 
-  // docs/sync.md imports the sync helpers from 'shop-sdk' itself.
-  it('exports EventCatchUp and InventoryMirror from shop-sdk, as docs/sync.md imports them', async () => {
+  // docs/sync.md imports the sync helpers from 'shop-mgmt' itself.
+  it('exports EventCatchUp and InventoryMirror from shop-mgmt, as docs/sync.md imports them', async () => {
     const sdk: Record<string, unknown> = await import('../../src/index.js');
     expect(sdk.EventCatchUp).toBe(EventCatchUp);
     expect(sdk.InventoryMirror).toBe(InventoryMirror);

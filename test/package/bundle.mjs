@@ -1,4 +1,4 @@
-// shop-sdk/testing bundles for Workers and browsers: esbuild (path in ESBUILD) bundles the installed entry for
+// shop-mgmt/testing bundles for Workers and browsers: esbuild (path in ESBUILD) bundles the installed entry for
 // platform browser and neutral with `node:*` left to the runtime, and the only `node:` module the bundle
 // names is loaded lazily (a dynamic import behind sandbox.listen()), never at the top level.
 import assert from 'node:assert/strict';
@@ -6,8 +6,8 @@ import { createRequire } from 'node:module';
 
 const esbuild = createRequire(import.meta.url)(process.env.ESBUILD);
 const source = [
-  "import { createSandbox } from 'shop-sdk/testing';",
-  "import { ShopClient } from 'shop-sdk';",
+  "import { createSandbox } from 'shop-mgmt/testing';",
+  "import { ShopClient } from 'shop-mgmt';",
   'const sandbox = createSandbox({ seed: 1 });',
   'export const shop = new ShopClient({ apiKey: sandbox.createKey(), baseUrl: sandbox.baseUrl, fetch: sandbox.fetch });',
 ].join('\n');

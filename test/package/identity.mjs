@@ -2,12 +2,12 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 
-const root = await import('shop-sdk');
-const { exports: exportMap } = createRequire(import.meta.url)('shop-sdk/package.json');
+const root = await import('shop-mgmt');
+const { exports: exportMap } = createRequire(import.meta.url)('shop-mgmt/package.json');
 const subpaths = Object.keys(exportMap).filter((key) => key !== './package.json');
 let shared = 0;
 for (const subpath of subpaths) {
-  const mod = await import(subpath === '.' ? 'shop-sdk' : `shop-sdk/${subpath.slice(2)}`);
+  const mod = await import(subpath === '.' ? 'shop-mgmt' : `shop-mgmt/${subpath.slice(2)}`);
   for (const [name, value] of Object.entries(mod)) {
     if (typeof value !== 'function' || !(value.prototype instanceof Error) || !(name in root)) continue;
     assert.equal(value, root[name], `import('${subpath}').${name} is another copy of the class`);
@@ -16,7 +16,7 @@ for (const subpath of subpaths) {
 }
 assert.ok(shared > 10, `expected the error classes to be re-exported, saw ${shared}`);
 
-const { verifyWebhookSignature } = await import('shop-sdk/webhooks/verify');
+const { verifyWebhookSignature } = await import('shop-mgmt/webhooks/verify');
 /** A delivery whose signature cannot match: every verifier refuses it with WebhookVerificationError. */
 const FORGED = {
   body: '{}',
@@ -24,7 +24,7 @@ const FORGED = {
   secret: 'whsec_test_secret',
   now: 1700000000,
 };
-const webhooks = await import('shop-sdk/webhooks');
+const webhooks = await import('shop-mgmt/webhooks');
 await assert.rejects(
   verifyWebhookSignature(FORGED),
   (error) =>
@@ -32,9 +32,9 @@ await assert.rejects(
     error instanceof root.ShopError &&
     error instanceof webhooks.WebhookVerificationError,
 );
-// The CJS build loaded beside the ESM one (a dependency that require()s shop-sdk): two copies of each class,
+// The CJS build loaded beside the ESM one (a dependency that require()s shop-mgmt): two copies of each class,
 // and still an error of one is `instanceof` the same class of the other, and of no sibling.
-const cjs = createRequire(import.meta.url)('shop-sdk/webhooks/verify');
+const cjs = createRequire(import.meta.url)('shop-mgmt/webhooks/verify');
 assert.notEqual(cjs.WebhookVerificationError, root.WebhookVerificationError);
 await assert.rejects(
   cjs.verifyWebhookSignature(FORGED),

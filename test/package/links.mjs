@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-const root = 'node_modules/shop-sdk';
+const root = 'node_modules/shop-mgmt';
 const pages = ['README.md', ...readdirSync(join(root, 'docs')).map((name) => `docs/${name}`)];
 const broken = [];
 let checked = 0;

@@ -1,8 +1,8 @@
-// Type-checked with skipLibCheck off in a project that has shop-sdk but neither msw nor @types/node: the
+// Type-checked with skipLibCheck off in a project that has shop-mgmt but neither msw nor @types/node: the
 // declarations of the main, webhooks and testing entries must not need them (TS2307 before 0.2).
-import { ShopClient } from 'shop-sdk';
-import { createSandbox, type Sandbox, type SandboxHandlers } from 'shop-sdk/testing';
-import { verifyWebhook } from 'shop-sdk/webhooks';
+import { ShopClient } from 'shop-mgmt';
+import { createSandbox, type Sandbox, type SandboxHandlers } from 'shop-mgmt/testing';
+import { verifyWebhook } from 'shop-mgmt/webhooks';
 
 const sandbox: Sandbox = createSandbox({ seed: 1 });
 const shop = new ShopClient({ apiKey: sandbox.createKey(), baseUrl: sandbox.baseUrl, fetch: sandbox.fetch });

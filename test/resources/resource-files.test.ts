@@ -8,7 +8,7 @@ import { diffResourceFiles, writeResourceFiles } from '../../scripts/generator/r
 // src/resources/ mixes generated and hand-written files: the header decides which the generator owns.
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'shop-sdk-resources-'));
+  dir = await mkdtemp(path.join(tmpdir(), 'shop-mgmt-resources-'));
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });

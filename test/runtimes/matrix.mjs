@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
-import { createSandbox } from 'shop-sdk/testing';
+import { createSandbox } from 'shop-mgmt/testing';
 
 const [runtimesDir, esbuildDir, node24] = process.argv.slice(2);
 const fromRuntimes = createRequire(`${runtimesDir}/package.json`);

@@ -1,14 +1,14 @@
 // What every runtime of the matrix runs, from the installed package: a client call and a list walk against a
 // sandbox that Node serves on 127.0.0.1, webhook verification, the web-Request webhook handler (accepted,
 // forged, duplicate), and the sandbox's own in-process fetch. Runtime-neutral: no node: import, no process.
-import { ShopClient } from 'shop-sdk';
-import { createSandbox } from 'shop-sdk/testing';
+import { ShopClient } from 'shop-mgmt';
+import { createSandbox } from 'shop-mgmt/testing';
 import {
   createWebhookHandler,
   signPayload,
   verifyWebhook,
   WebhookVerificationError,
-} from 'shop-sdk/webhooks';
+} from 'shop-mgmt/webhooks';
 
 const SECRET = 'whsec_test_secret';
 

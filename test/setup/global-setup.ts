@@ -18,7 +18,7 @@ export async function setup(project: TestProject): Promise<void> {
         'redis-server is not installed: .ci/run must install it (apt-get install redis-server)',
       );
     console.warn(
-      '[shop-sdk tests] redis-server not found: the Redis dedupe tests will be skipped. Install it to run them.',
+      '[shop-mgmt tests] redis-server not found: the Redis dedupe tests will be skipped. Install it to run them.',
     );
     project.provide('redisUrl', null);
     return;

@@ -239,7 +239,7 @@ describe('EventCatchUp', () => {
         expect(unhandled).toEqual([]);
         expect(runs).toBeGreaterThanOrEqual(3);
         expect(reported).toHaveBeenCalledWith(
-          'shop-sdk: the onError of a poll threw',
+          'shop-mgmt: the onError of a poll threw',
           expect.objectContaining({ message: 'the alerting is down too' }),
         );
       } finally {

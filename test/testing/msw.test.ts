@@ -46,7 +46,7 @@ describe('sandbox over msw', () => {
   });
 });
 
-describe('shop-sdk/testing/msw', () => {
+describe('shop-mgmt/testing/msw', () => {
   it('serves the sandbox through handlers typed with msw', async () => {
     const other = createSandbox({ now: START, baseUrl: 'https://other.shop.test' });
     const typed: HttpHandler[] = sandboxHandlers(other);

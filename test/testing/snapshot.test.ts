@@ -1,4 +1,4 @@
-// Sandbox snapshots (sandboxSnapshot / restoreSandbox, what `shop-sdk sandbox --state` saves) and bulk
+// Sandbox snapshots (sandboxSnapshot / restoreSandbox, what `shop-mgmt sandbox --state` saves) and bulk
 // records (createSandbox({ records })).
 import { describe, expect, it } from 'vitest';
 import { restoreSandbox, SandboxUsageError, sandboxSnapshot } from '../../src/testing/index.js';
@@ -39,7 +39,9 @@ describe('sandbox snapshots', () => {
     const good = JSON.parse(JSON.stringify(sandboxSnapshot(newSandbox())));
     expect(() => restoreSandbox({ hello: 1 })).toThrow(SandboxUsageError);
     expect(() => restoreSandbox(null)).toThrow(/Not a sandbox state file/);
-    expect(() => restoreSandbox({ ...good, version: 2 })).toThrow(/version 2 is not one this shop-sdk reads/);
+    expect(() => restoreSandbox({ ...good, version: 2 })).toThrow(
+      /version 2 is not one this shop-mgmt reads/,
+    );
     expect(() => restoreSandbox({ ...good, parts: { ...good.parts, keys: undefined } })).toThrow(
       /damaged.*"keys" is missing/,
     );

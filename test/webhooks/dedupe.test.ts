@@ -183,8 +183,8 @@ describe.skipIf(!redisUrl)(
       );
       return {
         stores: [new RedisDedupeStore(nodeRedis), new RedisDedupeStore(ioredis)],
-        ttl: (id) => ioredis.ttl(`shop-sdk:webhook-event:${id}`),
-        expire: (id) => nodeRedis.del(`shop-sdk:webhook-event:${id}`),
+        ttl: (id) => ioredis.ttl(`shop-mgmt:webhook-event:${id}`),
+        expire: (id) => nodeRedis.del(`shop-mgmt:webhook-event:${id}`),
       };
     });
   },

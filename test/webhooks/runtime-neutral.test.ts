@@ -1,4 +1,4 @@
-// `shop-sdk/webhooks` claims to run on Bun, Deno and Workers, where there is no `process`, `Buffer` or
+// `shop-mgmt/webhooks` claims to run on Bun, Deno and Workers, where there is no `process`, `Buffer` or
 // `require` and HMAC comes from Web Crypto. Node cannot become those runtimes, but it can lose their
 // differences: a child process deletes `process` and `global` (ESM has no `require`) and traps `Buffer`
 // (Node's own Response needs it) before importing the built entry, then verifies deliveries through
@@ -200,9 +200,9 @@ function runChild(hide: boolean): Report {
   return JSON.parse(child.stdout) as Report;
 }
 
-describe(`shop-sdk/webhooks without Node's globals`, () => {
+describe(`shop-mgmt/webhooks without Node's globals`, () => {
   beforeAll(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'shop-sdk-runtime-neutral-'));
+    scratch = mkdtempSync(join(tmpdir(), 'shop-mgmt-runtime-neutral-'));
     runner = join(scratch, 'runner.mjs');
     writeFileSync(runner, RUNNER);
     entry = await builtEntry(scratch);

@@ -1,4 +1,4 @@
-// `shop-sdk/webhooks/verify`: the verify-only entry verifies and types deliveries, and its module graph holds
+// `shop-mgmt/webhooks/verify`: the verify-only entry verifies and types deliveries, and its module graph holds
 // nothing but verification (no handlers, dedupe stores, router, zod or transport).
 import { createHmac } from 'node:crypto';
 import { build } from 'esbuild';
@@ -12,7 +12,7 @@ function signed(body: string, t: number): Record<string, string> {
   return { 'service-signature': `t=${t},v1=${v1}` };
 }
 
-describe('shop-sdk/webhooks/verify', () => {
+describe('shop-mgmt/webhooks/verify', () => {
   it('verifies a delivery and returns the typed event', async () => {
     const body = JSON.stringify({
       id: 'evt_9',
@@ -32,7 +32,7 @@ describe('shop-sdk/webhooks/verify', () => {
     expect(event).toMatchObject({ id: 'evt_9', type: 'range.reservation.booked' });
   });
 
-  it('refuses a tampered body with the same error class as shop-sdk/webhooks', async () => {
+  it('refuses a tampered body with the same error class as shop-mgmt/webhooks', async () => {
     const headers = signed('{"id":"evt_1"}', 1_800_000_000);
     const error = await verifyOnly
       .verifyWebhookSignature({ body: '{"id":"evt_2"}', headers, secret, now: 1_800_000_000 })

@@ -13,7 +13,7 @@ import { httpUrl, list, wholeNumber } from '../parse.js';
 import { run } from '../run.js';
 import { startingPoint } from '../since.js';
 
-/** `shop-sdk listen`: the event feed delivered to a local receiver as signed webhooks. */
+/** `shop-mgmt listen`: the event feed delivered to a local receiver as signed webhooks. */
 export const listenCommand = defineCommand({
   meta: {
     name: 'listen',
@@ -35,7 +35,7 @@ export const listenCommand = defineCommand({
     checkpoint: {
       type: 'string',
       description: 'Checkpoint and secret file',
-      default: '.shop-sdk/listen.json',
+      default: '.shop-mgmt/listen.json',
     },
     interval: { type: 'string', description: 'Seconds between polls of the feed', default: '5' },
     'requests-per-minute': {
@@ -90,9 +90,9 @@ function credentials(): { apiKey: string; baseUrl: string } {
   const apiKey = readEnv('SHOP_API_KEY');
   const baseUrl = readEnv('SHOP_API_BASE_URL');
   if (!apiKey)
-    throw usageError('set SHOP_API_KEY to a key of the shop (or the one `shop-sdk sandbox` printed)');
+    throw usageError('set SHOP_API_KEY to a key of the shop (or the one `shop-mgmt sandbox` printed)');
   if (!baseUrl)
-    throw usageError('set SHOP_API_BASE_URL to the API origin (or the URL `shop-sdk sandbox` printed)');
+    throw usageError('set SHOP_API_BASE_URL to the API origin (or the URL `shop-mgmt sandbox` printed)');
   return { apiKey, baseUrl: httpUrl(baseUrl, 'SHOP_API_BASE_URL').replace(/\/+$/, '') };
 }
 

@@ -8,7 +8,7 @@ import { httpUrl } from '../parse.js';
 import { run } from '../run.js';
 import { printDelivery } from './listen.js';
 
-/** `shop-sdk replay`: one event from the feed, delivered again. */
+/** `shop-mgmt replay`: one event from the feed, delivered again. */
 export const replayCommand = defineCommand({
   meta: {
     name: 'replay',
@@ -21,7 +21,7 @@ export const replayCommand = defineCommand({
     checkpoint: {
       type: 'string',
       description: 'The file of `listen` (its secret and attempt counts)',
-      default: '.shop-sdk/listen.json',
+      default: '.shop-mgmt/listen.json',
     },
     json: { type: 'boolean', description: 'One JSON object a line, for machines' },
   },

@@ -14,7 +14,7 @@ import { loadState, StateSaver } from '../state-file.js';
 /** How often the process sends retries that fell due and moves a sped-up clock. */
 const TICK_MS = 250;
 
-/** `shop-sdk sandbox`: the sandbox as a long-running HTTP process. */
+/** `shop-mgmt sandbox`: the sandbox as a long-running HTTP process. */
 export const sandboxCommand = defineCommand({
   meta: {
     name: 'sandbox',

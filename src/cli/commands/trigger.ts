@@ -7,12 +7,12 @@ import { httpUrl } from '../parse.js';
 import { run } from '../run.js';
 import { triggerCatalog } from '../triggers.js';
 
-/** `shop-sdk trigger`: makes one event happen in a `shop-sdk sandbox` process. */
+/** `shop-mgmt trigger`: makes one event happen in a `shop-mgmt sandbox` process. */
 export const triggerCommand = defineCommand({
   meta: {
     name: 'trigger',
     description:
-      'Make an event happen in a running `shop-sdk sandbox` (SHOP_API_BASE_URL, SHOP_API_KEY): the sandbox performs the API calls or register actions that make it.',
+      'Make an event happen in a running `shop-mgmt sandbox` (SHOP_API_BASE_URL, SHOP_API_KEY): the sandbox performs the API calls or register actions that make it.',
   },
   args: {
     type: { type: 'positional', description: 'The event type, e.g. sale.completed', required: false },
@@ -26,7 +26,7 @@ export const triggerCommand = defineCommand({
     run(flags.json, async (output) => {
       if (flags.list) return listTypes(output);
       if (!flags.type)
-        throw usageError('name an event type, e.g. npx shop-sdk trigger sale.completed (--list shows them)');
+        throw usageError('name an event type, e.g. npx shop-mgmt trigger sale.completed (--list shows them)');
       const { apiKey, baseUrl } = sandboxTarget();
       output.spin(`triggering ${flags.type}`);
       const response = await controlCall(baseUrl, apiKey, 'trigger', { type: flags.type });
@@ -71,7 +71,7 @@ function sandboxTarget(): { apiKey: string; baseUrl: string } {
   const apiKey = readEnv('SHOP_API_KEY');
   const baseUrl = readEnv('SHOP_API_BASE_URL');
   if (!apiKey || !baseUrl) {
-    throw usageError('set SHOP_API_BASE_URL and SHOP_API_KEY to what `npx shop-sdk sandbox` printed');
+    throw usageError('set SHOP_API_BASE_URL and SHOP_API_KEY to what `npx shop-mgmt sandbox` printed');
   }
   return { apiKey, baseUrl: httpUrl(baseUrl, 'SHOP_API_BASE_URL').replace(/\/+$/, '') };
 }
@@ -89,13 +89,13 @@ async function controlCall(baseUrl: string, apiKey: string, route: string, body:
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
     throw new CliError(
-      `cannot reach a sandbox at ${baseUrl} (${cause}); start one with npx shop-sdk sandbox`,
+      `cannot reach a sandbox at ${baseUrl} (${cause}); start one with npx shop-mgmt sandbox`,
       EXIT.unreachable,
     );
   }
   if (response.status === 404 && !response.headers.get('content-type')?.includes('json')) {
     throw new CliError(
-      `${baseUrl} is not a shop-sdk sandbox process (trigger works only against one)`,
+      `${baseUrl} is not a shop-mgmt sandbox process (trigger works only against one)`,
       EXIT.failed,
     );
   }

@@ -1,12 +1,12 @@
-// Zod-free and ky-free: `shop-sdk/webhooks` may build on this module without loading the HTTP client.
+// Zod-free and ky-free: `shop-mgmt/webhooks` may build on this module without loading the HTTP client.
 
-const SHOP_ERROR = Symbol.for('shop-sdk.error');
+const SHOP_ERROR = Symbol.for('shop-mgmt.error');
 /**
  * Each error class's own name, as a static field (a literal, which bundlers that rename classes keep). It lets
  * `instanceof` recognise an error made by another copy of the same class: the ESM and the CJS build loaded
  * side by side in one process, or two bundles.
  */
-export const ERROR_CLASS = Symbol.for('shop-sdk.error-class');
+export const ERROR_CLASS = Symbol.for('shop-mgmt.error-class');
 
 /** The class name `ctor` declares itself, not one inherited from its parent. */
 function declaredName(ctor: unknown): unknown {

@@ -311,7 +311,7 @@ export class DeliveryQueue {
   private async headers(delivery: Delivery, endpoint: WebhookEndpoint): Promise<Headers> {
     const headers = new Headers({
       'Content-Type': 'application/json',
-      'User-Agent': 'shop-sdk-sandbox-webhooks',
+      'User-Agent': 'shop-mgmt-sandbox-webhooks',
       'Service-Event': delivery.event.envelope.type,
       'Service-Event-Id': delivery.event.envelope.id,
       'Service-Delivery-Id': delivery.id,

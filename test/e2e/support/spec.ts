@@ -7,7 +7,7 @@ import formatsModule from 'ajv-formats';
 import { parse } from 'yaml';
 
 const SPEC_URL = new URL('../../../spec/openapi.yaml', import.meta.url);
-const SPEC_ID = 'https://shop-sdk.test/openapi.json';
+const SPEC_ID = 'https://shop-mgmt.test/openapi.json';
 const METHODS = ['get', 'post', 'patch', 'delete'] as const;
 
 type Json = Record<string, unknown>;

@@ -5,7 +5,7 @@
 // `config = { api: { bodyParser: false } }` and use `webhooks.node` there.)
 //
 // Run: `npx next build nextjs && SHOP_WEBHOOK_SECRET=whsec_... npx next start nextjs -p 3000`
-import { createWebhookHandler } from 'shop-sdk/webhooks';
+import { createWebhookHandler } from 'shop-mgmt/webhooks';
 
 // Serverless instances do not share memory: a MemoryDedupeStore (the default) only catches repeats within
 // one instance. Share a store (RedisDedupeStore, or your own DedupeStore) to process each event once.
