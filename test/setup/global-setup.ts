@@ -1,17 +1,22 @@
 import type { TestProject } from 'vitest/node';
 import { hasRedisServer, type OwnRedis, startOwnRedis } from '../../bench/redis-server.js';
+import { hasPostgresServer, type OwnPostgres, startOwnPostgres } from './postgres-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** `redis://127.0.0.1:<port>` of a redis-server started for this run, or null when none could be started. */
     redisUrl: string | null;
+    /** `postgres://postgres@127.0.0.1:<port>/postgres` of a PostgreSQL server started for this run, or null. */
+    postgresUrl: string | null;
   }
 }
 
 let redis: OwnRedis | undefined;
+let postgres: OwnPostgres | undefined;
 
-/** Starts a throwaway redis-server on loopback for the Redis dedupe tests; CI must have one. */
+/** Starts a throwaway redis-server and PostgreSQL server on loopback for the tests that need them; CI must have both. */
 export async function setup(project: TestProject): Promise<void> {
+  await setupPostgres(project);
   if (!hasRedisServer()) {
     if (process.env.CI)
       throw new Error(
@@ -27,6 +32,21 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('redisUrl', redis.url);
 }
 
+async function setupPostgres(project: TestProject): Promise<void> {
+  if (!hasPostgresServer()) {
+    if (process.env.CI)
+      throw new Error('PostgreSQL is not installed: .ci/run must install it (apt-get install postgresql)');
+    console.warn(
+      '[shop-mgmt tests] PostgreSQL not found: the Postgres tests will be skipped. Install it to run them.',
+    );
+    project.provide('postgresUrl', null);
+    return;
+  }
+  postgres = await startOwnPostgres();
+  project.provide('postgresUrl', postgres.url);
+}
+
 export async function teardown(): Promise<void> {
   await redis?.stop();
+  await postgres?.stop();
 }
