@@ -10,6 +10,7 @@ const entry = {
   'inbox/index': 'src/sync/inbox/index.ts',
   'inbox/sqlite': 'src/sync/inbox/sqlite.ts',
   'inbox/postgres': 'src/sync/inbox/postgres.ts',
+  'inbox/redis': 'src/sync/inbox/redis.ts',
   schemas: 'src/schemas.ts',
   'testing/index': 'src/testing/index.ts',
   'testing/msw': 'src/testing/msw-entry.ts',

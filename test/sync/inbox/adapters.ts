@@ -14,6 +14,8 @@ export interface AdapterCase {
   readonly sql: boolean;
   /** False when the adapter's server is not there (outside CI). */
   readonly available: boolean;
+  /** True when the store's leases run on the server's clock (Redis), not the `now` the inbox passes. */
+  readonly serverClock?: boolean;
   readonly open: () => Promise<{ store: InboxStore; cleanup: () => Promise<void> }>;
 }
 
@@ -51,6 +53,25 @@ export const adapters: AdapterCase[] = [
       const { PostgresInboxStore } = await import('../../../src/sync/inbox/postgres.js');
       const store = await PostgresInboxStore.connect(inject('postgresUrl')!, { table: uniqueTable() });
       return { store, cleanup: () => store.close() };
+    },
+  },
+  {
+    name: 'redis',
+    sql: false,
+    available: inject('redisUrl') !== null,
+    serverClock: true,
+    open: async () => {
+      const { createClient } = await import('redis');
+      const { RedisInboxStore } = await import('../../../src/sync/inbox/redis.js');
+      const client = await createClient({ url: inject('redisUrl')! }).connect();
+      const store = new RedisInboxStore(client, { keyPrefix: `{${uniqueTable()}}:` });
+      return {
+        store,
+        cleanup: async () => {
+          await store.close();
+          await client.quit();
+        },
+      };
     },
   },
 ];
