@@ -229,8 +229,8 @@ export class Inbox {
         if (leases.length > 0 && leases.length === free) continue;
         await new Promise<void>((resolve) => {
           wake = resolve;
+          // Not unref'd: a worker process with nothing else to do keeps polling until stop().
           sleeping = setTimeout(resolve, leases.length === 0 ? pollMs : 0);
-          if (leases.length === 0 && inHand.size === 0) (sleeping as { unref?: () => void }).unref?.();
         });
         clearTimeout(sleeping);
         wake = undefined;

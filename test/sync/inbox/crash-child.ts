@@ -9,7 +9,9 @@ import { createClient } from 'redis';
 import { ShopClient } from '../../../src/client.js';
 import { EventCatchUp } from '../../../src/sync/catch-up.js';
 import { Inbox } from '../../../src/sync/inbox/inbox.js';
+import { PostgresInboxStore } from '../../../src/sync/inbox/postgres.js';
 import { SqliteInboxStore } from '../../../src/sync/inbox/sqlite.js';
+import type { InboxStore } from '../../../src/sync/inbox/types.js';
 import type { ShopEvent } from '../../../src/webhooks/events.js';
 import { createWebhookHandler } from '../../../src/webhooks/handler.js';
 import { RedisDedupeStore } from '../../../src/webhooks/redis.js';
@@ -35,12 +37,20 @@ const LEASE = Number(env.LEASE ?? 1);
 async function main(): Promise<void> {
   let handler: ReturnType<typeof createWebhookHandler>;
   let catchUp: EventCatchUp;
-  if (env.MODE === 'sqlite-inbox') {
-    const db = new Database(env.DB!);
-    db.pragma('journal_mode = WAL');
-    db.pragma('busy_timeout = 2000');
-    db.exec('CREATE TABLE IF NOT EXISTS effects (event_id TEXT NOT NULL)');
-    const inbox = new Inbox(new SqliteInboxStore(db), { retryBaseMs: 50, retryMaxMs: 500 });
+  if (env.MODE === 'sqlite-inbox' || env.MODE === 'postgres-inbox') {
+    let store: InboxStore;
+    if (env.MODE === 'sqlite-inbox') {
+      const db = new Database(env.DB!);
+      db.pragma('journal_mode = WAL');
+      db.pragma('busy_timeout = 2000');
+      db.exec('CREATE TABLE IF NOT EXISTS effects (event_id TEXT NOT NULL)');
+      store = new SqliteInboxStore(db);
+    } else {
+      // Two "machines" share the database in the parent's eyes: every restart is a new one.
+      const postgres = await PostgresInboxStore.connect(env.PG_URL!, { table: env.TABLE! });
+      store = postgres;
+    }
+    const inbox = new Inbox(store, { retryBaseMs: 50, retryMaxMs: 500 });
     await inbox.ready();
     const writing = {
       add: async (event: ShopEvent, source: 'webhook') => {
@@ -58,7 +68,7 @@ async function main(): Promise<void> {
     });
     inbox.work(
       async (event, { tx }) => {
-        await tx!.execute('INSERT INTO effects (event_id) VALUES (?)', [event.id]);
+        await tx!.execute(`INSERT INTO ${env.EFFECTS_TABLE ?? 'effects'} (event_id) VALUES (?)`, [event.id]);
         maybeDie('mid-handler');
         if (Math.random() < P * 4) {
           // Past the lease: the transaction still holds the event; a kill here is one mid-"heartbeat".

@@ -60,7 +60,7 @@ export interface CrashRun {
 }
 
 export async function crashRun(
-  mode: 'sqlite-inbox' | 'redis-dedupe',
+  mode: 'sqlite-inbox' | 'postgres-inbox' | 'redis-dedupe',
   extraEnv: Record<string, string>,
 ): Promise<CrashRun> {
   const T0 = Date.now();
@@ -159,7 +159,18 @@ export async function crashRun(
   const created: string[] = [];
   for await (const event of shop.events.list({ type: 'coupon.created' })) created.push(event.id);
 
-  const effectsNow = (): string[] => {
+  const effectsNow = async (): Promise<string[]> => {
+    if (mode === 'postgres-inbox') {
+      const pg = await import('pg');
+      const client = new pg.default.Client({ connectionString: extraEnv.PG_URL! });
+      await client.connect();
+      try {
+        const { rows } = await client.query(`SELECT event_id FROM ${extraEnv.EFFECTS_TABLE!}`);
+        return rows.map((row: { event_id: string }) => row.event_id);
+      } finally {
+        await client.end();
+      }
+    }
     if (mode === 'sqlite-inbox') {
       const db = new Database(extraEnv.DB!, { readonly: true });
       try {
@@ -178,15 +189,15 @@ export async function crashRun(
       : [];
   };
   const deadline = Date.now() + 20_000;
-  let effects = effectsNow();
+  let effects = await effectsNow();
   while (new Set(effects).size < created.length && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 200));
-    effects = effectsNow();
+    effects = await effectsNow();
   }
   supervising = false;
   child!.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 50));
-  effects = effectsNow();
+  effects = await effectsNow();
   await api.close();
 
   const kills: Record<string, number> = { outside: outsideKills };
