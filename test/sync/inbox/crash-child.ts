@@ -4,13 +4,12 @@
 // crash.test.ts with esbuild; configured by environment variables.
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import Database from 'better-sqlite3';
 import { createClient } from 'redis';
 import { ShopClient } from '../../../src/client.js';
 import { EventCatchUp } from '../../../src/sync/catch-up.js';
 import { Inbox } from '../../../src/sync/inbox/inbox.js';
 import { PostgresInboxStore } from '../../../src/sync/inbox/postgres.js';
-import { SqliteInboxStore } from '../../../src/sync/inbox/sqlite.js';
+import { openSqliteDatabase, SqliteInboxStore } from '../../../src/sync/inbox/sqlite.js';
 import type { InboxStore } from '../../../src/sync/inbox/types.js';
 import type { ShopEvent } from '../../../src/webhooks/events.js';
 import { createWebhookHandler } from '../../../src/webhooks/handler.js';
@@ -40,9 +39,8 @@ async function main(): Promise<void> {
   if (env.MODE === 'sqlite-inbox' || env.MODE === 'postgres-inbox') {
     let store: InboxStore;
     if (env.MODE === 'sqlite-inbox') {
-      const db = new Database(env.DB!);
-      db.pragma('journal_mode = WAL');
-      db.pragma('busy_timeout = 2000');
+      // better-sqlite3, or node:sqlite where better-sqlite3 does not load (Node 24 in CI).
+      const db = await openSqliteDatabase(env.DB!);
       db.exec('CREATE TABLE IF NOT EXISTS effects (event_id TEXT NOT NULL)');
       store = new SqliteInboxStore(db);
     } else {

@@ -8,11 +8,11 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
 import { build } from 'esbuild';
 import { afterAll, beforeAll } from 'vitest';
 import { freePort } from '../../../bench/redis-server.js';
 import { ShopClient } from '../../../src/client.js';
+import { openSqliteDatabase } from '../../../src/sync/inbox/sqlite.js';
 import { createSandbox } from '../../../src/testing/index.js';
 
 export const DELIVERIES = 520;
@@ -172,7 +172,7 @@ export async function crashRun(
       }
     }
     if (mode === 'sqlite-inbox') {
-      const db = new Database(extraEnv.DB!, { readonly: true });
+      const db = await openSqliteDatabase(extraEnv.DB!);
       try {
         return (db.prepare('SELECT event_id FROM effects').all() as { event_id: string }[]).map(
           (row) => row.event_id,
