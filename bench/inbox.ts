@@ -56,7 +56,9 @@ async function delivery(): Promise<{ body: string; headers: Record<string, strin
     api_version: '2026-09-24',
     created_at: new Date().toISOString(),
     livemode: false,
-    data: { object: { object: 'inventory_level', id: `lvl_${counter % 500}`, sku: 'SKU-1', on_hand: counter } },
+    data: {
+      object: { object: 'inventory_level', id: `lvl_${counter % 500}`, sku: 'SKU-1', on_hand: counter },
+    },
   });
   return {
     body,
@@ -73,7 +75,10 @@ async function delivery(): Promise<{ body: string; headers: Record<string, strin
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
-function post(port: number, { body, headers }: { body: string; headers: Record<string, string> }): Promise<number> {
+function post(
+  port: number,
+  { body, headers }: { body: string; headers: Record<string, string> },
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers, agent }, (res) => {
       res.resume();
@@ -234,7 +239,9 @@ async function main(): Promise<void> {
   const spread = (values: number[], digits = 0) =>
     `${median(values).toFixed(digits)} (${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)})`;
   const floor = median(results.get(setups[0]!.name)!.rate);
-  console.log('\n| setup | deliveries/s answered (median, min-max) | x floor | events/s by 4 workers | answer p50 ms at 200/s | answer p99 ms at 200/s |');
+  console.log(
+    '\n| setup | deliveries/s answered (median, min-max) | x floor | events/s by 4 workers | answer p50 ms at 200/s | answer p99 ms at 200/s |',
+  );
   console.log('| --- | --- | --- | --- | --- | --- |');
   for (const [name, figures] of results) {
     console.log(
@@ -243,7 +250,11 @@ async function main(): Promise<void> {
       } | ${spread(figures.p50, 1)} | ${spread(figures.p99, 1)} |`,
     );
   }
-  console.log(`\nload average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  console.log(
+    `\nload average at the end: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
   agent.destroy();
   for (const cleanup of cleanups.reverse()) await cleanup();
 }
