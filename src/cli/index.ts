@@ -1,8 +1,10 @@
 import { type ArgsDef, type CommandDef, defineCommand, renderUsage, runCommand, runMain } from 'citty';
 import { VERSION } from '../version.js';
 import { listenCommand } from './commands/listen.js';
+import { logsCommand } from './commands/logs.js';
 import { replayCommand } from './commands/replay.js';
 import { sandboxCommand } from './commands/sandbox.js';
+import { sendCommand } from './commands/send.js';
 import { triggerCommand } from './commands/trigger.js';
 import { EXAMPLES } from './examples.js';
 import { EXIT } from './exit-codes.js';
@@ -20,6 +22,8 @@ const main = defineCommand({
     listen: listenCommand,
     trigger: triggerCommand,
     replay: replayCommand,
+    logs: logsCommand,
+    send: sendCommand,
   },
 });
 

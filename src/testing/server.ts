@@ -61,6 +61,10 @@ async function serve(
     response.headers.forEach((value, name) => {
       headers[name] = value;
     });
+    if (response.body && headers['content-type']?.startsWith('text/event-stream')) {
+      await stream(response.body, headers, response.status, outgoing);
+      return;
+    }
     const body = Buffer.from(await response.arrayBuffer());
     outgoing.writeHead(response.status, { ...headers, 'Content-Length': String(body.length) });
     outgoing.end(body);
@@ -77,6 +81,25 @@ async function serve(
       outgoing.destroy();
     }
   }
+}
+
+/** A server-sent-events answer, written chunk by chunk until either side ends it. */
+async function stream(
+  body: ReadableStream<Uint8Array>,
+  headers: Record<string, string>,
+  status: number,
+  outgoing: ServerResponse,
+): Promise<void> {
+  const reader = body.getReader();
+  outgoing.on('close', () => void reader.cancel().catch(() => undefined));
+  outgoing.writeHead(status, headers);
+  outgoing.flushHeaders();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done || outgoing.destroyed) break;
+    outgoing.write(value);
+  }
+  outgoing.end();
 }
 
 async function toWebRequest(incoming: IncomingMessage): Promise<Request> {
