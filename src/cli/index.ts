@@ -35,6 +35,12 @@ async function usageWithExamples<T extends ArgsDef = ArgsDef>(
   const meta = await (typeof command.meta === 'function' ? command.meta() : command.meta);
   const examples = EXAMPLES[meta?.name ?? ''] ?? [];
   let text = await renderUsage(command, parent);
+  // citty names one parent only: a nested command (`logs tail`) gets the bin's name in front here.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: citty may colour the heading
+  text = text.replace(
+    /^((?:\u001b\[[0-9;]*m)*USAGE(?:\u001b\[[0-9;]*m)*) (?!(?:\u001b\[[0-9;]*m)*shop-mgmt )/m,
+    '$1 shop-mgmt ',
+  );
   if (examples.length > 0) text += `\n\nEXAMPLES\n\n${examples.map((line) => `  ${line}`).join('\n')}`;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape is what is being removed
   const plain = process.stdout.isTTY && !process.env.NO_COLOR ? text : text.replace(/\u001b\[[0-9;]*m/g, '');

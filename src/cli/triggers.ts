@@ -226,21 +226,13 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
   'account.payment_received': async (shop) => `${await payAccount(shop)} (API)`,
   'invoice.updated': async (shop) => `${await payAccount(shop)}, applied to its oldest open invoice (API)`,
   'membership.created': async (shop) => {
-    const membership = await shop.api('POST', '/v1/memberships', {
-      customer_id: 5,
-      plan_id: 1,
-      billing_method: 'counter',
-    });
-    return `signed customer 5 up for membership ${membership.id} (API)`;
+    const { customer, membership } = await signUp(shop);
+    return `signed new customer ${customer} up for membership ${membership} (register, API)`;
   },
   'membership.updated': async (shop) => {
-    const membership = await shop.api('POST', '/v1/memberships', {
-      customer_id: 6,
-      plan_id: 1,
-      billing_method: 'counter',
-    });
-    shop.sandbox.register.payMembership(membership.id as number);
-    return `signed customer 6 up (API) and took the first dues at the counter (register)`;
+    const { customer, membership } = await signUp(shop);
+    shop.sandbox.register.payMembership(membership);
+    return `signed new customer ${customer} up (register, API) and took the first dues at the counter (register)`;
   },
   'product.created': async (shop) => `added product ${(await newProduct(shop)).id} (owner)`,
   'product.deleted': async (shop) => {
@@ -288,6 +280,21 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
     return `pressed Send test on ${endpoints.map((endpoint) => endpoint.id).join(', ')} (owner)`;
   },
 };
+
+/** A customer added at the counter (one per run: a customer joins a plan once), signed up for plan 1. */
+async function signUp(shop: SandboxShop): Promise<{ customer: number; membership: number }> {
+  const customer = shop.sandbox.register.addCustomer({
+    firstName: 'Trigger',
+    lastName: 'Member',
+    email: `member.${Date.now().toString(36)}.${++uniques}@example.com`,
+  }).id;
+  const membership = await shop.api('POST', '/v1/memberships', {
+    customer_id: customer,
+    plan_id: 1,
+    billing_method: 'counter',
+  });
+  return { customer, membership: membership.id as number };
+}
 
 async function newProduct(shop: SandboxShop): Promise<{ id: number }> {
   return shop.sandbox.owner.addProduct({

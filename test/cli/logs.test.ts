@@ -47,12 +47,15 @@ describe('shop-mgmt logs tail', () => {
     });
     expect(typeof request.durationMs).toBe('number');
     expect(delivery).toMatchObject({ status: 'succeeded', httpStatus: 200, attempt: 1, nextRetryAt: null });
-    expect(entries(following).some((entry) => entry.kind === 'event' && entry.eventType === 'coupon.created')).toBe(
-      true,
-    );
+    expect(
+      entries(following).some((entry) => entry.kind === 'event' && entry.eventType === 'coupon.created'),
+    ).toBe(true);
 
     // The same key again is a replay, and the log says so.
-    await shop.coupons.create({ code: 'TAIL1', name: 'Tail', percent_off: 5 }, { idempotencyKey: 'tail-test-key-1' });
+    await shop.coupons.create(
+      { code: 'TAIL1', name: 'Tail', percent_off: 5 },
+      { idempotencyKey: 'tail-test-key-1' },
+    );
     const replay = await following.until(() => entries(following).find((entry) => entry.replayed === true));
     expect(replay).toMatchObject({ status: 201, idempotencyKey: 'tail-test-key-1' });
     expect(coupon.code).toBe('TAIL1');
@@ -94,9 +97,9 @@ describe('shop-mgmt logs tail', () => {
     );
     expect(entries(created).map((entry) => entry.operationId)).toEqual(['coupons.create']);
     expect(entries(sales).length).toBeGreaterThan(0);
-    expect(entries(sales).every((entry) => entry.kind !== 'request' && entry.eventType === 'sale.completed')).toBe(
-      true,
-    );
+    expect(
+      entries(sales).every((entry) => entry.kind !== 'request' && entry.eventType === 'sale.completed'),
+    ).toBe(true);
     // Piped: one plain line an entry, no escape codes, no JSON.
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape is what is looked for
     expect(plain.stdout.join('\n')).not.toMatch(/\u001b\[/);
@@ -104,9 +107,9 @@ describe('shop-mgmt logs tail', () => {
     expect(plain.stdout.find((line) => line.includes('/v1/coupons'))).toMatch(
       /^\d\d:\d\d:\d\d POST {3}\/v1\/coupons 201 \d+ms coupons\.create sk_test_/,
     );
-    expect(plain.stdout.some((line) => /webhook sale\.completed evt_\S+ -> we_\S+ 200 attempt 1/.test(line))).toBe(
-      true,
-    );
+    expect(
+      plain.stdout.some((line) => /webhook sale\.completed evt_\S+ -> we_\S+ 200 attempt 1/.test(line)),
+    ).toBe(true);
 
     const bad = await cli.run(['logs', 'tail', '--status', 'teapot'], env);
     expect(bad.code).toBe(2);
