@@ -27,6 +27,10 @@ const main = defineCommand({
   },
 });
 
+const STYLE = String.raw`(?:\x1b\[[0-9;]*m)*`;
+/** `USAGE logs tail`, coloured or not, where the bin's name is missing. */
+const NESTED_USAGE = new RegExp(`^(${STYLE}USAGE${STYLE}) (?!${STYLE}shop-mgmt )`, 'm');
+
 /** citty's usage of a command, then its examples; plain text when piped (citty colours by environment only). */
 async function usageWithExamples<T extends ArgsDef = ArgsDef>(
   command: CommandDef<T>,
@@ -36,11 +40,7 @@ async function usageWithExamples<T extends ArgsDef = ArgsDef>(
   const examples = EXAMPLES[meta?.name ?? ''] ?? [];
   let text = await renderUsage(command, parent);
   // citty names one parent only: a nested command (`logs tail`) gets the bin's name in front here.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: citty may colour the heading
-  text = text.replace(
-    /^((?:\u001b\[[0-9;]*m)*USAGE(?:\u001b\[[0-9;]*m)*) (?!(?:\u001b\[[0-9;]*m)*shop-mgmt )/m,
-    '$1 shop-mgmt ',
-  );
+  text = text.replace(NESTED_USAGE, '$1 shop-mgmt ');
   if (examples.length > 0) text += `\n\nEXAMPLES\n\n${examples.map((line) => `  ${line}`).join('\n')}`;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape is what is being removed
   const plain = process.stdout.isTTY && !process.env.NO_COLOR ? text : text.replace(/\u001b\[[0-9;]*m/g, '');
