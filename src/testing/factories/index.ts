@@ -4,6 +4,7 @@ import * as Api from '../../generated/schemas.js';
 import type { z } from '../../internal/schema-types.js';
 import { deliveryHeaders } from '../../webhooks/delivery-headers.js';
 import type { ShopEventOf } from '../../webhooks/events.js';
+import type { NodeIncomingMessage } from '../../webhooks/node.js';
 import { SandboxUsageError } from '../errors.js';
 import { API_VERSION } from '../events/catalog.js';
 import { fieldAt, knownValuesOf, type Schema, sampleOf, schemaProblem, setAt } from './schema-walk.js';
@@ -184,9 +185,10 @@ export interface SignedDelivery {
   request(url?: string): Request;
   /**
    * A Node `IncomingMessage` carrying the delivery, for `handler.node(request, response)` or an Express route
-   * (Node only; node:http is loaded on the first call).
+   * (Node only; node:http is loaded on the first call). Typed structurally, so these types need no
+   * @types/node; it is a real `http.IncomingMessage` at run time.
    */
-  nodeRequest(url?: string): Promise<import('node:http').IncomingMessage>;
+  nodeRequest(url?: string): Promise<NodeIncomingMessage>;
 }
 
 const DEFAULT_URL = 'http://127.0.0.1/webhooks/shop';
