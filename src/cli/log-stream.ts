@@ -5,6 +5,9 @@ const HEARTBEAT_MS = 15_000;
 /** What a reader waits before it reconnects (the SSE `retry` field). */
 const RETRY_MS = 500;
 
+/** Messages queued for one slow reader before it is cut off. */
+const MAX_QUEUED = 5_000;
+
 const encoder = new TextEncoder();
 
 /**
@@ -16,7 +19,20 @@ export function logStream(log: ActivityLog, lastEventId: string | null): Respons
   let stop: () => void = () => undefined;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      const send = (text: string) => controller.enqueue(encoder.encode(text));
+      const send = (text: string) => {
+        try {
+          // A reader this far behind is cut off; it comes back with Last-Event-ID and a gap notice.
+          if ((controller.desiredSize ?? 0) < -MAX_QUEUED) throw new Error('reader too slow');
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          stop();
+          try {
+            controller.error(new Error('the live log reader fell too far behind'));
+          } catch {
+            // Already closed: nothing to tell.
+          }
+        }
+      };
       send(`retry: ${RETRY_MS}\n: shop-mgmt sandbox live log, run ${log.run}\n\n`);
       const { entries, missed } = log.after(lastEventId);
       if (missed > 0) send(`event: gap\ndata: ${JSON.stringify({ missed })}\n\n`);

@@ -73,7 +73,14 @@ export class ActivityLog {
     const entry = { id: `${this.run}.${++this.#seq}`, activity };
     this.#entries.push(entry);
     if (this.#entries.length >= 2 * ACTIVITY_HISTORY) this.#entries = this.#entries.slice(-ACTIVITY_HISTORY);
-    for (const listener of this.#listeners) listener(entry);
+    for (const listener of this.#listeners) {
+      try {
+        listener(entry);
+      } catch {
+        // A reader that broke (its stream closed under it) must not fail the request being logged.
+        this.#listeners.delete(listener);
+      }
+    }
   }
 
   /** Calls `listener` with every new entry until the returned function is called. */

@@ -91,13 +91,21 @@ async function stream(
   outgoing: ServerResponse,
 ): Promise<void> {
   const reader = body.getReader();
-  outgoing.on('close', () => void reader.cancel().catch(() => undefined));
+  const closed = new Promise<void>((resolve) =>
+    outgoing.on('close', () => {
+      void reader.cancel().catch(() => undefined);
+      resolve();
+    }),
+  );
   outgoing.writeHead(status, headers);
   outgoing.flushHeaders();
   for (;;) {
     const { done, value } = await reader.read();
     if (done || outgoing.destroyed) break;
-    outgoing.write(value);
+    // A reader that does not keep up is waited for, not buffered without end.
+    if (!outgoing.write(value)) {
+      await Promise.race([new Promise((resolve) => outgoing.once('drain', resolve)), closed]);
+    }
   }
   outgoing.end();
 }
