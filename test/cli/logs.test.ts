@@ -1,6 +1,7 @@
 // `shop-mgmt logs tail` against a `shop-mgmt sandbox` process: the live log over SSE shows requests and
 // delivery attempts as they happen, filters them, stays plain when piped, never shows a key or secret, and
 // resumes across a sandbox restart with Last-Event-ID, losing nothing.
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ShopClient } from '../../src/client.js';
@@ -18,6 +19,8 @@ async function tail(env: Record<string, string>, args: string[] = ['--json']): P
 }
 
 const entries = (running: CliProcess) => running.records() as Entry[];
+const hasScript =
+  spawnSync('script', ['--version']).status === 0 && spawnSync('timeout', ['--version']).status === 0;
 
 describe('shop-mgmt logs tail', () => {
   it('shows a request and its delivery within a second, with no key or secret in the stream', async () => {
@@ -114,6 +117,41 @@ describe('shop-mgmt logs tail', () => {
     const bad = await cli.run(['logs', 'tail', '--status', 'teapot'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr.join('\n')).toMatch(/--status takes 4xx/);
+  });
+
+  it.skipIf(!hasScript)('colours one line an entry on a terminal', async () => {
+    const sandbox = await startSandbox(cli);
+    // A pseudo-terminal from util-linux `script`; `timeout` ends the tail with Ctrl-C's signal.
+    const command = `timeout -s INT 6 '${process.execPath}' '${cli.binPath()}' logs tail`;
+    const terminal = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: {
+        ...process.env,
+        NO_COLOR: '',
+        TERM: 'xterm',
+        SHOP_API_KEY: sandbox.key,
+        SHOP_API_BASE_URL: sandbox.url,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    terminal.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    const exited = new Promise((done) => terminal.on('exit', done));
+    const deadline = Date.now() + 5_000;
+    while (!output.includes('following the live log') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const shop = new ShopClient({ apiKey: sandbox.key, baseUrl: sandbox.url, maxRetries: 0 });
+    await shop.locations.list();
+    await expect(shop.range.reservations.retrieve(424242)).rejects.toThrow();
+    await exited;
+    const lines = output.split(/\r?\n/).filter((line) => line.includes('/v1/'));
+    expect(lines).toHaveLength(2);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape is what is looked for
+    expect(lines[0]).toMatch(/GET {4}\/v1\/locations \u001b\[32m200\u001b\[0m/);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape is what is looked for
+    expect(lines[1]).toMatch(/\/v1\/range\/reservations\/424242 \u001b\[33m404\u001b\[0m/);
   });
 
   it('survives a sandbox restart and resumes with Last-Event-ID, losing nothing', async () => {
