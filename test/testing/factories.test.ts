@@ -52,6 +52,10 @@ describe('buildEvent', () => {
   });
 
   it('refuses a field its schema does not have, a value it does not take, and an unknown type', () => {
+    // @ts-expect-error a misspelt field does not compile either
+    expect(() => buildEvent('range.reservation.booked', { overrides: { party_sise: 2 } })).toThrow(
+      /party_sise/,
+    );
     expect(() => buildEvent('membership.updated', { overrides: { chnage: 'renewed' } as never })).toThrow(
       /membership\.updated.*has no field "chnage"/,
     );

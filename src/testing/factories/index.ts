@@ -46,11 +46,14 @@ export type RecordKind = keyof typeof RECORD_SCHEMAS;
 /** The record type of a kind (the SDK's generated type of it). */
 export type RecordOf<K extends RecordKind> = z.output<(typeof RECORD_SCHEMAS)[K]>;
 
-/** Fields to set, at any depth; a list given replaces the list. */
+/**
+ * Fields to set, at any depth; a list given replaces the list. Only the fields the SDK knows (the records'
+ * index signature for later API versions is left out), so a misspelt field does not compile.
+ */
 export type Overrides<T> = T extends readonly unknown[]
   ? T
   : T extends object
-    ? { [K in keyof T]?: Overrides<T[K]> }
+    ? { [K in keyof T as string extends K ? never : K]?: Overrides<T[K]> }
     : T;
 
 /** Options of {@link buildEvent}. */
