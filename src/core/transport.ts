@@ -88,6 +88,11 @@ export class Transport {
   #defaults: CallSettings | undefined;
   /** True when the ky instance (or the one it extends) has hooks: only then is a context passed to ky. */
   readonly #kyHooks: boolean;
+  /**
+   * True when nothing of ky's is used (no ky hooks on this client or those it derives from, the runtime's
+   * fetch): an attempt then calls fetch itself, and ky is not even loaded, unless a call brings hooks.
+   */
+  readonly #direct: boolean;
 
   constructor(config: TransportConfig, parent?: Transport) {
     this.#config = config;
@@ -103,6 +108,7 @@ export class Transport {
     this.#kyOptions = kyOptions;
     this.#parent = parent;
     this.#kyHooks = Boolean(config.hooks.ky) || (parent ? parent.#kyHooks : false);
+    this.#direct = !this.#kyHooks && config.fetch === undefined;
     const base = { ...config.defaultHeaders };
     if (typeof config.apiKey === 'string') base.authorization = `Bearer ${config.apiKey}`;
     this.#headers = base;
@@ -338,8 +344,11 @@ export class Transport {
   ) {
     const { logger, throttle, secrets } = this.#config;
     const signal = settings.signal;
+    // Without hooks and with the runtime's fetch, ky would only build and clone a Request for fetch to wrap
+    // again: the attempt calls fetch itself (bench/transport.ts), and ky is loaded only for a call with hooks.
+    const direct = this.#direct && !settings.hooks.ky;
     let send = this.#ky;
-    if (!send) {
+    if (!direct && !send) {
       send = await this.#kyInstance();
       if (signal?.aborted) throw signal.reason;
     }
@@ -354,19 +363,24 @@ export class Transport {
     }, timeout);
     const onAbort = signal ? () => controller.abort(signal.reason) : undefined;
     if (onAbort) signal?.addEventListener('abort', onAbort, { once: true });
-    const options: KyOptions & AttemptInit = { method: prepared.method, headers, body: prepared.body };
-    // With the runtime's fetch, the attempt's signal rides past ky (see fetchWithAttemptSignal); a caller's
-    // fetch gets it the ordinary way, on the Request (ky links it to its own with AbortSignal.any).
-    if (this.#config.fetch) options.signal = controller.signal;
-    else options.shopSdkSignal = controller.signal;
-    if (this.#kyHooks || settings.hooks.ky) {
-      options.context = call.context(started) as unknown as Record<string, unknown>;
-      if (settings.hooks.ky) options.hooks = settings.hooks.ky;
-    }
     let response: Response;
     let text: string;
     try {
-      response = await send(prepared.url, options);
+      if (direct || !send) {
+        const init = { method: prepared.method, headers, body: prepared.body, signal: controller.signal };
+        response = await globalThis.fetch(prepared.url, init);
+      } else {
+        const options: KyOptions & AttemptInit = { method: prepared.method, headers, body: prepared.body };
+        // With the runtime's fetch, the attempt's signal rides past ky (see fetchWithAttemptSignal); a
+        // caller's fetch gets it the ordinary way, on the Request (ky links it to its own with AbortSignal.any).
+        if (this.#config.fetch) options.signal = controller.signal;
+        else options.shopSdkSignal = controller.signal;
+        if (this.#kyHooks || settings.hooks.ky) {
+          options.context = call.context(started) as unknown as Record<string, unknown>;
+          if (settings.hooks.ky) options.hooks = settings.hooks.ky;
+        }
+        response = await send(prepared.url, options);
+      }
       text = await response.text();
     } catch (cause) {
       if (signal?.aborted) throw signal.reason;
