@@ -43,8 +43,37 @@ interface Target {
 
 const sdk = (file: string) => `export * from ${JSON.stringify(join(root, file))};`;
 
+/** An application that makes one call, importing only what it names: the second way of bundling. */
+const app = (imports: string, call: string) => `${imports}\nexport const call = () => ${call};`;
+const SRC = JSON.stringify(join(root, 'src/index.ts'));
+const DIST = JSON.stringify(join(root, 'dist/index.js'));
+
 const TARGETS: Target[] = [
   { name: 'shop-mgmt', contents: sdk('src/index.ts'), limitKb: 35, installed: 'dist/index.js' },
+  {
+    name: 'app: shop.me.retrieve()',
+    contents: app(`import { ShopClient } from ${SRC};`, "new ShopClient({ apiKey: 'k' }).me.retrieve()"),
+  },
+  {
+    name: 'app: dist, me.retrieve()',
+    contents: app(`import { ShopClient } from ${DIST};`, "new ShopClient({ apiKey: 'k' }).me.retrieve()"),
+  },
+  {
+    // An application that uses zod 4 itself: one zod in its bundle when dist/ imports the same zod.
+    name: 'app: dist + its own zod',
+    contents: app(
+      `import { ShopClient } from ${DIST};\nimport * as z from 'zod/mini';\nexport const Mine = z.object({ a: z.string() });`,
+      "new ShopClient({ apiKey: 'k' }).me.retrieve()",
+    ),
+  },
+  {
+    name: 'app: openai models.list()',
+    contents: app("import OpenAI from 'openai';", "new OpenAI({ apiKey: 'k' }).models.list()"),
+  },
+  {
+    name: 'app: stripe customers.list',
+    contents: app("import Stripe from 'stripe';", "new Stripe('k').customers.list()"),
+  },
   { name: 'shop-mgmt/schemas', contents: sdk('src/schemas.ts'), installed: 'dist/schemas.js' },
   { name: 'shop-mgmt/webhooks', contents: sdk('src/webhooks/index.ts'), installed: 'dist/webhooks/index.js' },
   {
@@ -89,6 +118,8 @@ interface Measured {
   /** Where ky is: loaded with the entry, in a chunk the first call loads, or not at all. */
   readonly ky: 'in' | 'lazy' | 'not in';
   readonly zod: string;
+  /** Copies of zod's core in the whole bundle (each defines `__zod_globalConfig` once). */
+  readonly zodCopies: number;
 }
 
 type Outputs = Record<string, { imports: { path: string; kind: string }[] }>;
@@ -126,7 +157,9 @@ async function bundle(target: Target, dir: string, index: number): Promise<Measu
   });
   mkdirSync(outdir, { recursive: true });
   const sizes = new Map<string, { min: number; gz: number }>();
+  let zodCopies = 0;
   for (const output of result.outputFiles) {
+    zodCopies += output.text.match(/\.__zod_globalConfig\?\?\(/g)?.length ?? 0;
     writeFileSync(output.path, output.contents);
     const key = relative(root, output.path);
     sizes.set(key, { min: output.contents.length, gz: gzipSync(output.contents, { level: 9 }).length });
@@ -162,6 +195,7 @@ async function bundle(target: Target, dir: string, index: number): Promise<Measu
         ? 'lazy'
         : 'not in',
     zod,
+    zodCopies,
   };
 }
 
@@ -242,7 +276,10 @@ async function main(): Promise<void> {
         m.target.limitKb === undefined
           ? ''
           : `  target <= ${m.target.limitKb} kB on import: ${m.gzBytes <= m.target.limitKb * 1000 ? 'met' : 'NOT met'}`;
-      const about = m.target.name.startsWith('shop-mgmt') ? `  zod ${m.zod}, ky ${m.ky}${limit}` : '';
+      const about =
+        m.target.name.startsWith('shop-mgmt') || m.target.name.includes('dist')
+          ? `  zod ${m.zod} (${m.zodCopies} ${m.zodCopies === 1 ? 'copy' : 'copies'}), ky ${m.ky}${limit}`
+          : '';
       const pair = (min: number, gz: number) => `${kb(min)} / ${kb(gz)}`.padStart(22);
       console.log(
         `${m.target.name.padEnd(26)}${pair(m.minBytes, m.gzBytes)}${pair(m.allMinBytes, m.allGzBytes)}` +
