@@ -34,10 +34,21 @@ export default defineConfig([
     ...shared,
     format: ['esm'],
     platform: 'neutral',
-    // zod stays a dependency the ESM build imports (`zod/mini`), so an application that uses zod 4 itself
-    // bundles one zod. Node loads it on the first call only (the validators and the generated schemas are
-    // chunks of their own, which importing the main entry does not load), and a first call loading zod/mini
-    // from node_modules measured the same as loading a copy bundled here (~40 ms either way: bench/README.md).
+    // zod stays a dependency this build imports (`zod/mini`), so an application bundling the SDK with zod 4
+    // of its own ships one zod. This is the build bundlers and non-Node runtimes resolve ("default"); Node
+    // takes dist/node/ (below). The validators and each resource group's schemas are chunks of their own,
+    // loaded on the first call, not on import.
+  },
+  {
+    ...shared,
+    // What Node resolves (the "node" condition of package.json's exports): the same ESM build with the zod/mini
+    // functions the SDK calls bundled, because zod/mini from node_modules loads its ~80 files and 40 locales on
+    // the first call, 3-5x the time of one bundled chunk (bench/README.md). Types come from dist/*.d.ts.
+    format: ['esm'],
+    platform: 'node',
+    outDir: 'dist/node',
+    dts: false,
+    noExternal: ['zod'],
   },
   {
     ...shared,

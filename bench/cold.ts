@@ -1,31 +1,28 @@
 /**
  * A cold process's first call: a fresh `node` imports the package as installed (shop-mgmt from dist/, the
- * peers from node_modules) and makes one call to a loopback server, and reports the milliseconds from just
+ * peers from node_modules; `shop-mgmt` by its name, which Node resolves to dist/node/) and makes one call to a loopback server, and reports the milliseconds from just
  * before its `import()` to the parsed answer. `npm run build`, then `npx tsx bench/cold.ts`.
  *
  * Contenders, each BENCH_SAMPLES times (default 15), interleaved (one process of each in turn):
  *   fetch          no import; fetch() + res.json(): what any client pays for Node's fetch on a first call
  *   ky             import ky, ky(url).json()
- *   shop-mgmt      import dist/index.js, shop.range.reservations.retrieve(1), validated
+ *   shop-mgmt      import 'shop-mgmt', shop.range.reservations.retrieve(1), validated
  *   openai@6       import openai, client.get(path)
  *   stripe@23      import stripe, stripe.rawRequest('GET', path)
  * Ratios are taken sample by sample (the i-th process of each, started one after the other) and printed as
  * median (min-max).
  */
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { loadLine, root, show, spread, startServer } from './support.js';
 
 const SAMPLES = Math.max(5, Number(process.env.BENCH_SAMPLES ?? 15));
 const server = await startServer();
 const path = '/v1/range/reservations/1';
-const sdk = pathToFileURL(join(root, 'dist/index.js')).href;
 
 const contenders: Record<string, string> = {
   fetch: `await (await fetch(base + ${JSON.stringify(path)})).json();`,
   ky: `const { default: ky } = await import('ky'); await ky(base + ${JSON.stringify(path)}).json();`,
-  'shop-mgmt': `const { ShopClient } = await import(${JSON.stringify(sdk)});
+  'shop-mgmt': `const { ShopClient } = await import('shop-mgmt');
     await new ShopClient({ apiKey: 'sk_test_bench', baseUrl: base, logLevel: 'off' }).range.reservations.retrieve(1);`,
   'openai@6': `const { default: OpenAI } = await import('openai');
     await new OpenAI({ apiKey: 'sk_test_bench', baseURL: base + '/v1' }).get('/range/reservations/1');`,

@@ -5,7 +5,6 @@
 import { fork } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 export const root = resolve(import.meta.dirname, '..');
 
@@ -20,18 +19,19 @@ function newestSource(dir = join(root, 'src')): number {
 }
 
 /**
- * Imports a built entry of the package from dist/ (`npm run build` first). Refuses a dist/ older than src/:
- * a figure of stale code would be a figure of nothing.
+ * Imports the package as an application does, by its name (`shop-mgmt`, or a subpath such as
+ * `shop-mgmt/webhooks`): Node resolves it to dist/node/ through package.json's exports (`npm run build`
+ * first). Refuses a dist/ older than src/: a figure of stale code would be a figure of nothing.
  */
-export async function importBuilt<T>(file: string): Promise<T> {
-  const path = join(root, 'dist', file);
-  if (!existsSync(path)) throw new Error(`dist/${file} is missing: run \`npm run build\` first`);
+export async function importBuilt<T>(specifier = 'shop-mgmt'): Promise<T> {
+  const path = join(root, 'dist/node/index.js');
+  if (!existsSync(path)) throw new Error('dist/node/index.js is missing: run `npm run build` first');
   if (statSync(path).mtimeMs < newestSource() && process.env.BENCH_STALE_OK !== '1') {
     throw new Error(
-      `dist/ is older than src/: run \`npm run build\` (or BENCH_STALE_OK=1 to measure it anyway)`,
+      'dist/ is older than src/: run `npm run build` (or BENCH_STALE_OK=1 to measure it anyway)',
     );
   }
-  return (await import(pathToFileURL(path).href)) as T;
+  return (await import(specifier)) as T;
 }
 
 /** The loopback server (transport-server.ts) in a child process; its base URL and a stop function. */

@@ -25,7 +25,7 @@ import Stripe from 'stripe';
 import { importBuilt, loadLine, type Spread, show, spread, startServer } from './support.js';
 
 type Sdk = typeof import('../src/index.js');
-const { ShopClient, operations } = await importBuilt<Sdk>('index.js');
+const { ShopClient, operations } = await importBuilt<Sdk>();
 
 const ROUNDS = Math.max(5, Number(process.env.BENCH_ROUNDS ?? 9));
 const server = await startServer();
@@ -151,7 +151,7 @@ for (const benchCase of cases) {
 }
 
 console.log(
-  `bench/transport: node ${process.version}, dist/ of shop-mgmt, ${ROUNDS} rounds, every contender in each ` +
+  `bench/transport: node ${process.version}, shop-mgmt as installed (dist/node/), ${ROUNDS} rounds, every contender in each ` +
     `round, order rotating; ${await loadLine()} at the start`,
 );
 console.log('figures: median (min-max) over the rounds; ratios taken within each round\n');

@@ -18,7 +18,7 @@ import ky from 'ky';
 import { importBuilt, loadLine, show, spread, startServer } from './support.js';
 
 type Sdk = typeof import('../src/index.js');
-const { ShopClient } = await importBuilt<Sdk>('index.js');
+const { ShopClient } = await importBuilt<Sdk>();
 
 const RECORDS = Number(process.env.WALK_RECORDS ?? 50_000);
 const ROUNDS = Math.max(5, Number(process.env.BENCH_ROUNDS ?? 5));
@@ -70,7 +70,7 @@ const touch: Visit = (record) => {
 };
 
 console.log(
-  `bench/walk: node ${process.version}, dist/ of shop-mgmt, ${RECORDS.toLocaleString('en-US')} records, ` +
+  `bench/walk: node ${process.version}, shop-mgmt as installed (dist/node/), ${RECORDS.toLocaleString('en-US')} records, ` +
     `${ROUNDS} rounds, order rotating; ${await loadLine()} at the start`,
 );
 console.log('figures: median (min-max) over the rounds; ratios taken within each round\n');
