@@ -86,7 +86,11 @@ const TARGETS: Target[] = [
     contents: app("import Stripe from 'stripe';", "new Stripe('k').customers.list()"),
   },
   { name: 'shop-mgmt/schemas', contents: sdk('src/schemas.ts'), installed: 'dist/node/schemas.js' },
-  { name: 'shop-mgmt/webhooks', contents: sdk('src/webhooks/index.ts'), installed: 'dist/node/webhooks/index.js' },
+  {
+    name: 'shop-mgmt/webhooks',
+    contents: sdk('src/webhooks/index.ts'),
+    installed: 'dist/node/webhooks/index.js',
+  },
   {
     name: 'shop-mgmt/webhooks/verify',
     contents: sdk('src/webhooks/verify-only.ts'),
@@ -98,7 +102,11 @@ const TARGETS: Target[] = [
     contents: sdk('src/webhooks/redis.ts'),
     installed: 'dist/node/webhooks/redis.js',
   },
-  { name: 'shop-mgmt/testing', contents: sdk('src/testing/index.ts'), installed: 'dist/node/testing/index.js' },
+  {
+    name: 'shop-mgmt/testing',
+    contents: sdk('src/testing/index.ts'),
+    installed: 'dist/node/testing/index.js',
+  },
   // What the main entry's import costs by itself because of ky: on Node, ky's module-level feature test
   // constructs a `Request`, which loads the runtime's fetch implementation.
   { name: 'ky (alone)', contents: "export { default } from 'ky';", installed: 'ky' },
