@@ -170,33 +170,71 @@ function discard(response: Response): void {
   response.body?.cancel().catch(() => undefined);
 }
 
+/** The clone a lent response's hook reads, made on the first read. */
+const copies = new WeakMap<Response, Response>();
+
+function copyOf(response: Response): Response {
+  let copy = copies.get(response);
+  if (!copy) {
+    copy = Response.prototype.clone.call(response);
+    copies.set(response, copy);
+  }
+  return copy;
+}
+
+let lentPrototype: object | undefined;
+
+/**
+ * Response.prototype with the body readers (and `body`, `bodyUsed`, `clone`) reading a clone of the response
+ * instead, made on the first read. Built on first use: `Response` is a global some runtimes lack at import.
+ */
+function lending(): object {
+  if (lentPrototype) return lentPrototype;
+  const readers: PropertyDescriptorMap = {};
+  for (const name of BODY_READERS) {
+    readers[name] = {
+      value(this: Response, ...args: unknown[]) {
+        return (copyOf(this)[name] as (...a: unknown[]) => unknown)(...args);
+      },
+    };
+  }
+  lentPrototype = Object.create(Response.prototype, {
+    ...readers,
+    body: {
+      get(this: Response) {
+        return copyOf(this).body;
+      },
+    },
+    bodyUsed: {
+      get(this: Response) {
+        return copies.get(this)?.bodyUsed ?? false;
+      },
+    },
+    clone: {
+      value(this: Response) {
+        return Response.prototype.clone.call(this);
+      },
+    },
+  }) as object;
+  return lentPrototype;
+}
+
 /**
  * `response` lent to one `afterResponse` hook: reading its body (or `body`, or `clone()`) reads a clone, made
  * only then, so a hook that does not read the body costs no copy and the transport reads the body itself.
- * Gives back a function that ends the loan.
+ * The loan swaps the response's prototype (defining own properties on it would cost as much as a clone) and
+ * gives back a function that ends it.
  */
 function lend(response: Response): () => void {
-  let copy: Response | undefined;
-  const clone = () => Response.prototype.clone.call(response);
-  const lent = () => {
-    copy ??= clone();
-    return copy;
-  };
-  const own: PropertyDescriptorMap = {
-    body: { configurable: true, get: () => lent().body },
-    bodyUsed: { configurable: true, get: () => copy?.bodyUsed ?? false },
-    clone: { configurable: true, value: clone },
-  };
-  for (const name of BODY_READERS) {
-    own[name] = {
-      configurable: true,
-      value: (...args: unknown[]) => (lent()[name] as (...a: unknown[]) => unknown)(...args),
-    };
-  }
-  Object.defineProperties(response, own);
+  const own = Object.getPrototypeOf(response) as object;
+  Object.setPrototypeOf(response, lending());
   return () => {
-    for (const key of Object.keys(own)) delete (response as unknown as Record<string, unknown>)[key];
-    if (copy && !copy.bodyUsed) discard(copy);
+    Object.setPrototypeOf(response, own);
+    const copy = copies.get(response);
+    if (copy) {
+      copies.delete(response);
+      if (!copy.bodyUsed) discard(copy);
+    }
   };
 }
 
