@@ -29,6 +29,11 @@ export interface ForwarderOptions {
   attemptsOf?: (eventId: string) => number;
   /** The User-Agent of the deliveries. @default 'shop-mgmt-cli-listen' */
   userAgent?: string;
+  /**
+   * Headers sent on every delivery besides the service's own: an endpoint's custom auth header (reference
+   * section 6). They cannot replace a `Service-*` header or Content-Type. @default none
+   */
+  extraHeaders?: Readonly<Record<string, string>>;
 }
 
 /** A delivery that failed every attempt: the feed hands the event on again at the next poll. */
@@ -52,6 +57,7 @@ export class Forwarder {
       timeoutMs: 10_000,
       attemptsOf: () => 0,
       userAgent: 'shop-mgmt-cli-listen',
+      extraHeaders: {},
       ...options,
     };
   }
@@ -84,7 +90,7 @@ export class Forwarder {
   ): Promise<ForwardResult> {
     const attempt = (this.#attempts.get(event.id) ?? this.#options.attemptsOf(event.id)) + 1;
     this.#attempts.set(event.id, attempt);
-    const headers = await deliveryHeaders({
+    const signed = await deliveryHeaders({
       body,
       eventType: event.type,
       eventId: event.id,
@@ -93,6 +99,7 @@ export class Forwarder {
       secret: this.#options.secret,
       userAgent: this.#options.userAgent,
     });
+    const headers = { ...this.#options.extraHeaders, ...signed };
     const started = performance.now();
     const signal = AbortSignal.timeout(this.#options.timeoutMs);
     const result = (status: number | null, error: string | null): ForwardResult => ({

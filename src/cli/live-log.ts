@@ -20,6 +20,11 @@ export interface FollowOptions {
   onGap?: (missed: number) => void;
   /** The connection went (`lost`) or came back (`connected`). */
   onConnection?: (state: 'connected' | 'lost') => void;
+  /**
+   * A connection that brings nothing for this long is taken as dead and opened again (the sandbox sends a
+   * keep-alive comment every 15 s, so only a hung connection stays silent). @default 45_000
+   */
+  idleMs?: number;
 }
 
 /** The sandbox answered that it has no live log: not a `shop-mgmt sandbox` process. */
@@ -35,14 +40,27 @@ export async function followLiveLog(options: FollowOptions): Promise<void> {
   let lastId: string | null = null;
   let retryMs = 500;
   let connectedOnce = false;
+  const idleMs = options.idleMs ?? 45_000;
   while (!options.signal.aborted) {
+    // One controller a connection: the caller's signal ends it, and so does the idle watchdog below.
+    const connection = new AbortController();
+    const endConnection = () => connection.abort();
+    options.signal.addEventListener('abort', endConnection, { once: true });
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const watch = () => {
+      clearTimeout(idle);
+      idle = setTimeout(endConnection, idleMs);
+    };
     let response: Response;
     try {
+      watch();
       response = await fetch(`${options.baseUrl}${CONTROL_PREFIX}logs`, {
         headers: streamHeaders(options.apiKey, lastId),
-        signal: options.signal,
+        signal: connection.signal,
       });
     } catch (error) {
+      clearTimeout(idle);
+      options.signal.removeEventListener('abort', endConnection);
       if (options.signal.aborted) return;
       if (!connectedOnce) {
         const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
@@ -55,6 +73,8 @@ export async function followLiveLog(options: FollowOptions): Promise<void> {
       continue;
     }
     if (!response.ok || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      clearTimeout(idle);
+      options.signal.removeEventListener('abort', endConnection);
       await response.body?.cancel().catch(() => undefined);
       if (response.status === 401) {
         throw new CliError('the sandbox refused the key: use one it printed (SHOP_API_KEY)', EXIT.failed);
@@ -75,26 +95,41 @@ export async function followLiveLog(options: FollowOptions): Promise<void> {
         retryMs = Math.min(Math.max(ms, 100), 5_000);
       },
       onEvent: (message) => {
+        const data = parseData(message.data);
+        if (data === undefined) return; // not JSON: not an entry this reader can show
         if (message.event === 'gap') {
-          options.onGap?.((JSON.parse(message.data) as { missed: number }).missed);
+          const missed = (data as { missed?: unknown } | null)?.missed;
+          options.onGap?.(typeof missed === 'number' ? missed : 0);
           return;
         }
         if (!message.id) return;
         lastId = message.id;
-        options.onEntry({ id: message.id, activity: JSON.parse(message.data) as Activity });
+        options.onEntry({ id: message.id, activity: data as Activity });
       },
     });
     try {
       const decoder = new TextDecoder();
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        watch();
         parser.feed(decoder.decode(chunk, { stream: true }));
       }
     } catch {
-      // A dropped connection: reconnect below.
+      // A dropped connection, or one the watchdog ended: reconnect below.
+    } finally {
+      clearTimeout(idle);
+      options.signal.removeEventListener('abort', endConnection);
     }
     if (options.signal.aborted) return;
     options.onConnection?.('lost');
     await pause(retryMs, options.signal);
+  }
+}
+
+function parseData(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
 }
 

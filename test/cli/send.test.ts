@@ -126,4 +126,37 @@ describe('shop-mgmt send', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr.join('\n')).toMatch(/needs "data": \{ "object"/);
   });
+
+  it('sends an endpoint’s custom auth header with --header, and refuses one that would replace a service header', async () => {
+    const hook = await receiver();
+    hook.secret = SECRET;
+    const file = join(scratch(), 'ping.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ type: 'sale.completed', data: { object: { object: 'order', id: 1 } } }),
+    );
+    const base = ['send', '--event', file, '--forward-to', hook.url, '--secret', SECRET];
+    const sent = await cli.run([
+      ...base,
+      '--header',
+      'X-Partner-Token: tok_123',
+      '--header=Authorization: Basic abc',
+    ]);
+    expect(sent.code, sent.stderr.join('\n')).toBe(0);
+    expect(hook.received).toHaveLength(1);
+    expect(hook.received[0]!.verified).toBe(true);
+    expect(hook.received[0]!.headers).toMatchObject({
+      'x-partner-token': 'tok_123',
+      authorization: 'Basic abc',
+      'service-event': 'sale.completed',
+    });
+
+    const replaces = await cli.run([...base, '--header', 'Service-Signature: t=1,v1=00']);
+    expect(replaces.code).toBe(2);
+    expect(replaces.stderr.join('\n')).toMatch(/the delivery's own/);
+    const malformed = await cli.run([...base, '--header', 'no colon here']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr.join('\n')).toMatch(/"Name: value"/);
+    expect(hook.received).toHaveLength(1);
+  });
 });

@@ -6,7 +6,7 @@ import { API_VERSION } from '../../testing/events/catalog.js';
 import { isKnownEventType } from '../../webhooks/events.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
 import { Forwarder, newDeliveryId } from '../forwarder.js';
-import { httpUrl, wholeNumber } from '../parse.js';
+import { httpUrl, repeatedFlag, wholeNumber } from '../parse.js';
 import { run } from '../run.js';
 import { printDelivery } from './listen.js';
 
@@ -35,11 +35,17 @@ export const sendCommand = defineCommand({
       default: '.shop-mgmt/listen.json',
     },
     attempt: { type: 'string', description: 'The Service-Attempt to send', default: '1' },
+    header: {
+      type: 'string',
+      description:
+        'An extra header, "Name: value", as an endpoint\'s custom auth header is sent (repeatable; never a Service-* header)',
+    },
     json: { type: 'boolean', description: 'One JSON object a line, for machines' },
   },
-  run: ({ args: flags }) =>
+  run: ({ args: flags, rawArgs }) =>
     run(flags.json, async (output) => {
       const forwardTo = httpUrl(flags['forward-to'], 'forward-to');
+      const extraHeaders = customHeaders(repeatedFlag(rawArgs, 'header'));
       const attempt = wholeNumber(flags.attempt, 'attempt', 1, 9)!;
       const secret = signingSecret(flags.secret, flags.checkpoint);
       const { event, body, filled } = readEvent(flags.event);
@@ -52,6 +58,7 @@ export const sendCommand = defineCommand({
         attempts: 1,
         attemptsOf: () => attempt - 1,
         userAgent: 'shop-mgmt-cli-send',
+        extraHeaders,
         onAttempt: () => undefined,
       });
       const result = await forwarder.send(event, newDeliveryId(), body);
@@ -63,6 +70,34 @@ export const sendCommand = defineCommand({
       return EXIT.ok;
     }),
 });
+
+/** `--header "Name: value"` flags as headers; the service's own headers and the body's type are not the caller's. */
+function customHeaders(flags: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const flag of flags) {
+    const colon = flag.indexOf(':');
+    const name = colon > 0 ? flag.slice(0, colon).trim() : '';
+    const value = colon > 0 ? flag.slice(colon + 1).trim() : '';
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || value === '' || /[\r\n]/.test(value)) {
+      throw usageError(
+        `--header takes "Name: value", e.g. --header "Authorization: Bearer abc" (got ${JSON.stringify(flag.slice(0, 40))})`,
+      );
+    }
+    const lower = name.toLowerCase();
+    if (
+      lower.startsWith('service-') ||
+      lower === 'content-type' ||
+      lower === 'content-length' ||
+      lower === 'host'
+    ) {
+      throw usageError(
+        `--header ${name}: that header is the delivery's own; send sets it as the service does`,
+      );
+    }
+    headers[name] = value;
+  }
+  return headers;
+}
 
 /** --secret, SHOP_WEBHOOK_SECRET, or the secret `listen` keeps in its checkpoint file (read, never written). */
 function signingSecret(flag: string | undefined, checkpoint: string): string {
