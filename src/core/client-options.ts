@@ -274,14 +274,12 @@ export function deriveClientOptions(parent: TransportConfig, options: DerivedOpt
     },
     throttle:
       options.throttle === undefined ? parent.throttle : resolveThrottle(options.throttle, parent.logger),
-    // The parent's ky hooks are already on the ky instance the child extends, and its afterResponse hooks
-    // on the parent transport, which the child's runs first; its SDK hooks run first too.
+    // The parent's ky hooks are already on the ky instance the child extends; its SDK hooks run first.
     hooks:
       childHooks === NO_HOOKS && !parent.hooks.beforeRetry.length && !parent.hooks.beforeError.length
         ? NO_HOOKS
         : {
             ky: childHooks.ky,
-            afterResponse: childHooks.afterResponse,
             beforeRetry: [...parent.hooks.beforeRetry, ...childHooks.beforeRetry],
             beforeError: [...parent.hooks.beforeError, ...childHooks.beforeError],
           },

@@ -1,11 +1,4 @@
-import type {
-  AfterResponseHook,
-  BeforeRequestHook,
-  Hooks as KyHooks,
-  KyRequest,
-  KyResponse,
-  NormalizedOptions,
-} from 'ky';
+import type { AfterResponseHook, BeforeRequestHook, Hooks as KyHooks } from 'ky';
 import { HookError } from './errors/transport-errors.js';
 import type { HttpMethod } from './operation.js';
 import { parseRateLimit, type RateLimitInfo } from './rate-limit.js';
@@ -83,25 +76,15 @@ export interface ShopHooks {
   beforeError?: ((error: Error, context: ShopRequestContext) => Error | void | Promise<Error | void>)[];
 }
 
-/**
- * Hooks checked and wrapped once: what goes to ky (`beforeRequest`; set whenever ky's kind of hooks are, so
- * a call with any of them goes through ky), the `afterResponse` hooks the transport runs itself on ky's
- * answer (ky would clone the response for each, hook or no hook reading the body), the SDK's part as given.
- */
+/** Hooks checked and wrapped once: ky's part ready to pass to ky, the SDK's part as given. */
 export interface PreparedHooks {
   readonly ky: KyHooks | undefined;
-  readonly afterResponse: readonly AfterResponseHook[];
   readonly beforeRetry: NonNullable<ShopHooks['beforeRetry']>;
   readonly beforeError: NonNullable<ShopHooks['beforeError']>;
 }
 
 /** No hooks at all; shared, so a client or call without hooks allocates nothing for them. */
-export const NO_HOOKS: PreparedHooks = Object.freeze({
-  ky: undefined,
-  afterResponse: [],
-  beforeRetry: [],
-  beforeError: [],
-});
+export const NO_HOOKS: PreparedHooks = Object.freeze({ ky: undefined, beforeRetry: [], beforeError: [] });
 
 function hookList<T>(value: T[] | undefined, name: string): T[] {
   if (value === undefined) return [];
@@ -118,158 +101,14 @@ function hookFailure(name: string, error: unknown): Error {
   return new HookError(`A ${name} hook threw: ${message}`, { cause: error });
 }
 
-/** What an attempt's `afterResponse` hooks are given, caught on ky's way to fetch. */
-interface Sent {
-  request: KyRequest | undefined;
-  options: NormalizedOptions | undefined;
-}
-// On the attempt's context under a symbol: ky copies the context (a shallow spread, which keeps it), and
-// neither JSON nor Object.keys shows it.
-const SENT: unique symbol = Symbol('shop-mgmt.sent');
-
-const sentOf = (context: unknown): Sent | undefined => (context as { [SENT]?: Sent } | undefined)?.[SENT];
-
-/** An attempt whose answer the transport hands to `afterResponse` hooks: its request will be caught. */
-export function watchSent(context: object): Sent {
-  const sent: Sent = { request: undefined, options: undefined };
-  (context as { [SENT]?: Sent })[SENT] = sent;
-  return sent;
-}
-
-/**
- * The first `beforeRequest` hook of every ky instance the transport makes: it catches the request and ky's
- * options for the `afterResponse` hooks (a no-op for an attempt no such hook watches).
- */
-export const catchSent: BeforeRequestHook = (request, options) => {
-  const sent = sentOf(options.context);
-  if (sent) {
-    sent.request = request;
-    sent.options = options;
-  }
-};
-
 function wrapBeforeRequest(hook: BeforeRequestHook): BeforeRequestHook {
   return async (request, options, state) => {
-    let result: Awaited<ReturnType<BeforeRequestHook>>;
     try {
-      result = await hook(request, options, state);
+      return await hook(request, options, state);
     } catch (error) {
       throw hookFailure('beforeRequest', error);
     }
-    // ky sends a Request a hook returns instead (and runs no later hook): that one is the request sent.
-    const sent = result instanceof Request ? sentOf(options.context) : undefined;
-    if (sent) sent.request = result as KyRequest;
-    return result;
   };
-}
-
-const BODY_READERS = ['arrayBuffer', 'blob', 'bytes', 'formData', 'json', 'text'] as const;
-
-/** Stops reading a body nobody will read, without waiting (a tee branch may keep the promise pending). */
-function discard(response: Response): void {
-  response.body?.cancel().catch(() => undefined);
-}
-
-/** The clone a lent response's hook reads, made on the first read. */
-const copies = new WeakMap<Response, Response>();
-
-function copyOf(response: Response): Response {
-  let copy = copies.get(response);
-  if (!copy) {
-    copy = Response.prototype.clone.call(response);
-    copies.set(response, copy);
-  }
-  return copy;
-}
-
-let lentPrototype: object | undefined;
-
-/**
- * Response.prototype with the body readers (and `body`, `bodyUsed`, `clone`) reading a clone of the response
- * instead, made on the first read. Built on first use: `Response` is a global some runtimes lack at import.
- */
-function lending(): object {
-  if (lentPrototype) return lentPrototype;
-  const readers: PropertyDescriptorMap = {};
-  for (const name of BODY_READERS) {
-    readers[name] = {
-      value(this: Response, ...args: unknown[]) {
-        return (copyOf(this)[name] as (...a: unknown[]) => unknown)(...args);
-      },
-    };
-  }
-  lentPrototype = Object.create(Response.prototype, {
-    ...readers,
-    body: {
-      get(this: Response) {
-        return copyOf(this).body;
-      },
-    },
-    bodyUsed: {
-      get(this: Response) {
-        return copies.get(this)?.bodyUsed ?? false;
-      },
-    },
-    clone: {
-      value(this: Response) {
-        return Response.prototype.clone.call(this);
-      },
-    },
-  }) as object;
-  return lentPrototype;
-}
-
-/**
- * `response` lent to one `afterResponse` hook: reading its body (or `body`, or `clone()`) reads a clone, made
- * only then, so a hook that does not read the body costs no copy and the transport reads the body itself.
- * The loan swaps the response's prototype (defining own properties on it would cost as much as a clone) and
- * gives back a function that ends it.
- */
-function lend(response: Response): () => void {
-  const own = Object.getPrototypeOf(response) as object;
-  Object.setPrototypeOf(response, lending());
-  return () => {
-    Object.setPrototypeOf(response, own);
-    const copy = copies.get(response);
-    if (copy) {
-      copies.delete(response);
-      if (!copy.bodyUsed) discard(copy);
-    }
-  };
-}
-
-/**
- * Runs `afterResponse` hooks (wrapped by {@link prepareHooks}) on an answer ky gave back, as ky would: in
- * order, each may return a Response that replaces it. The answer in effect at the end is returned.
- */
-export async function runAfterResponse(
-  hooks: readonly AfterResponseHook[],
-  sent: Sent,
-  response: Response,
-): Promise<Response> {
-  let current = response;
-  for (const hook of hooks) {
-    const end = lend(current);
-    let returned: unknown;
-    try {
-      returned = await hook(
-        sent.request as KyRequest,
-        sent.options as NormalizedOptions,
-        current as KyResponse,
-        { retryCount: 0 },
-      );
-    } catch (error) {
-      end();
-      discard(current);
-      throw error;
-    }
-    end();
-    if (returned instanceof Response && returned !== current) {
-      discard(current);
-      current = returned;
-    }
-  }
-  return current;
 }
 
 function wrapAfterResponse(hook: AfterResponseHook): AfterResponseHook {
@@ -297,9 +136,9 @@ export function prepareHooks(hooks: ShopHooks | undefined): PreparedHooks {
   const afterResponse = hookList(hooks.afterResponse, 'afterResponse').map(wrapAfterResponse);
   const beforeRetry = hookList(hooks.beforeRetry, 'beforeRetry');
   const beforeError = hookList(hooks.beforeError, 'beforeError');
-  const ky = beforeRequest.length + afterResponse.length > 0 ? { beforeRequest } : undefined;
+  const ky = beforeRequest.length + afterResponse.length > 0 ? { beforeRequest, afterResponse } : undefined;
   if (!ky && beforeRetry.length + beforeError.length === 0) return NO_HOOKS;
-  return { ky, afterResponse, beforeRetry, beforeError };
+  return { ky, beforeRetry, beforeError };
 }
 
 /** Runs the `beforeRetry` hooks in order; a throw becomes a {@link HookError}. */

@@ -6,9 +6,9 @@ import type { Throttle } from './throttle.js';
 
 /**
  * The `fetch` the SDK sends with: the runtime's, or one the caller passes (a proxy agent, a recording double).
- * A client given one always sends through ky, which calls it as `fetch(request, init)`: `request` is a
- * `Request` holding the URL, method, headers, body and signal (after the `beforeRequest` hooks), and `init`
- * holds only options ky does not know (usually empty). The runtime's own `fetch` fits this type.
+ * The SDK sends through ky, which calls it as `fetch(request, init)`: `request` is a `Request` holding the
+ * URL, method, headers, body and signal (after the `beforeRequest` hooks), and `init` holds only options
+ * ky does not know (usually empty). The runtime's own `fetch` fits this type.
  */
 export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
 

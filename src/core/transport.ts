@@ -1,4 +1,4 @@
-import type { AfterResponseHook, KyInstance, Options as KyOptions } from 'ky';
+import type { KyInstance, Options as KyOptions } from 'ky';
 import { mergeHeaders } from '../internal/headers.js';
 import { compilePath, type PathBuilder } from '../internal/path.js';
 import { CallState } from './call.js';
@@ -6,16 +6,7 @@ import { openEnvelope } from './envelope.js';
 import { RateLimitError } from './errors/api-errors.js';
 import { ShopError } from './errors/shop-error.js';
 import { HookError, TimeoutError } from './errors/transport-errors.js';
-import {
-  catchSent,
-  NO_HOOKS,
-  type PreparedHooks,
-  prepareHooks,
-  runAfterResponse,
-  runBeforeError,
-  runBeforeRetry,
-  watchSent,
-} from './hooks.js';
+import { NO_HOOKS, type PreparedHooks, prepareHooks, runBeforeError, runBeforeRetry } from './hooks.js';
 import { resolveIdempotencyKey } from './idempotency.js';
 import { checker } from './lazy-validation.js';
 import type { HttpMethod, Operation } from './operation.js';
@@ -97,13 +88,6 @@ export class Transport {
   #defaults: CallSettings | undefined;
   /** True when the ky instance (or the one it extends) has hooks: only then is a context passed to ky. */
   readonly #kyHooks: boolean;
-  /**
-   * True when nothing of ky's is used (no ky hooks on this client or those it derives from, the runtime's
-   * fetch): an attempt then calls fetch itself, and ky is not even loaded, unless a call brings hooks.
-   */
-  readonly #direct: boolean;
-  /** The `afterResponse` hooks of this client and those it derives from, in order: run by the transport. */
-  readonly #afterResponse: readonly AfterResponseHook[];
 
   constructor(config: TransportConfig, parent?: Transport) {
     this.#config = config;
@@ -115,15 +99,10 @@ export class Transport {
       throwHttpErrors: false,
       fetch: config.fetch ?? fetchWithAttemptSignal,
     };
-    // The root instance catches what its afterResponse hooks are given first; ky.extend keeps it first.
-    const beforeRequest = config.hooks.ky?.beforeRequest ?? [];
-    if (!parent) kyOptions.hooks = { beforeRequest: [catchSent, ...beforeRequest] };
-    else if (beforeRequest.length > 0) kyOptions.hooks = { beforeRequest };
-    this.#afterResponse = [...(parent ? parent.#afterResponse : []), ...config.hooks.afterResponse];
+    if (config.hooks.ky) kyOptions.hooks = config.hooks.ky;
     this.#kyOptions = kyOptions;
     this.#parent = parent;
     this.#kyHooks = Boolean(config.hooks.ky) || (parent ? parent.#kyHooks : false);
-    this.#direct = !this.#kyHooks && config.fetch === undefined;
     const base = { ...config.defaultHeaders };
     if (typeof config.apiKey === 'string') base.authorization = `Bearer ${config.apiKey}`;
     this.#headers = base;
@@ -359,11 +338,8 @@ export class Transport {
   ) {
     const { logger, throttle, secrets } = this.#config;
     const signal = settings.signal;
-    // Without hooks and with the runtime's fetch, ky would only build and clone a Request for fetch to wrap
-    // again: the attempt calls fetch itself (bench/transport.ts), and ky is loaded only for a call with hooks.
-    const direct = this.#direct && !settings.hooks.ky;
     let send = this.#ky;
-    if (!direct && !send) {
+    if (!send) {
       send = await this.#kyInstance();
       if (signal?.aborted) throw signal.reason;
     }
@@ -378,31 +354,19 @@ export class Transport {
     }, timeout);
     const onAbort = signal ? () => controller.abort(signal.reason) : undefined;
     if (onAbort) signal?.addEventListener('abort', onAbort, { once: true });
+    const options: KyOptions & AttemptInit = { method: prepared.method, headers, body: prepared.body };
+    // With the runtime's fetch, the attempt's signal rides past ky (see fetchWithAttemptSignal); a caller's
+    // fetch gets it the ordinary way, on the Request (ky links it to its own with AbortSignal.any).
+    if (this.#config.fetch) options.signal = controller.signal;
+    else options.shopSdkSignal = controller.signal;
+    if (this.#kyHooks || settings.hooks.ky) {
+      options.context = call.context(started) as unknown as Record<string, unknown>;
+      if (settings.hooks.ky) options.hooks = settings.hooks.ky;
+    }
     let response: Response;
     let text: string;
     try {
-      if (direct || !send) {
-        const init = { method: prepared.method, headers, body: prepared.body, signal: controller.signal };
-        response = await globalThis.fetch(prepared.url, init);
-      } else {
-        const options: KyOptions & AttemptInit = { method: prepared.method, headers, body: prepared.body };
-        // With the runtime's fetch, the attempt's signal rides past ky (see fetchWithAttemptSignal); a
-        // caller's fetch gets it the ordinary way, on the Request (ky links it to its own with AbortSignal.any).
-        if (this.#config.fetch) options.signal = controller.signal;
-        else options.shopSdkSignal = controller.signal;
-        let sent: ReturnType<typeof watchSent> | undefined;
-        let after = this.#afterResponse;
-        if (this.#kyHooks || settings.hooks.ky) {
-          const context = call.context(started);
-          options.context = context as unknown as Record<string, unknown>;
-          if (settings.hooks.ky) options.hooks = settings.hooks.ky;
-          if (settings.hooks.afterResponse.length > 0) after = [...after, ...settings.hooks.afterResponse];
-          if (after.length > 0) sent = watchSent(context);
-        }
-        response = await send(prepared.url, options);
-        // ky would clone the response for each afterResponse hook; the transport lends it instead.
-        if (sent) response = await runAfterResponse(after, sent, response);
-      }
+      response = await send(prepared.url, options);
       text = await response.text();
     } catch (cause) {
       if (signal?.aborted) throw signal.reason;
