@@ -117,15 +117,18 @@ export class Throttle {
     if (!this.#auto) return;
     const { limit, remaining, reset } = parseRateLimit(headers);
     if (remaining !== null && reset !== null) {
-      // The window resets within a minute, whatever the header says: a later reset is a skewed clock or a
-      // misread (milliseconds for seconds), and the minute bounds the wait it can cause.
-      const msLeft = Math.min(Math.max(reset * 1000 - Date.now(), 0), WINDOW_MS);
+      const untilReset = reset * 1000 - Date.now();
       if (remaining <= 0) {
-        // A reset already past by our clock means the clocks disagree: wait a second rather than not at all.
-        this.#local.pauseNow(this.#key, msLeft || 1000);
+        // Nothing left until the reset: the throttle holds every call until then, and a call that will not
+        // wait that long (past maxRetryAfterSeconds or its deadline) fails at once, as after a 429's
+        // Retry-After. A reset already past by our clock means the clocks disagree: wait a second rather
+        // than not at all; one more than a day away is a misread (milliseconds for seconds): one window.
+        const pause = untilReset <= 0 ? 1000 : untilReset > MAX_PAUSE_MS ? WINDOW_MS : untilReset;
+        this.#local.pauseNow(this.#key, pause);
         this.#intervalMs = paceOf(limit);
       } else {
-        this.#intervalMs = msLeft / remaining;
+        // Spreading what is left: over the time to the reset, at most a minute (the window's length).
+        this.#intervalMs = Math.min(Math.max(untilReset, 0), WINDOW_MS) / remaining;
       }
     } else if (limit) {
       this.#intervalMs = paceOf(limit);

@@ -97,15 +97,29 @@ describe("fuzzed answers (issue 12): 'auto' never leaves a call pending", () => 
 
     const error = await rejection(shop.request(retrieveReservation, { path: { id: 1 } }));
 
-    // A minute window resets within a minute: the wait is the window, not the header's hour or millennia.
-    expect(error).toMatchObject({ name: 'RateLimitError', throttled: true, retryAfter: 60 });
+    // The reset as the header gives it, up to a day; one further off is a misread, taken as one window.
+    expect(error).toMatchObject({
+      name: 'RateLimitError',
+      throttled: true,
+      retryAfter: reset === NOW + 30_000 ? 60 : 3_600,
+    });
     expect(arrivals).toEqual([NOW]);
   });
 
-  it.each([
-    ['an hour away', NOW / 1000 + 3_600],
-    ['in milliseconds', NOW + 30_000],
-  ])(
+  it('after Remaining: 0 with Reset an hour away, the next call fails at once under the default cap (issue 20)', async () => {
+    vi.useFakeTimers({ now: NOW });
+    const { arrivals, fetch } = recordingFetch(() => okResponse(spent(NOW / 1000 + 3_600)));
+    const shop = testClient({ fetch, throttle: 'auto' });
+    await shop.request(retrieveReservation, { path: { id: 1 } });
+    const started = Date.now();
+    const error = await rejection(shop.request(retrieveReservation, { path: { id: 1 } }));
+    // No timer ran: the wait past maxRetryAfterSeconds (60) is refused before any sleep.
+    expect(Date.now()).toBe(started);
+    expect(error).toMatchObject({ name: 'RateLimitError', throttled: true, retryAfter: 3_600 });
+    expect(arrivals).toEqual([NOW]);
+  });
+
+  it.each([['in milliseconds', NOW + 30_000]])(
     'after Remaining: 0 with Reset %s, the next call goes within the minute under the default cap',
     async (_, reset) => {
       vi.useFakeTimers({ now: NOW });
