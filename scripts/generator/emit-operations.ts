@@ -41,6 +41,10 @@ export function emitOperations(
       schemaImports.add(`${op.result.name}Schema`);
       if (op.result.kind === 'array') usesZ = true;
       result = op.result.kind === 'array' ? `z.array(${op.result.name}Schema)` : `${op.result.name}Schema`;
+      if (op.result.kind === 'schema' && op.result.partial) {
+        usesZ = true;
+        result = `z.partial(${result})`;
+      }
     }
     if (names.query && !queryRequired) usesZ = true;
     if (names.body && !op.bodyRequired) usesZ = true;

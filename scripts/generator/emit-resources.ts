@@ -227,7 +227,11 @@ function emitMethod(
   } else if (op.result.kind !== 'unknown') {
     types.add(op.result.name);
     result =
-      op.result.kind === 'array' && op.pagination !== 'cursor' ? `${op.result.name}[]` : op.result.name;
+      op.result.kind === 'array' && op.pagination !== 'cursor'
+        ? `${op.result.name}[]`
+        : op.result.kind === 'schema' && op.result.partial
+          ? `Partial<${op.result.name}>`
+          : op.result.name;
   }
   const returns = op.pagination === 'cursor' ? `PagePromise<${result}>` : `APIPromise<${result}>`;
   const invoke = op.pagination === 'cursor' ? 'list' : 'request';

@@ -20,7 +20,16 @@ export interface NamedInlineSchema {
 
 /** How an operation's `data` is typed: a component, a list of one, a named inline shape, or unknown. */
 export type ResultShape =
-  | { readonly kind: 'schema'; readonly name: string }
+  | {
+      readonly kind: 'schema';
+      readonly name: string;
+      /**
+       * The answer's shape is not shown by the reference (`x-shape: undocumented` on the success response)
+       * and `name` is a record the reference does show elsewhere, with required fields: the result is that
+       * record with every field optional (any object is accepted, a field present is checked).
+       */
+      readonly partial?: boolean;
+    }
   | { readonly kind: 'array'; readonly name: string }
   | { readonly kind: 'unknown' };
 
@@ -130,7 +139,11 @@ function operationModel(
     query: [...params.values()].filter((p) => p.in === 'query'),
     body: jsonSchemaOf(requestBody?.content),
     bodyRequired: requestBody?.required === true,
-    result: resultShape(doc, jsonSchemaOf(response.content), pagination, pascal, inline, where),
+    result: partialWhereNotShown(
+      doc,
+      response,
+      resultShape(doc, jsonSchemaOf(response.content), pagination, pascal, inline, where),
+    ),
     pagination,
     successStatus,
     permission: op['x-permission'] ?? null,
@@ -140,6 +153,23 @@ function operationModel(
     summary: op.summary ?? '',
     description: op.description,
   };
+}
+
+/**
+ * A result whose answer the reference does not show (`x-shape: undocumented` on the success response),
+ * typed as a record the reference shows elsewhere: partial, since the real answer may carry less. A record
+ * the spec made for such an answer (itself `x-shape: undocumented`) is already written with what is shown.
+ */
+function partialWhereNotShown(
+  doc: OpenApiDocument,
+  response: { 'x-shape'?: string },
+  result: ResultShape,
+): ResultShape {
+  if (response['x-shape'] !== 'undocumented' || result.kind !== 'schema') return result;
+  const schema = doc.components?.schemas?.[result.name];
+  if (!schema || schema['x-shape'] === 'undocumented') return result;
+  const flat = schema.allOf ? flattenAllOf(doc, schema) : schema;
+  return (flat.required?.length ?? 0) > 0 ? { ...result, partial: true } : result;
 }
 
 /** Finds `data` in the success envelope `{status, data, meta}` and decides how the result is typed. */

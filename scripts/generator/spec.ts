@@ -19,6 +19,7 @@ export interface SchemaObject {
   'x-known-values'?: string[];
   'x-unit'?: string;
   'x-http-status'?: Record<string, number | null>;
+  'x-shape'?: string;
 }
 
 export interface ParameterObject {
@@ -40,7 +41,10 @@ export interface OperationObject {
   description?: string;
   parameters?: ParameterObject[];
   requestBody?: { $ref?: string; required?: boolean; content?: Record<string, MediaObject> };
-  responses?: Record<string, { $ref?: string; description?: string; content?: Record<string, MediaObject> }>;
+  responses?: Record<
+    string,
+    { $ref?: string; description?: string; content?: Record<string, MediaObject>; 'x-shape'?: string }
+  >;
   'x-permission'?: string | null;
   'x-idempotency'?: 'required' | 'optional';
   'x-pagination'?: 'cursor';

@@ -177,7 +177,7 @@ export const OPERATION_SCHEMAS = {
   'memberships.cancel': {
     query: null,
     body: z.optional(MembershipsCancelParamsSchema),
-    result: MembershipSchema,
+    result: z.partial(MembershipSchema),
   },
   'memberships.useGuestPass': {
     query: null,
@@ -232,7 +232,7 @@ export const OPERATION_SCHEMAS = {
   'inventory.list': {
     query: z.optional(InventoryListParamsSchema),
     body: null,
-    result: InventoryLevelSchema,
+    result: z.partial(InventoryLevelSchema),
   },
   'inventory.listSerialized': {
     query: z.optional(InventoryListSerializedParamsSchema),
@@ -377,7 +377,7 @@ export const OPERATION_SCHEMAS = {
   'coupons.delete': {
     query: null,
     body: null,
-    result: DeletedObjectSchema,
+    result: z.partial(DeletedObjectSchema),
   },
   'me.retrieve': {
     query: null,

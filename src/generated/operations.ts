@@ -512,7 +512,8 @@ export const operations = {
    * true or absent it stays unchanged until the paid period (or the minimum term, if later) ends:
    * `cancel_at_period_end` becomes true, dues continue, then it is cancelled. Fires membership.updated.
    * A location-limited key can cancel only memberships homed at its locations; others answer 404. The
-   * response shape is not spelled out in the reference (documented here as the membership).
+   * response shape is not shown in the reference (documented here as the membership, every field
+   * optional).
    *
    * `POST /v1/memberships/{id}/cancel`
    * Permission: `memberships:write`.

@@ -43,9 +43,9 @@ export class Coupons extends APIResource {
   }
 
   /**
-   * Deletes a coupon. The response is not shown in the reference; a body is typed like the coupon.deleted
-   * payload, and an answer with no body (204 No Content) resolves to `{ id, deleted: true }` with the `id`
-   * passed here.
+   * Deletes a coupon. The response is not shown in the reference: a body is typed like the coupon.deleted
+   * payload with every field optional (any object is accepted), and an answer with no body (204 No
+   * Content) resolves to `{ id, deleted: true }` with the `id` passed here.
    *
    * A DELETE is retried like a GET (deleting twice leaves the same state), so when the first answer is lost
    * (a timeout, a reset connection) the retry may find the coupon gone and raise `NotFoundError` (404):
@@ -56,7 +56,7 @@ export class Coupons extends APIResource {
    * @example
    * await shop.coupons.delete(15);
    */
-  delete(id: number, options?: RequestOptions): APIPromise<DeletedObject> {
+  delete(id: number, options?: RequestOptions): APIPromise<Partial<DeletedObject>> {
     return this._client.request(operations['coupons.delete'], { path: { id } }, options);
   }
 }

@@ -23,8 +23,9 @@ export class Inventory extends APIResource {
    *
    * The reference shows this endpoint only in part: `updated_since`, `limit` and `cursor` are typed, and
    * request filters beyond them are not shown (others are passed through as given, not refused). The
-   * response items are typed as the inventory level that inventory.changed carries, the one place the
-   * reference shows that shape.
+   * response items are not shown either: they are typed as the inventory level that inventory.changed
+   * carries (the one place the reference shows that shape) with every field optional, and any object is
+   * accepted (a field present is checked).
    *
    * Permission: `inventory:read`.
    * Errors: 400 `VALIDATION_ERROR` (bad filter or cursor).
@@ -33,7 +34,7 @@ export class Inventory extends APIResource {
    *   mirror.set(level.product_id, level.location_id, level.qty_available);
    * }
    */
-  list(params?: InventoryListParams, options?: RequestOptions): PagePromise<InventoryLevel> {
+  list(params?: InventoryListParams, options?: RequestOptions): PagePromise<Partial<InventoryLevel>> {
     return this._client.list(operations['inventory.list'], { query: params }, options);
   }
 

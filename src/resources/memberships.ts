@@ -69,7 +69,8 @@ export class Memberships extends APIResource {
    * Cancels a membership. `at_period_end: false` ends it now and voids anything owed; `true` or absent
    * keeps it until the paid period (or the minimum term, if later) ends, with `cancel_at_period_end`
    * set. A location-limited key can cancel only memberships homed at its locations. The reference does
-   * not spell out the response: it is typed as the membership.
+   * not show the response: it is typed as the membership with every field optional, and any object the
+   * server answers is accepted (a field present is checked).
    *
    * Permission: `memberships:write`.
    * Errors: 400 `VALIDATION_ERROR`, 404 `NOT_FOUND` (also outside the key's locations),
@@ -77,7 +78,11 @@ export class Memberships extends APIResource {
    * @example
    * await shop.memberships.cancel(3100, { reason: 'Moving away', at_period_end: true });
    */
-  cancel(id: number, params?: MembershipsCancelParams, options?: RequestOptions): APIPromise<Membership> {
+  cancel(
+    id: number,
+    params?: MembershipsCancelParams,
+    options?: RequestOptions,
+  ): APIPromise<Partial<Membership>> {
     return this._client.request(operations['memberships.cancel'], { path: { id }, body: params }, options);
   }
 
