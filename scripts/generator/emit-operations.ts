@@ -128,7 +128,11 @@ function operationDoc(op: OperationModel): string[] {
   ];
   if (op.description) lines.push('', op.description);
   lines.push('', `\`${op.method} ${op.path}\``);
-  lines.push(`Permission: ${op.permission ? `\`${op.permission}\`` : 'none'}.`);
+  const inferred = ' (inferred, not stated by the reference)';
+  lines.push(
+    `Permission: ${op.permission ? `\`${op.permission}\`` : 'none'}${op.inferred.includes('permission') ? inferred : ''}.`,
+  );
+  if (op.inferred.includes('status')) lines.push(`Success: HTTP ${op.successStatus}${inferred}.`);
   if (op.idempotency === 'required') lines.push('Idempotency-Key: required (a balance move).');
   if (op.pagination) lines.push('Cursor-paginated; its `result` schema is of one item.');
   if (op.errorCodes.length > 0) lines.push(`Errors: ${op.errorCodes.map((c) => `\`${c}\``).join(', ')}.`);

@@ -268,11 +268,19 @@ function methodDoc(
   return [
     prose,
     '',
-    `Permission: ${op.permission ? `\`${op.permission}\`` : 'none'}.`,
+    `Permission: ${op.permission ? `\`${op.permission}\`` : 'none'}${inferredMark(op, 'permission')}.`,
+    ...(op.inferred.includes('status')
+      ? [`Success: HTTP ${op.successStatus}${inferredMark(op, 'status')}.`]
+      : []),
     ...wrapErrors(`Errors: ${errors}`),
     '@example',
     example,
   ];
+}
+
+/** ` (inferred, ...)` after what the spec states by inference only. */
+function inferredMark(op: OperationModel, what: 'permission' | 'status'): string {
+  return op.inferred.includes(what) ? ' (inferred, not stated by the reference)' : '';
 }
 
 /** Wraps prose to the comment width, breaking only where `breaks` matches (by default, at any space). */

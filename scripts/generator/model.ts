@@ -50,6 +50,8 @@ export interface OperationModel {
   readonly idempotency: 'required' | 'optional' | null;
   readonly errorCodes: readonly string[];
   readonly undocumented: boolean;
+  /** What the spec states by inference (`x-inferred`): the permission, the success status. */
+  readonly inferred: readonly ('permission' | 'status')[];
   readonly summary: string;
   readonly description: string | undefined;
 }
@@ -150,6 +152,7 @@ function operationModel(
     idempotency: op['x-idempotency'] ?? null,
     errorCodes: op['x-error-codes'] ?? [],
     undocumented: op['x-shape'] === 'undocumented',
+    inferred: op['x-inferred'] ?? [],
     summary: op.summary ?? '',
     description: op.description,
   };

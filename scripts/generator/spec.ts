@@ -50,6 +50,8 @@ export interface OperationObject {
   'x-pagination'?: 'cursor';
   'x-error-codes'?: string[];
   'x-shape'?: string;
+  /** What the operation states by inference, not from the reference: `permission`, `status`. */
+  'x-inferred'?: ('permission' | 'status')[];
 }
 
 export type PathItem = Partial<Record<string, OperationObject>> & { parameters?: ParameterObject[] };

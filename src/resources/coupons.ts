@@ -18,7 +18,8 @@ export class Coupons extends APIResource {
    * The request fields beyond `code`, `channel` and `location_id`, and the response shape, are not shown in
    * the reference: other fields are passed through as given, and the coupon is typed loosely.
    *
-   * Permission: `coupons:write`.
+   * Permission: `coupons:write` (inferred, not stated by the reference).
+   * Success: HTTP 201 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR` (also a store_online coupon for a location without a storefront),
    * 409 `CODE_TAKEN`, 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
    * @example
@@ -33,7 +34,8 @@ export class Coupons extends APIResource {
    * request and response shapes are not shown. `code`, `channel` and `location_id` are typed as on create,
    * other fields are passed through as given, and the coupon is typed loosely.
    *
-   * Permission: `coupons:write`.
+   * Permission: `coupons:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 404 `NOT_FOUND`, 409 `CODE_TAKEN`.
    * @example
    * await shop.coupons.update(15, { location_id: 3 });
@@ -51,7 +53,8 @@ export class Coupons extends APIResource {
    * (a timeout, a reset connection) the retry may find the coupon gone and raise `NotFoundError` (404):
    * after a call that may have been retried, take a 404 as already deleted.
    *
-   * Permission: `coupons:write`.
+   * Permission: `coupons:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 404 `NOT_FOUND`.
    * @example
    * await shop.coupons.delete(15);

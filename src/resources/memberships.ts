@@ -73,6 +73,7 @@ export class Memberships extends APIResource {
    * server answers is accepted (a field present is checked).
    *
    * Permission: `memberships:write`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 404 `NOT_FOUND` (also outside the key's locations),
    * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
    * @example
@@ -92,6 +93,7 @@ export class Memberships extends APIResource {
    * `guest_passes_left` where the server sends it.
    *
    * Permission: `memberships:write`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 404 `NOT_FOUND`, 422 `NO_GUEST_PASSES`, 409 `IDEMPOTENCY_IN_PROGRESS`,
    * 422 `IDEMPOTENCY_MISMATCH`.
    * @example

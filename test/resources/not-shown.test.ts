@@ -81,3 +81,49 @@ describe('answers the reference does not show', () => {
     });
   });
 });
+
+describe('what the spec states by inference, and the 405 of every path', () => {
+  const paths = Object.entries(spec.paths as Record<string, Node>);
+  const operationsOf = (item: Node) =>
+    Object.values(item).filter((op): op is Node => typeof (op as Node)?.operationId === 'string');
+
+  it('every operation whose answer is not shown marks its success status inferred, in x-inferred and its description', () => {
+    for (const [, item] of paths) {
+      for (const op of operationsOf(item)) {
+        const notShownHere = notShown.some((entry) => entry.id === op.operationId);
+        const inferred = (op['x-inferred'] as string[] | undefined) ?? [];
+        expect(inferred.includes('status'), String(op.operationId)).toBe(notShownHere);
+        if (inferred.length > 0) {
+          expect(String(op.description), String(op.operationId)).toMatch(
+            /Inferred, not stated by the reference: (the permission \([^)]+\))?( and )?(the success status \(2\d\d\))?\./,
+          );
+        }
+      }
+    }
+  });
+
+  it('marks the permissions the reference does not state: the named-only endpoints, invoices among them', () => {
+    const inferredPermission = paths.flatMap(([, item]) =>
+      operationsOf(item)
+        .filter((op) => ((op['x-inferred'] as string[] | undefined) ?? []).includes('permission'))
+        .map((op) => op.operationId),
+    );
+    expect(inferredPermission).toEqual(
+      expect.arrayContaining(['invoices.list', 'giftCertificates.redeem', 'coupons.delete', 'me.retrieve']),
+    );
+    // Stated by the reference: range, memberships, card transactions, returns, locations read, products write.
+    expect(inferredPermission).not.toContain('range.reservations.create');
+    expect(inferredPermission).not.toContain('products.update');
+    expect(inferredPermission).not.toContain('locations.list');
+  });
+
+  it('documents 405 METHOD_NOT_ALLOWED on every path', () => {
+    expect(paths.length).toBeGreaterThan(50);
+    for (const [path, item] of paths) {
+      expect(item['x-other-methods'], path).toEqual({ status: 405, code: 'METHOD_NOT_ALLOWED' });
+      expect(item.description, path).toMatch(/405 METHOD_NOT_ALLOWED/);
+    }
+    const errorCode = (spec.components as Node).schemas as Record<string, Node>;
+    expect((errorCode.ErrorCode!['x-http-status'] as Record<string, number>).METHOD_NOT_ALLOWED).toBe(405);
+  });
+});
