@@ -78,6 +78,10 @@ export class Throttle {
   #intervalMs: number;
   #sharedRetryAt = 0;
   #sharedDown = false;
+  /** The start of this client's last slot from the shared store (its clock), and the gap to the one before. */
+  #lastSharedSlot: number | null = null;
+  /** This client's own spacing in the shared schedule, averaged: how it paces alone while the store is down. */
+  #shareIntervalMs = 0;
 
   constructor(option: ThrottleOption, logger: SdkLogger | null = null) {
     this.#auto = option === 'auto';
@@ -158,13 +162,29 @@ export class Throttle {
         const heldSlot = held?.shared ? held.slot : null;
         const taken = await this.#shared.reserve(this.#key, this.#intervalMs, maxWaitMs, heldSlot);
         this.#sharedAnswered();
+        if (taken.slot !== null && taken.slot !== heldSlot) this.#noteShare(taken.slot);
         return { ...taken, shared: true };
       } catch (error) {
         this.#sharedFailed(error);
       }
     }
     const heldSlot = held && !held.shared ? held.slot : null;
-    return { ...this.#local.reserveNow(this.#key, this.#intervalMs, maxWaitMs, heldSlot), shared: false };
+    // Alone, this client keeps to the share of the schedule it had: at the whole rate, every process of the
+    // shop pacing alone together would send several times the limit (issue 20).
+    const interval = this.#shared ? Math.max(this.#intervalMs, this.#shareIntervalMs) : this.#intervalMs;
+    return { ...this.#local.reserveNow(this.#key, interval, maxWaitMs, heldSlot), shared: false };
+  }
+
+  /**
+   * Notes a slot the shared store gave: the gap since this client's previous one, at most 16 intervals (an
+   * idle spell is no measure of the share), averaged over the last few.
+   */
+  #noteShare(slot: number): void {
+    const last = this.#lastSharedSlot;
+    this.#lastSharedSlot = slot;
+    if (last === null || slot <= last) return;
+    const gap = Math.min(slot - last, 16 * this.#intervalMs);
+    this.#shareIntervalMs = this.#shareIntervalMs === 0 ? gap : 0.8 * this.#shareIntervalMs + 0.2 * gap;
   }
 
   #sharedUsable(): boolean {

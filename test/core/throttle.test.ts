@@ -265,6 +265,45 @@ describe('a failing store', () => {
   });
 });
 
+describe('a shared store that fails (issue 20)', () => {
+  it('each client paces alone at the share it had, so together they stay near the limit', async () => {
+    vi.useFakeTimers({ now: NOW });
+    const memory = new MemoryRateLimitStore();
+    let down = false;
+    const store: RateLimitStore = {
+      reserve: (...args) => (down ? Promise.reject(new Error('Redis stalled')) : memory.reserve(...args)),
+      pause: (...args) => (down ? Promise.reject(new Error('Redis stalled')) : memory.pause(...args)),
+    };
+    const { arrivals, fetch } = recordingFetch(() => okResponse());
+    // Two processes of one shop, 60 a minute between them: each gets every other slot, one each 2 s.
+    const clients = [0, 1].map(() =>
+      testClient({ fetch, logLevel: 'off', throttle: { requestsPerMinute: 60, store, key: 'shop-1' } }),
+    );
+    // The first call of each loads ky and the schemas (real I/O, which fake time does not wait for).
+    for (const shop of clients) {
+      const first = shop.request(retrieveReservation, { path: { id: 1 } });
+      await vi.advanceTimersByTimeAsync(1_000);
+      await first;
+    }
+    let running = true;
+    const loops = clients.map(async (shop) => {
+      while (running) await shop.request(retrieveReservation, { path: { id: 1 } });
+    });
+    await vi.advanceTimersByTimeAsync(20_000);
+    const shared = arrivals.length;
+    down = true;
+    await vi.advanceTimersByTimeAsync(30_000);
+    running = false;
+    await vi.advanceTimersByTimeAsync(10_000);
+    await Promise.all(loops);
+    const alone = arrivals.filter((at) => at >= NOW + 20_000 && at < NOW + 50_000).length;
+    expect(shared).toBeGreaterThanOrEqual(20);
+    // 30 s at the shop's 60 a minute is 30 requests; pacing alone at the whole rate, two clients sent 60.
+    expect(alone).toBeLessThanOrEqual(33);
+    expect(alone).toBeGreaterThanOrEqual(25);
+  });
+});
+
 describe('throttle options', () => {
   it.each([
     [{ requestsPerMinute: 60, store: {} }, /throttle.store must be a rate-limit store/],
