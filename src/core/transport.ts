@@ -275,7 +275,9 @@ export class Transport {
         // A hook that never settles is cut off at the deadline (or a short grace past it) or by the signal.
         const bound =
           call.deadlineAt === null ? Number.POSITIVE_INFINITY : Math.max(call.remaining(), HOOK_GRACE_MS);
-        final = await within(hooks(), bound, settings.signal, () => HOOKS_CUT_OFF);
+        // A call the signal ended already still lets the hooks see (and replace) its reason.
+        const signal = settings.signal?.aborted ? undefined : settings.signal;
+        final = await within(hooks(), bound, signal, () => HOOKS_CUT_OFF);
       } catch (thrown) {
         if (thrown !== HOOKS_CUT_OFF) throw thrown;
         final = error as Error;
