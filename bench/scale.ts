@@ -48,7 +48,13 @@ async function serveShop(key: string): Promise<Served> {
   return { key, url: server.url, seen, createKey: () => sandbox.createKey(), close: server.close };
 }
 
-function setupOf(mode: Mode, shops: Served[], redis: OwnRedis, index: number): WorkerSetup {
+function setupOf(
+  mode: Mode,
+  shops: Served[],
+  redis: OwnRedis,
+  index: number,
+  keyPrefix: string,
+): WorkerSetup {
   const shared = mode === 'shared' || mode === 'restart';
   const perMinute = LIMIT * SPEED * PACE; // the shop's limit in wall-clock minutes
   return {
@@ -56,7 +62,10 @@ function setupOf(mode: Mode, shops: Served[], redis: OwnRedis, index: number): W
     // Two ioredis workers and two node-redis ones: both clients keep one schedule.
     store: shared ? (index % 2 === 0 ? 'ioredis' : 'node-redis') : 'memory',
     redisUrl: redis.url,
-    keyPrefix: `bench:${mode}:${Date.now()}:`,
+    // One prefix for every worker of the run. Built per worker (the prefix held `Date.now()`), a worker
+    // set up a millisecond later paced alone on a schedule of its own: the shop then got more than its
+    // limit (429s) and that worker about 3x its share (issue 20).
+    keyPrefix,
     requestsPerMinute: mode === 'split' ? perMinute / WORKERS : perMinute,
     maxRetries: 2,
   };
@@ -75,7 +84,8 @@ interface RunFigures {
 
 async function run(mode: Mode, redis: OwnRedis): Promise<RunFigures> {
   const shops = await Promise.all(['shop-a', 'shop-b'].map(serveShop));
-  const workers = await startWorkers(WORKERS, (index) => setupOf(mode, shops, redis, index));
+  const keyPrefix = `bench:${mode}:${Date.now()}:`;
+  const workers = await startWorkers(WORKERS, (index) => setupOf(mode, shops, redis, index, keyPrefix));
   try {
     const start = Date.now();
     const until = start + SECONDS * 1_000;

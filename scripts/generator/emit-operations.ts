@@ -59,6 +59,10 @@ export function emitOperations(
       part.schemaImports.set(module, imported);
       if (op.result.kind === 'array') part.usesZ = true;
       result = op.result.kind === 'array' ? `z.array(${op.result.name}Schema)` : `${op.result.name}Schema`;
+      if (op.result.kind === 'schema' && op.result.partial) {
+        part.usesZ = true;
+        result = `z.partial(${result})`;
+      }
     }
     if (names.query && !queryRequired) part.usesZ = true;
     if (names.body && !op.bodyRequired) part.usesZ = true;
@@ -172,7 +176,11 @@ function operationDoc(op: OperationModel): string[] {
   ];
   if (op.description) lines.push('', op.description);
   lines.push('', `\`${op.method} ${op.path}\``);
-  lines.push(`Permission: ${op.permission ? `\`${op.permission}\`` : 'none'}.`);
+  const inferred = ' (inferred, not stated by the reference)';
+  lines.push(
+    `Permission: ${op.permission ? `\`${op.permission}\`` : 'none'}${op.inferred.includes('permission') ? inferred : ''}.`,
+  );
+  if (op.inferred.includes('status')) lines.push(`Success: HTTP ${op.successStatus}${inferred}.`);
   if (op.idempotency === 'required') lines.push('Idempotency-Key: required (a balance move).');
   if (op.pagination) lines.push('Cursor-paginated; its `result` schema is of one item.');
   if (op.errorCodes.length > 0) lines.push(`Errors: ${op.errorCodes.map((c) => `\`${c}\``).join(', ')}.`);

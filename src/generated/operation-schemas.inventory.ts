@@ -20,7 +20,7 @@ export const GROUP_SCHEMAS = {
   'inventory.list': {
     query: z.optional(InventoryListParamsSchema),
     body: null,
-    result: InventoryLevelSchema,
+    result: z.partial(InventoryLevelSchema),
   },
   'inventory.listSerialized': {
     query: z.optional(InventoryListSerializedParamsSchema),

@@ -34,7 +34,7 @@ export const GROUP_SCHEMAS = {
   'memberships.cancel': {
     query: null,
     body: z.optional(MembershipsCancelParamsSchema),
-    result: MembershipSchema,
+    result: z.partial(MembershipSchema),
   },
   'memberships.useGuestPass': {
     query: null,

@@ -241,9 +241,11 @@ export const operations = {
    *
    * Moves a booked reservation to checked_in and fires range.reservation.checked_in. Any other state is
    * 409 INVALID_STATE. The response body is not shown in the reference.
+   * Inferred, not stated by the reference: the success status (200).
    *
    * `POST /v1/range/reservations/{id}/check-in`
    * Permission: `range:write`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `NOT_FOUND`, `INVALID_STATE`, `RANGE_ADDON_REQUIRED`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -273,9 +275,11 @@ export const operations = {
    *
    * Moves a booked reservation to no_show, flags the lane for reset and fires range.reservation.no_show.
    * Any other state is 409 INVALID_STATE. The response body is not shown in the reference.
+   * Inferred, not stated by the reference: the success status (200).
    *
    * `POST /v1/range/reservations/{id}/no-show`
    * Permission: `range:write`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `NOT_FOUND`, `INVALID_STATE`, `RANGE_ADDON_REQUIRED`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -308,9 +312,11 @@ export const operations = {
    * range.reservation.cancelled fires. No refund is issued: `requires_manual_refund` is true when money
    * was paid and not yet refunded, for the shop to settle at the register. The rest of the response
    * beyond `requires_manual_refund` is not shown in the reference.
+   * Inferred, not stated by the reference: the success status (200).
    *
    * `POST /v1/range/reservations/{id}/cancel`
    * Permission: `range:write`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `VALIDATION_ERROR`, `NOT_FOUND`, `INVALID_STATE`, `RANGE_ADDON_REQUIRED`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -531,10 +537,13 @@ export const operations = {
    * true or absent it stays unchanged until the paid period (or the minimum term, if later) ends:
    * `cancel_at_period_end` becomes true, dues continue, then it is cancelled. Fires membership.updated.
    * A location-limited key can cancel only memberships homed at its locations; others answer 404. The
-   * response shape is not spelled out in the reference (documented here as the membership).
+   * response shape is not shown in the reference (documented here as the membership, every field
+   * optional).
+   * Inferred, not stated by the reference: the success status (200).
    *
    * `POST /v1/memberships/{id}/cancel`
    * Permission: `memberships:write`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `VALIDATION_ERROR`, `NOT_FOUND`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -559,9 +568,11 @@ export const operations = {
    * Uses one of the member's guest passes for this period (the allowance resets every period). None
    * left is 422 NO_GUEST_PASSES. Works across every store. The response body is not shown in the
    * reference.
+   * Inferred, not stated by the reference: the success status (200).
    *
    * `POST /v1/memberships/{id}/guest-pass`
    * Permission: `memberships:write`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `VALIDATION_ERROR`, `NOT_FOUND`, `NO_GUEST_PASSES`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -725,9 +736,11 @@ export const operations = {
    * other filters in the request are not shown (passed through as given). Location fields beyond
    * `storefront_location_id`, `phone`, `email` and `business_hours` are not shown, so the response is
    * typed loosely.
+   * Inferred, not stated by the reference: the success status (200).
    *
    * `GET /v1/locations`
    * Permission: `locations:read`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Cursor-paginated; its `result` schema is of one item.
    * Errors: `VALIDATION_ERROR`.
    * Part of the request or response shape is not documented by the reference.
@@ -753,9 +766,11 @@ export const operations = {
    * Changes a location's phone, email or business hours. Any other field is 409 FIELD_NOT_WRITABLE with
    * `details.fields` naming them. The format of business_hours and the response shape are not shown in
    * the reference.
+   * Inferred, not stated by the reference: the permission (locations:write) and the success status (200).
    *
    * `PATCH /v1/locations/{id}`
-   * Permission: `locations:write`.
+   * Permission: `locations:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `VALIDATION_ERROR`, `NOT_FOUND`, `FIELD_NOT_WRITABLE`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -780,9 +795,11 @@ export const operations = {
    * Lists catalog products, oldest first. `include=inventory` adds the inventory levels per location.
    * Filters beyond `include`, `updated_since`, `limit` and `cursor` and product fields beyond those the
    * inventory guide names are not shown in the reference.
+   * Inferred, not stated by the reference: the permission (products:read) and the success status (200).
    *
    * `GET /v1/products`
-   * Permission: `products:read`.
+   * Permission: `products:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Cursor-paginated; its `result` schema is of one item.
    * Errors: `VALIDATION_ERROR`.
    * Part of the request or response shape is not documented by the reference.
@@ -811,9 +828,11 @@ export const operations = {
    * flipping is_serialized with stock on hand is 409 HAS_STOCK. 409 SKU_TAKEN, should a `sku` sent along
    * belong to another product, is inferred, not listed by the reference (its table names no sku among the
    * writable fields). The sale window's field names and the response shape are not shown in the reference.
+   * Inferred, not stated by the reference: the success status (200).
    *
    * `PATCH /v1/products/{id}`
    * Permission: `products:write`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `VALIDATION_ERROR`, `NOT_FOUND`, `COMPLIANCE_FIELD`, `HAS_STOCK`, `SKU_TAKEN`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -840,9 +859,11 @@ export const operations = {
    * reference's partly shown table names `updated_since` and `limit` (and the common `cursor`): those are
    * typed, and other filters in the request are not shown (passed through as given). The items are typed
    * as the inventory_level that inventory.changed carries; the reference shows that shape only there.
+   * Inferred, not stated by the reference: the permission (inventory:read) and the success status (200).
    *
    * `GET /v1/inventory`
-   * Permission: `inventory:read`.
+   * Permission: `inventory:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Cursor-paginated; its `result` schema is of one item.
    * Errors: `VALIDATION_ERROR`.
    * Part of the request or response shape is not documented by the reference.
@@ -867,9 +888,11 @@ export const operations = {
    *
    * Lists the serial numbers of serialized units. Filters beyond `product_id` and `status` and the item
    * shape beyond the serial number are not shown in the reference.
+   * Inferred, not stated by the reference: the permission (inventory:read) and the success status (200).
    *
    * `GET /v1/inventory/serialized`
-   * Permission: `inventory:read`.
+   * Permission: `inventory:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Cursor-paginated; its `result` schema is of one item.
    * Errors: `VALIDATION_ERROR`.
    * Part of the request or response shape is not documented by the reference.
@@ -900,9 +923,11 @@ export const operations = {
    * `sku` and `qty_delta` are required here because an adjustment means nothing without them. Request
    * fields beyond `sku`, `location_id`, `qty_delta`, `reason` and `note` and the response shape are not
    * shown in the reference.
+   * Inferred, not stated by the reference: the success status (200).
    *
    * `POST /v1/inventory/adjust`
    * Permission: `inventory:write`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `VALIDATION_ERROR`, `NOT_FOUND`, `NOT_TRACKED`, `INSUFFICIENT_STOCK`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -935,9 +960,11 @@ export const operations = {
    * counted one by one). 404 NOT_FOUND (an unknown sku, or a location the key cannot see) is inferred, not
    * listed by the reference. The request fields (beyond identifying the product and location, as adjust
    * does) and the response shape are not shown in the reference.
+   * Inferred, not stated by the reference: the permission (inventory:write) and the success status (200).
    *
    * `POST /v1/inventory/set`
-   * Permission: `inventory:write`.
+   * Permission: `inventory:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `VALIDATION_ERROR`, `NOT_FOUND`, `SERIALIZED`, `NOT_TRACKED`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -973,9 +1000,11 @@ export const operations = {
    * listed by the reference. 422 INVALID_REFERENCE (a vendor or sku that names no record) is inferred, not
    * listed by the reference. Request fields beyond `vendor_id`, `location_id`, `channel_order_id`,
    * `submit` and `lines` and the response shape are not shown in the reference.
+   * Inferred, not stated by the reference: the success status (201).
    *
    * `POST /v1/purchase-orders`
    * Permission: `purchase_orders:write`.
+   * Success: HTTP 201 (inferred, not stated by the reference).
    * Errors: `VALIDATION_ERROR`, `NOT_FOUND`, `DUPLICATE_PURCHASE_ORDER`, `EMPTY_PO`, `INVALID_REFERENCE`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -1007,9 +1036,11 @@ export const operations = {
    *
    * Changes a purchase order. Changing the vendor or lines of a submitted PO is 409 PO_SUBMITTED. Named
    * only in the reference: request and response shapes are not shown.
+   * Inferred, not stated by the reference: the permission (purchase_orders:write) and the success status (200).
    *
    * `PATCH /v1/purchase-orders/{id}`
-   * Permission: `purchase_orders:write`.
+   * Permission: `purchase_orders:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `VALIDATION_ERROR`, `NOT_FOUND`, `PO_SUBMITTED`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -1035,9 +1066,11 @@ export const operations = {
    * EMPTY_PO. 409 INVALID_STATE, for a PO whose status does not allow submitting (already submitted,
    * cancelled or received), is inferred, not listed by the reference. Named only in the reference: the
    * response shape is not shown.
+   * Inferred, not stated by the reference: the permission (purchase_orders:write) and the success status (200).
    *
    * `POST /v1/purchase-orders/{id}/submit`
-   * Permission: `purchase_orders:write`.
+   * Permission: `purchase_orders:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `NOT_FOUND`, `EMPTY_PO`, `INVALID_STATE`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -1062,9 +1095,11 @@ export const operations = {
    * Cancels a purchase order and fires purchase_order.cancelled. 409 INVALID_STATE, for a PO whose status
    * does not allow cancelling, is inferred, not listed by the reference. Named only in the reference:
    * request and response shapes are not shown.
+   * Inferred, not stated by the reference: the permission (purchase_orders:write) and the success status (200).
    *
    * `POST /v1/purchase-orders/{id}/cancel`
-   * Permission: `purchase_orders:write`.
+   * Permission: `purchase_orders:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `NOT_FOUND`, `INVALID_STATE`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -1091,9 +1126,11 @@ export const operations = {
    * non-serialized left to receive is 409 NOTHING_OUTSTANDING (details.skipped); receiving a serialized
    * line is 409 SERIALIZED. Request fields beyond `all_outstanding` and `reference`, and the response
    * beyond `skipped`, are not shown in the reference.
+   * Inferred, not stated by the reference: the permission (purchase_orders:write) and the success status (200).
    *
    * `POST /v1/purchase-orders/{id}/receive`
-   * Permission: `purchase_orders:write`.
+   * Permission: `purchase_orders:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `VALIDATION_ERROR`, `NOT_FOUND`, `SERIALIZED`, `NOTHING_OUTSTANDING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -1129,9 +1166,11 @@ export const operations = {
    * 422 INVALID_REFERENCE (a product or customer that names no record) is inferred, not listed by the
    * reference. Request fields beyond external_reference and the response shape are not shown in the
    * reference.
+   * Inferred, not stated by the reference: the success status (201).
    *
    * `POST /v1/orders`
    * Permission: `orders:write`.
+   * Success: HTTP 201 (inferred, not stated by the reference).
    * Errors: `VALIDATION_ERROR`, `NOT_FOUND`, `EXTERNAL_REFERENCE_TAKEN`, `INSUFFICIENT_STOCK`, `INVALID_REFERENCE`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -1164,9 +1203,11 @@ export const operations = {
    * Voids an order and fires sale.voided. Orders with firearm lines cannot be voided through the API
    * (409 FIREARM_ORDER); nor can voided or refunded ones (409 ALREADY_VOIDED, SALE_REFUNDED). The
    * response shape is not shown in the reference.
+   * Inferred, not stated by the reference: the permission (orders:write) and the success status (200).
    *
    * `POST /v1/orders/{id}/void`
-   * Permission: `orders:write`.
+   * Permission: `orders:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `NOT_FOUND`, `FIREARM_ORDER`, `ALREADY_VOIDED`, `SALE_REFUNDED`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -1196,9 +1237,11 @@ export const operations = {
    * Retrieve a customer's house account.
    *
    * Reads the customer's house account. Named only in the reference: the response shape is not shown.
+   * Inferred, not stated by the reference: the permission (accounts:read) and the success status (200).
    *
    * `GET /v1/customers/{id}/account`
-   * Permission: `accounts:read`.
+   * Permission: `accounts:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `NOT_FOUND`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -1223,9 +1266,11 @@ export const operations = {
    * Records money received elsewhere on a customer's house account and fires account.payment_received.
    * Requires an Idempotency-Key. Paying more than is owed also needs store_credit:write, else 422
    * OVERPAYMENT. Request and response shapes are not shown in the reference.
+   * Inferred, not stated by the reference: the permission (accounts:write) and the success status (201).
    *
    * `POST /v1/customers/{id}/account/payments`
-   * Permission: `accounts:write`.
+   * Permission: `accounts:write` (inferred, not stated by the reference).
+   * Success: HTTP 201 (inferred, not stated by the reference).
    * Idempotency-Key: required (a balance move).
    * Errors: `VALIDATION_ERROR`, `IDEMPOTENCY_KEY_REQUIRED`, `NOT_FOUND`, `OVERPAYMENT`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
@@ -1256,9 +1301,11 @@ export const operations = {
    * Retrieve a customer's store credit.
    *
    * Reads a customer's store-credit balance. Named only in the reference; the shape is not shown.
+   * Inferred, not stated by the reference: the permission (store_credit:read) and the success status (200).
    *
    * `GET /v1/customers/{id}/store-credit`
-   * Permission: `store_credit:read`.
+   * Permission: `store_credit:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `NOT_FOUND`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -1283,9 +1330,11 @@ export const operations = {
    * Adds store credit to a customer (a balance move: an Idempotency-Key is required) and fires
    * store_credit.changed. The path is resource-style by choice: the reference names only "issue" under
    * /v1/customers/{id}/store-credit; the exact path, request and response shapes are not shown.
+   * Inferred, not stated by the reference: the permission (store_credit:write) and the success status (200).
    *
    * `POST /v1/customers/{id}/store-credit/issue`
-   * Permission: `store_credit:write`.
+   * Permission: `store_credit:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Idempotency-Key: required (a balance move).
    * Errors: `VALIDATION_ERROR`, `IDEMPOTENCY_KEY_REQUIRED`, `NOT_FOUND`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
@@ -1318,9 +1367,11 @@ export const operations = {
    * Not enough credit is 422 INSUFFICIENT_CREDIT. The path is resource-style by choice: the reference
    * names only "redeem" under /v1/customers/{id}/store-credit; the exact path, request and response
    * shapes are not shown.
+   * Inferred, not stated by the reference: the permission (store_credit:write) and the success status (200).
    *
    * `POST /v1/customers/{id}/store-credit/redeem`
-   * Permission: `store_credit:write`.
+   * Permission: `store_credit:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Idempotency-Key: required (a balance move).
    * Errors: `VALIDATION_ERROR`, `IDEMPOTENCY_KEY_REQUIRED`, `NOT_FOUND`, `INSUFFICIENT_CREDIT`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
@@ -1351,9 +1402,11 @@ export const operations = {
    * List store credit.
    *
    * Lists store credit. Named only in the reference; filters and the item shape are not shown.
+   * Inferred, not stated by the reference: the permission (store_credit:read) and the success status (200).
    *
    * `GET /v1/store-credit`
-   * Permission: `store_credit:read`.
+   * Permission: `store_credit:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Cursor-paginated; its `result` schema is of one item.
    * Errors: `VALIDATION_ERROR`.
    * Part of the request or response shape is not documented by the reference.
@@ -1378,9 +1431,11 @@ export const operations = {
    *
    * Lists invoices and monthly statements issued to house accounts. Named only in the reference: filters
    * and the item shape are not shown, and the permission (accounts:read) is inferred, not stated.
+   * Inferred, not stated by the reference: the permission (accounts:read) and the success status (200).
    *
    * `GET /v1/invoices`
-   * Permission: `accounts:read`.
+   * Permission: `accounts:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Cursor-paginated; its `result` schema is of one item.
    * Errors: `VALIDATION_ERROR`.
    * Part of the request or response shape is not documented by the reference.
@@ -1405,9 +1460,11 @@ export const operations = {
    *
    * Reads one invoice. Named only in the reference: the shape is not shown, and the permission
    * (accounts:read) is inferred, not stated.
+   * Inferred, not stated by the reference: the permission (accounts:read) and the success status (200).
    *
    * `GET /v1/invoices/{id}`
-   * Permission: `accounts:read`.
+   * Permission: `accounts:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `NOT_FOUND`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -1431,9 +1488,11 @@ export const operations = {
    *
    * Lists money received on house accounts. Named only in the reference: filters and the item shape are
    * not shown.
+   * Inferred, not stated by the reference: the permission (accounts:read) and the success status (200).
    *
    * `GET /v1/account-payments`
-   * Permission: `accounts:read`.
+   * Permission: `accounts:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Cursor-paginated; its `result` schema is of one item.
    * Errors: `VALIDATION_ERROR`.
    * Part of the request or response shape is not documented by the reference.
@@ -1460,9 +1519,11 @@ export const operations = {
    * gift_certificate.issued. A requested code must be 6 to 40 letters, digits or dashes (422
    * GIFT_CERTIFICATE_CODE_INVALID) and unused (409 GIFT_CERTIFICATE_CODE_TAKEN). The reference names only
    * the verb: this path is a resource-style choice, and the request and response shapes are not shown.
+   * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (201).
    *
    * `POST /v1/gift-certificates`
-   * Permission: `gift_certificates:write`.
+   * Permission: `gift_certificates:write` (inferred, not stated by the reference).
+   * Success: HTTP 201 (inferred, not stated by the reference).
    * Idempotency-Key: required (a balance move).
    * Errors: `VALIDATION_ERROR`, `IDEMPOTENCY_KEY_REQUIRED`, `GIFT_CERTIFICATE_CODE_TAKEN`, `GIFT_CERTIFICATE_CODE_INVALID`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
@@ -1495,9 +1556,11 @@ export const operations = {
    * Spends from a certificate's balance. A disabled, expired or depleted certificate is 422 GIFT_CERTIFICATE_INACTIVE (details.status); a balance too low is 422 GIFT_CERTIFICATE_INSUFFICIENT (details.balance_cents). This is a balance move: an Idempotency-Key is required. Fires gift_certificate.updated.
    * The reference names only the verb: this path is a resource-style choice, and the request and
    * response shapes are not shown.
+   * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
    * `POST /v1/gift-certificates/{id}/redeem`
-   * Permission: `gift_certificates:write`.
+   * Permission: `gift_certificates:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Idempotency-Key: required (a balance move).
    * Errors: `VALIDATION_ERROR`, `IDEMPOTENCY_KEY_REQUIRED`, `NOT_FOUND`, `GIFT_CERTIFICATE_INACTIVE`, `GIFT_CERTIFICATE_INSUFFICIENT`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
@@ -1532,9 +1595,11 @@ export const operations = {
    * required. Fires gift_certificate.updated. 409 INVALID_STATE, for a move that cannot be reversed, is
    * inferred, not listed by the reference. The reference names only the verb: this path is a
    * resource-style choice, and the request and response shapes are not shown.
+   * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
    * `POST /v1/gift-certificates/{id}/reverse`
-   * Permission: `gift_certificates:write`.
+   * Permission: `gift_certificates:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Idempotency-Key: required (a balance move).
    * Errors: `VALIDATION_ERROR`, `IDEMPOTENCY_KEY_REQUIRED`, `NOT_FOUND`, `INVALID_STATE`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
@@ -1568,9 +1633,11 @@ export const operations = {
    * gift_certificate.updated. 422 GIFT_CERTIFICATE_INACTIVE, for a disabled or expired certificate, is
    * inferred, not listed by the reference. The reference names only the verb: this path is a
    * resource-style choice, and the request and response shapes are not shown.
+   * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
    * `POST /v1/gift-certificates/{id}/reload`
-   * Permission: `gift_certificates:write`.
+   * Permission: `gift_certificates:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Idempotency-Key: required (a balance move).
    * Errors: `VALIDATION_ERROR`, `IDEMPOTENCY_KEY_REQUIRED`, `NOT_FOUND`, `GIFT_CERTIFICATE_INACTIVE`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
@@ -1603,9 +1670,11 @@ export const operations = {
    * Corrects a certificate's balance. This is a balance move: an Idempotency-Key is required. Fires gift_certificate.updated.
    * The reference names only the verb: this path is a resource-style choice, and the request and
    * response shapes are not shown.
+   * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
    * `POST /v1/gift-certificates/{id}/adjust`
-   * Permission: `gift_certificates:write`.
+   * Permission: `gift_certificates:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Idempotency-Key: required (a balance move).
    * Errors: `VALIDATION_ERROR`, `IDEMPOTENCY_KEY_REQUIRED`, `NOT_FOUND`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
@@ -1638,9 +1707,11 @@ export const operations = {
    * certificate whose status does not allow it, is inferred, not listed by the reference. The reference
    * names only the verb: this path is a resource-style choice, and the request and response shapes are not
    * shown.
+   * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
    * `POST /v1/gift-certificates/{id}/disable`
-   * Permission: `gift_certificates:write`.
+   * Permission: `gift_certificates:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `VALIDATION_ERROR`, `NOT_FOUND`, `INVALID_STATE`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -1672,9 +1743,11 @@ export const operations = {
    * certificate whose status does not allow it, is inferred, not listed by the reference. The reference
    * names only the verb: this path is a resource-style choice, and the request and response shapes are not
    * shown.
+   * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
    * `POST /v1/gift-certificates/{id}/enable`
-   * Permission: `gift_certificates:write`.
+   * Permission: `gift_certificates:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `VALIDATION_ERROR`, `NOT_FOUND`, `INVALID_STATE`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -1707,9 +1780,11 @@ export const operations = {
    * store_online it is published only to that location's storefront (saving is refused with 400
    * VALIDATION_ERROR if the location has no storefront). Fields beyond code, channel and location_id and
    * the response shape are not shown in the reference.
+   * Inferred, not stated by the reference: the permission (coupons:write) and the success status (201).
    *
    * `POST /v1/coupons`
-   * Permission: `coupons:write`.
+   * Permission: `coupons:write` (inferred, not stated by the reference).
+   * Success: HTTP 201 (inferred, not stated by the reference).
    * Errors: `VALIDATION_ERROR`, `CODE_TAKEN`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_MISMATCH`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -1733,9 +1808,11 @@ export const operations = {
    *
    * Changes a coupon and fires coupon.updated. The same code and location rules as create apply. Request
    * and response shapes are not shown in the reference.
+   * Inferred, not stated by the reference: the permission (coupons:write) and the success status (200).
    *
    * `PATCH /v1/coupons/{id}`
-   * Permission: `coupons:write`.
+   * Permission: `coupons:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `VALIDATION_ERROR`, `NOT_FOUND`, `CODE_TAKEN`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -1759,9 +1836,11 @@ export const operations = {
    *
    * Deletes a coupon and fires coupon.deleted. The response shape is not shown in the reference;
    * documented here like the coupon.deleted payload, {id, deleted: true}.
+   * Inferred, not stated by the reference: the permission (coupons:write) and the success status (200).
    *
    * `DELETE /v1/coupons/{id}`
-   * Permission: `coupons:write`.
+   * Permission: `coupons:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: `NOT_FOUND`.
    * Part of the request or response shape is not documented by the reference.
    */
@@ -1785,9 +1864,11 @@ export const operations = {
    *
    * Reads what the API knows about the calling key and its shop. Needs no permission. Named only in the
    * reference: the response shape is not shown.
+   * Inferred, not stated by the reference: the permission (none) and the success status (200).
    *
    * `GET /v1/me`
-   * Permission: none.
+   * Permission: none (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Part of the request or response shape is not documented by the reference.
    */
   'me.retrieve': {
