@@ -279,7 +279,7 @@ describe('EventCatchUp', () => {
       expect(await dedupe.claim(eventId(1), 60)).toBeTruthy();
       throw new Error('downstream failed');
     };
-    await expect(new EventCatchUp({ client, onEvent, dedupe, dedupeTtlSeconds: 1 }).run()).rejects.toThrow(
+    await expect(new EventCatchUp({ client, onEvent, dedupe, leaseSeconds: 1 }).run()).rejects.toThrow(
       'downstream failed',
     );
     // The webhook delivery's claim stands: a third claimant is refused.
