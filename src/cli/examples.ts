@@ -14,5 +14,10 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'npx shop-mgmt listen --forward-to http://localhost:3000/webhooks/shop --events sale.completed,inventory.changed --since 2h',
   ],
   trigger: ['npx shop-mgmt trigger range.reservation.booked', 'npx shop-mgmt trigger --list'],
+  sync: [
+    'npx shop-mgmt sync --db ./shop.db --once',
+    'npx shop-mgmt sync --db postgres://user@db.internal/shop --max-share 50% --listen 3000 --secret whsec_...',
+    'npx shop-mgmt sync --db ./shop.db --dry-run',
+  ],
   replay: ['npx shop-mgmt replay evt_0123456789abcdef --forward-to http://localhost:3000/webhooks/shop'],
 };

@@ -3,6 +3,7 @@ import { VERSION } from '../version.js';
 import { listenCommand } from './commands/listen.js';
 import { replayCommand } from './commands/replay.js';
 import { sandboxCommand } from './commands/sandbox.js';
+import { syncCommand } from './commands/sync.js';
 import { triggerCommand } from './commands/trigger.js';
 import { EXAMPLES } from './examples.js';
 import { EXIT } from './exit-codes.js';
@@ -20,6 +21,7 @@ const main = defineCommand({
     listen: listenCommand,
     trigger: triggerCommand,
     replay: replayCommand,
+    sync: syncCommand,
   },
 });
 

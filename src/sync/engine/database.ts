@@ -33,7 +33,7 @@ export async function openSyncDatabase(target: string): Promise<SyncDatabase> {
 
 async function load<T>(name: string): Promise<T> {
   try {
-    const module = (await import(name)) as { default?: T };
+    const module = (await import(/* webpackIgnore: true */ name)) as { default?: T };
     return (module.default ?? module) as T;
   } catch (error) {
     throw new SyncDatabaseError(

@@ -5,6 +5,7 @@ import type { Operation } from '../../core/operation.js';
 import type { RateLimitStore } from '../../core/rate-limit-store.js';
 import { operations } from '../../generated/operations.js';
 import { SYNC_TABLES } from '../../generated/sync-schema.js';
+import type { InboxTransaction } from '../inbox/types.js';
 import { applyEvent, type SyncEvent } from './apply-event.js';
 import { openSyncDatabase, type SqlExecutor, type SyncDatabase } from './database.js';
 import type { SyncTable } from './schema-types.js';
@@ -16,7 +17,7 @@ export interface ShopSyncOptions {
   readonly client: ShopClient;
   /** A SQLite file path, a `postgres://` URL, or a database from `openSyncDatabase`. */
   readonly db: string | SyncDatabase;
-  /** Names this shop's rows, so one database can hold many shops. @default the client's base URL */
+  /** Names this shop's rows, so one database can hold many shops (the CLI uses the API's origin). @default 'default' */
   readonly shop?: string;
   /** The tables to fill (their `object` names). @default every table a list endpoint fills */
   readonly tables?: readonly string[];
@@ -129,7 +130,7 @@ export class ShopSync {
 
   /** The shop key of this engine's rows. */
   get shop(): string {
-    return this.#options.shop ?? this.#baseUrl();
+    return this.#options.shop ?? 'default';
   }
 
   /** The database, opened (and migrated) on first use. */
@@ -191,6 +192,28 @@ export class ShopSync {
     const now = new Date().toISOString();
     if (tx) return applyEvent(this.#store!, tx, event, now);
     return this.#db!.transaction((inner) => applyEvent(this.#store!, inner, event, now));
+  }
+
+  /**
+   * The handler of an inbox worker (`inbox.work(sync.inboxHandler())` of `shop-mgmt/inbox`): with the SQLite
+   * and Postgres inboxes on this database, the rows and the inbox's done mark commit in one transaction.
+   */
+  inboxHandler(): (
+    event: SyncEvent,
+    context: { readonly tx: InboxTransaction | undefined },
+  ) => Promise<void> {
+    return async (event, context) => {
+      const tx = context.tx;
+      await this.applyEvent(
+        event,
+        tx
+          ? {
+              all: (sql, params) => tx.query(sql, params),
+              run: async (sql, params) => (await tx.execute(sql, params)).changes,
+            }
+          : undefined,
+      );
+    };
   }
 
   /** Reads the event feed from its checkpoint and applies each page with the checkpoint, in one transaction. */
@@ -504,10 +527,6 @@ export class ShopSync {
     this.#migrated ??= migrate(db);
     await this.#migrated;
     this.#store ??= new SyncStore(db, this.shop);
-  }
-
-  #baseUrl(): string {
-    return (this.#options.client as unknown as { baseUrl?: string }).baseUrl ?? 'default';
   }
 }
 
