@@ -131,3 +131,36 @@ export function totals(differences: readonly TableDifference[]) {
     { api: 0, lost: 0, stale: 0, extra: 0 },
   );
 }
+
+let guests = 0;
+
+/**
+ * Changes the shop the way a day does: `count` lane bookings (each with a new guest, so customer.created
+ * fires), then check-ins, cancellations and no-shows of some of them. Returns the reservations' ids.
+ */
+export async function churn(client: ShopClient, count: number, firstHour: number): Promise<number[]> {
+  const base = Date.now() + 2 * 86_400_000;
+  const hour = base - (base % 3_600_000);
+  const ids: number[] = [];
+  for (let index = 0; index < count; index++) {
+    const starts = new Date(hour + (firstHour + index) * 3_600_000).toISOString();
+    const ends = new Date(hour + (firstHour + index + 1) * 3_600_000).toISOString();
+    const [free] = await client.range.availability.list({ starts_at: starts, ends_at: ends, party_size: 1 });
+    if (!free) continue;
+    const guest = ++guests;
+    const booked = await client.range.reservations.create({
+      resource_ids: [free.resource.id],
+      starts_at: starts,
+      ends_at: ends,
+      party_size: 1,
+      customer: { email: `storm${process.pid}.${guest}@example.com`, first_name: 'Storm', last_name: `Guest ${guest}` },
+    });
+    ids.push(booked.id);
+  }
+  for (const [index, id] of ids.entries()) {
+    if (index % 3 === 0) await client.range.reservations.checkIn(id);
+    else if (index % 3 === 1) await client.range.reservations.cancel(id, { reason: 'storm' });
+    else if (index % 5 === 2) await client.range.reservations.markNoShow(id);
+  }
+  return ids;
+}
