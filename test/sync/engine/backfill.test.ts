@@ -21,14 +21,22 @@ describe('backfill of 50,000 reservations and every other stream into SQLite', (
       const differences = await compareWithApi(shop.client, db, 'big');
       const reservations = differences.find((row) => row.table === 'range_reservation')!;
       expect(reservations.api).toBeGreaterThanOrEqual(50_000);
-      expect(differences.filter((row) => row.api > 0).map((row) => row.table).length).toBeGreaterThanOrEqual(15);
+      expect(differences.filter((row) => row.api > 0).map((row) => row.table).length).toBeGreaterThanOrEqual(
+        15,
+      );
       expect(totals(differences)).toMatchObject({ lost: 0, stale: 0, extra: 0 });
       // Nothing changed: the incremental streams read from the walk's start and write nothing new.
       const second = await sync.runOnce();
       expect(second.written).toBe(0);
       expect(second.rows).toBeLessThan(first.rows / 10);
-      const runs = await db.all<Record<string, unknown>>('SELECT "kind", "status", "rows_written" FROM "sync_runs" WHERE "shop" = ? ORDER BY "started_at"', ['big']);
-      expect(runs.map((run) => [run.kind, run.status])).toEqual([['once', 'finished'], ['once', 'finished']]);
+      const runs = await db.all<Record<string, unknown>>(
+        'SELECT "kind", "status", "rows_written" FROM "sync_runs" WHERE "shop" = ? ORDER BY "started_at"',
+        ['big'],
+      );
+      expect(runs.map((run) => [run.kind, run.status])).toEqual([
+        ['once', 'finished'],
+        ['once', 'finished'],
+      ]);
       expect(Number(runs[0]!.rows_written)).toBe(first.written);
     } finally {
       await cleanup();
@@ -37,43 +45,72 @@ describe('backfill of 50,000 reservations and every other stream into SQLite', (
 });
 
 describe.each(DIALECTS)('backfill into $name', ({ name, available }) => {
-  it.skipIf(!available)('resumes at the page after a crash between pages, and keeps two shops apart', async () => {
-    const one = await servedSandbox({ records: { reservations: 1_500 }, seed: 1, now: '2026-10-01T12:00:00Z' });
-    const two = await servedSandbox({ records: { reservations: 700 }, seed: 2, now: '2026-10-01T12:00:00Z' });
-    const { db, cleanup } = await freshDatabase(name);
-    try {
-      // The process "dies" after the fourth page of reservations: the pages before it are committed with their
-      // checkpoint, and the next run starts at the fifth page.
-      let pages = 0;
-      const crashing = new ShopSync({
-        client: one.client,
-        db,
-        shop: 'one',
-        pageSize: 100,
-        tables: ['range_reservation'],
-        onProgress: (step) => {
-          if (step.stream === 'range_reservation' && ++pages === 4) throw new Error('killed');
-        },
+  it.skipIf(!available)(
+    'resumes at the page after a crash between pages, and keeps two shops apart',
+    async () => {
+      const one = await servedSandbox({
+        records: { reservations: 1_500 },
+        seed: 1,
+        now: '2026-10-01T12:00:00Z',
       });
-      await expect(crashing.backfill()).rejects.toThrow('killed');
-      const saved = await db.all<Record<string, unknown>>('SELECT "cursor", "rows" FROM "sync_checkpoints" WHERE "shop" = ? AND "stream" = ?', ['one', 'range_reservation']);
-      expect(saved[0]?.cursor).toBeTruthy();
-      expect(Number(saved[0]?.rows)).toBe(400);
-      let firstPage = -1;
-      const resumed = new ShopSync({ client: one.client, db, shop: 'one', pageSize: 100, onProgress: (step) => {
-        if (step.stream === 'range_reservation' && firstPage < 0) firstPage = step.rows;
-      } });
-      await resumed.runOnce();
-      expect(firstPage).toBe(100);
-      await new ShopSync({ client: two.client, db, shop: 'two' }).runOnce();
-      expect(totals(await compareWithApi(one.client, db, 'one'))).toMatchObject({ lost: 0, stale: 0, extra: 0 });
-      expect(totals(await compareWithApi(two.client, db, 'two'))).toMatchObject({ lost: 0, stale: 0, extra: 0 });
-    } finally {
-      await cleanup();
-      await one.close();
-      await two.close();
-    }
-  }, 90_000);
+      const two = await servedSandbox({
+        records: { reservations: 700 },
+        seed: 2,
+        now: '2026-10-01T12:00:00Z',
+      });
+      const { db, cleanup } = await freshDatabase(name);
+      try {
+        // The process "dies" after the fourth page of reservations: the pages before it are committed with their
+        // checkpoint, and the next run starts at the fifth page.
+        let pages = 0;
+        const crashing = new ShopSync({
+          client: one.client,
+          db,
+          shop: 'one',
+          pageSize: 100,
+          tables: ['range_reservation'],
+          onProgress: (step) => {
+            if (step.stream === 'range_reservation' && ++pages === 4) throw new Error('killed');
+          },
+        });
+        await expect(crashing.backfill()).rejects.toThrow('killed');
+        const saved = await db.all<Record<string, unknown>>(
+          'SELECT "cursor", "rows" FROM "sync_checkpoints" WHERE "shop" = ? AND "stream" = ?',
+          ['one', 'range_reservation'],
+        );
+        expect(saved[0]?.cursor).toBeTruthy();
+        expect(Number(saved[0]?.rows)).toBe(400);
+        let firstPage = -1;
+        const resumed = new ShopSync({
+          client: one.client,
+          db,
+          shop: 'one',
+          pageSize: 100,
+          onProgress: (step) => {
+            if (step.stream === 'range_reservation' && firstPage < 0) firstPage = step.rows;
+          },
+        });
+        await resumed.runOnce();
+        expect(firstPage).toBe(100);
+        await new ShopSync({ client: two.client, db, shop: 'two' }).runOnce();
+        expect(totals(await compareWithApi(one.client, db, 'one'))).toMatchObject({
+          lost: 0,
+          stale: 0,
+          extra: 0,
+        });
+        expect(totals(await compareWithApi(two.client, db, 'two'))).toMatchObject({
+          lost: 0,
+          stale: 0,
+          extra: 0,
+        });
+      } finally {
+        await cleanup();
+        await one.close();
+        await two.close();
+      }
+    },
+    90_000,
+  );
 });
 
 describe('a key without customers:read', () => {
@@ -82,10 +119,17 @@ describe('a key without customers:read', () => {
     const { db, cleanup } = await freshDatabase('sqlite');
     try {
       const { ShopClient } = await import('../../../src/client.js');
-      const key = shop.sandbox.createKey({ permissions: ['range:read', 'memberships:read', 'products:read', 'inventory:read'] });
+      const key = shop.sandbox.createKey({
+        permissions: ['range:read', 'memberships:read', 'products:read', 'inventory:read'],
+      });
       const client = new ShopClient({ apiKey: key, baseUrl: shop.url, maxRetries: 0 });
       const gaps: string[] = [];
-      const sync = new ShopSync({ client, db, shop: 'limited', onGap: (gap) => gaps.push(`${gap.stream}:${gap.reason}`) });
+      const sync = new ShopSync({
+        client,
+        db,
+        shop: 'limited',
+        onGap: (gap) => gaps.push(`${gap.stream}:${gap.reason}`),
+      });
       const result = await sync.runOnce();
       expect(result.skipped).toContain('card_transaction');
       expect(gaps).toContain('card_transaction:stream_unavailable');

@@ -27,7 +27,17 @@ describe('a webhook storm with duplicates, reordering, a receiver outage and lat
     await inbox.ready();
     try {
       const key = shop.sandbox.createKey({
-        permissions: ['range:read', 'memberships:read', 'products:read', 'inventory:read', 'locations:read', 'returns:read', 'card_transactions:read', 'store_credit:read', 'accounts:read'],
+        permissions: [
+          'range:read',
+          'memberships:read',
+          'products:read',
+          'inventory:read',
+          'locations:read',
+          'returns:read',
+          'card_transactions:read',
+          'store_credit:read',
+          'accounts:read',
+        ],
       });
       const limited = new ShopClient({ apiKey: key, baseUrl: shop.url, maxRetries: 0 });
       const sync = new ShopSync({ client: limited, db, shop: 'storm' });
@@ -78,19 +88,35 @@ describe('a webhook storm with duplicates, reordering, a receiver outage and lat
       expect(totals(carried)).toMatchObject({ lost: 0, stale: 0, extra: 0 });
       // A lane's floor status has no event: the repair pass finds it, fixes it and reports the gap.
       const gaps: string[] = [];
-      const repairing = new ShopSync({ client: limited, db, shop: 'storm', onGap: (gap) => gaps.push(gap.reason) });
+      const repairing = new ShopSync({
+        client: limited,
+        db,
+        shop: 'storm',
+        onGap: (gap) => gaps.push(gap.reason),
+      });
       const repair = await repairing.repair();
       expect(repair.repaired).toBe(totals(differences).stale + totals(differences).lost);
       expect(repair.repaired > 0 ? gaps : ['missed_changes']).toEqual(['missed_changes']);
-      expect(totals(await compareWithApi(shop.client, db, 'storm'))).toMatchObject({ lost: 0, stale: 0, extra: 0 });
-      const runs = await db.all<{ kind: string; rows_repaired: number }>('SELECT "kind", "rows_repaired" FROM "sync_runs" WHERE "shop" = ? AND "kind" = ?', ['storm', 'repair']);
+      expect(totals(await compareWithApi(shop.client, db, 'storm'))).toMatchObject({
+        lost: 0,
+        stale: 0,
+        extra: 0,
+      });
+      const runs = await db.all<{ kind: string; rows_repaired: number }>(
+        'SELECT "kind", "rows_repaired" FROM "sync_runs" WHERE "shop" = ? AND "kind" = ?',
+        ['storm', 'repair'],
+      );
       expect(runs.map((run) => Number(run.rows_repaired))).toEqual([repair.repaired]);
       // Guests arrived by webhook (full) and by the feed of a key without customers:read (reduced or absent).
-      const customers = await db.all<{ record: string }>('SELECT "record" FROM "customer" WHERE "shop" = ?', ['storm']);
+      const customers = await db.all<{ record: string }>('SELECT "record" FROM "customer" WHERE "shop" = ?', [
+        'storm',
+      ]);
       const parsed = customers.map((row) => JSON.parse(row.record) as { email?: string });
       expect(parsed.length).toBeGreaterThanOrEqual(12);
       expect(parsed.filter((customer) => customer.email === undefined).length).toBeLessThanOrEqual(6);
-      const viaWebhook = firstDeliveries.filter((delivery) => delivery.body.includes('"customer.created"')).length;
+      const viaWebhook = firstDeliveries.filter((delivery) =>
+        delivery.body.includes('"customer.created"'),
+      ).length;
       expect(parsed.filter((customer) => customer.email !== undefined).length).toBe(viaWebhook);
     } finally {
       await store.close();

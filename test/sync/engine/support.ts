@@ -12,8 +12,8 @@ import { SYNC_TABLES } from '../../../src/generated/sync-schema.js';
 import { openSyncDatabase, type SyncDatabase } from '../../../src/sync/engine/database.js';
 import { SyncStore } from '../../../src/sync/engine/store.js';
 import { canonicalJson } from '../../../src/sync/engine/versions.js';
-import { createSandbox, type Sandbox } from '../../../src/testing/sandbox.js';
 import type { SandboxOptions } from '../../../src/testing/options.js';
+import { createSandbox, type Sandbox } from '../../../src/testing/sandbox.js';
 
 export const postgresUrl = inject('postgresUrl');
 
@@ -108,7 +108,9 @@ export async function compareWithApi(
     const operation = (operations as Record<string, Operation>)[table.operation]! as Operation & {
       readonly pagination: 'cursor';
     };
-    const api = await client.list(operation, { query: { ...QUERY[table.operation], limit: 200 } }).toArray({ max: 1e7 });
+    const api = await client
+      .list(operation, { query: { ...QUERY[table.operation], limit: 200 } })
+      .toArray({ max: 1e7 });
     const key = (record: Record<string, unknown>) => table.key.map((name) => String(record[name])).join(':');
     const held = new Map((await store.records(table)).map((record) => [key(record), canonicalJson(record)]));
     let lost = 0;
@@ -127,7 +129,12 @@ export async function compareWithApi(
 /** Sums of a comparison. */
 export function totals(differences: readonly TableDifference[]) {
   return differences.reduce(
-    (sum, row) => ({ api: sum.api + row.api, lost: sum.lost + row.lost, stale: sum.stale + row.stale, extra: sum.extra + row.extra }),
+    (sum, row) => ({
+      api: sum.api + row.api,
+      lost: sum.lost + row.lost,
+      stale: sum.stale + row.stale,
+      extra: sum.extra + row.extra,
+    }),
     { api: 0, lost: 0, stale: 0, extra: 0 },
   );
 }
@@ -153,7 +160,11 @@ export async function churn(client: ShopClient, count: number, firstHour: number
       starts_at: starts,
       ends_at: ends,
       party_size: 1,
-      customer: { email: `storm${process.pid}.${guest}@example.com`, first_name: 'Storm', last_name: `Guest ${guest}` },
+      customer: {
+        email: `storm${process.pid}.${guest}@example.com`,
+        first_name: 'Storm',
+        last_name: `Guest ${guest}`,
+      },
     });
     ids.push(booked.id);
   }
