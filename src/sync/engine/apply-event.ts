@@ -31,6 +31,7 @@ export async function applyEvent(
   const table = tableNamed(route.table);
   if (route.deletes) return store.tombstone(tx, table, record, event.created_at, now);
   let written = 0;
+  const source = { eventId: event.id, createdAt: event.created_at };
   for (const nested of route.nested) {
     const inner = record[nested.field];
     if (inner && typeof inner === 'object') {
@@ -38,13 +39,13 @@ export async function applyEvent(
         tx,
         tableNamed(nested.table),
         [inner as Record<string, unknown>],
-        'event',
+        source,
         now,
       );
     }
   }
   const copy: Record<string, unknown> = { ...record };
   for (const field of route.omit) delete copy[field];
-  written += await store.upsert(tx, table, [copy], 'event', now);
+  written += await store.upsert(tx, table, [copy], source, now);
   return written;
 }

@@ -395,18 +395,21 @@ export class ShopSync {
       saved = { ...emptyCheckpoint(), since: backfill?.since ?? null };
     }
     saved ??= emptyCheckpoint();
+    // Lists of records without a documented updated_at are read in full: their updated_since is not
+    // documented, and fields such as a product's effective price change without it.
+    const incremental = table.incremental && table.versioned;
     const since = saved.cursor ? saved.walkSince : saved.since;
     let cursor = saved.cursor;
     let mark = saved.cursor ? saved.walkStartedAt : null;
     // Full walks (no updated_since) note their local start in walk_since: rows not seen since then vanished.
-    const localStart = table.incremental ? null : saved.cursor ? saved.walkSince : new Date().toISOString();
+    const localStart = incremental ? null : saved.cursor ? saved.walkSince : new Date().toISOString();
     let rows = 0;
     let written = 0;
     let pages = 0;
     for (;;) {
       const { data: page, rateLimit } = await this.#list(
         table,
-        this.#query(table, since, cursor),
+        this.#query(table, incremental ? since : null, cursor),
       ).withResponse();
       this.#pace(rateLimit.limit);
       pages++;
@@ -418,12 +421,12 @@ export class ShopSync {
       const now = new Date().toISOString();
       written += await store.db.transaction(async (tx) => {
         const count = await store.upsert(tx, table, records, 'list', now);
-        if (!table.incremental) await store.touch(tx, table, records, now);
+        if (!incremental) await store.touch(tx, table, records, now);
         if (done && localStart) await store.markVanished(tx, table, localStart, now);
         const total = saved.rows + rows + records.length;
         const next: StreamCheckpoint = done
           ? {
-              since: table.incremental ? mark : null,
+              since: incremental ? mark : null,
               cursor: null,
               walkSince: null,
               walkStartedAt: null,
@@ -433,7 +436,7 @@ export class ShopSync {
           : {
               ...saved,
               cursor: page.nextCursor,
-              walkSince: table.incremental ? since : localStart,
+              walkSince: incremental ? since : localStart,
               walkStartedAt: mark,
               rows: total,
             };

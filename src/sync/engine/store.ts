@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { SYNC_MIGRATIONS, SYNC_TABLES } from '../../generated/sync-schema.js';
 import { type SqlExecutor, type SyncDatabase, SyncDatabaseError } from './database.js';
 import type { SyncMigration, SyncTable } from './schema-types.js';
-import { canonicalJson, copyRank, deletionRank, isoOrNull } from './versions.js';
+import { type CopySource, canonicalJson, copyRank, deletionRank, isoOrNull } from './versions.js';
 
-/** Where a copy came from: a list read is the record as it is now; an event is a snapshot from some moment. */
-export type CopySource = 'list' | 'event';
+export type { CopySource } from './versions.js';
 
 /** A stream's saved position (the `sync_checkpoints` row). */
 export interface StreamCheckpoint {
@@ -97,8 +96,12 @@ export class SyncStore {
   ): Promise<number> {
     let written = 0;
     for (let start = 0; start < records.length; start += BATCH) {
-      const batch = dedupeByKey(table, records.slice(start, start + BATCH));
-      const rows = batch.map((record) => this.#row(table, record, now));
+      const batch = dedupeByKey(
+        table,
+        records.slice(start, start + BATCH).filter((record) => table.key.every((key) => record[key] != null)),
+        source,
+      );
+      const rows = batch.map((record) => this.#row(table, record, source, now));
       const sql = this.#upsertSql(table, rows.length, source === 'list' && !table.versioned);
       const changed = await tx.all<Record<string, unknown>>(sql, rows.flat());
       written += changed.length;
@@ -226,7 +229,7 @@ export class SyncStore {
     );
   }
 
-  #row(table: SyncTable, record: Record<string, unknown>, now: string): unknown[] {
+  #row(table: SyncTable, record: Record<string, unknown>, source: CopySource, now: string): unknown[] {
     const json = canonicalJson(record);
     const values: unknown[] = [this.shop];
     for (const key of table.key) values.push(record[key]);
@@ -234,7 +237,7 @@ export class SyncStore {
       if (table.key.includes(column.name)) continue;
       values.push(columnValue(column.type, record[column.name]));
     }
-    values.push(json, copyRank(record, json), now, null);
+    values.push(json, copyRank(record, json, source), now, null);
     return values;
   }
 
@@ -263,7 +266,7 @@ export class SyncStore {
     // deletion stays). Everything else is replaced only by a copy of a higher rank.
     const when = authoritative
       ? `${target}."deleted_at" IS NULL AND excluded."record" <> ${target}."record"`
-      : `${target}."sync_version" IS NULL OR excluded."sync_version" > ${target}."sync_version"`;
+      : `(${target}."sync_version" IS NULL OR excluded."sync_version" > ${target}."sync_version" OR (excluded."sync_version" = ${target}."sync_version" AND excluded."sync_version" <> '')) AND excluded."record" <> ${target}."record"`;
     sql = `INSERT INTO ${target} (${columns.map(q).join(', ')}) VALUES ${Array.from({ length: count }, () => row).join(', ')} ON CONFLICT (${['shop', ...table.key].map(q).join(', ')}) DO UPDATE SET ${set} WHERE ${when} RETURNING ${table.key.map(q).join(', ')}`;
     this.#sql.set(id, sql);
     return sql;
@@ -327,12 +330,17 @@ function columnValue(type: string, value: unknown): unknown {
 function dedupeByKey(
   table: SyncTable,
   records: readonly Record<string, unknown>[],
+  source: CopySource,
 ): Record<string, unknown>[] {
   const byKey = new Map<string, Record<string, unknown>>();
   for (const record of records) {
     const key = table.key.map((name) => String(record[name])).join('\u0000');
     const held = byKey.get(key);
-    if (!held || copyRank(record, canonicalJson(record)) > copyRank(held, canonicalJson(held))) {
+    // Within one page or event the later copy is the later state when the ranks are equal.
+    if (
+      !held ||
+      copyRank(record, canonicalJson(record), source) >= copyRank(held, canonicalJson(held), source)
+    ) {
       byKey.set(key, record);
     }
   }

@@ -1,26 +1,36 @@
 import { createHash } from 'node:crypto';
 
+/** Where a copy came from: a list read (the record as it is now) or an event (a snapshot at its time). */
+export type CopySource = 'list' | { readonly eventId: string; readonly createdAt: string };
+
 /**
  * The rank of a copy of a record (the `sync_version` column). A row is replaced only by a copy of a higher
- * rank, so the outcome never depends on the order copies arrive in (reference section 6, rule 4):
- * - a record with `updated_at`: `<updated_at>|1|<hash>`; the newer wins, and of two different copies with
- *   the same `updated_at` the one with the higher hash of its canonical JSON (the same choice everywhere);
- * - a deletion: `<deleted at>|2|`, above any copy of that moment or before;
+ * rank (or of the same rank with a different record: a later list read), so the outcome never depends on the
+ * order copies arrive in (reference section 6, rule 4):
+ * - a record with `updated_at`: the newer wins. Two states can share one `updated_at` (two changes in one
+ *   millisecond): then a list read wins over an event's snapshot (`|2` over `|1|`: the read shows the state
+ *   after every change of that instant), a later list read over an earlier one, and of two events the later
+ *   one (`created_at`, then id), never the one that happened to arrive last;
+ * - a deletion: `<deleted at>|3|`, above any copy of that moment or before;
  * - a record without `updated_at` from an event: `0|<fields set>|<hash>`, so a copy with more fields set (a
  *   checkout that has come back) replaces an earlier one, and the same copy twice changes nothing;
  * - a customer reduced to `{object, id}` (a key without customers:read): the empty rank, below everything.
  */
-export function copyRank(record: Record<string, unknown>, json: string): string {
+export function copyRank(record: Record<string, unknown>, json: string, source: CopySource): string {
   if (isReduced(record)) return '';
   const updatedAt = isoOrNull(record.updated_at);
-  if (updatedAt) return `${updatedAt}|1|${hash(json)}`;
+  if (updatedAt) {
+    return source === 'list'
+      ? `${updatedAt}|2`
+      : `${updatedAt}|1|${isoOrNull(source.createdAt) ?? ''}|${source.eventId}`;
+  }
   const set = Object.values(record).filter((value) => value !== null && value !== undefined).length;
   return `0|${String(set).padStart(4, '0')}|${hash(json)}`;
 }
 
 /** The rank of a deletion at `at`. */
 export function deletionRank(at: string): string {
-  return `${isoOrNull(at) ?? at}|2|`;
+  return `${isoOrNull(at) ?? at}|3|`;
 }
 
 /** `{object, id}` and nothing else: what a key without customers:read sees of a customer. */

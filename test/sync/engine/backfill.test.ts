@@ -143,3 +143,58 @@ describe('a key without customers:read', () => {
     }
   }, 60_000);
 });
+
+describe('gaps and estimates', () => {
+  it("reports a feed checkpoint older than the feed's 30 days and re-reads every stream from it", async () => {
+    const shop = await servedSandbox({ now: '2026-10-01T12:00:00Z' });
+    const { db, cleanup } = await freshDatabase('sqlite');
+    try {
+      shop.sandbox.webhooks.addEndpoint({ url: 'http://127.0.0.1:9/never-flushed', types: ['*'] });
+      const gaps: { reason: string; since: string | null }[] = [];
+      const sync = new ShopSync({ client: shop.client, db, shop: 'gap', onGap: (gap) => gaps.push(gap) });
+      await sync.runOnce();
+      shop.sandbox.clock.advance('31d');
+      const { churn } = await import('./support.js');
+      await churn(shop.client, 3, 0);
+      await sync.catchUp();
+      expect(gaps.map((gap) => gap.reason)).toEqual(['feed_expired']);
+      expect(totals(await compareWithApi(shop.client, db, 'gap'))).toMatchObject({
+        lost: 0,
+        stale: 0,
+        extra: 0,
+      });
+      // The checkpoint moved to the present: the next read is an ordinary one.
+      await sync.catchUp();
+      expect(gaps).toHaveLength(1);
+    } finally {
+      await cleanup();
+      await shop.close();
+    }
+  }, 60_000);
+
+  it('estimates the calls of a backfill at the plan rate and the share, writing no record', async () => {
+    const shop = await servedSandbox({
+      records: { reservations: 450 },
+      rateLimits: { perMinute: 60, perDay: null },
+    });
+    const { db, cleanup } = await freshDatabase('sqlite');
+    try {
+      const sync = new ShopSync({ client: shop.client, db, shop: 'estimate', maxShare: 0.5 });
+      const cost = await sync.estimate();
+      const reservations = cost.streams.find((stream) => stream.stream === 'range_reservation');
+      expect(reservations).toEqual({ stream: 'range_reservation', pages: 2, exact: false });
+      expect(cost.streams.find((stream) => stream.stream === 'location')).toEqual({
+        stream: 'location',
+        pages: 1,
+        exact: true,
+      });
+      expect(cost.requestsPerMinute).toBe(60);
+      expect(cost.minutes).toBeCloseTo(cost.calls / 30);
+      const rows = await db.all<{ count: number }>('SELECT COUNT(*) AS "count" FROM "range_reservation"');
+      expect(Number(rows[0]!.count)).toBe(0);
+    } finally {
+      await cleanup();
+      await shop.close();
+    }
+  }, 60_000);
+});

@@ -91,16 +91,36 @@ describe.each(DIALECTS)('sync rules on $name', ({ name, available }) => {
   );
 
   it.skipIf(!available)(
-    'resolves two different copies with one updated_at the same way in either order',
+    'resolves two states with one updated_at by the later event whichever arrives first, and a list read over both',
     async () => {
-      const a = reservation(2, '2026-10-01T12:00:00Z', { status: 'checked_in' });
-      const b = reservation(2, '2026-10-01T12:00:00Z', { status: 'no_show' });
-      await apply(event('range.reservation.checked_in', a), event('range.reservation.no_show', b));
-      const first = recordOf(await row('range_reservation', '"id" = ?', [2]));
+      // Two changes with one updated_at: checked in, then (the later event) marked no-show.
+      const a = event(
+        'range.reservation.checked_in',
+        reservation(2, '2026-10-01T12:00:00Z', { status: 'checked_in' }),
+        '2026-10-01T12:00:00.000Z',
+      );
+      const b = event(
+        'range.reservation.no_show',
+        reservation(2, '2026-10-01T12:00:00Z', { status: 'no_show' }),
+        '2026-10-01T12:00:00.001Z',
+      );
+      await apply(a, b);
+      expect(recordOf(await row('range_reservation', '"id" = ?', [2])).status).toBe('no_show');
       await db.run('DELETE FROM "range_reservation" WHERE "shop" = ? AND "id" = ?', ['s1', 2]);
-      await apply(event('range.reservation.no_show', b), event('range.reservation.checked_in', a));
-      const second = recordOf(await row('range_reservation', '"id" = ?', [2]));
-      expect(second.status).toBe(first.status);
+      await apply(b, a);
+      expect(recordOf(await row('range_reservation', '"id" = ?', [2])).status).toBe('no_show');
+      // A list read of that instant is the state after every change of it: it wins over either snapshot.
+      const read = reservation(2, '2026-10-01T12:00:00Z', {
+        status: 'no_show',
+        no_show_at: '2026-10-01T12:00:00Z',
+      });
+      await db.transaction((tx) =>
+        store.upsert(tx, tableNamed('range_reservation'), [read], 'list', new Date().toISOString()),
+      );
+      await apply(b, a);
+      expect(recordOf(await row('range_reservation', '"id" = ?', [2])).no_show_at).toBe(
+        '2026-10-01T12:00:00Z',
+      );
     },
   );
 
@@ -198,7 +218,13 @@ describe.each(DIALECTS)('sync rules on $name', ({ name, available }) => {
       };
       await apply(event('range.rental.checked_in', { ...gun, last_checkout: closed }));
       await db.transaction((tx) =>
-        store.upsert(tx, tableNamed('range_rental_checkout'), [checkout], 'event', new Date().toISOString()),
+        store.upsert(
+          tx,
+          tableNamed('range_rental_checkout'),
+          [checkout],
+          { eventId: 'evt_late', createdAt: '2026-10-01T09:00:00Z' },
+          new Date().toISOString(),
+        ),
       );
       expect(recordOf(await row('range_rental_checkout', '"id" = ?', [8])).condition_in).toBe('Good');
       expect(recordOf(await row('range_rental', '"id" = ?', [2]))).not.toHaveProperty('last_checkout');
@@ -241,7 +267,7 @@ describe.each(DIALECTS)('sync rules on $name', ({ name, available }) => {
         tx,
         tableNamed('range_reservation'),
         [reservation(1, '2026-09-01T00:00:00Z')],
-        'event',
+        'list',
         new Date().toISOString(),
       ),
     );

@@ -118,7 +118,10 @@ export async function compareWithApi(
     for (const record of api as Record<string, unknown>[]) {
       const copy = held.get(key(record));
       if (copy === undefined) lost++;
-      else if (copy !== canonicalJson(record)) stale++;
+      else if (copy !== canonicalJson(record)) {
+        stale++;
+        if (process.env.SYNC_DEBUG) console.log('STALE', table.table, copy, canonicalJson(record));
+      }
       held.delete(key(record));
     }
     out.push({ table: table.table, api: api.length, lost, stale, extra: held.size });
