@@ -8,7 +8,12 @@ import { isShopError, ShopClient } from '../src/index.js';
 const [baseUrl, apiKey, redisUrl, rpm] = process.argv.slice(2) as [string, string, string, string];
 const redis = new Redis(redisUrl);
 const store = new RedisRateLimitStore(redis);
-const shop = new ShopClient({ apiKey, baseUrl, maxRetries: 0, throttle: { requestsPerMinute: Number(rpm), store, key: 'shop' } });
+const shop = new ShopClient({
+  apiKey,
+  baseUrl,
+  maxRetries: 0,
+  throttle: { requestsPerMinute: Number(rpm), store, key: 'shop' },
+});
 let ok = 0;
 let limited = 0;
 let stopped = false;

@@ -44,8 +44,12 @@ async function bareWalk(client: ShopClient): Promise<number> {
   let rows = 0;
   for (const table of SYNC_TABLES) {
     if (!table.operation) continue;
-    const operation = (operations as Record<string, Operation>)[table.operation] as Operation & { readonly pagination: 'cursor' };
-    for await (const page of client.list(operation, { query: { ...QUERY[table.operation], limit: 200 } }).pages()) {
+    const operation = (operations as Record<string, Operation>)[table.operation] as Operation & {
+      readonly pagination: 'cursor';
+    };
+    for await (const page of client
+      .list(operation, { query: { ...QUERY[table.operation], limit: 200 } })
+      .pages()) {
       rows += page.data.length;
     }
   }
@@ -53,7 +57,10 @@ async function bareWalk(client: ShopClient): Promise<number> {
 }
 
 async function throughput(): Promise<void> {
-  const sandbox = createSandbox({ records: { reservations: 50_000 }, rateLimits: { perMinute: 10_000_000, perDay: null } });
+  const sandbox = createSandbox({
+    records: { reservations: 50_000 },
+    rateLimits: { perMinute: 10_000_000, perDay: null },
+  });
   const server = await sandbox.listen();
   const client = new ShopClient({ apiKey: sandbox.createKey(), baseUrl: server.url });
   const postgres = hasPostgresServer() ? await startOwnPostgres() : null;
@@ -92,9 +99,13 @@ async function throughput(): Promise<void> {
       ratios.push(rate / bare);
       syncRates.push(rate);
       bareRates.push(bare);
-      console.log(`  ${target.name} run ${run + 1}: ${result.rows} rows; sync ${rate.toFixed(0)}/s, bare walk ${bare.toFixed(0)}/s, ratio ${(rate / bare).toFixed(2)}; load ${loadavg()[0]!.toFixed(1)}`);
+      console.log(
+        `  ${target.name} run ${run + 1}: ${result.rows} rows; sync ${rate.toFixed(0)}/s, bare walk ${bare.toFixed(0)}/s, ratio ${(rate / bare).toFixed(2)}; load ${loadavg()[0]!.toFixed(1)}`,
+      );
     }
-    console.log(`${target.name}: sync/bare ratio ${summary(ratios)}; sync rows/s ${summary(syncRates)}; bare rows/s ${summary(bareRates)}`);
+    console.log(
+      `${target.name}: sync/bare ratio ${summary(ratios)}; sync rows/s ${summary(syncRates)}; bare rows/s ${summary(bareRates)}`,
+    );
   }
   await postgres?.stop();
   await server.close();
@@ -108,7 +119,11 @@ async function share(): Promise<void> {
   const redis = await startOwnRedis();
   const limit = 600;
   for (const scenario of ['sync alone at 100%', 'sync at 50% + partner process at 100%'] as const) {
-    const sandbox = createSandbox({ records: { reservations: 50_000 }, rateLimits: { perMinute: limit, perDay: null }, clock: 'real' });
+    const sandbox = createSandbox({
+      records: { reservations: 50_000 },
+      rateLimits: { perMinute: limit, perDay: null },
+      clock: 'real',
+    });
     const statuses = new Map<number, number>();
     const server = await listen(async (request, info) => {
       const response = await sandbox.handle(request, info);
@@ -124,7 +139,19 @@ async function share(): Promise<void> {
     // Start on a minute boundary of the sandbox's windows, so the count covers whole windows.
     await new Promise((resolve) => setTimeout(resolve, 60_000 - (Date.now() % 60_000) + 50));
     const partner = partnered
-      ? spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'sync-partner.ts'), server.url, sandbox.createKey(), redis.url, String(limit * 0.97)], { stdio: ['ignore', 'pipe', 'inherit'] })
+      ? spawn(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            join(import.meta.dirname, 'sync-partner.ts'),
+            server.url,
+            sandbox.createKey(),
+            redis.url,
+            String(limit * 0.97),
+          ],
+          { stdio: ['ignore', 'pipe', 'inherit'] },
+        )
       : null;
     const sync = new ShopSync({
       client,
@@ -160,7 +187,15 @@ async function share(): Promise<void> {
   await redis.stop();
 }
 
-console.log(`bench/sync: node ${process.version}, load average ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+console.log(
+  `bench/sync: node ${process.version}, load average ${loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ')}`,
+);
 await throughput();
 await share();
-console.log(`load average at the end ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+console.log(
+  `load average at the end ${loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ')}`,
+);

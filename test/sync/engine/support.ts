@@ -59,11 +59,25 @@ export async function freshDatabase(
   if (dialect === 'sqlite') {
     const file = sqliteFile();
     const db = await openSyncDatabase(file.path);
-    return { target: file.path, db, cleanup: async () => (await db.close(), file.cleanup()) };
+    return {
+      target: file.path,
+      db,
+      cleanup: async () => {
+        await db.close();
+        file.cleanup();
+      },
+    };
   }
   const made = await postgresDatabase();
   const db = await openSyncDatabase(made.url);
-  return { target: made.url, db, cleanup: async () => (await db.close(), await made.cleanup()) };
+  return {
+    target: made.url,
+    db,
+    cleanup: async () => {
+      await db.close();
+      await made.cleanup();
+    },
+  };
 }
 
 /** A sandbox on loopback with its rate limit lifted, and a client with a full key. */
