@@ -233,7 +233,9 @@ export class ShopSync {
         ...(since ? { updated_since: since } : {}),
         ...(cursor ? { cursor } : {}),
       };
+      await this.#spaced();
       const { data: page, rateLimit } = await this.#client.events.list(params).withResponse();
+      this.#pace(rateLimit.limit);
       pages++;
       if (pages === 1 && !cursor && since && rateLimit.reset !== null) {
         const serverNow = rateLimit.reset * 1000 - 60_000;
@@ -325,6 +327,7 @@ export class ShopSync {
       const checkpoint = await this.#store!.checkpoint(table.table);
       const params = this.#query(table, table.incremental ? (checkpoint?.since ?? null) : null, null);
       try {
+        await this.#spaced();
         const { data: page, rateLimit } = await this.#list(table, params).withResponse();
         limit = rateLimit.limit ?? limit;
         const known =
@@ -407,6 +410,7 @@ export class ShopSync {
     let written = 0;
     let pages = 0;
     for (;;) {
+      await this.#spaced();
       const { data: page, rateLimit } = await this.#list(
         table,
         this.#query(table, incremental ? since : null, cursor),
@@ -494,8 +498,10 @@ export class ShopSync {
   }
 
   /**
-   * From the first answer on, reads go through a throttle at `maxShare` of the shop's limit (3 % under it,
-   * for the time a request takes to reach the server), in the partner's rate-limit store when given one.
+   * From the first answer on, reads go through a throttle at the shop's limit (3 % under it, for the time a
+   * request takes to reach the server), in the partner's rate-limit store when given one, so the engine's
+   * calls and the partner's share one schedule and each call takes one slot; and the engine spaces its own
+   * calls at `maxShare` of the limit, leaving the rest of the slots to the partner's traffic.
    */
   #pace(limit: number | null): void {
     if (this.#paced || limit === null) return;
@@ -504,12 +510,19 @@ export class ShopSync {
     if (share >= 1 && !this.#options.rateLimit) return;
     const { store, key } = this.#options.rateLimit ?? {};
     this.#client = this.#options.client.withOptions({
-      throttle: {
-        requestsPerMinute: limit * share * 0.97,
-        ...(store ? { store } : {}),
-        ...(key ? { key } : {}),
-      },
+      throttle: { requestsPerMinute: limit * 0.97, ...(store ? { store } : {}), ...(key ? { key } : {}) },
     });
+    if (share < 1) this.#gapMs = 60_000 / (limit * share * 0.97);
+  }
+
+  #gapMs = 0;
+  #lastCall = 0;
+
+  /** Waits until this engine's own share allows its next call. */
+  async #spaced(): Promise<void> {
+    const wait = this.#lastCall + this.#gapMs - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    this.#lastCall = Date.now();
   }
 
   async #startRun(kind: string): Promise<string> {
