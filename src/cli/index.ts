@@ -1,8 +1,10 @@
 import { type ArgsDef, type CommandDef, defineCommand, renderUsage, runCommand, runMain } from 'citty';
 import { VERSION } from '../version.js';
 import { listenCommand } from './commands/listen.js';
+import { logsCommand } from './commands/logs.js';
 import { replayCommand } from './commands/replay.js';
 import { sandboxCommand } from './commands/sandbox.js';
+import { sendCommand } from './commands/send.js';
 import { syncCommand } from './commands/sync.js';
 import { triggerCommand } from './commands/trigger.js';
 import { EXAMPLES } from './examples.js';
@@ -22,8 +24,14 @@ const main = defineCommand({
     trigger: triggerCommand,
     replay: replayCommand,
     sync: syncCommand,
+    logs: logsCommand,
+    send: sendCommand,
   },
 });
+
+const STYLE = String.raw`(?:\x1b\[[0-9;]*m)*`;
+/** `USAGE logs tail`, coloured or not, where the bin's name is missing. */
+const NESTED_USAGE = new RegExp(`^(${STYLE}USAGE${STYLE}) (?!${STYLE}shop-mgmt )`, 'm');
 
 /** citty's usage of a command, then its examples; plain text when piped (citty colours by environment only). */
 async function usageWithExamples<T extends ArgsDef = ArgsDef>(
@@ -33,6 +41,8 @@ async function usageWithExamples<T extends ArgsDef = ArgsDef>(
   const meta = await (typeof command.meta === 'function' ? command.meta() : command.meta);
   const examples = EXAMPLES[meta?.name ?? ''] ?? [];
   let text = await renderUsage(command, parent);
+  // citty names one parent only: a nested command (`logs tail`) gets the bin's name in front here.
+  text = text.replace(NESTED_USAGE, '$1 shop-mgmt ');
   if (examples.length > 0) text += `\n\nEXAMPLES\n\n${examples.map((line) => `  ${line}`).join('\n')}`;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape is what is being removed
   const plain = process.stdout.isTTY && !process.env.NO_COLOR ? text : text.replace(/\u001b\[[0-9;]*m/g, '');

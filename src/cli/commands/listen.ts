@@ -9,6 +9,7 @@ import type { EventType } from '../../webhooks/events.js';
 import { EXIT, usageError } from '../exit-codes.js';
 import { ForwardError, Forwarder, type ForwardResult } from '../forwarder.js';
 import { ListenFileStore } from '../listen-file.js';
+import { sandboxDoorbell } from '../live-log.js';
 import { clockTime, maskKey, type Output } from '../output.js';
 import { httpUrl, list, wholeNumber } from '../parse.js';
 import { run } from '../run.js';
@@ -130,6 +131,8 @@ export const listenCommand = defineCommand({
           await forwarder.deliver(event);
         },
       });
+      // Against a sandbox process, its live log says when an event is recorded: no waiting for a poll.
+      const doorbell = await sandboxDoorbell(baseUrl, apiKey);
       explainLimits(output, {
         baseUrl,
         apiKey,
@@ -139,7 +142,11 @@ export const listenCommand = defineCommand({
         file: flags.checkpoint,
         types,
       });
-      return follow(catchUp, forwarder, intervalMs, output);
+      if (doorbell)
+        output.note(
+          'Against a sandbox: its live log rings when an event is recorded, so events arrive at once.',
+        );
+      return follow(catchUp, forwarder, intervalMs, output, doorbell);
     }),
 });
 
@@ -204,9 +211,15 @@ async function follow(
   forwarder: Forwarder | null,
   intervalMs: number,
   output: Output,
+  doorbell: { onRing: (ring: () => void) => void; close: () => void } | null = null,
 ): Promise<number> {
   let stopped = false;
   let wake: (() => void) | null = null;
+  let rang = false;
+  doorbell?.onRing(() => {
+    rang = true;
+    wake?.();
+  });
   const stop = () => {
     stopped = true;
     forwarder?.stop();
@@ -228,11 +241,15 @@ async function follow(
       else if (!stopped) output.error(`${(error as Error).name}: ${(error as Error).message}`);
     }
     if (stopped) break;
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-      setTimeout(resolve, intervalMs);
-    });
+    if (!rang) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, intervalMs);
+      });
+    }
+    rang = false;
   }
+  doorbell?.close();
   output.stopSpinner();
   output.note('stopped; the checkpoint is saved');
   return EXIT.ok;
