@@ -241,7 +241,7 @@ export class EventCatchUp {
                     () => undefined,
                   );
                 },
-                Math.max(1000, (this.#leaseSeconds * 1000) / 3),
+                Math.max(100, (this.#leaseSeconds * 1000) / 3),
               )
             : undefined;
         (heartbeat as { unref?: () => void } | undefined)?.unref?.();

@@ -145,7 +145,7 @@ export class MemoryDedupeStore implements DedupeStore {
   /** True when the id is done and its TTL has not passed. */
   async isDone(eventId: string): Promise<boolean> {
     const held = this.#claims.get(eventId);
-    return held !== undefined && held.done && held.expiry > this.#now();
+    return held?.done === true && held.expiry > this.#now();
   }
 
   /** Gives the id back: only while `token` still holds it, or whatever holds it when no token is given. */

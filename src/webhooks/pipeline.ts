@@ -232,7 +232,7 @@ async function handOn(
             () => undefined,
           );
         },
-        Math.max(1000, (setup.leaseSeconds * 1000) / 3),
+        Math.max(100, (setup.leaseSeconds * 1000) / 3),
       )
     : undefined;
   (heartbeat as { unref?: () => void } | undefined)?.unref?.();

@@ -158,7 +158,7 @@ export class Inbox {
     const leaseMs = whole('leaseSeconds', options.leaseSeconds ?? 30, 1) * 1000;
     const limit = options.limit ?? options.concurrency ?? 4;
     const name = options.name ?? `worker-${crypto.randomUUID()}`;
-    const onError = options.onError ?? defaultOnError;
+    const onError = safely(options.onError ?? defaultOnError);
     const leases = await this.store.lease({
       limit,
       leaseMs,
@@ -188,7 +188,7 @@ export class Inbox {
     const leaseMs = whole('leaseSeconds', options.leaseSeconds ?? 30, 1) * 1000;
     const pollMs = whole('pollMs', options.pollMs ?? 500, 1);
     const name = options.name ?? `worker-${crypto.randomUUID()}`;
-    const onError = options.onError ?? defaultOnError;
+    const onError = safely(options.onError ?? defaultOnError);
     const inHand = new Set<Promise<unknown>>();
     let stopped = false;
     let wake: (() => void) | undefined;
@@ -229,8 +229,8 @@ export class Inbox {
         if (leases.length > 0 && leases.length === free) continue;
         await new Promise<void>((resolve) => {
           wake = resolve;
+          // Not unref'd: a worker process with nothing else to do keeps polling until stop().
           sleeping = setTimeout(resolve, leases.length === 0 ? pollMs : 0);
-          if (leases.length === 0 && inHand.size === 0) (sleeping as { unref?: () => void }).unref?.();
         });
         clearTimeout(sleeping);
         wake = undefined;
@@ -337,6 +337,19 @@ function objectIdOf(event: ShopEvent): string | null {
 function messageOf(error: unknown): string {
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return text.slice(0, 2000);
+}
+
+/** An onError that cannot throw: a failing logger must not stop the worker or leave a rejection behind. */
+function safely(
+  onError: NonNullable<InboxWorkerOptions['onError']>,
+): NonNullable<InboxWorkerOptions['onError']> {
+  return (error, entry) => {
+    try {
+      onError(error, entry);
+    } catch {
+      // The worker goes on.
+    }
+  };
 }
 
 function defaultOnError(error: unknown, entry: { eventId: string; attempt: number } | null): void {

@@ -58,7 +58,13 @@ export class MemoryInboxStore implements InboxStore {
     const leased: InboxLease[] = [];
     // Keys whose oldest open event is ahead of the rest (ordered mode): only that one may be leased.
     const seenKeys = new Set<string>();
-    for (const row of this.#rows.values()) {
+    // Ordered: each key's events oldest first by created_at (then by arrival), as the SQL adapters order them.
+    const rows = ordered
+      ? [...this.#rows.values()].sort(
+          (a, b) => compareText(a.event.created_at, b.event.created_at) || a.seq - b.seq,
+        )
+      : this.#rows.values();
+    for (const row of rows) {
       if (leased.length >= limit) break;
       if (row.status !== 'pending') continue;
       if (ordered && row.orderingKey !== null) {
@@ -144,6 +150,12 @@ export class MemoryInboxStore implements InboxStore {
     const row = this.#rows.get(lease.eventId);
     return row && row.status === 'pending' && row.leaseToken === lease.token ? row : undefined;
   }
+}
+
+function compareText(a: unknown, b: unknown): number {
+  const left = String(a ?? '');
+  const right = String(b ?? '');
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 function entryOf(row: Row, now: number): InboxEntry {

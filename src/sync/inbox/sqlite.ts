@@ -51,8 +51,7 @@ export interface SqliteInboxOptions {
 export class SqliteInboxStore extends SqlInboxStore {
   /** Opens (or creates) the database file, loads the driver, and sets WAL mode. */
   static async open(path: string, options: SqliteInboxOptions = {}): Promise<SqliteInboxStore> {
-    const db = await openDatabase(path, options.driver);
-    configure(db, options);
+    const db = await openSqliteDatabase(path, options);
     return new SqliteInboxStore(db, options, true);
   }
 
@@ -66,6 +65,25 @@ export class SqliteInboxStore extends SqlInboxStore {
     }
     super(new SqliteDriver(db, owned), tableName(options.table));
   }
+}
+
+/**
+ * Opens (or creates) a SQLite file as {@link SqliteInboxStore.open} does: better-sqlite3 where it loads, else
+ * `node:sqlite`; WAL mode, `synchronous`, `busy_timeout`. For your own tables beside the inbox (or a store over
+ * `new SqliteInboxStore(db)`); close it yourself.
+ */
+export async function openSqliteDatabase(
+  path: string,
+  options: Omit<SqliteInboxOptions, 'table'> = {},
+): Promise<SqliteDatabaseLike> {
+  const db = await openDatabase(path, options.driver);
+  try {
+    configure(db, options);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
 }
 
 async function openDatabase(path: string, driver: SqliteInboxOptions['driver']): Promise<SqliteDatabaseLike> {

@@ -4,6 +4,7 @@
 // a time, and on the SQL adapters the handler's writes commit with the done mark or not at all.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Inbox } from '../../../src/sync/inbox/inbox.js';
+import { MemoryInboxStore } from '../../../src/sync/inbox/memory.js';
 import type { InboxStore } from '../../../src/sync/inbox/types.js';
 import type { ShopEvent } from '../../../src/webhooks/events.js';
 import { adapters } from './adapters.js';
@@ -309,6 +310,33 @@ describe.each(adapters)('inbox over $name', ({ name, sql, available, open, serve
     );
     expect(rows).toEqual([{ event_id: ok.id, note: "it's" }]);
     expect(await inbox.get(bad.id)).toMatchObject({ status: 'pending', attempts: 1 });
+  });
+});
+
+describe("the worker's signal", () => {
+  it('aborts when the heartbeat finds the lease taken over, and the late done mark is refused', async () => {
+    let clock = 1_000_000;
+    const store = new MemoryInboxStore();
+    const inbox = new Inbox(store, { now: () => clock });
+    const e = event();
+    await inbox.add(e);
+    let aborted = false;
+    const run = inbox.runOnce(
+      async (_event, { signal }) => {
+        // This worker stalls past its lease; another takes the event over.
+        clock += 2000;
+        expect(
+          await store.lease({ limit: 1, leaseMs: 1000, now: clock, ordered: false, worker: 'other' }),
+        ).toHaveLength(1);
+        await new Promise<void>((resolve) =>
+          signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
+        aborted = true;
+      },
+      { leaseSeconds: 1, onError: quiet },
+    );
+    expect(await run).toEqual({ done: 0, failed: 0, lost: 1 });
+    expect(aborted).toBe(true);
   });
 });
 
