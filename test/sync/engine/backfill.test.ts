@@ -198,3 +198,39 @@ describe('gaps and estimates', () => {
     }
   }, 60_000);
 });
+
+describe('deletes', () => {
+  it('a product deleted in the shop gets deleted_at from its event, and the copy equals the API', async () => {
+    const shop = await servedSandbox({ now: '2026-10-01T12:00:00Z' });
+    const { db, cleanup } = await freshDatabase('sqlite');
+    try {
+      shop.sandbox.webhooks.addEndpoint({ url: 'http://127.0.0.1:9/never-flushed', types: ['*'] });
+      const product = shop.sandbox.owner.addProduct({ sku: 'DEL-1', name: 'To be deleted', priceCents: 500 });
+      const sync = new ShopSync({ client: shop.client, db, shop: 'deletes' });
+      await sync.runOnce();
+      const before = await db.all<{ deleted_at: string | null }>(
+        'SELECT "deleted_at" FROM "product" WHERE "shop" = ? AND "id" = ?',
+        ['deletes', product.id],
+      );
+      expect(before).toEqual([{ deleted_at: null }]);
+      shop.sandbox.clock.advance('1m');
+      shop.sandbox.owner.deleteProduct(product.id);
+      await sync.catchUp();
+      const after = await db.all<{ deleted_at: string | null }>(
+        'SELECT "deleted_at" FROM "product" WHERE "shop" = ? AND "id" = ?',
+        ['deletes', product.id],
+      );
+      expect(after[0]?.deleted_at).toBe('2026-10-01T12:01:00.000Z');
+      // A later full pass does not bring it back.
+      await sync.runOnce();
+      expect(totals(await compareWithApi(shop.client, db, 'deletes'))).toMatchObject({
+        lost: 0,
+        stale: 0,
+        extra: 0,
+      });
+    } finally {
+      await cleanup();
+      await shop.close();
+    }
+  }, 60_000);
+});
