@@ -6,7 +6,7 @@
  * version with only what is new (CREATE TABLE, ADD COLUMN). Nothing is ever dropped or retyped: a column the
  * spec no longer names stays, and its record's JSON keeps the data.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { OperationModel } from './model.js';
 import { words } from './names.js';
 import { deref, type OpenApiDocument, refName, type SchemaObject } from './spec.js';
@@ -397,11 +397,7 @@ export async function readHistory(file: string): Promise<SchemaHistory> {
   return text === null ? { versions: [] } : (JSON.parse(text) as SchemaHistory);
 }
 
-export async function writeHistory(file: string, history: SchemaHistory): Promise<void> {
-  await writeFile(file, historyText(history));
-}
-
-/** The history file's text: one change a line, so a new version reads as a short diff. */
+/** The history file's text (then formatted by Biome, like every generated file). */
 export function historyText(history: SchemaHistory): string {
   const versions = history.versions.map(
     (version) =>
