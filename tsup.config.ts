@@ -7,6 +7,7 @@ const entry = {
   'webhooks/verify': 'src/webhooks/verify-only.ts',
   'webhooks/redis': 'src/webhooks/redis.ts',
   redis: 'src/redis.ts',
+  'sync/index': 'src/sync/engine/index.ts',
   'inbox/index': 'src/sync/inbox/index.ts',
   'inbox/sqlite': 'src/sync/inbox/sqlite.ts',
   'inbox/postgres': 'src/sync/inbox/postgres.ts',

@@ -42,7 +42,7 @@ cp scripts/smoke/smoke.mjs scripts/smoke/smoke.cjs scripts/smoke/server.mjs test
   node inbox.mjs
   ESBUILD="$root/node_modules/esbuild" node bundle.mjs
   # The bin as npx finds it in an installed package: it starts, and every command has its help.
-  for command in sandbox listen trigger replay; do
+  for command in sandbox listen trigger replay sync; do
     ./node_modules/.bin/shop-mgmt "$command" --help | grep -q 'EXAMPLES' || { echo "shop-mgmt $command --help has no EXAMPLES"; exit 1; }
   done
   echo "bin: ok"
