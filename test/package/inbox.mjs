@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ShopError } from 'shop-mgmt';
 import { Inbox, MemoryInboxStore } from 'shop-mgmt/inbox';
 import { PostgresInboxStore } from 'shop-mgmt/inbox/postgres';
 import { RedisInboxStore } from 'shop-mgmt/inbox/redis';
@@ -25,6 +26,11 @@ const seen = [];
 assert.deepEqual(await inbox.runOnce(async (e) => seen.push(e.id)), { done: 1, failed: 0, lost: 0 });
 assert.deepEqual(seen, ['evt_pkg_1']);
 assert.equal(typeof RedisInboxStore, 'function');
+// One error class per package: what the inbox throws is the ShopError that shop-mgmt exports.
+assert.throws(
+  () => new Inbox({}),
+  (error) => error instanceof ShopError,
+);
 
 const dir = mkdtempSync(join(tmpdir(), 'pkg-inbox-'));
 try {

@@ -105,8 +105,9 @@ export const listenCommand = defineCommand({
           file: flags.checkpoint,
           types,
         });
+        const doorbell = await sandboxDoorbell(baseUrl, apiKey);
         try {
-          return await follow(catchUp, null, intervalMs, output);
+          return await follow(catchUp, null, intervalMs, output, doorbell);
         } finally {
           await inbox.store.close();
         }

@@ -124,14 +124,11 @@ export async function crashRun(
       await shop.coupons.create({ code: `CRASH${round}X${i}`, name: 'crash test', percent_off: 5 } as never);
     }
     made += batch;
-    // Half the rounds, a kill from outside at a random moment of the deliveries.
-    const outside =
-      round % 2 === 0
-        ? setTimeout(() => {
-            outsideKills++;
-            child?.kill('SIGKILL');
-          }, Math.random() * 150)
-        : undefined;
+    // Every round, a kill from outside at a random moment of the deliveries (counted when it hit a live child).
+    const outside = setTimeout(() => {
+      if (child && child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'))
+        outsideKills++;
+    }, Math.random() * 150);
     await sandbox.webhooks.flush();
     clearTimeout(outside);
     await ready;
@@ -142,8 +139,7 @@ export async function crashRun(
 
   // No more crashes: the child restarts clean, the retries that are left go out, the catch-up reads the rest.
   crashP = '0';
-  child!.kill('SIGKILL');
-  outsideKills++;
+  if (child!.exitCode === null && child!.signalCode === null && child!.kill('SIGKILL')) outsideKills++;
   await new Promise((r) => setTimeout(r, 100));
   await ready;
   for (let i = 0; i < 6; i++) {
