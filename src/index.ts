@@ -41,6 +41,10 @@ export {
   type WebhookVerificationReason,
 } from './core/errors/index.js';
 export type {
+  ShopAfterResponseHook,
+  ShopBeforeRequestHook,
+  ShopHookOptions,
+  ShopHookState,
   ShopHooks,
   ShopRequestContext,
   ShopResponseContext,
