@@ -64,5 +64,5 @@ export function clockSpeed(value: string): { mode: 'frozen' | 'real'; speed: num
   if (!(speed > 0 && speed <= 100_000)) {
     throw usageError(`--clock must be frozen, real or a speed such as 60x, got ${JSON.stringify(value)}`);
   }
-  return { mode: 'frozen', speed };
+  return { mode: 'real', speed };
 }

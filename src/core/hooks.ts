@@ -159,12 +159,7 @@ function wrapAfterResponse(hook: ShopAfterResponseHook): AfterResponseHook {
       context.durationMs = performance.now() - (context.startedAt as number);
     }
     try {
-      return await hook(
-        request,
-        options as unknown as ShopHookOptions<ShopResponseContext>,
-        response,
-        state,
-      );
+      return await hook(request, options as unknown as ShopHookOptions<ShopResponseContext>, response, state);
     } catch (error) {
       throw hookFailure('afterResponse', error);
     }

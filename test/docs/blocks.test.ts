@@ -22,7 +22,7 @@ import { CONTEXT_NAMES, type DocContext, FACTORIES } from './context.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** One fenced block of a page. */
-export interface DocBlock {
+interface DocBlock {
   readonly file: string;
   readonly line: number;
   readonly lang: string;
@@ -33,7 +33,7 @@ export interface DocBlock {
 const TAGS = new Set(['typecheck-only', 'no-run', 'synopsis', 'run']);
 
 /** The fenced blocks of a markdown text (``` fences at the start of a line). */
-export function blocksOf(file: string, markdown: string): DocBlock[] {
+function blocksOf(file: string, markdown: string): DocBlock[] {
   const blocks: DocBlock[] = [];
   const fence = /^```([^\n`]*)\n([\s\S]*?)^```[ \t]*$/gm;
   for (let match = fence.exec(markdown); match; match = fence.exec(markdown)) {
@@ -44,7 +44,12 @@ export function blocksOf(file: string, markdown: string): DocBlock[] {
   return blocks;
 }
 
-const PAGES = ['README.md', ...readdirSync(`${ROOT}docs`).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(`${ROOT}docs`)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 const BLOCKS = PAGES.flatMap((page) => blocksOf(page, readFileSync(`${ROOT}${page}`, 'utf8')));
 const label = (block: DocBlock) => `${block.file}:${block.line} (${[block.lang, ...block.tags].join(' ')})`;
 const checked = (block: DocBlock) => !block.tags.includes('no-run');
@@ -63,7 +68,8 @@ function declaredNames(code: string): Set<string> {
     else for (const element of name.elements) if (!ts.isOmittedExpression(element)) bind(element.name);
   };
   for (const statement of source.statements) {
-    if (ts.isVariableStatement(statement)) for (const d of statement.declarationList.declarations) bind(d.name);
+    if (ts.isVariableStatement(statement))
+      for (const d of statement.declarationList.declarations) bind(d.name);
     else if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) && statement.name)
       names.add(statement.name.text);
     else if (ts.isImportDeclaration(statement) && statement.importClause) {
@@ -156,9 +162,10 @@ function typeErrors(blocks: readonly DocBlock[]): Map<DocBlock, string[]> {
     result.set(
       block,
       ts.getPreEmitDiagnostics(program, file).map((diagnostic) => {
-        const where = diagnostic.file && diagnostic.start !== undefined
-          ? `line ${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1}: `
-          : '';
+        const where =
+          diagnostic.file && diagnostic.start !== undefined
+            ? `line ${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1}: `
+            : '';
         return `${where}${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
       }),
     );
@@ -207,7 +214,9 @@ async function runSuite(suite: MiniSuite): Promise<void> {
         for (const hook of suite.beforeEach) await hook();
         await test.fn();
       } catch (error) {
-        throw new Error(`the block's test "${test.name}" failed: ${(error as Error).message}`, { cause: error });
+        throw new Error(`the block's test "${test.name}" failed: ${(error as Error).message}`, {
+          cause: error,
+        });
       } finally {
         for (const hook of suite.afterEach) await hook();
       }
@@ -243,7 +252,8 @@ async function runBlock(block: DocBlock): Promise<void> {
   for (const specifier of specifiers) {
     if (modules.has(specifier)) continue;
     const load = MODULES[specifier] ?? (specifier.startsWith('node:') ? () => import(specifier) : undefined);
-    if (!load) throw new Error(`${label(block)} imports ${specifier}: map it in MODULES or mark it typecheck-only`);
+    if (!load)
+      throw new Error(`${label(block)} imports ${specifier}: map it in MODULES or mark it typecheck-only`);
     modules.set(specifier, await load());
   }
   const names = contextNamesOf(block);
@@ -255,7 +265,11 @@ async function runBlock(block: DocBlock): Promise<void> {
     values[name] = await make({ sandbox, shop });
   }
   const { outputText } = ts.transpileModule(block.code, {
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+    compilerOptions: {
+      module: ts.ModuleKind.CommonJS,
+      target: ts.ScriptTarget.ES2022,
+      esModuleInterop: true,
+    },
   });
   const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
     ...args: string[]
@@ -318,7 +332,10 @@ describe('the doc blocks', () => {
         if (block.tags.includes('synopsis')) return checkSynopsis(block);
         const lines = commandLines(block.code);
         for (const argv of lines) {
-          expect(() => checkArgs(COMMANDS, argv), `${label(block)}: shop-mgmt ${argv.join(' ')}`).not.toThrow();
+          expect(
+            () => checkArgs(COMMANDS, argv),
+            `${label(block)}: shop-mgmt ${argv.join(' ')}`,
+          ).not.toThrow();
         }
       });
     }
@@ -338,7 +355,9 @@ describe('the doc blocks', () => {
     );
     expect(typeErrors([typo!]).get(typo!)!.join('\n')).toMatch(/limt/);
     await expect(runBlock(failing!)).rejects.toMatchObject({ status: 404 });
-    expect(() => checkArgs(COMMANDS, commandLines('npx shop-mgmt sandbox --prot 5000')[0]!)).toThrow(/--port/);
+    expect(() => checkArgs(COMMANDS, commandLines('npx shop-mgmt sandbox --prot 5000')[0]!)).toThrow(
+      /--port/,
+    );
   }, 60_000);
 
   it('json blocks parse', () => {

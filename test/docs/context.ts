@@ -6,13 +6,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { ShopApiError } from '../../src/core/errors/index.js';
-import type { ShopClient } from '../../src/index.js';
 import type { RangeReservation } from '../../src/generated/schemas.js';
+import type { ShopClient } from '../../src/index.js';
 import { MemoryCheckpointStore } from '../../src/sync/checkpoint.js';
 import { InventoryMirror } from '../../src/sync/inventory-mirror.js';
 import type { Sandbox } from '../../src/testing/index.js';
-import type { RedisDedupeStore } from '../../src/webhooks/redis.js';
 import type { ShopEvent } from '../../src/webhooks/index.js';
+import type { RedisDedupeStore } from '../../src/webhooks/redis.js';
 
 /** An Express-like request with the raw body (`express.raw()`). */
 interface ExpressLikeRequest {
@@ -103,7 +103,9 @@ export interface DocSetting {
   readonly shop: ShopClient;
 }
 
-type Factories = { [K in keyof DocContext]?: (setting: DocSetting) => DocContext[K] | Promise<DocContext[K]> };
+type Factories = {
+  [K in keyof DocContext]?: (setting: DocSetting) => DocContext[K] | Promise<DocContext[K]>;
+};
 
 const DAY_MS = 86_400_000;
 const noop = () => undefined;
