@@ -98,6 +98,8 @@ export const sandboxCommand = defineCommand({
       const stopTicking = tick(sandbox, output);
       await saver?.save(true);
 
+      // Listen for Ctrl-C before saying ready: a signal right after the ready line must stop it cleanly.
+      const stopped = untilSignal();
       const endpoints = sandbox.core.endpoints
         .all()
         .filter((saved) => saved.enabled)
@@ -120,7 +122,7 @@ export const sandboxCommand = defineCommand({
           'No --forward-to: no webhook endpoint, so the sandbox records no events (the service records only types some endpoint subscribes).',
         );
       }
-      const signal = await untilSignal();
+      const signal = await stopped;
       output.note(`${signal}: stopping`);
       stopTicking();
       await server.close();
