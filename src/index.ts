@@ -51,6 +51,7 @@ export type {
   ShopRetryContext,
 } from './core/hooks.js';
 export type { LogFields, Logger, LogLevel } from './core/logger.js';
+export { newerValue } from './core/newer-value.js';
 export {
   defineOperation,
   type HttpMethod,

@@ -49,8 +49,6 @@ export interface ListMeta {
   has_more: boolean;
   /** Opaque; pass it as `cursor` for the next page. null on the last page. */
   next_cursor: string | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** Pagination of a cursor list. Read everything by following next_cursor while has_more is true. */
 export const ListMetaSchema = z.looseObject({
@@ -66,8 +64,6 @@ export const ListMetaSchema = z.looseObject({
 export interface AvailabilityMeta {
   /** Number of availability results. */
   count: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The meta of an availability answer: how many slots it holds (availability is not paginated). */
 export const AvailabilityMetaSchema = z.looseObject({
@@ -88,8 +84,6 @@ export interface ApiError {
    * NOTHING_OUTSTANDING has skipped; COMPLIANCE_FIELD has field; FIELD_NOT_WRITABLE has fields.
    */
   details?: Record<string, unknown> | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The error object of an error envelope: a stable code, a message for people and per-code details. */
 export const ApiErrorSchema = z.looseObject({
@@ -115,8 +109,6 @@ export interface ErrorEnvelope {
   status: 'error';
   /** What went wrong. */
   error: ApiError;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The body of every error response: {status: error, error: {code, message, details}}. */
 export const ErrorEnvelopeSchema = z.looseObject({
@@ -167,8 +159,6 @@ export interface RangeResource {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A bookable range resource (lane, bay, instructor). Only an active resource can be booked. */
 export const RangeResourceSchema = z.looseObject({
@@ -245,8 +235,6 @@ export interface RangeClass {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A class the range offers; its scheduled occurrences are class sessions. */
 export const RangeClassSchema = z.looseObject({
@@ -322,8 +310,6 @@ export interface RangeClassSession {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A scheduled occurrence of a class, booked by the seat. */
 export const RangeClassSessionSchema = z.looseObject({
@@ -378,8 +364,6 @@ export interface RangeReservationContact {
   email?: string | null;
   /** The contact's phone number. */
   phone?: string | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** Who the booking is for. Whether email and phone can be null is not shown; null is accepted. */
 export const RangeReservationContactSchema = z.looseObject({
@@ -413,8 +397,6 @@ export interface RangeReservationLine {
    * Unit: cents.
    */
   total_cents: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A priced line of a reservation. */
 export const RangeReservationLineSchema = z.looseObject({
@@ -552,8 +534,6 @@ export interface RangeReservation {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A lane booking (class_session_id null) or seats in a class session. Closing out a visit happens at
@@ -681,8 +661,6 @@ export interface RangeReservationTransition {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   no_show_at?: string | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * The response of check-in and no-show. Not shown in the reference; presumably the reservation after
@@ -736,8 +714,6 @@ export interface ReservationCancelResult {
   cancelled_at?: string | null;
   /** The reason given for cancelling. */
   cancel_reason?: string | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * The cancel response. The reference shows only requires_manual_refund; the reservation fields listed
@@ -784,8 +760,6 @@ export interface RangeAvailability {
   ends_at: string;
   /** The party size the window and price were worked out for. */
   party_size: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A resource free for the whole requested window, priced for the party. */
 export const RangeAvailabilitySchema = z.looseObject({
@@ -844,8 +818,6 @@ export interface RangeRentalCheckout {
   condition_in: string | null;
   /** Recorded on return when the range tracks it. */
   rounds_fired: number | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** One custody period of a rental gun (who had it, when, in what condition). */
 export const RangeRentalCheckoutSchema = z.looseObject({
@@ -928,8 +900,6 @@ export interface RangeRental {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A gun of the rental fleet, as listed (the single-record read adds recent_checkouts). */
 export const RangeRentalSchema = z.looseObject({
@@ -987,8 +957,6 @@ export const RangeRentalSchema = z.looseObject({
 export interface RangeRentalDetail extends RangeRental {
   /** The gun's latest checkouts, newest first. */
   recent_checkouts: Array<RangeRentalCheckout>;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A rental gun as read alone, with its last 20 checkouts, newest first. */
 export const RangeRentalDetailSchema = z.extend(RangeRentalSchema, {
@@ -1000,8 +968,6 @@ export const RangeRentalDetailSchema = z.extend(RangeRentalSchema, {
 export interface RangeRentalCheckedInPayload extends RangeRental {
   /** The checkout that just ended. */
   last_checkout: RangeRentalCheckout;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The range.rental.checked_in payload, the gun plus the checkout that just closed. */
 export const RangeRentalCheckedInPayloadSchema = z.extend(RangeRentalSchema, {
@@ -1101,8 +1067,6 @@ export interface CardTransaction {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * One attempt at the card processor: terminal sales, saved-card charges (such as membership dues),
@@ -1242,8 +1206,6 @@ export interface ReturnLine {
   condition: 'restock' | 'damaged' | (string & {});
   /** Whether the item went back into stock. */
   restocked: boolean;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** One line of a return: the order line it refunds, the quantity, the amounts and whether it was restocked. */
 export const ReturnLineSchema = z.looseObject({
@@ -1339,8 +1301,6 @@ export interface Return {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   created_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A processed return of a point-of-sale order (source sale) or an online-store order (source online). */
 export const ReturnSchema = z.looseObject({
@@ -1454,8 +1414,6 @@ export interface MembershipPlan {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A membership plan. The period is interval_count x billing_interval (month x 3 is quarterly). */
 export const MembershipPlanSchema = z.looseObject({
@@ -1526,8 +1484,6 @@ export interface MembershipMember {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   added_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A person on a membership: the customer, their role (primary or member) and when they were added. */
 export const MembershipMemberSchema = z.looseObject({
@@ -1633,8 +1589,6 @@ export interface Membership {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A membership, as listed (the single-record read adds charges). Perks are on for active and past_due,
@@ -1775,8 +1729,6 @@ export interface MembershipCharge {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   paid_at: string | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A signup (first period plus initiation fee) or dues charge of a membership. */
 export const MembershipChargeSchema = z.looseObject({
@@ -1833,8 +1785,6 @@ export const MembershipChargeSchema = z.looseObject({
 export interface MembershipDetail extends Membership {
   /** The membership's charges. */
   charges: Array<MembershipCharge>;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A membership as read alone or just created, with its last 50 charges. */
 export const MembershipDetailSchema = z.extend(MembershipSchema, {
@@ -1851,8 +1801,6 @@ export interface MembershipChangedPayload extends Membership {
   change: 'renewed' | 'past_due' | 'expired' | 'cancelled' | (string & {});
   /** More about the change (e.g. the decline message); its type is not shown. */
   detail?: unknown;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The membership.updated and membership.payment_failed payload, the membership plus what changed. */
 export const MembershipChangedPayloadSchema = z.extend(MembershipSchema, {
@@ -1873,8 +1821,6 @@ export interface GuestPassResult {
   id?: number;
   /** Guest passes left in the current period after this use. */
   guest_passes_left?: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The guest-pass response. Not shown in the reference; presumably the membership after the pass is used. */
 export const GuestPassResultSchema = z.looseObject({
@@ -1913,11 +1859,7 @@ export interface Event {
   data: {
     /** The changed resource, a snapshot at event time. */
     object: Record<string, unknown>;
-    /** A field added by a later API version: kept, typed `unknown`. */
-    [key: string]: unknown;
   };
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * The event envelope, identical in the feed and in every webhook delivery. Dedupe on id. New event
@@ -1956,8 +1898,6 @@ export const EventSchema = z.looseObject({
 export interface Ping {
   /** Always `ping`: the kind of record. */
   object: 'ping';
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The data.object of the test event sent when the owner presses Send test. Other fields not shown. */
 export const PingSchema = z.looseObject({
@@ -1991,8 +1931,6 @@ export interface InventoryLevel {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A product's stock at a location. Serialized items (every firearm) are counted per unit: qty_on_hand
@@ -2035,8 +1973,6 @@ export interface InventoryChangedPayload extends InventoryLevel {
    * Values seen: `sale`, `hold`; the full set is not documented.
    */
   reason: 'sale' | 'hold' | (string & {});
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The inventory.changed payload. Set stock to qty_available; never add qty_delta. */
 export const InventoryChangedPayloadSchema = z.extend(InventoryLevelSchema, {
@@ -2065,8 +2001,6 @@ export interface InventoryWriteResult {
   qty_on_hand?: number;
   /** Units available to sell after the write (on hand less reserved). */
   qty_available?: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The response of an adjustment or a count. Not shown in the reference; presumably the new inventory level. */
 export const InventoryWriteResultSchema = z.looseObject({
@@ -2097,8 +2031,6 @@ export interface SerializedItem {
    * Values seen: `in_stock`; the full set is not documented.
    */
   status?: 'in_stock' | (string & {});
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A serialized unit in stock. Only the serial number and status are shown in the reference. */
 export const SerializedItemSchema = z.looseObject({
@@ -2123,8 +2055,6 @@ export interface ProductStorefront {
   product_id?: unknown;
   /** The online-store variant id (type not shown). */
   variant_id?: unknown;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** Where the product lives on the online store. Id types not shown. */
 export const ProductStorefrontSchema = z.looseObject({
@@ -2182,8 +2112,6 @@ export interface Product {
   storefront?: ProductStorefront | null;
   /** Levels per location, with include=inventory and on product events. */
   inventory?: Array<InventoryLevel>;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A catalog product. Only the fields named by the inventory guide are listed; the rest are not shown.
@@ -2249,8 +2177,6 @@ export interface Location {
   business_hours?: unknown;
   /** The online-store inventory location it feeds, if any (type not shown). */
   storefront_location_id?: unknown;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A store of the shop. Only the fields the reference names are listed. */
 export const LocationSchema = z.looseObject({
@@ -2279,8 +2205,6 @@ export interface PurchaseOrderLine {
    * Unit: cents.
    */
   unit_cost_cents?: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** One line of a purchase order: the product, the quantity ordered and received, and the unit cost. */
 export const PurchaseOrderLineSchema = z.looseObject({
@@ -2311,8 +2235,6 @@ export interface PurchaseOrder {
   status?: string;
   /** What is ordered. */
   lines?: Array<PurchaseOrderLine>;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A purchase order to a vendor. Only the fields the reference names are listed. */
 export const PurchaseOrderSchema = z.looseObject({
@@ -2336,8 +2258,6 @@ export const PurchaseOrderSchema = z.looseObject({
 export interface PurchaseOrderReceiveResult {
   /** Serialized lines left for the register (item shape not shown). */
   skipped?: Array<unknown>;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The receive response. The reference shows only skipped, the serialized lines not received. */
 export const PurchaseOrderReceiveResultSchema = z.looseObject({
@@ -2358,8 +2278,6 @@ export interface ReceivingLine {
   unit_cost_cents: number;
   /** Id of the purchase order line. */
   purchase_order_line_id: number | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** One line of a receiving record: the product, the quantity received and its unit cost. */
 export const ReceivingLineSchema = z.looseObject({
@@ -2401,8 +2319,6 @@ export interface Receiving {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   posted_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** Stock received and posted. Never carries serial numbers. */
 export const ReceivingSchema = z.looseObject({
@@ -2449,8 +2365,6 @@ export interface OrderPayment {
   approval_code?: string | null;
   /** Id of the refund of payment. */
   refund_of_payment_id?: number | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A payment on an order. The card fields are null when the shop has no card processing. Other fields
@@ -2479,8 +2393,6 @@ export interface OrderLine {
    * Values seen: `membership`; the full set is not documented.
    */
   type?: 'membership' | (string & {});
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A line of an order. Only the line type is named in the reference. */
 export const OrderLineSchema = z.looseObject({
@@ -2514,8 +2426,6 @@ export interface Customer {
    * Calendar date, YYYY-MM-DD.
    */
   date_of_birth?: string | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A customer. Without customers:read an embedded customer is reduced to {object, id}; date_of_birth
@@ -2564,8 +2474,6 @@ export interface Order {
   lines?: Array<OrderLine>;
   /** How the order was paid. */
   payments?: Array<OrderPayment>;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A point-of-sale order. Only the fields the reference names are listed. Webhook order payloads always
@@ -2609,8 +2517,6 @@ export interface GiftCertificate {
    * Values seen: `active`, `disabled`, `expired`, `depleted`; the full set is not documented.
    */
   status?: 'active' | 'disabled' | 'expired' | 'depleted' | (string & {});
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A gift certificate. Fields not shown beyond those below. */
 export const GiftCertificateSchema = z.looseObject({
@@ -2647,8 +2553,6 @@ export interface Coupon {
   channel?: 'store_online' | (string & {});
   /** null means every location. */
   location_id?: number | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A coupon. Fields not shown beyond those below. */
 export const CouponSchema = z.looseObject({
@@ -2673,8 +2577,6 @@ export interface Invoice {
   object?: string;
   /** Id of this invoice. */
   id?: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** An invoice or monthly statement issued to a house account. Fields not shown. */
 export const InvoiceSchema = z.looseObject({
@@ -2692,8 +2594,6 @@ export interface AccountPayment {
   id?: number;
   /** Id of the customer. */
   customer_id?: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** Money received on a house account. Fields not shown. */
 export const AccountPaymentSchema = z.looseObject({
@@ -2711,8 +2611,6 @@ export interface CustomerAccount {
   object?: string;
   /** Id of the customer. */
   customer_id?: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A customer's house account. Fields not shown. */
 export const CustomerAccountSchema = z.looseObject({
@@ -2736,8 +2634,6 @@ export interface StoreCredit {
    * Unit: cents.
    */
   balance_cents?: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A customer's store credit: customer_id, balance_cents and the latest ledger entry (whose field name
@@ -2759,8 +2655,6 @@ export const StoreCreditSchema = z.looseObject({
 export interface Me {
   /** The kind of record: the calling API key. */
   object?: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The calling key and its shop. Fields not shown. */
 export const MeSchema = z.looseObject({
@@ -2783,8 +2677,6 @@ export interface DeletedObject {
   sku?: string;
   /** Name of the deleted record, where it had one. */
   name?: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A deletion: {object, id, deleted: true}; product.deleted adds sku and name, coupon.deleted sends only
