@@ -60,10 +60,11 @@ export function openEnvelope(
     parsed.ok && isRecord(parsed.value) && parsed.value.status === 'error' ? parsed.value.error : null;
   if (isRecord(error) && typeof error.code === 'string') {
     const message = typeof error.message === 'string' ? redact(error.message, secrets) : '';
+    const fields = error.code === 'VALIDATION_ERROR' ? fieldMessages(error.details, secrets) : '';
     return throwApi(
       status,
       error.code,
-      `${status} ${error.code}${message ? `: ${message}` : ''}`,
+      `${status} ${error.code}${message ? `: ${message}` : ''}${fields}`,
       error.details,
       headers,
     );
@@ -71,6 +72,20 @@ export function openEnvelope(
   const start = text === '' ? 'empty body' : `'${excerpt(redact(text, secrets))}'`;
   const reason = response.statusText ? `${status} ${response.statusText}` : `HTTP ${status}`;
   return throwApi(status, null, `${reason} without an error envelope: ${start}`, undefined, headers);
+}
+
+/** ` (limit: must be between 1 and 200; from: is not a date)`: a VALIDATION_ERROR's reasons, for its message. */
+function fieldMessages(details: unknown, secrets: readonly string[]): string {
+  if (!isRecord(details)) return '';
+  const parts: string[] = [];
+  for (const [field, messages] of Object.entries(details).slice(0, 10)) {
+    const list = (Array.isArray(messages) ? messages : [messages]).filter(
+      (message): message is string => typeof message === 'string',
+    );
+    if (list.length > 0) parts.push(`${field}: ${list.join(', ')}`);
+  }
+  const text = redact(parts.join('; '), secrets);
+  return text === '' ? '' : ` (${text.length > 500 ? `${text.slice(0, 500)}...` : text})`;
 }
 
 function throwApi(
