@@ -1,4 +1,7 @@
+import type { EventType } from '../generated/event-types.js';
 import type { Sandbox } from '../testing/sandbox.js';
+import { logStream } from './log-stream.js';
+import { applyOverrides, type OverrideMap, overrideProblems } from './overrides.js';
 import { RECIPES, SandboxShop, triggerCatalog } from './triggers.js';
 
 /** The control surface of a `shop-mgmt sandbox` process: never under /v1, never part of the API. */
@@ -10,6 +13,7 @@ export const CONTROL_PREFIX = '/_sandbox/';
  */
 export class SandboxControl {
   readonly #shop: SandboxShop;
+  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly sandbox: Sandbox,
@@ -27,14 +31,25 @@ export class SandboxControl {
     }
     const path = new URL(request.url).pathname.slice(CONTROL_PREFIX.length);
     if (request.method === 'GET' && path === 'triggers') return answer(200, { triggers: triggerCatalog() });
-    if (request.method === 'POST' && path === 'trigger') return this.#trigger(request);
+    if (request.method === 'GET' && path === 'logs') {
+      return logStream(this.sandbox.core.activity, request.headers.get('last-event-id'));
+    }
+    if (request.method === 'POST' && path === 'trigger') {
+      // One at a time: an armed override belongs to the trigger that armed it.
+      const turn = this.#queue.then(() => this.#trigger(request));
+      this.#queue = turn.catch(() => undefined);
+      return turn;
+    }
     return answer(404, { error: `no control route ${request.method} ${CONTROL_PREFIX}${path}` });
   }
 
   async #trigger(request: Request): Promise<Response> {
-    const body = (await request.json().catch(() => null)) as { type?: unknown } | null;
+    const body = (await request.json().catch(() => null)) as { type?: unknown; override?: unknown } | null;
     const type = typeof body?.type === 'string' ? body.type : '';
     const recipe = RECIPES[type];
+    const problems = recipe ? overrideProblems(type, body?.override) : [];
+    if (problems.length > 0) return answer(400, { error: problems.join('\n'), invalid: true });
+    const override = (body?.override ?? {}) as OverrideMap;
     if (!recipe) {
       const known = triggerCatalog().find((entry) => entry.type === type);
       return answer(422, {
@@ -46,17 +61,32 @@ export class SandboxControl {
     }
     const log = this.sandbox.core.events;
     const before = log.all().at(-1)?.seq ?? 0;
+    this.#shop.unrecorded.length = 0;
+    let overridden = false;
+    if (Object.keys(override).length > 0) {
+      const core = this.sandbox.core;
+      core.overrides.arm(
+        type,
+        (object) => applyOverrides(type as EventType, object, override),
+        () => {
+          overridden = true;
+        },
+      );
+    }
     try {
       const did = await recipe(this.#shop);
       const events = log
         .all()
         .filter((event) => event.seq > before)
-        .map((event) => ({ id: event.envelope.id, type: event.envelope.type }));
+        .map((event) => ({ id: event.envelope.id, type: event.envelope.type }))
+        .concat(this.#shop.unrecorded);
       this.onChange();
-      return answer(200, { type, did, events });
+      return answer(200, { type, did, events, overridden });
     } catch (error) {
       this.onChange();
       return answer(409, { error: `could not make ${type}: ${(error as Error).message}` });
+    } finally {
+      this.sandbox.core.overrides.disarm();
     }
   }
 

@@ -13,6 +13,20 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'npx shop-mgmt listen --forward-to http://localhost:3000/webhooks/shop --print-secret',
     'npx shop-mgmt listen --forward-to http://localhost:3000/webhooks/shop --events sale.completed,inventory.changed --since 2h',
   ],
-  trigger: ['npx shop-mgmt trigger range.reservation.booked', 'npx shop-mgmt trigger --list'],
+  trigger: [
+    'npx shop-mgmt trigger range.reservation.booked',
+    'npx shop-mgmt trigger sale.completed --override status=awaiting_transfer --override customer.email=a@b.example',
+    'npx shop-mgmt trigger --fixture checkout.json',
+    'npx shop-mgmt trigger --list',
+  ],
+  logs: ['npx shop-mgmt logs tail --status 4xx,5xx'],
+  tail: [
+    'npx shop-mgmt logs tail',
+    'npx shop-mgmt logs tail --status 4xx --path /v1/range --json',
+    'npx shop-mgmt logs tail --event sale.completed,range.*',
+  ],
+  send: [
+    'npx shop-mgmt send --event event.json --forward-to http://localhost:3000/webhooks/shop --secret whsec_...',
+  ],
   replay: ['npx shop-mgmt replay evt_0123456789abcdef --forward-to http://localhost:3000/webhooks/shop'],
 };

@@ -1,4 +1,4 @@
-import { signPayload } from '../webhooks/sign.js';
+import { deliveryHeaders } from '../webhooks/delivery-headers.js';
 
 /** What one attempt to deliver to the local receiver gave. */
 export interface ForwardResult {
@@ -29,6 +29,13 @@ export interface ForwarderOptions {
   timeoutMs?: number;
   /** Attempts already made for an event (by an earlier run), so numbering carries on. @default none */
   attemptsOf?: (eventId: string) => number;
+  /** The User-Agent of the deliveries. @default 'shop-mgmt-cli-listen' */
+  userAgent?: string;
+  /**
+   * Headers sent on every delivery besides the service's own: an endpoint's custom auth header (reference
+   * section 6). They cannot replace a `Service-*` header or Content-Type. @default none
+   */
+  extraHeaders?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -61,7 +68,15 @@ export class Forwarder {
   #stopped = false;
 
   constructor(options: ForwarderOptions) {
-    this.#options = { attempts: 5, backoffMs: 500, timeoutMs: 10_000, attemptsOf: () => 0, ...options };
+    this.#options = {
+      attempts: 5,
+      backoffMs: 500,
+      timeoutMs: 10_000,
+      attemptsOf: () => 0,
+      userAgent: 'shop-mgmt-cli-listen',
+      extraHeaders: {},
+      ...options,
+    };
   }
 
   /** Stops waiting between retries (Ctrl-C). */
@@ -86,20 +101,24 @@ export class Forwarder {
     );
   }
 
-  /** One signed POST with the next attempt number of the event. */
-  async send(event: { id: string; type: string }, deliveryId: string): Promise<ForwardResult> {
+  /** One signed POST with the next attempt number of the event; `body` is the event as JSON unless given. */
+  async send(
+    event: { id: string; type: string },
+    deliveryId: string,
+    body: string = JSON.stringify(event),
+  ): Promise<ForwardResult> {
     const attempt = (this.#attempts.get(event.id) ?? this.#options.attemptsOf(event.id)) + 1;
     this.#attempts.set(event.id, attempt);
-    const body = JSON.stringify(event);
-    const headers = {
-      'Content-Type': 'application/json',
-      'User-Agent': 'shop-mgmt-cli-listen',
-      'Service-Event': event.type,
-      'Service-Event-Id': event.id,
-      'Service-Delivery-Id': deliveryId,
-      'Service-Attempt': String(attempt),
-      'Service-Signature': await signPayload({ body, secret: this.#options.secret }),
-    };
+    const signed = await deliveryHeaders({
+      body,
+      eventType: event.type,
+      eventId: event.id,
+      deliveryId,
+      attempt,
+      secret: this.#options.secret,
+      userAgent: this.#options.userAgent,
+    });
+    const headers = { ...this.#options.extraHeaders, ...signed };
     const started = performance.now();
     const signal = AbortSignal.timeout(this.#options.timeoutMs);
     const result = (

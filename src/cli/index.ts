@@ -17,6 +17,10 @@ const main = defineCommand({
   subCommands: COMMANDS,
 });
 
+const STYLE = String.raw`(?:\x1b\[[0-9;]*m)*`;
+/** `USAGE logs tail`, coloured or not, where the bin's name is missing. */
+const NESTED_USAGE = new RegExp(`^(${STYLE}USAGE${STYLE}) (?!${STYLE}shop-mgmt )`, 'm');
+
 /** citty's usage of a command, then its examples; plain text when piped (citty colours by environment only). */
 async function usageWithExamples<T extends ArgsDef = ArgsDef>(
   command: CommandDef<T>,
@@ -25,6 +29,8 @@ async function usageWithExamples<T extends ArgsDef = ArgsDef>(
   const meta = await (typeof command.meta === 'function' ? command.meta() : command.meta);
   const examples = EXAMPLES[meta?.name ?? ''] ?? [];
   let text = await renderUsage(command, parent);
+  // citty names one parent only: a nested command (`logs tail`) gets the bin's name in front here.
+  text = text.replace(NESTED_USAGE, '$1 shop-mgmt ');
   if (examples.length > 0) text += `\n\nEXAMPLES\n\n${examples.map((line) => `  ${line}`).join('\n')}`;
   const plain = outputMode(false).tty ? text : withoutEscapes(text);
   process.stdout.write(`${plain}\n`);

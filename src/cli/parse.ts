@@ -66,3 +66,14 @@ export function clockSpeed(value: string): { mode: 'frozen' | 'real'; speed: num
   }
   return { mode: 'real', speed };
 }
+
+/** Every value of a repeated string flag (`--header a --header b`, or `--header=a`), read from the raw argv. */
+export function repeatedFlag(rawArgs: readonly string[], name: string): string[] {
+  const values: string[] = [];
+  for (let index = 0; index < rawArgs.length; index++) {
+    const arg = rawArgs[index]!;
+    if (arg === `--${name}` && index + 1 < rawArgs.length) values.push(rawArgs[++index]!);
+    else if (arg.startsWith(`--${name}=`)) values.push(arg.slice(name.length + 3));
+  }
+  return values;
+}

@@ -9,6 +9,9 @@ type Recipe = (shop: SandboxShop) => Promise<string>;
  * meets) and as staff (the register). Trigger recipes use nothing else.
  */
 export class SandboxShop {
+  /** Events a recipe made that the feed does not hold (the ping of Send test). */
+  readonly unrecorded: { id: string; type: string }[] = [];
+
   constructor(
     readonly sandbox: Sandbox,
     private readonly key: string,
@@ -223,23 +226,106 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
   'account.payment_received': async (shop) => `${await payAccount(shop)} (API)`,
   'invoice.updated': async (shop) => `${await payAccount(shop)}, applied to its oldest open invoice (API)`,
   'membership.created': async (shop) => {
-    const membership = await shop.api('POST', '/v1/memberships', {
-      customer_id: 5,
-      plan_id: 1,
-      billing_method: 'counter',
-    });
-    return `signed customer 5 up for membership ${membership.id} (API)`;
+    const { customer, membership } = await signUp(shop);
+    return `signed new customer ${customer} up for membership ${membership} (register, API)`;
   },
   'membership.updated': async (shop) => {
-    const membership = await shop.api('POST', '/v1/memberships', {
-      customer_id: 6,
-      plan_id: 1,
-      billing_method: 'counter',
+    const { customer, membership } = await signUp(shop);
+    shop.sandbox.register.payMembership(membership);
+    return `signed new customer ${customer} up (register, API) and took the first dues at the counter (register)`;
+  },
+  'product.created': async (shop) => `added product ${(await newProduct(shop)).id} (owner)`,
+  'product.deleted': async (shop) => {
+    const { id } = await newProduct(shop);
+    shop.sandbox.owner.deleteProduct(id);
+    return `added and deleted product ${id} (owner)`;
+  },
+  'customer.updated': async (shop) => {
+    shop.sandbox.register.updateCustomer(7, { phone: `+1208555${String(Date.now()).slice(-4)}` });
+    return 'changed the phone number of customer 7 (register)';
+  },
+  'customer.deleted': async (shop) => {
+    const { id } = shop.sandbox.register.addCustomer({
+      firstName: 'Trigger',
+      lastName: 'Guest',
+      email: `trigger.${Date.now().toString(36)}.${++uniques}@example.com`,
     });
-    shop.sandbox.register.payMembership(membership.id as number);
-    return `signed customer 6 up (API) and took the first dues at the counter (register)`;
+    shop.sandbox.register.deleteCustomer(id);
+    return `added and deleted customer ${id} (register)`;
+  },
+  'sale.refunded': async (shop) => `${sellAndReturn(shop, 'refund')} (register)`,
+  'return.created': async (shop) => `${sellAndReturn(shop, 'store_credit')} (register)`,
+  'invoice.created': async (shop) => {
+    const invoice = shop.sandbox.owner.issueInvoice(2, { amountCents: 2500 });
+    return `issued invoice ${invoice.number} of $25.00 to the house account of customer 2 (owner)`;
+  },
+  'membership.payment_failed': async (shop) => {
+    const id = decliningMember(shop);
+    shop.sandbox.register.chargeSavedCard(id);
+    return `charged the saved card of membership ${id}, which declines (billing)`;
+  },
+  'location.created': async (shop) => {
+    const location = shop.sandbox.owner.addLocation({ name: `Trigger Store ${++uniques}` });
+    return `added location ${location.id} (owner)`;
+  },
+  ping: async (shop) => {
+    const endpoints = shop.sandbox.webhooks.endpoints().filter((endpoint) => endpoint.enabled);
+    if (endpoints.length === 0)
+      throw new Error('the sandbox has no webhook endpoint to test (start it with --forward-to)');
+    for (const endpoint of endpoints) {
+      const deliveryId = shop.sandbox.webhooks.sendTest(endpoint.id);
+      const pending = shop.sandbox.webhooks.pending().find((delivery) => delivery.deliveryId === deliveryId);
+      if (pending) shop.unrecorded.push({ id: pending.eventId, type: 'ping' });
+    }
+    return `pressed Send test on ${endpoints.map((endpoint) => endpoint.id).join(', ')} (owner)`;
   },
 };
+
+/** A customer added at the counter (one per run: a customer joins a plan once), signed up for plan 1. */
+async function signUp(shop: SandboxShop): Promise<{ customer: number; membership: number }> {
+  const customer = shop.sandbox.register.addCustomer({
+    firstName: 'Trigger',
+    lastName: 'Member',
+    email: `member.${Date.now().toString(36)}.${++uniques}@example.com`,
+  }).id;
+  const membership = await shop.api('POST', '/v1/memberships', {
+    customer_id: customer,
+    plan_id: 1,
+    billing_method: 'counter',
+  });
+  return { customer, membership: membership.id as number };
+}
+
+async function newProduct(shop: SandboxShop): Promise<{ id: number }> {
+  return shop.sandbox.owner.addProduct({
+    sku: `TRIGGER-${Date.now().toString(36).toUpperCase()}-${++uniques}`,
+    name: 'Trigger test product',
+    priceCents: 1999,
+  });
+}
+
+/** Rings up a sale and takes it back at the counter. */
+function sellAndReturn(shop: SandboxShop, settlement: 'refund' | 'store_credit'): string {
+  const sale = shop.sandbox.register.sell(SALE);
+  const taken = shop.sandbox.register.returnSale(sale.id, { settlement });
+  return `rang up sale ${sale.id} and took it back as return ${taken.number} (${settlement === 'refund' ? 'refunded' : 'in store credit'})`;
+}
+
+/** A card-billed membership whose saved card declines and that owes something (membership 3 of the seed). */
+function decliningMember(shop: SandboxShop): number {
+  const { memberships } = shop.sandbox.core.state;
+  const found = memberships.memberships.all().find((membership) => {
+    const owes =
+      memberships.charges.find(
+        (charge) =>
+          memberships.chargeOwner.get(charge.id) === membership.id &&
+          (charge.status === 'due' || charge.status === 'failed'),
+      ) !== undefined;
+    return owes && memberships.extras.get(membership.id)?.card?.declines === true;
+  });
+  if (!found) throw new Error('no membership with a declining saved card owes anything');
+  return found.id;
+}
 
 /** A $1.00 payment on the house account of the first customer who owes something. */
 async function payAccount(shop: SandboxShop): Promise<string> {
@@ -270,25 +356,11 @@ async function newPurchaseOrder(shop: SandboxShop): Promise<Record<string, unkno
   });
 }
 
-/** Catalog types the sandbox cannot make on demand, and why. */
-export const CANNOT_TRIGGER: Readonly<Record<string, string>> = {
-  'product.created': 'the API has no product creation and the sandbox does not simulate it',
-  'product.deleted': 'the API has no product deletion and the sandbox does not simulate it',
-  'customer.updated': 'the API has no customer update and the sandbox has no such register action',
-  'customer.deleted': 'the API has no customer deletion and the sandbox has no such register action',
-  'sale.refunded': 'refunds happen at the register, which the sandbox does not simulate',
-  'return.created': 'returns are seeded only; none arrive while the sandbox runs',
-  'invoice.created': 'invoices are seeded only; the sandbox does not create them while it runs',
-  'membership.payment_failed': 'made by the nightly card billing run on a declined card, not on demand',
-  'location.created': 'locations are created by the owner, not by the API or the register',
-  ping: 'sent by the Send test button to one endpoint; it is never in the feed',
-};
-
 /** What `trigger --list` prints: every catalog type with whether and why not. */
 export function triggerCatalog(): { type: string; supported: boolean; reason?: string }[] {
   return EVENT_TYPES.map((type) =>
     type in RECIPES
       ? { type, supported: true }
-      : { type, supported: false, reason: CANNOT_TRIGGER[type] ?? 'unknown' },
+      : { type, supported: false, reason: 'the sandbox has no action that makes it' },
   );
 }

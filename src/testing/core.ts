@@ -1,7 +1,9 @@
+import { ActivityLog } from './activity.js';
 import { SandboxClock } from './clock.js';
 import { DeliveryQueue } from './events/delivery.js';
 import { EndpointRegistry } from './events/endpoints.js';
 import { EventLog } from './events/log.js';
+import { EventOverrides } from './events/overrides.js';
 import { SandboxFaults } from './http/faults.js';
 import { IdempotencyStore } from './http/idempotency.js';
 import { KeyStore } from './http/keys.js';
@@ -30,6 +32,10 @@ export interface SandboxCore {
   readonly endpoints: EndpointRegistry;
   readonly events: EventLog;
   readonly deliveries: DeliveryQueue;
+  /** A one-shot change to the next event of a type (the CLI's `trigger --override`). */
+  readonly overrides: EventOverrides;
+  /** The live log of requests, delivery attempts and recorded events (the CLI serves it as a stream). */
+  readonly activity: ActivityLog;
 }
 
 /** @internal Builds an empty core; seeding fills its state. */
@@ -62,7 +68,21 @@ export function createCore(options: ResolvedOptions): SandboxCore {
     allowLoopback: options.allowLoopback,
     autoDeliver: options.autoDeliver,
   });
+  const overrides = new EventOverrides();
+  events.onRecord(overrides.onRecord);
   events.onRecord((event) => deliveries.enqueue(event));
+  const activity = new ActivityLog();
+  events.onRecord((event) =>
+    activity.add({
+      kind: 'event',
+      at: new Date().toISOString(),
+      eventId: event.envelope.id,
+      eventType: event.envelope.type,
+    }),
+  );
+  deliveries.onAttempt((attempt, nextRetryAt) =>
+    activity.add({ kind: 'delivery', ...attempt, at: new Date().toISOString(), nextRetryAt }),
+  );
   return {
     options,
     clock,
@@ -75,5 +95,7 @@ export function createCore(options: ResolvedOptions): SandboxCore {
     endpoints,
     events,
     deliveries,
+    overrides,
+    activity,
   };
 }

@@ -12,6 +12,15 @@ export { SandboxApiError, SandboxUsageError } from './errors.js';
 export type { DeliveryAttempt, PendingDelivery } from './events/delivery.js';
 export type { WebhookEndpointOptions } from './events/endpoints.js';
 export type { SandboxWebhookEndpoint, SandboxWebhooks } from './events/webhooks.js';
+export type {
+  BuildEventOptions,
+  Overrides,
+  RecordKind,
+  RecordOf,
+  SignedDelivery,
+  SignedDeliveryOptions,
+} from './factories/index.js';
+export { buildEvent, buildRecord, RECORD_SCHEMAS, signedDelivery } from './factories/index.js';
 export type { FaultOptions, SandboxFaults } from './http/faults.js';
 export type { CreateKeyOptions, Permission, RollKeyOptions } from './http/keys.js';
 export { CLIENT_IP_HEADER } from './http/pipeline.js';
@@ -23,8 +32,12 @@ export type {
   SandboxRateLimits,
   SandboxSubscription,
 } from './options.js';
+export type { NewInvoice, NewLocation, NewProduct } from './register/back-office.js';
+export type { CustomerChanges, NewCustomer } from './register/customers.js';
 export type { SandboxRegister } from './register/index.js';
+export type { SandboxOwner } from './register/owner.js';
 export type { CloseVisitOptions, VisitRentalReturn } from './register/range.js';
+export type { ReturnSaleOptions } from './register/returns.js';
 export type { SellLine, SellOptions } from './register/sales.js';
 export { createSandbox, Sandbox } from './sandbox.js';
 export type { ListenOptions, SandboxServer } from './server.js';

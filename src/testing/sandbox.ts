@@ -14,6 +14,7 @@ import {
   type SandboxSubscription,
 } from './options.js';
 import { SandboxRegister } from './register/index.js';
+import { SandboxOwner } from './register/owner.js';
 import { ROUTES } from './routes/index.js';
 import { seedShopState } from './seed/index.js';
 import type { ListenOptions, SandboxServer } from './server.js';
@@ -33,6 +34,8 @@ export class Sandbox {
   readonly clock: SandboxClock;
   /** What staff do at the counter (close a visit, rent out and take back guns). */
   readonly register: SandboxRegister;
+  /** What the owner does in the back office (add a location or product, issue an invoice). */
+  readonly owner: SandboxOwner;
   /** Webhook endpoints, deliveries, retries and resends. */
   readonly webhooks: SandboxWebhooks;
   /** Injected server faults, delays and dropped connections. */
@@ -51,6 +54,7 @@ export class Sandbox {
     this.baseUrl = this.core.options.baseUrl;
     this.clock = this.core.clock;
     this.register = new SandboxRegister(this.core);
+    this.owner = new SandboxOwner(this.core);
     this.webhooks = new SandboxWebhooks(this.core);
     this.faults = this.core.faults;
   }

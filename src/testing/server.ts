@@ -61,6 +61,10 @@ async function serve(
     response.headers.forEach((value, name) => {
       headers[name] = value;
     });
+    if (response.body && headers['content-type']?.startsWith('text/event-stream')) {
+      await stream(response.body, headers, response.status, outgoing);
+      return;
+    }
     const body = Buffer.from(await response.arrayBuffer());
     outgoing.writeHead(response.status, { ...headers, 'Content-Length': String(body.length) });
     outgoing.end(body);
@@ -77,6 +81,33 @@ async function serve(
       outgoing.destroy();
     }
   }
+}
+
+/** A server-sent-events answer, written chunk by chunk until either side ends it. */
+async function stream(
+  body: ReadableStream<Uint8Array>,
+  headers: Record<string, string>,
+  status: number,
+  outgoing: ServerResponse,
+): Promise<void> {
+  const reader = body.getReader();
+  const closed = new Promise<void>((resolve) =>
+    outgoing.on('close', () => {
+      void reader.cancel().catch(() => undefined);
+      resolve();
+    }),
+  );
+  outgoing.writeHead(status, headers);
+  outgoing.flushHeaders();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done || outgoing.destroyed) break;
+    // A reader that does not keep up is waited for, not buffered without end.
+    if (!outgoing.write(value)) {
+      await Promise.race([new Promise((resolve) => outgoing.once('drain', resolve)), closed]);
+    }
+  }
+  outgoing.end();
 }
 
 async function toWebRequest(incoming: IncomingMessage): Promise<Request> {

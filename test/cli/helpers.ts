@@ -122,6 +122,11 @@ export class CliRunner {
     private readonly env: Record<string, string> = {},
   ) {}
 
+  /** The path of the bin the runner starts. */
+  binPath(): string {
+    return this.bin();
+  }
+
   start(args: string[], env: Record<string, string> = {}): CliProcess {
     const child = spawn(process.execPath, [this.bin(), ...args], {
       env: { ...process.env, NO_COLOR: '', SHOP_API_KEY: '', SHOP_API_BASE_URL: '', ...this.env, ...env },

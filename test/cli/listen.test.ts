@@ -65,6 +65,22 @@ describe('shop-mgmt listen', () => {
     expect(local.received.every((got) => got.event.id === id)).toBe(true);
   });
 
+  it('against a sandbox, delivers at once: the live log rings, no waiting for the next poll', async () => {
+    const { env, local, checkpoint, trigger } = await setup('doorbell');
+    // A poll a minute: only the sandbox's live log can bring the event within seconds.
+    const listening = cli.start(
+      ['listen', '--forward-to', local.url, '--checkpoint', checkpoint, '--interval', '60', '--json'],
+      env,
+    );
+    await listening.until(() => listening.stderr.join('\n').includes('its live log rings'));
+    await listening.until(() => listening.records().find((record) => record.event === 'listening'));
+    const id = (await trigger('coupon.created')).events[0]!.id;
+    await local.until((got) => got.some((delivery) => delivery.event.id === id), 10_000);
+    expect(local.received.find((delivery) => delivery.event.id === id)!.verified).toBe(true);
+    const second = (await trigger('coupon.created')).events[0]!.id;
+    await local.until((got) => got.some((delivery) => delivery.event.id === second), 10_000);
+  });
+
   it('retries a failing receiver with back-off until it recovers', async () => {
     const { local, listen, trigger } = await setup('recovers');
     local.answer = (count) => (count <= 2 ? 500 : 200);

@@ -70,10 +70,10 @@ describe('output', () => {
     expect(sandbox.process.stderr.join('\n')).toMatch(/No --forward-to: no webhook endpoint/);
   });
 
-  it.each(['sandbox', 'listen', 'trigger', 'replay'])(
+  it.each(['sandbox', 'listen', 'trigger', 'replay', 'send', 'logs tail'])(
     '%s --help prints usage and an example, exit 0',
     async (command) => {
-      const help = await cli.run([command, '--help']);
+      const help = await cli.run([...command.split(' '), '--help']);
       expect(help.code).toBe(0);
       const text = help.stdout.join('\n');
       expect(text).toMatch(new RegExp(`USAGE.*shop-mgmt ${command}`));

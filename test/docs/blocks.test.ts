@@ -375,7 +375,11 @@ function commandLines(code: string): string[][] {
     const command = line.replace(/\s#.*$/, '').trim();
     const match = /(?:^|\s|\$\()(?:npx\s+)?shop-mgmt\s+(.*?)(?:\)|$)/.exec(command);
     if (!match) continue;
-    lines.push(match[1]!.split(/\s+/).filter(Boolean));
+    // Words as the shell splits them: '...' and "..." are one word each.
+    const words = [...match[1]!.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map(
+      (word) => word[1] ?? word[2] ?? word[3]!,
+    );
+    lines.push(words);
   }
   return lines;
 }
@@ -383,11 +387,15 @@ function commandLines(code: string): string[][] {
 /** A usage line: the command's flags and the synopsis's are the same set. */
 function checkSynopsis(block: DocBlock): void {
   const text = block.code.replace(/\n\s+/g, ' ');
-  const [name] = commandLines(text)[0] ?? [];
-  const command = COMMANDS[name as keyof typeof COMMANDS];
+  const [name, sub] = commandLines(text)[0] ?? [];
+  let command = COMMANDS[name as keyof typeof COMMANDS] as
+    | { args?: unknown; subCommands?: unknown }
+    | undefined;
+  const nested = command?.subCommands as Record<string, typeof command> | undefined;
+  if (nested && sub) command = nested[sub]; // `logs tail`
   expect(command, `${label(block)}: no command`).toBeDefined();
   const documented = new Set([...text.matchAll(/--([a-z][a-z-]*)/g)].map((match) => match[1]!));
-  const flags = Object.entries((command.args ?? {}) as Record<string, unknown>)
+  const flags = Object.entries((command!.args ?? {}) as Record<string, unknown>)
     .filter(([, spec]) => (spec as { type: string }).type !== 'positional')
     .map(([flag]) => flag);
   expect([...documented].sort(), label(block)).toEqual([...flags].sort());

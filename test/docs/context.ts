@@ -75,7 +75,7 @@ export interface DocContext {
   saveCheckpoint: (cursor: string | null) => Promise<void>;
   mirror: InventoryMirror;
   members: { update(membership: unknown): Promise<void> };
-  bookings: { confirm(id: number): Promise<void> };
+  bookings: { confirm(id: number): Promise<void>; add(id: number): void };
   checkpoints: MemoryCheckpointStore;
   log: Logger;
   metrics: { histogram(name: string, value: number | null, labels: Record<string, unknown>): void };
@@ -87,7 +87,11 @@ export interface DocContext {
   /** A receiver's URL (nothing listens: deliveries to it fail and are retried). */
   receiverUrl: string;
   onEvent: (event: ShopEvent) => void;
-  // typecheck-only blocks: the partner's framework and infrastructure.
+  // typecheck-only blocks: the partner's framework and infrastructure, and ids of records a block makes.
+  response: ServerResponse;
+  orderId: number;
+  productId: number;
+  endpointId: string;
   app: ExpressLikeApp;
   apiKey: string;
   shopId: string;
@@ -174,7 +178,7 @@ export const FACTORIES: Factories = {
   saveCheckpoint: () => asyncNoop,
   mirror: () => new InventoryMirror(),
   members: () => ({ update: asyncNoop }),
-  bookings: () => ({ confirm: asyncNoop }),
+  bookings: () => ({ confirm: asyncNoop, add: noop }),
   checkpoints: () => new MemoryCheckpointStore(),
   log: () => quietLog,
   metrics: () => ({ histogram: noop }),
@@ -199,4 +203,8 @@ export const CONTEXT_NAMES: readonly (keyof DocContext)[] = [
   'secrets',
   'apply',
   'WidgetSchema',
+  'response',
+  'orderId',
+  'productId',
+  'endpointId',
 ];

@@ -1,6 +1,6 @@
 // A CommonJS TypeScript consumer (module node16, skipLibCheck off): it resolves the package's require
 // condition, dist/*.d.cts, which must not pull in the ESM-only types of a dependency (ky's: TS1479).
-import { ShopClient, type ShopHooks, newerValue } from 'shop-mgmt';
+import { newerValue, ShopClient, type ShopHooks } from 'shop-mgmt';
 import { createSandbox } from 'shop-mgmt/testing';
 import { createWebhookHandler } from 'shop-mgmt/webhooks';
 

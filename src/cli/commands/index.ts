@@ -1,6 +1,8 @@
 import { listenCommand } from './listen.js';
+import { logsCommand } from './logs.js';
 import { replayCommand } from './replay.js';
 import { sandboxCommand } from './sandbox.js';
+import { sendCommand } from './send.js';
 import { triggerCommand } from './trigger.js';
 
 /** The commands of `shop-mgmt`, by name (the strict check of the command line reads their args). */
@@ -9,4 +11,6 @@ export const COMMANDS = {
   listen: listenCommand,
   trigger: triggerCommand,
   replay: replayCommand,
+  logs: logsCommand,
+  send: sendCommand,
 };

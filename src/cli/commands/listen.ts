@@ -14,6 +14,7 @@ import {
   isSignatureRefusal,
 } from '../forwarder.js';
 import { ListenFileStore } from '../listen-file.js';
+import { sandboxDoorbell } from '../live-log.js';
 import { clockTime, maskKey, type Output } from '../output.js';
 import { httpUrl, list, wholeNumber } from '../parse.js';
 import { run } from '../run.js';
@@ -115,6 +116,8 @@ export const listenCommand = defineCommand({
           }
         },
       });
+      // Against a sandbox process, its live log says when an event is recorded: no waiting for a poll.
+      const doorbell = await sandboxDoorbell(baseUrl, apiKey);
       explainLimits(output, {
         baseUrl,
         apiKey,
@@ -125,7 +128,11 @@ export const listenCommand = defineCommand({
         types,
         signing: signing.source,
       });
-      return follow(catchUp, forwarder, intervalMs, output);
+      if (doorbell)
+        output.note(
+          'Against a sandbox: its live log rings when an event is recorded, so events arrive at once.',
+        );
+      return follow(catchUp, forwarder, intervalMs, output, doorbell);
     }),
 });
 
@@ -254,9 +261,15 @@ async function follow(
   forwarder: Forwarder,
   intervalMs: number,
   output: Output,
+  doorbell: { onRing: (ring: () => void) => void; close: () => void } | null = null,
 ): Promise<number> {
   let stopped = false;
   let wake: (() => void) | null = null;
+  let rang = false;
+  doorbell?.onRing(() => {
+    rang = true;
+    wake?.();
+  });
   const stop = () => {
     stopped = true;
     forwarder.stop();
@@ -279,11 +292,15 @@ async function follow(
       else if (!stopped) output.error(`${(error as Error).name}: ${(error as Error).message}`);
     }
     if (stopped) break;
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-      setTimeout(resolve, intervalMs);
-    });
+    if (!rang) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, intervalMs);
+      });
+    }
+    rang = false;
   }
+  doorbell?.close();
   output.stopSpinner();
   output.note('stopped; the checkpoint is saved');
   return EXIT.ok;

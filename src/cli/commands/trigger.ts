@@ -3,6 +3,7 @@ import { readEnv } from '../../internal/env.js';
 import { CONTROL_PREFIX } from '../control.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
 import type { Output } from '../output.js';
+import { type OverrideMap, overridesFromFlags, readFixture } from '../overrides.js';
 import { httpUrl } from '../parse.js';
 import { run } from '../run.js';
 import { triggerCatalog } from '../triggers.js';
@@ -18,42 +19,112 @@ export const triggerCommand = defineCommand({
     type: { type: 'positional', description: 'The event type, e.g. sale.completed', required: false },
     list: {
       type: 'boolean',
-      description: 'List every catalog type: which the sandbox makes, and why not the others',
+      description: 'List every catalog type and whether the sandbox makes it',
+    },
+    override: {
+      type: 'string',
+      description:
+        'Set a field of the event payload: customer.email=a@b.example (dotted path; repeat the flag for more)',
+    },
+    fixture: {
+      type: 'string',
+      description:
+        'Run a scenario file: {"steps": [{"trigger": TYPE, "override": {...}}]}, checked whole first',
     },
     json: { type: 'boolean', description: 'One JSON object a line, for machines' },
   },
-  run: ({ args: flags }) =>
+  run: ({ args: flags, rawArgs }) =>
     run(flags.json, async (output) => {
       if (flags.list) return listTypes(output);
+      const overrideFlags = repeated(rawArgs, 'override');
+      if (flags.fixture !== undefined) {
+        if (flags.type || overrideFlags.length > 0) {
+          throw usageError('--fixture runs the steps of its file: give no event type or --override with it');
+        }
+        const steps = readFixture(flags.fixture);
+        const target = sandboxTarget();
+        for (const [index, step] of steps.entries()) {
+          await triggerOne(
+            output,
+            target,
+            step.trigger,
+            step.override,
+            `step ${index + 1}/${steps.length}: `,
+          );
+        }
+        return EXIT.ok;
+      }
       if (!flags.type)
         throw usageError('name an event type, e.g. npx shop-mgmt trigger sale.completed (--list shows them)');
-      const { apiKey, baseUrl } = sandboxTarget();
-      output.spin(`triggering ${flags.type}`);
-      const response = await controlCall(baseUrl, apiKey, 'trigger', { type: flags.type });
-      output.stopSpinner();
-      const body = (await response.json().catch(() => ({}))) as {
-        did?: string;
-        events?: { id: string; type: string }[];
-        error?: string;
-        unsupported?: boolean;
-      };
-      if (!response.ok) {
-        throw new CliError(
-          body.error ?? `the sandbox answered ${response.status}`,
-          body.unsupported ? EXIT.unsupported : EXIT.failed,
-        );
-      }
-      const events = body.events ?? [];
-      output.record(
-        { type: flags.type, did: body.did, events },
-        `${output.paint('green', 'Triggered')} ${flags.type}: ${body.did}\n` +
-          (events.length > 0
-            ? events.map((event) => `  ${event.type} ${event.id}`).join('\n')
-            : '  no event recorded: no webhook endpoint of the sandbox subscribes (start it with --forward-to)'),
-      );
+      // Checked against the event schemas before any call.
+      const override = overridesFromFlags(flags.type, overrideFlags);
+      await triggerOne(output, sandboxTarget(), flags.type, override, '');
       return EXIT.ok;
     }),
 });
+
+/** Every value of a repeated string flag (`--override a=1 --override b=2`, or `--override=a=1`). */
+function repeated(rawArgs: readonly string[], name: string): string[] {
+  const values: string[] = [];
+  for (let index = 0; index < rawArgs.length; index++) {
+    const arg = rawArgs[index]!;
+    if (arg === `--${name}` && index + 1 < rawArgs.length) values.push(rawArgs[++index]!);
+    else if (arg.startsWith(`--${name}=`)) values.push(arg.slice(name.length + 3));
+  }
+  return values;
+}
+
+/** One trigger call and its lines; a refusal throws with the exit code it means. */
+async function triggerOne(
+  output: Output,
+  target: { apiKey: string; baseUrl: string },
+  type: string,
+  override: OverrideMap,
+  prefix: string,
+): Promise<void> {
+  output.spin(`${prefix}triggering ${type}`);
+  const hasOverride = Object.keys(override).length > 0;
+  const response = await controlCall(target.baseUrl, target.apiKey, 'trigger', {
+    type,
+    ...(hasOverride ? { override } : {}),
+  });
+  output.stopSpinner();
+  const body = (await response.json().catch(() => ({}))) as {
+    did?: string;
+    events?: { id: string; type: string }[];
+    overridden?: boolean;
+    error?: string;
+    unsupported?: boolean;
+    invalid?: boolean;
+  };
+  if (!response.ok) {
+    const code = body.unsupported ? EXIT.unsupported : body.invalid ? EXIT.usage : EXIT.failed;
+    throw new CliError(`${prefix}${body.error ?? `the sandbox answered ${response.status}`}`, code);
+  }
+  const events = body.events ?? [];
+  const lines = [`${output.paint('green', 'Triggered')} ${prefix}${type}: ${body.did}`];
+  if (events.length > 0) lines.push(...events.map((event) => `  ${event.type} ${event.id}`));
+  else
+    lines.push(
+      '  no event recorded: no webhook endpoint of the sandbox subscribes (start it with --forward-to)',
+    );
+  if (hasOverride) {
+    lines.push(
+      body.overridden
+        ? `  ${type} carries your override of ${Object.keys(override).join(', ')} (the shop's record does not)`
+        : `  override not applied: no ${type} event was recorded`,
+    );
+  }
+  output.record(
+    {
+      type,
+      did: body.did,
+      events,
+      ...(hasOverride ? { override, overridden: body.overridden === true } : {}),
+    },
+    lines.join('\n'),
+  );
+}
 
 function listTypes(output: Output): number {
   for (const entry of triggerCatalog()) {
@@ -67,7 +138,8 @@ function listTypes(output: Output): number {
   return EXIT.ok;
 }
 
-function sandboxTarget(): { apiKey: string; baseUrl: string } {
+/** The sandbox process of SHOP_API_BASE_URL and SHOP_API_KEY, or a usage error. */
+export function sandboxTarget(): { apiKey: string; baseUrl: string } {
   const apiKey = readEnv('SHOP_API_KEY');
   const baseUrl = readEnv('SHOP_API_BASE_URL');
   if (!apiKey || !baseUrl) {
@@ -77,7 +149,12 @@ function sandboxTarget(): { apiKey: string; baseUrl: string } {
 }
 
 /** One call to the sandbox process's control surface; a refused connection is EXIT.unreachable. */
-async function controlCall(baseUrl: string, apiKey: string, route: string, body: unknown): Promise<Response> {
+export async function controlCall(
+  baseUrl: string,
+  apiKey: string,
+  route: string,
+  body: unknown,
+): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(`${baseUrl}${CONTROL_PREFIX}${route}`, {

@@ -132,6 +132,22 @@ function renew(core: SandboxCore, membership: MembershipRecord, at: string): voi
   if (membership.billing_method === 'link') emailPayLink(core, membership, 'Your dues are due');
 }
 
+/**
+ * Charges the saved card for everything owed now, as the nightly run does on a retry day: approved pays
+ * (sale.completed), declined fails each charge (membership.payment_failed).
+ */
+export function chargeSavedCardNow(core: SandboxCore, membershipId: number): MembershipRecord {
+  const membership = core.state.memberships.memberships.get(membershipId);
+  if (!membership) throw new SandboxUsageError(`No membership ${membershipId}`);
+  if (membership.billing_method !== 'card' || !core.state.memberships.extras.get(membershipId)?.card) {
+    throw new SandboxUsageError(`Membership ${membershipId} has no saved card to charge`);
+  }
+  const owed = unpaidCharges(core, membership);
+  if (owed.length === 0) throw new SandboxUsageError(`Membership ${membershipId} owes nothing`);
+  for (const charge of owed) chargeSavedCard(core, membership, charge, core.clock.iso());
+  return membership;
+}
+
 /** Charges the saved card: approved pays the charge (a sale.completed dues order); declined fails it. */
 function chargeSavedCard(
   core: SandboxCore,

@@ -90,6 +90,13 @@ export class DeliveryQueue {
     },
   ) {}
 
+  private readonly attemptListeners: ((attempt: DeliveryAttempt, nextRetryAt: string | null) => void)[] = [];
+
+  /** Calls `listener` after every attempt, with when the next one is due (null when none follows). */
+  onAttempt(listener: (attempt: DeliveryAttempt, nextRetryAt: string | null) => void): void {
+    this.attemptListeners.push(listener);
+  }
+
   /** Attempts started and not yet finished, so every flush() can wait for them. */
   private readonly underWay = new Set<Promise<DeliveryAttempt>>();
   private deliverySoonScheduled = false;
@@ -257,6 +264,8 @@ export class DeliveryQueue {
       this.scheduleRetry(delivery, at);
       this.noteFailure(endpoint, at);
     }
+    const nextRetryAt = delivery.status === 'pending' ? new Date(delivery.dueAtMs).toISOString() : null;
+    for (const listener of this.attemptListeners) listener(record, nextRetryAt);
     return record;
   }
 

@@ -1,3 +1,4 @@
+import { keyPrefix, operationOf } from '../activity.js';
 import type { SandboxCore } from '../core.js';
 import { SandboxApiError, validationError } from '../errors.js';
 import type { Fault } from './faults.js';
@@ -34,6 +35,31 @@ export async function handleRequest(
   router: Router,
   request: Request,
   info: ClientInfo = {},
+): Promise<Response> {
+  const started = performance.now();
+  const response = await answer(core, router, request, info);
+  const method = request.method.toUpperCase();
+  const path = new URL(request.url).pathname;
+  core.activity.add({
+    kind: 'request',
+    at: new Date().toISOString(),
+    method,
+    path,
+    status: response.status,
+    durationMs: Math.round(performance.now() - started),
+    operationId: operationOf(method, path),
+    keyPrefix: keyPrefix(request.headers.get('Authorization')),
+    idempotencyKey: method === 'POST' ? request.headers.get('Idempotency-Key') : null,
+    replayed: response.headers.get('Idempotent-Replayed') === 'true',
+  });
+  return response;
+}
+
+async function answer(
+  core: SandboxCore,
+  router: Router,
+  request: Request,
+  info: ClientInfo,
 ): Promise<Response> {
   core.clock.runDue();
   const path = new URL(request.url).pathname;

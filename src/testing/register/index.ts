@@ -1,11 +1,21 @@
 import type { SandboxCore } from '../core.js';
-import { payAtRegister } from '../domain/membership-billing.js';
+import { chargeSavedCardNow, payAtRegister } from '../domain/membership-billing.js';
 import * as rentals from '../domain/rentals.js';
 import { SandboxUsageError } from '../errors.js';
 import type { MembershipRecord } from '../state/memberships.js';
 import type { OrderRecord } from '../state/orders.js';
 import type { RangeRentalRecord, RangeReservationRecord } from '../state/range.js';
+import type { ReturnRecord } from '../state/returns.js';
+import type { CustomerRecord } from '../state/shop.js';
+import {
+  addCustomer,
+  type CustomerChanges,
+  deleteCustomer,
+  type NewCustomer,
+  updateCustomer,
+} from './customers.js';
 import { type CloseVisitOptions, closeVisit } from './range.js';
+import { type ReturnSaleOptions, returnSale } from './returns.js';
 import { type SellOptions, sell } from './sales.js';
 
 /**
@@ -77,6 +87,37 @@ export class SandboxRegister {
         `register.${action}: this shop does not have the Range add-on (createSandbox({ rangeAddon: true }) or sandbox.setRangeAddon(true))`,
       );
     }
+  }
+
+  /**
+   * Takes back a completed sale: return.created, sale.refunded (status refunded once every line is back),
+   * inventory.changed per restocked line (reason return), store_credit.changed when settled in credit.
+   */
+  returnSale(orderId: number, options: ReturnSaleOptions = {}): ReturnRecord {
+    return structuredClone(returnSale(this.core, orderId, options));
+  }
+
+  /** Adds a customer at the counter: customer.created. */
+  addCustomer(customer: NewCustomer): CustomerRecord {
+    return structuredClone(addCustomer(this.core, customer));
+  }
+
+  /** Edits a customer's name, email or phone: customer.updated. */
+  updateCustomer(customerId: number, changes: CustomerChanges): CustomerRecord {
+    return structuredClone(updateCustomer(this.core, customerId, changes));
+  }
+
+  /** Deletes a customer without history (no orders, bookings, memberships, accounts): customer.deleted. */
+  deleteCustomer(customerId: number): void {
+    deleteCustomer(this.core, customerId);
+  }
+
+  /**
+   * Charges a member's saved card for what is owed now, as the nightly run does on a retry day: a card
+   * that declines (membership 3 of the seeded shop) gives membership.payment_failed.
+   */
+  chargeSavedCard(membershipId: number): MembershipRecord {
+    return structuredClone(chargeSavedCardNow(this.core, membershipId));
   }
 
   /**

@@ -23,6 +23,11 @@ export class Table<T extends Identified> {
     return row;
   }
 
+  /** Removes a record (its id is never handed out again). */
+  delete(id: number): boolean {
+    return this.rows.delete(id);
+  }
+
   get(id: number): T | undefined {
     return this.rows.get(id);
   }

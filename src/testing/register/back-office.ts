@@ -1,0 +1,167 @@
+import type { SandboxCore } from '../core.js';
+import { DAY_MS, dateOf } from '../domain/dates.js';
+import { renderProduct } from '../domain/products.js';
+import { SandboxUsageError } from '../errors.js';
+import type { InvoiceRecord } from '../state/accounts.js';
+import type { ProductRecord } from '../state/catalog.js';
+import type { LocationRecord } from '../state/shop.js';
+import { referencesTo } from './records.js';
+
+/** What `sandbox.owner.addLocation` takes. */
+export interface NewLocation {
+  name: string;
+  address?: string;
+  phone?: string;
+  email?: string;
+  businessHours?: string;
+}
+
+/** What `sandbox.owner.addProduct` takes. */
+export interface NewProduct {
+  sku: string;
+  name: string;
+  priceCents: number;
+  /** @default 'accessory' */
+  productType?: string;
+  /** @default 60% of the price */
+  costCents?: number;
+  /** @default true */
+  trackInventory?: boolean;
+}
+
+/** What `sandbox.owner.issueInvoice` takes. */
+export interface NewInvoice {
+  amountCents: number;
+  /** @default 'invoice' */
+  kind?: 'invoice' | 'statement';
+  /** @default the shop's main location */
+  locationId?: number;
+  /** Days until it is due. @default 30 */
+  dueInDays?: number;
+}
+
+/** A location added by the owner: location.created. */
+export function addLocation(core: SandboxCore, input: NewLocation): LocationRecord {
+  if (typeof input?.name !== 'string' || input.name.trim() === '') {
+    throw new SandboxUsageError('addLocation needs a name');
+  }
+  const now = core.clock.iso();
+  const location = core.state.shop.locations.insert((id) => ({
+    object: 'location',
+    id,
+    name: input.name,
+    address: input.address ?? '',
+    phone: input.phone ?? '',
+    email: input.email ?? '',
+    business_hours: input.businessHours ?? '',
+    storefront_location_id: null,
+    created_at: now,
+    updated_at: now,
+  }));
+  core.events.record('location.created', location, location.id);
+  return location;
+}
+
+/** A product added in the back office: product.created (the product with its, still empty, inventory). */
+export function addProduct(core: SandboxCore, input: NewProduct): ProductRecord {
+  if (typeof input?.sku !== 'string' || input.sku.trim() === '')
+    throw new SandboxUsageError('addProduct needs a sku');
+  if (typeof input.name !== 'string' || input.name.trim() === '')
+    throw new SandboxUsageError('addProduct needs a name');
+  if (!Number.isSafeInteger(input.priceCents) || input.priceCents < 0) {
+    throw new SandboxUsageError('priceCents must be a whole number of cents');
+  }
+  const wanted = input.sku.toUpperCase();
+  if (core.state.catalog.products.find((product) => product.sku.toUpperCase() === wanted)) {
+    throw new SandboxUsageError(`SKU ${input.sku} is taken`);
+  }
+  const now = core.clock.iso();
+  const product = core.state.catalog.products.insert((id) => ({
+    object: 'product',
+    id,
+    sku: input.sku,
+    upc: null,
+    name: input.name,
+    product_type: input.productType ?? 'accessory',
+    price_cents: input.priceCents,
+    cost_cents: input.costCents ?? Math.round(input.priceCents * 0.6),
+    map_price_cents: null,
+    sale_price_cents: null,
+    sale_starts_at: null,
+    sale_ends_at: null,
+    vendor_id: null,
+    vendor_sku: null,
+    vendors: [],
+    reorder_qty: null,
+    is_firearm: false,
+    is_serialized: false,
+    is_nfa: false,
+    track_inventory: input.trackInventory ?? true,
+    storefront: null,
+    created_at: now,
+    updated_at: now,
+  }));
+  core.events.record('product.created', renderProduct(core, product, { inventory: true }), null);
+  return product;
+}
+
+/**
+ * Deletes a product no order, purchase order, return, rental or stock points at (a product with history
+ * stays, as a shop keeps it for its records): product.deleted with {object, id, deleted, sku, name}.
+ */
+export function deleteProduct(core: SandboxCore, productId: number): void {
+  const product = core.state.catalog.products.get(productId);
+  if (!product) throw new SandboxUsageError(`No product ${productId}`);
+  const levels = core.state.inventory.levels;
+  const rows = levels.filter((row) => row.level.product_id === productId);
+  if (rows.some((row) => row.level.qty_on_hand !== 0 || row.level.qty_reserved !== 0)) {
+    throw new SandboxUsageError(
+      `Product ${productId} has stock: the sandbox deletes only products without any`,
+    );
+  }
+  const used = referencesTo(core, 'product_id', productId, [levels]);
+  if (used.length > 0) {
+    throw new SandboxUsageError(
+      `Product ${productId} has history (${used.join(', ')}): the sandbox deletes only products nothing points at`,
+    );
+  }
+  for (const row of rows) levels.delete(row.id);
+  core.state.catalog.products.delete(productId);
+  core.events.record(
+    'product.deleted',
+    { object: 'product', id: product.id, deleted: true, sku: product.sku, name: product.name },
+    null,
+  );
+}
+
+/** An invoice (or monthly statement) issued to a customer's house account: invoice.created. */
+export function issueInvoice(core: SandboxCore, customerId: number, input: NewInvoice): InvoiceRecord {
+  if (!core.state.accounts.houseAccounts.has(customerId)) {
+    throw new SandboxUsageError(`Customer ${customerId} has no house account`);
+  }
+  if (!Number.isSafeInteger(input?.amountCents) || input.amountCents <= 0) {
+    throw new SandboxUsageError('amountCents must be a whole number of cents above 0');
+  }
+  const locationId = input.locationId ?? core.state.shop.mainLocationId;
+  if (!core.state.shop.locations.get(locationId)) throw new SandboxUsageError(`No location ${locationId}`);
+  const nowMs = core.clock.nowMs();
+  const now = new Date(nowMs).toISOString();
+  const invoice = core.state.accounts.invoices.insert((id) => ({
+    object: 'invoice',
+    id,
+    number: `INV-${String(2000 + id)}`,
+    kind: input.kind ?? 'invoice',
+    customer_id: customerId,
+    location_id: locationId,
+    status: 'open',
+    total_cents: input.amountCents,
+    paid_cents: 0,
+    balance_cents: input.amountCents,
+    issued_on: dateOf(nowMs),
+    due_on: dateOf(nowMs + (input.dueInDays ?? 30) * DAY_MS),
+    created_at: now,
+    updated_at: now,
+  }));
+  core.events.record('invoice.created', invoice);
+  return invoice;
+}

@@ -1,0 +1,43 @@
+import type { SandboxCore } from '../core.js';
+import type { InvoiceRecord } from '../state/accounts.js';
+import type { ProductRecord } from '../state/catalog.js';
+import type { LocationRecord } from '../state/shop.js';
+import {
+  addLocation,
+  addProduct,
+  deleteProduct,
+  issueInvoice,
+  type NewInvoice,
+  type NewLocation,
+  type NewProduct,
+} from './back-office.js';
+
+/**
+ * What the shop owner does in the back office and the API cannot: add a location, add or delete a
+ * product, issue an invoice to a house account. Each fires the event the service would. (Webhook settings,
+ * Send test included, are `sandbox.webhooks`.)
+ */
+export class SandboxOwner {
+  /** @internal */
+  constructor(protected readonly core: SandboxCore) {}
+
+  /** Adds a store location: location.created. */
+  addLocation(location: NewLocation): LocationRecord {
+    return structuredClone(addLocation(this.core, location));
+  }
+
+  /** Adds a product to the catalog, with no stock yet: product.created. */
+  addProduct(product: NewProduct): ProductRecord {
+    return structuredClone(addProduct(this.core, product));
+  }
+
+  /** Deletes a product nothing points at (no stock, orders, purchase orders, returns): product.deleted. */
+  deleteProduct(productId: number): void {
+    deleteProduct(this.core, productId);
+  }
+
+  /** Issues an invoice or monthly statement to a customer's house account: invoice.created. */
+  issueInvoice(customerId: number, invoice: NewInvoice): InvoiceRecord {
+    return structuredClone(issueInvoice(this.core, customerId, invoice));
+  }
+}
