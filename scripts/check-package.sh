@@ -5,7 +5,8 @@
 # neither msw nor @types/node (test/package/types-*.ts, skipLibCheck off), a CommonJS TypeScript consumer
 # (test/package/types-cjs.cts, module node16), shop-mgmt/testing bundled by
 # esbuild for browsers and Workers (test/package/bundle.mjs), and the README's and guides' relative links
-# resolving inside the package (test/package/links.mjs), and the `shop-mgmt` bin's help. Run after `npm run build`.
+# resolving inside the package (test/package/links.mjs), and the `shop-mgmt` bin's help. Run after `npm run build`
+# (it packs that build: --ignore-scripts skips the prepack rebuild).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -13,7 +14,7 @@ root=$PWD
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
+tarball="$work/$(npm pack --silent --ignore-scripts --pack-destination "$work" | tail -n 1)"
 echo "packed $(basename "$tarball") ($(du -k "$tarball" | cut -f1) kB)"
 
 npx --no-install attw "$tarball" --profile strict
