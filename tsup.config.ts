@@ -34,10 +34,20 @@ export default defineConfig([
     ...shared,
     format: ['esm'],
     platform: 'neutral',
-    // zod is bundled: only the zod/mini functions the SDK calls, where Node would otherwise load all of
-    // zod/mini and its 40 locales on import (~60 ms). The types still come from the zod dependency.
-    // Splitting also puts what the transport loads with import() on its first call (the validators with
-    // zod, the generated schemas) in chunks of their own, which importing the main entry does not load.
+    // zod stays a dependency this build imports (`zod/mini`), so an application bundling the SDK with zod 4
+    // of its own ships one zod. This is the build bundlers and non-Node runtimes resolve ("default"); Node
+    // takes dist/node/ (below). The validators and each resource group's schemas are chunks of their own,
+    // loaded on the first call, not on import.
+  },
+  {
+    ...shared,
+    // What Node resolves (the "node" condition of package.json's exports): the same ESM build with the zod/mini
+    // functions the SDK calls bundled, because zod/mini from node_modules loads its ~80 files and 40 locales on
+    // the first call, 3-5x the time of one bundled chunk (bench/README.md). Types come from dist/*.d.ts.
+    format: ['esm'],
+    platform: 'node',
+    outDir: 'dist/node',
+    dts: false,
     noExternal: ['zod'],
   },
   {
@@ -45,7 +55,8 @@ export default defineConfig([
     format: ['cjs'],
     platform: 'node',
     // p-retry and ky ship ESM only: a CJS build that merely require()s them throws at load time, so they are
-    // bundled; zod/mini is bundled as in the ESM build.
+    // bundled. zod too: its English locale is `zod/v4/locales/en.js` to import() but `en.cjs` to require(),
+    // and a CommonJS application is a Node one, which bundles nothing to ship twice.
     noExternal: ['p-retry', 'is-network-error', 'ky', 'zod'],
   },
   {

@@ -11,6 +11,10 @@ export interface OwnRedis {
   stop(): Promise<void>;
   /** Starts it again on the same port. */
   start(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open, commands queue unanswered, as in a stall. */
+  freeze(): void;
+  /** Lets a frozen server run again (SIGCONT); it then answers everything queued meanwhile. */
+  thaw(): void;
 }
 
 export function freePort(): Promise<number> {
@@ -61,5 +65,15 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     await exited;
   };
   await start();
-  return { url: `redis://127.0.0.1:${port}`, port, stop, start };
+  const signal = (name: NodeJS.Signals) => {
+    if (child && child.exitCode === null) child.kill(name);
+  };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop,
+    start,
+    freeze: () => signal('SIGSTOP'),
+    thaw: () => signal('SIGCONT'),
+  };
 }

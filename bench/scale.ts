@@ -5,6 +5,7 @@
 //   unshared    the same, each process with a MemoryRateLimitStore of its own (what a partner gets today)
 //   split       each process paced at a quarter of the limit, memory store (the static alternative)
 //   restart     shared, with the redis-server killed a third into the run and started again 2 s later
+// Each mode runs BENCH_RUNS times (default 5), and every run is printed.
 // Prints 429s (target 0 shared), the share of each shop's cap used (target >= 95 %), each worker's share of
 // its shop's calls against a fair quarter (target within 20 %), and, for every run, calls that hung or
 // failed with an error outside the SDK's ShopError family (target 0). Stops by itself.
@@ -47,7 +48,13 @@ async function serveShop(key: string): Promise<Served> {
   return { key, url: server.url, seen, createKey: () => sandbox.createKey(), close: server.close };
 }
 
-function setupOf(mode: Mode, shops: Served[], redis: OwnRedis, index: number): WorkerSetup {
+function setupOf(
+  mode: Mode,
+  shops: Served[],
+  redis: OwnRedis,
+  index: number,
+  keyPrefix: string,
+): WorkerSetup {
   const shared = mode === 'shared' || mode === 'restart';
   const perMinute = LIMIT * SPEED * PACE; // the shop's limit in wall-clock minutes
   return {
@@ -55,7 +62,10 @@ function setupOf(mode: Mode, shops: Served[], redis: OwnRedis, index: number): W
     // Two ioredis workers and two node-redis ones: both clients keep one schedule.
     store: shared ? (index % 2 === 0 ? 'ioredis' : 'node-redis') : 'memory',
     redisUrl: redis.url,
-    keyPrefix: `bench:${mode}:${Date.now()}:`,
+    // One prefix for every worker of the run. Built per worker (the prefix held `Date.now()`), a worker
+    // set up a millisecond later paced alone on a schedule of its own: the shop then got more than its
+    // limit (429s) and that worker about 3x its share (issue 20).
+    keyPrefix,
     requestsPerMinute: mode === 'split' ? perMinute / WORKERS : perMinute,
     maxRetries: 2,
   };
@@ -74,7 +84,8 @@ interface RunFigures {
 
 async function run(mode: Mode, redis: OwnRedis): Promise<RunFigures> {
   const shops = await Promise.all(['shop-a', 'shop-b'].map(serveShop));
-  const workers = await startWorkers(WORKERS, (index) => setupOf(mode, shops, redis, index));
+  const keyPrefix = `bench:${mode}:${Date.now()}:`;
+  const workers = await startWorkers(WORKERS, (index) => setupOf(mode, shops, redis, index, keyPrefix));
   try {
     const start = Date.now();
     const until = start + SECONDS * 1_000;
@@ -144,13 +155,13 @@ function figures(
 
 const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
 
-function print(result: RunFigures): void {
+function print(result: RunFigures, runLabel: string): void {
   const failures = Object.entries(result.failures)
     .map(([name, count]) => `${name} x${count}`)
     .join(', ');
   console.log(
     [
-      result.mode.padEnd(9),
+      `${result.mode.padEnd(9)} run ${runLabel}`,
       `429s ${String(result.rejected429).padStart(4)}`,
       `cap used ${result.capUsed.map(percent).join(' / ')}`,
       `worker spread ${percent(result.workerSpread)}`,
@@ -174,7 +185,11 @@ async function main(): Promise<void> {
       'split',
       'restart',
     ]) as Mode[];
-    for (const mode of modes) print(await run(mode, redis));
+    // Each mode BENCH_RUNS times (default 5), every run printed: one run on a shared machine says little.
+    const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
+    for (const mode of modes) {
+      for (let index = 1; index <= runs; index++) print(await run(mode, redis), `${index}/${runs}`);
+    }
   } finally {
     await redis.stop();
   }

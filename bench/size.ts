@@ -16,7 +16,7 @@
  * around `await import()`; the figure is the median of 15 processes minus the median of 15 imports of an
  * empty module, so Node's own start-up is not counted. "+ lazy" times the import and then the import of
  * every chunk the entry can load later, as its first call does. "installed" times the same for what a Node
- * application loads without a bundler: dist/ (run `npm run build` first; n/a without it) with its
+ * application loads without a bundler: dist/node/ (what Node resolves; run `npm run build` first; n/a without it) with its
  * dependencies from node_modules, and the openai and stripe packages as npm installed them. Targets and their packages alternate round by
  * round, so a busy spell of the machine touches all of them alike.
  */
@@ -39,26 +39,74 @@ interface Target {
   readonly limitKb?: number;
   /** What a Node application imports once installed: a built file of dist/, or a package name. */
   readonly installed?: string;
+  /**
+   * The lazy chunks its first call loads, by their inputs (the validators, the called group's schemas);
+   * without it, "first call" counts every chunk the entry can load with import().
+   */
+  readonly firstCall?: RegExp;
 }
 
 const sdk = (file: string) => `export * from ${JSON.stringify(join(root, file))};`;
 
+/** An application that makes one call, importing only what it names: the second way of bundling. */
+const app = (imports: string, call: string) => `${imports}\nexport const call = () => ${call};`;
+const SRC = JSON.stringify(join(root, 'src/index.ts'));
+const DIST = JSON.stringify(join(root, 'dist/index.js'));
+/** What `me.retrieve()` loads on its first call without hooks: the validators and the `me` group's schemas. */
+const ME_CALL =
+  /(src\/core\/validation\.ts|operation-schemas\.me\.ts|dist\/(validation|operation-schemas\.me)-)/;
+
 const TARGETS: Target[] = [
-  { name: 'shop-mgmt', contents: sdk('src/index.ts'), limitKb: 35, installed: 'dist/index.js' },
-  { name: 'shop-mgmt/schemas', contents: sdk('src/schemas.ts'), installed: 'dist/schemas.js' },
-  { name: 'shop-mgmt/webhooks', contents: sdk('src/webhooks/index.ts'), installed: 'dist/webhooks/index.js' },
+  { name: 'shop-mgmt', contents: sdk('src/index.ts'), limitKb: 35, installed: 'dist/node/index.js' },
+  {
+    name: 'app: shop.me.retrieve()',
+    contents: app(`import { ShopClient } from ${SRC};`, "new ShopClient({ apiKey: 'k' }).me.retrieve()"),
+    firstCall: ME_CALL,
+  },
+  {
+    name: 'app: dist, me.retrieve()',
+    contents: app(`import { ShopClient } from ${DIST};`, "new ShopClient({ apiKey: 'k' }).me.retrieve()"),
+    firstCall: ME_CALL,
+  },
+  {
+    // An application that uses zod 4 itself: one zod in its bundle when dist/ imports the same zod.
+    name: 'app: dist + its own zod',
+    contents: app(
+      `import { ShopClient } from ${DIST};\nimport * as z from 'zod/mini';\nexport const Mine = z.object({ a: z.string() });`,
+      "new ShopClient({ apiKey: 'k' }).me.retrieve()",
+    ),
+    firstCall: ME_CALL,
+  },
+  {
+    name: 'app: openai models.list()',
+    contents: app("import OpenAI from 'openai';", "new OpenAI({ apiKey: 'k' }).models.list()"),
+  },
+  {
+    name: 'app: stripe customers.list',
+    contents: app("import Stripe from 'stripe';", "new Stripe('k').customers.list()"),
+  },
+  { name: 'shop-mgmt/schemas', contents: sdk('src/schemas.ts'), installed: 'dist/node/schemas.js' },
+  {
+    name: 'shop-mgmt/webhooks',
+    contents: sdk('src/webhooks/index.ts'),
+    installed: 'dist/node/webhooks/index.js',
+  },
   {
     name: 'shop-mgmt/webhooks/verify',
     contents: sdk('src/webhooks/verify-only.ts'),
     limitKb: 5,
-    installed: 'dist/webhooks/verify.js',
+    installed: 'dist/node/webhooks/verify.js',
   },
   {
     name: 'shop-mgmt/webhooks/redis',
     contents: sdk('src/webhooks/redis.ts'),
-    installed: 'dist/webhooks/redis.js',
+    installed: 'dist/node/webhooks/redis.js',
   },
-  { name: 'shop-mgmt/testing', contents: sdk('src/testing/index.ts'), installed: 'dist/testing/index.js' },
+  {
+    name: 'shop-mgmt/testing',
+    contents: sdk('src/testing/index.ts'),
+    installed: 'dist/node/testing/index.js',
+  },
   // What the main entry's import costs by itself because of ky: on Node, ky's module-level feature test
   // constructs a `Request`, which loads the runtime's fetch implementation.
   { name: 'ky (alone)', contents: "export { default } from 'ky';", installed: 'ky' },
@@ -89,6 +137,8 @@ interface Measured {
   /** Where ky is: loaded with the entry, in a chunk the first call loads, or not at all. */
   readonly ky: 'in' | 'lazy' | 'not in';
   readonly zod: string;
+  /** Copies of zod's core in the whole bundle (each defines `__zod_globalConfig` once). */
+  readonly zodCopies: number;
 }
 
 type Outputs = Record<string, { imports: { path: string; kind: string }[] }>;
@@ -126,7 +176,9 @@ async function bundle(target: Target, dir: string, index: number): Promise<Measu
   });
   mkdirSync(outdir, { recursive: true });
   const sizes = new Map<string, { min: number; gz: number }>();
+  let zodCopies = 0;
   for (const output of result.outputFiles) {
+    zodCopies += output.text.match(/\.__zod_globalConfig\?\?\(/g)?.length ?? 0;
     writeFileSync(output.path, output.contents);
     const key = relative(root, output.path);
     sizes.set(key, { min: output.contents.length, gz: gzipSync(output.contents, { level: 9 }).length });
@@ -134,7 +186,18 @@ async function bundle(target: Target, dir: string, index: number): Promise<Measu
   const outputs = result.metafile.outputs as unknown as Outputs;
   const entry = Object.keys(outputs).find((name) => /\/entry\.js$/.test(name))!;
   const onImport = reachable(outputs, entry, false);
-  const all = reachable(outputs, entry, true);
+  let all = reachable(outputs, entry, true);
+  if (target.firstCall) {
+    // The entry's static set, and the lazy chunks the call loads with the chunks they import statically.
+    const pattern = target.firstCall;
+    const called = new Set(onImport);
+    for (const file of all) {
+      const inputs = Object.keys(result.metafile.outputs[file]?.inputs ?? {});
+      if (!onImport.has(file) && inputs.some((input) => pattern.test(input)))
+        for (const needed of reachable(outputs, file, false)) called.add(needed);
+    }
+    all = called;
+  }
   const sum = (files: Set<string>, key: 'min' | 'gz') =>
     [...files].reduce((total, file) => total + (sizes.get(file)?.[key] ?? 0), 0);
   const inputsOf = (files: Set<string>) =>
@@ -162,6 +225,7 @@ async function bundle(target: Target, dir: string, index: number): Promise<Measu
         ? 'lazy'
         : 'not in',
     zod,
+    zodCopies,
   };
 }
 
@@ -242,7 +306,10 @@ async function main(): Promise<void> {
         m.target.limitKb === undefined
           ? ''
           : `  target <= ${m.target.limitKb} kB on import: ${m.gzBytes <= m.target.limitKb * 1000 ? 'met' : 'NOT met'}`;
-      const about = m.target.name.startsWith('shop-mgmt') ? `  zod ${m.zod}, ky ${m.ky}${limit}` : '';
+      const about =
+        m.target.name.startsWith('shop-mgmt') || m.target.name.includes('dist')
+          ? `  zod ${m.zod} (${m.zodCopies} ${m.zodCopies === 1 ? 'copy' : 'copies'}), ky ${m.ky}${limit}`
+          : '';
       const pair = (min: number, gz: number) => `${kb(min)} / ${kb(gz)}`.padStart(22);
       console.log(
         `${m.target.name.padEnd(26)}${pair(m.minBytes, m.gzBytes)}${pair(m.allMinBytes, m.allGzBytes)}` +

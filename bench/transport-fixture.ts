@@ -1,7 +1,11 @@
-/** The records the transport bench serves: range reservations shaped as the reference's section 2 says. */
+/**
+ * The records the transport and walk benches serve: range reservations with every field the reference's
+ * section 2 lists, sized like the sandbox's (one priced line, a contact; ~0.8 kB of JSON each).
+ */
 export function reservation(id: number): Record<string, unknown> {
   const starts = new Date(Date.UTC(2026, 9, 1, 9) + id * 3_600_000);
   const ends = new Date(starts.getTime() + 3_600_000);
+  const at = (date: Date) => date.toISOString().replace('.000', '');
   return {
     object: 'range_reservation',
     id,
@@ -10,47 +14,27 @@ export function reservation(id: number): Record<string, unknown> {
     status: ['booked', 'checked_in', 'completed', 'cancelled'][id % 4],
     source: id % 2 ? 'api' : 'storefront_widget',
     party_size: 1 + (id % 4),
-    starts_at: starts.toISOString().replace('.000', ''),
-    ends_at: ends.toISOString().replace('.000', ''),
-    contact: {
-      name: `Guest Number ${id}`,
-      email: `guest${id}@example-shooting-range.com`,
-      phone: '+1 555 010 0000',
-    },
-    customer_ids: [5000 + id, 6000 + id],
+    starts_at: at(starts),
+    ends_at: at(ends),
+    contact: { name: `Guest ${id}`, email: `guest${id}@example.com`, phone: '+12085552010' },
+    customer_ids: [5000 + id],
     payment_status: 'paid',
     paid_cents: 4500,
     refunded_cents: 0,
     order_id: id % 3 ? 90_000 + id : null,
     storefront_order_id: id % 2 ? null : `SO-${10_000 + id}`,
     lines: [
-      line('resource', id, null, 'Lane 7 - 25 yard pistol bay, one hour, standard targets included', 1, 3000),
-      line(
-        'lane_time',
-        id,
-        null,
-        'Additional lane time (30 minutes, same lane, billed per half hour)',
-        1,
-        1000,
-      ),
-      line(
-        'rental',
-        id,
-        7000 + id,
-        'Rental: Glock 19 Gen 5, 9mm, with eye and ear protection and two magazines',
-        1,
-        500,
-      ),
-      line(
-        'adjustment',
-        id,
-        null,
-        'Member discount (Gold plan, 10% off lane time, applied at booking)',
-        1,
-        0,
-      ),
+      {
+        kind: 'resource',
+        resource_id: 10 + (id % 12),
+        product_id: id % 4 === 0 ? 9001 : null,
+        description: 'Lane 7, 25 yd pistol bay, 1 hour',
+        quantity: 1,
+        unit_cents: 4500,
+        total_cents: 4500,
+      },
     ],
-    confirmed_at: starts.toISOString().replace('.000', ''),
+    confirmed_at: at(starts),
     checked_in_at: null,
     completed_at: null,
     cancelled_at: null,
@@ -61,32 +45,13 @@ export function reservation(id: number): Record<string, unknown> {
   };
 }
 
-function line(
-  kind: string,
-  id: number,
-  productId: number | null,
-  description: string,
-  qty: number,
-  unit: number,
-) {
-  return {
-    kind,
-    resource_id: 10 + (id % 12),
-    product_id: productId,
-    description,
-    quantity: qty,
-    unit_cents: unit,
-    total_cents: qty * unit,
-  };
-}
-
-/** The success envelope of a cursor-paginated list of `count` reservations. */
-export function listEnvelope(count: number): string {
-  const data = Array.from({ length: count }, (_, i) => reservation(i + 1));
+/** The success envelope of one page of a cursor list: `count` reservations from id `first`, and its meta. */
+export function listEnvelope(count: number, first = 1, nextCursor: string | null = 'c_Zm9vYmFy'): string {
+  const data = Array.from({ length: count }, (_, i) => reservation(first + i));
   return JSON.stringify({
     status: 'ok',
     data,
-    meta: { limit: count, has_more: true, next_cursor: 'c_Zm9vYmFy' },
+    meta: { limit: count, has_more: nextCursor !== null, next_cursor: nextCursor },
   });
 }
 

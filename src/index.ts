@@ -31,6 +31,7 @@ export {
   PermissionDeniedError,
   RateLimitError,
   type ResponseIssue,
+  ResponseTooLargeError,
   ResponseValidationError,
   ShopApiError,
   ShopError,

@@ -1,49 +1,71 @@
 import type { ParamsNames } from './emit-params.js';
 import { GENERATED_HEADER, type ImportPaths } from './emit-schemas.js';
+import { groupFile, groupOf } from './groups.js';
 import type { OperationModel } from './model.js';
 import { jsDoc, literal, quote } from './names.js';
 
-/** The two files of the endpoint table: the table itself and the schemas it loads lazily. */
+/** The files of the endpoint table: the table itself and the schemas it loads lazily, per resource group. */
 export interface EmittedOperations {
   /** operations.ts: every endpoint's metadata, with a loader of its schemas. No zod, no schema. */
   readonly table: string;
-  /** operation-schemas.ts: every endpoint's query, body and result schemas, loaded on the first call. */
+  /** operation-schemas.ts: every group's schemas gathered in one map (for tests and tools, not the table). */
   readonly schemas: string;
+  /** `operation-schemas.<group>.ts` -> source: one group's query, body and result schemas. */
+  readonly parts: ReadonlyMap<string, string>;
 }
 
 /**
  * operations.ts: the endpoint table, data rather than code (as Octokit's endpoints are). Each entry
- * satisfies `Operation`; its `schemas` is a loader of its entry in operation-schemas.ts, a module the entry
- * imports with `import()` so that zod and the schemas stay out of an application's first bundle. The loader
+ * satisfies `Operation`; its `schemas` is a loader of its entry in its resource group's
+ * operation-schemas.<group>.ts, a module the table imports with `import()` so that zod and the schemas stay
+ * out of an application's first bundle, and a first call loads its own group's schemas only. The loader
  * keeps the entry's precise schema types, so `shop.request(op, ...)` infers the result from the table alone.
  */
 export function emitOperations(
   operations: readonly OperationModel[],
   params: ReadonlyMap<string, ParamsNames>,
   paths: ImportPaths,
+  /** Each record schema's module, `./schemas.<part>.js` (emitSchemas). */
+  moduleOf: ReadonlyMap<string, string>,
 ): EmittedOperations {
-  const schemaImports = new Set<string>();
-  const paramImports = new Set<string>();
-  let usesZ = false;
+  const groups = new Map<
+    string,
+    { entries: string; usesZ: boolean; paramImports: Set<string>; schemaImports: Map<string, Set<string>> }
+  >();
   let entries = '';
-  let schemaEntries = '';
 
   for (const op of operations) {
+    const group = groupOf(op.id);
+    const part = groups.get(group) ?? {
+      entries: '',
+      usesZ: false,
+      paramImports: new Set<string>(),
+      schemaImports: new Map<string, Set<string>>(),
+    };
+    groups.set(group, part);
     const names = params.get(op.id) ?? { query: null, body: null };
-    if (names.query) paramImports.add(names.query);
-    if (names.body) paramImports.add(names.body);
+    if (names.query) part.paramImports.add(names.query);
+    if (names.body) part.paramImports.add(names.body);
     const queryRequired = op.query.some((p) => p.required);
     let result: string;
     if (op.result.kind === 'unknown') {
-      usesZ = true;
+      part.usesZ = true;
       result = 'z.unknown()';
     } else {
-      schemaImports.add(`${op.result.name}Schema`);
-      if (op.result.kind === 'array') usesZ = true;
+      const module = moduleOf.get(op.result.name);
+      if (!module) throw new Error(`${op.id}: its result ${op.result.name} is not a generated schema`);
+      const imported = part.schemaImports.get(module) ?? new Set<string>();
+      imported.add(`${op.result.name}Schema`);
+      part.schemaImports.set(module, imported);
+      if (op.result.kind === 'array') part.usesZ = true;
       result = op.result.kind === 'array' ? `z.array(${op.result.name}Schema)` : `${op.result.name}Schema`;
+      if (op.result.kind === 'schema' && op.result.partial) {
+        part.usesZ = true;
+        result = `z.partial(${result})`;
+      }
     }
-    if (names.query && !queryRequired) usesZ = true;
-    if (names.body && !op.bodyRequired) usesZ = true;
+    if (names.query && !queryRequired) part.usesZ = true;
+    if (names.body && !op.bodyRequired) part.usesZ = true;
     const pathParams = op.pathParams
       .map((p) => `{ name: ${quote(p.name)}, type: ${quote(p.type)} }`)
       .join(', ');
@@ -53,8 +75,8 @@ export function emitOperations(
       method: ${quote(op.method)},
       path: ${quote(op.path)},
       pathParams: [${pathParams}],
-      /** Loads its query, body and result schemas (with zod), once: on the first call. */
-      schemas: lazy(${quote(op.id)}),
+      /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
+      schemas: lazy(${loaderName(group)}, ${quote(op.id)}),
       pagination: ${op.pagination ? quote(op.pagination) : 'null'},
       successStatus: ${op.successStatus},
       permission: ${op.permission === null ? 'null' : quote(op.permission)},
@@ -63,41 +85,66 @@ export function emitOperations(
       undocumented: ${op.undocumented},
       summary: ${literal(op.summary)},
     },\n`;
-    schemaEntries += `${quote(op.id)}: {
+    part.entries += `${quote(op.id)}: {
       query: ${optionalUnless(names.query, queryRequired)},
       body: ${optionalUnless(names.body, op.bodyRequired)},
       result: ${result},
     },\n`;
   }
 
-  let imports = usesZ ? "import * as z from 'zod/mini';\n" : '';
-  imports += `import type { OperationSchemas } from '${paths.operation}';\n`;
-  if (paramImports.size > 0)
-    imports += `import { ${[...paramImports].sort().join(', ')} } from './params.js';\n`;
-  if (schemaImports.size > 0)
-    imports += `import { ${[...schemaImports].sort().join(', ')} } from './schemas.js';\n`;
-
-  const schemas = `${GENERATED_HEADER}${imports}
+  const parts = new Map<string, string>();
+  for (const [group, part] of groups) {
+    let imports = part.usesZ ? "import * as z from 'zod/mini';\n" : '';
+    imports += `import type { OperationSchemas } from '${paths.operation}';\n`;
+    if (part.paramImports.size > 0)
+      imports += `import { ${[...part.paramImports].sort().join(', ')} } from './params.${groupFile(group)}.js';\n`;
+    for (const [module, names] of [...part.schemaImports].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      imports += `import { ${[...names].sort().join(', ')} } from '${module}';\n`;
+    parts.set(
+      `operation-schemas.${groupFile(group)}.ts`,
+      `${GENERATED_HEADER}${imports}
 ${jsDoc([
-  'The schemas of every endpoint of operations.ts, keyed by operationId: `query` and `body` (checked before',
-  "sending; they accept `undefined` where the spec makes that part optional) and `result` (the envelope's",
-  '`data`; for a cursor list, one item). The table loads this module with `import()` on the first call.',
+  `The schemas of the \`${group}\` endpoints of operations.ts, keyed by operationId: \`query\` and \`body\``,
+  '(checked before sending; they accept `undefined` where the spec makes that part optional) and `result` (the',
+  "envelope's `data`; for a cursor list, one item). The table loads this module with `import()` on the first",
+  'call of one of these endpoints.',
+])}export const GROUP_SCHEMAS = {
+${part.entries}} as const satisfies Record<string, OperationSchemas>;
+`,
+    );
+  }
+
+  const groupNames = [...groups.keys()];
+  const schemas = `${GENERATED_HEADER}${groupNames
+    .map(
+      (group) =>
+        `import { GROUP_SCHEMAS as ${loaderName(group)} } from './operation-schemas.${groupFile(group)}.js';\n`,
+    )
+    .join('')}
+${jsDoc([
+  'The schemas of every endpoint of operations.ts, keyed by operationId, gathered from the modules of each',
+  'resource group (operation-schemas.<group>.ts), which the table loads one by one with `import()`.',
 ])}export const OPERATION_SCHEMAS = {
-${schemaEntries}} as const satisfies Record<string, OperationSchemas>;
+${groupNames.map((group) => `...${loaderName(group)},\n`).join('')}} as const;
 `;
 
-  const table = `${GENERATED_HEADER}import type { Operation } from '${paths.operation}';
-import type { OPERATION_SCHEMAS } from './operation-schemas.js';
+  const table = `${GENERATED_HEADER}import type { Operation, OperationSchemas } from '${paths.operation}';
 
-type Schemas = typeof OPERATION_SCHEMAS;
-
+${groupNames
+  .map(
+    (group) => `const ${loaderName(group)} = () => import('./operation-schemas.${groupFile(group)}.js');\n`,
+  )
+  .join('')}
 ${jsDoc([
-  "A loader of one endpoint's schemas from operation-schemas.ts, which the bundler puts in a chunk of its",
-  'own (with zod). The transport calls it once per operation and caches what it resolves to.',
+  "A loader of one endpoint's schemas from its group's operation-schemas.<group>.ts, which the bundler puts",
+  'in a chunk of its own (with zod). The transport calls it once per operation and caches what it resolves to.',
 ])}const lazy =
-  <Id extends keyof Schemas>(id: Id) =>
+  <Schemas extends Record<string, OperationSchemas>, Id extends keyof Schemas>(
+    load: () => Promise<{ readonly GROUP_SCHEMAS: Schemas }>,
+    id: Id,
+  ) =>
   (): Promise<Schemas[Id]> =>
-    import('./operation-schemas.js').then((module) => module.OPERATION_SCHEMAS[id]);
+    load().then((module) => module.GROUP_SCHEMAS[id]);
 
 ${jsDoc([
   'Every endpoint of the API, keyed by operationId (the SDK method path). Resources pass an entry to the',
@@ -108,7 +155,12 @@ ${entries}} as const satisfies Record<string, Operation>;
 
 ${jsDoc(['The operationId of any endpoint, e.g. `range.reservations.create`.'])}export type OperationId = keyof typeof operations;
 `;
-  return { table, schemas };
+  return { table, schemas, parts };
+}
+
+/** The identifier of a group's loader and of its schemas in operation-schemas.ts: `range` -> `rangeGroup`. */
+function loaderName(group: string): string {
+  return `${group}Group`;
 }
 
 /** A params schema as the table holds it: `z.optional()` unless the spec requires that part. */
@@ -124,7 +176,11 @@ function operationDoc(op: OperationModel): string[] {
   ];
   if (op.description) lines.push('', op.description);
   lines.push('', `\`${op.method} ${op.path}\``);
-  lines.push(`Permission: ${op.permission ? `\`${op.permission}\`` : 'none'}.`);
+  const inferred = ' (inferred, not stated by the reference)';
+  lines.push(
+    `Permission: ${op.permission ? `\`${op.permission}\`` : 'none'}${op.inferred.includes('permission') ? inferred : ''}.`,
+  );
+  if (op.inferred.includes('status')) lines.push(`Success: HTTP ${op.successStatus}${inferred}.`);
   if (op.idempotency === 'required') lines.push('Idempotency-Key: required (a balance move).');
   if (op.pagination) lines.push('Cursor-paginated; its `result` schema is of one item.');
   if (op.errorCodes.length > 0) lines.push(`Errors: ${op.errorCodes.map((c) => `\`${c}\``).join(', ')}.`);

@@ -1,4 +1,5 @@
 import { GENERATED_HEADER, type ImportPaths } from './emit-schemas.js';
+import { groupFile, groupOf } from './groups.js';
 import type { OperationModel } from './model.js';
 import { jsDoc } from './names.js';
 import { deref, type OpenApiDocument, type SchemaObject } from './spec.js';
@@ -12,23 +13,35 @@ export interface ParamsNames {
   readonly body: string | null;
 }
 
+/** params.ts (every group's file re-exported), the files per resource group, and each operation's names. */
+export interface EmittedParams {
+  readonly source: string;
+  /** `params.<group>.ts` -> source. */
+  readonly parts: ReadonlyMap<string, string>;
+  readonly names: Map<string, ParamsNames>;
+}
+
 /**
  * params.ts: per operation with a query or a body, `<Op>ParamsSchema` (query and body merged, path
  * parameters left out) and `interface <Op>Params`, the fields it accepts, each under its doc comment. When an operation has both, the separate
- * `<Op>QuerySchema` and `<Op>BodySchema` are exported too, for the transport to check each part.
+ * `<Op>QuerySchema` and `<Op>BodySchema` are exported too, for the transport to check each part. They are
+ * declared in `params.<group>.ts`, one file per resource group (see groups.ts), which params.ts re-exports.
  */
 export function emitParams(
   doc: OpenApiDocument,
   operations: readonly OperationModel[],
   paths: ImportPaths,
   knownList: (values: readonly string[]) => string | undefined,
-): { source: string; names: Map<string, ParamsNames> } {
-  const helpers = new Set<HelperName>();
-  const lists = new Set<string>();
+): EmittedParams {
   const names = new Map<string, ParamsNames>();
-  let body = '';
+  const groups = new Map<string, { body: string; helpers: Set<HelperName>; lists: Set<string> }>();
 
   for (const op of operations) {
+    const group = groupFile(groupOf(op.id));
+    const part = groups.get(group) ?? { body: '', helpers: new Set<HelperName>(), lists: new Set<string>() };
+    groups.set(group, part);
+    const { helpers, lists } = part;
+    let body = '';
     const emitter = new ZodEmitter(doc, { mode: 'input', closed: !op.undocumented, knownList });
     const query = op.query.length > 0 ? querySchema(doc, op) : undefined;
     const payload = op.body ? deref(doc, op.body) : undefined;
@@ -57,16 +70,29 @@ export function emitParams(
       names.set(op.id, { query: null, body: null });
       continue;
     }
+    part.body += body;
     for (const helper of emitter.helpers) helpers.add(helper);
     for (const list of emitter.lists) lists.add(list);
   }
 
-  let imports = "import * as z from 'zod/mini';\n";
-  const fromHelpers = (['dateTimeInput', 'openEnum', 'requestEnum'] as const).filter((h) => helpers.has(h));
-  if (fromHelpers.length > 0) imports += `import { ${fromHelpers.join(', ')} } from '${paths.helpers}';\n`;
-  if (lists.size > 0) imports += `import { ${[...lists].sort().join(', ')} } from './enums.js';\n`;
-  if (helpers.has('ERROR_CODES')) imports += "import { ERROR_CODES } from './error-codes.js';\n";
-  return { source: `${GENERATED_HEADER}${imports}${body}`, names };
+  const parts = new Map<string, string>();
+  for (const [group, { body, helpers, lists }] of groups) {
+    if (body === '') continue;
+    let imports = "import * as z from 'zod/mini';\n";
+    const fromHelpers = (['dateTimeInput', 'openEnum', 'requestEnum'] as const).filter((h) => helpers.has(h));
+    if (fromHelpers.length > 0) imports += `import { ${fromHelpers.join(', ')} } from '${paths.helpers}';\n`;
+    if (lists.size > 0) imports += `import { ${[...lists].sort().join(', ')} } from './enums.js';\n`;
+    if (helpers.has('ERROR_CODES')) imports += "import { ERROR_CODES } from './error-codes.js';\n";
+    parts.set(`params.${group}.ts`, `${GENERATED_HEADER}${imports}${body}`);
+  }
+  const barrel = [...parts.keys()]
+    .sort()
+    .map((file) => `export * from './${file.replace(/\.ts$/, '.js')}';\n`)
+    .join('');
+  const source = `${GENERATED_HEADER}${jsDoc([
+    "Every operation's parameter types and schemas, declared per resource group in the files re-exported here.",
+  ])}${barrel}`;
+  return { source, parts, names };
 }
 
 /** The query parameters as one object schema, each parameter's description carried onto its field. */

@@ -227,7 +227,11 @@ function emitMethod(
   } else if (op.result.kind !== 'unknown') {
     types.add(op.result.name);
     result =
-      op.result.kind === 'array' && op.pagination !== 'cursor' ? `${op.result.name}[]` : op.result.name;
+      op.result.kind === 'array' && op.pagination !== 'cursor'
+        ? `${op.result.name}[]`
+        : op.result.kind === 'schema' && op.result.partial
+          ? `Partial<${op.result.name}>`
+          : op.result.name;
   }
   const returns = op.pagination === 'cursor' ? `PagePromise<${result}>` : `APIPromise<${result}>`;
   const invoke = op.pagination === 'cursor' ? 'list' : 'request';
@@ -264,11 +268,19 @@ function methodDoc(
   return [
     prose,
     '',
-    `Permission: ${op.permission ? `\`${op.permission}\`` : 'none'}.`,
+    `Permission: ${op.permission ? `\`${op.permission}\`` : 'none'}${inferredMark(op, 'permission')}.`,
+    ...(op.inferred.includes('status')
+      ? [`Success: HTTP ${op.successStatus}${inferredMark(op, 'status')}.`]
+      : []),
     ...wrapErrors(`Errors: ${errors}`),
     '@example',
     example,
   ];
+}
+
+/** ` (inferred, ...)` after what the spec states by inference only. */
+function inferredMark(op: OperationModel, what: 'permission' | 'status'): string {
+  return op.inferred.includes(what) ? ' (inferred, not stated by the reference)' : '';
 }
 
 /** Wraps prose to the comment width, breaking only where `breaks` matches (by default, at any space). */

@@ -1,3 +1,4 @@
+import { groupFile, usedIn } from './groups.js';
 import type { NamedInlineSchema } from './model.js';
 import { jsDoc } from './names.js';
 import type { OpenApiDocument, SchemaObject } from './spec.js';
@@ -26,39 +27,53 @@ interface Block {
   readonly code: string;
   readonly enums: EnumConstant[];
   readonly deps: Set<string>;
+  readonly helpers: Set<HelperName>;
 }
 
 /** The generated schemas.ts and the known-values lists its schemas use, which enums.ts exports. */
 export interface EmittedSchemas {
+  /** schemas.ts: every part re-exported, so `./schemas.js` exports every record type and schema. */
   readonly source: string;
+  /** The parts, file name (`schemas.<part>.ts`) -> source: the declarations themselves. */
+  readonly parts: ReadonlyMap<string, string>;
+  /** Each schema's part, as a module specifier: `RangeReservation` -> `./schemas.range.js`. */
+  readonly moduleOf: ReadonlyMap<string, string>;
   readonly enums: readonly EnumConstant[];
 }
 
 /**
- * schemas.ts: one loose zod object per component (and per inline shape the model named), each with its
- * inferred type, declared after the schemas they reference. The known-values lists hoisted out of them
- * go to enums.ts (plain data, no zod), which schemas.ts imports.
+ * schemas.ts and its parts: one loose zod object per component (and per inline shape the model named), each
+ * with its inferred type, declared after the schemas they reference. The known-values lists hoisted out of
+ * them go to enums.ts (plain data, no zod), which the parts import.
+ *
+ * The declarations are split into parts by the resource groups whose operations reach them (`usage`: schema
+ * name -> the groups whose results are that schema, closed here over references): `schemas.<group>.ts` for
+ * the schemas of one group, `schemas.shared-<n>.ts` for those of the same several groups, `schemas.other.ts`
+ * for those no operation returns (event payloads). schemas.ts re-exports every part.
  */
 export function emitSchemas(
   doc: OpenApiDocument,
   inline: readonly NamedInlineSchema[],
   hasEvents: boolean,
   paths: ImportPaths,
+  usage: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
 ): EmittedSchemas {
   const helpers = new Set<HelperName>();
   const blocks = new Map<string, Block>();
   const add = (name: string, schema: SchemaObject, description: string | undefined) => {
     if (blocks.has(name)) throw new Error(`two schemas would both be named ${name}`);
+    const own = new Set<HelperName>();
     const emitter = new ZodEmitter(doc, {
       mode: 'output',
       // The envelope's type is the webhooks' keys; the spec may leave it a plain string.
       override: (path) =>
         hasEvents && path.length === 2 && path[0] === 'Event' && path[1] === 'type'
-          ? eventTypeExpr(helpers)
+          ? eventTypeExpr(own)
           : undefined,
     });
     const expr = emitter.expr(schema, [name]);
-    for (const helper of emitter.helpers) helpers.add(helper);
+    for (const helper of emitter.helpers) own.add(helper);
+    for (const helper of own) helpers.add(helper);
     const isEnum = [...emitter.enums.values()].some((e) => e.typeName === name);
     const comment = jsDoc([description ?? schema.description ?? ''].filter(Boolean));
     let code: string;
@@ -75,7 +90,13 @@ export function emitSchemas(
       code = types.declaration(name, schema, comment);
       code += `${comment}export const ${name}Schema = ${expr} satisfies z.ZodMiniType<${name}>;\n`;
     }
-    blocks.set(name, { name, code, enums: [...emitter.enums.values()], deps: emitter.refs });
+    blocks.set(name, {
+      name,
+      code,
+      enums: [...emitter.enums.values()],
+      deps: emitter.refs,
+      helpers: own,
+    });
   };
 
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
@@ -83,9 +104,9 @@ export function emitSchemas(
   }
   for (const item of inline) add(item.name, item.schema, item.description);
 
-  let body = '';
+  const ordered = dependencyOrder(blocks);
   const emittedEnums = new Map<string, EnumConstant>();
-  for (const block of dependencyOrder(blocks)) {
+  for (const block of ordered) {
     for (const constant of block.enums) {
       const previous = emittedEnums.get(constant.constName);
       if (previous && previous.values.join('\n') !== constant.values.join('\n')) {
@@ -94,17 +115,78 @@ export function emitSchemas(
       if (previous) continue;
       emittedEnums.set(constant.constName, constant);
     }
-    body += `\n${block.code}`;
   }
 
-  let imports = "import * as z from 'zod/mini';\n";
-  const fromHelpers = (['dateTimeInput', 'openEnum'] as const).filter((h) => helpers.has(h));
-  if (fromHelpers.length > 0) imports += `import { ${fromHelpers.join(', ')} } from '${paths.helpers}';\n`;
-  if (emittedEnums.size > 0)
-    imports += `import { ${[...emittedEnums.keys()].join(', ')} } from './enums.js';\n`;
-  if (helpers.has('ERROR_CODES')) imports += "import { ERROR_CODES } from './error-codes.js';\n";
-  if (helpers.has('EVENT_TYPES')) imports += "import { EVENT_TYPES } from './event-types.js';\n";
-  return { source: `${GENERATED_HEADER}${imports}${body}`, enums: [...emittedEnums.values()] };
+  // A schema is reached by the groups that reach anything referencing it: close `usage` over references,
+  // dependents first (the reverse of declaration order).
+  const groups = new Map<string, Set<string>>();
+  for (const block of ordered) groups.set(block.name, new Set(usage.get(block.name) ?? []));
+  for (const block of [...ordered].reverse()) {
+    for (const dep of block.deps) for (const group of groups.get(block.name)!) groups.get(dep)!.add(group);
+  }
+  const partNames = new Map<string, string>();
+  const partOf = (name: string): string => {
+    const key = [...groups.get(name)!].sort().join(',');
+    let part = partNames.get(key);
+    if (!part) {
+      const size = groups.get(name)!.size;
+      const shared = [...partNames.keys()].filter((k) => k.includes(',')).length;
+      part = size === 0 ? 'other' : size === 1 ? groupFile(key) : `shared-${shared + 1}`;
+      partNames.set(key, part);
+    }
+    return part;
+  };
+  const members = new Map<string, Block[]>();
+  const moduleOf = new Map<string, string>();
+  for (const block of ordered) {
+    const part = partOf(block.name);
+    members.set(part, [...(members.get(part) ?? []), block]);
+    moduleOf.set(block.name, `./schemas.${part}.js`);
+  }
+
+  const parts = new Map<string, string>();
+  for (const [part, declared] of members) {
+    let body = '';
+    const helpersUsed = new Set<HelperName>();
+    const fromParts = new Map<string, string[]>();
+    for (const block of declared) {
+      body += `\n${block.code}`;
+      for (const helper of block.helpers) helpersUsed.add(helper);
+      for (const dep of block.deps) {
+        const module = moduleOf.get(dep)!;
+        if (module === moduleOf.get(block.name)) continue;
+        const names = fromParts.get(module) ?? [];
+        for (const name of usedIn(
+          block.code,
+          [`${dep}Schema`, `type ${dep}`].map((n) => n.replace('type ', '')),
+        ))
+          if (!names.includes(name)) names.push(name);
+        fromParts.set(module, names);
+      }
+    }
+    let imports = /\bz\./.test(body) ? "import * as z from 'zod/mini';\n" : '';
+    const fromHelpers = (['dateTimeInput', 'openEnum'] as const).filter((h) => helpersUsed.has(h));
+    if (fromHelpers.length > 0) imports += `import { ${fromHelpers.join(', ')} } from '${paths.helpers}';\n`;
+    const lists = usedIn(body, emittedEnums.keys());
+    if (lists.length > 0) imports += `import { ${lists.join(', ')} } from './enums.js';\n`;
+    if (helpersUsed.has('ERROR_CODES')) imports += "import { ERROR_CODES } from './error-codes.js';\n";
+    if (helpersUsed.has('EVENT_TYPES')) imports += "import { EVENT_TYPES } from './event-types.js';\n";
+    for (const [module, names] of [...fromParts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const specifiers = names.map((name) => (name.endsWith('Schema') ? name : `type ${name}`));
+      if (specifiers.length > 0) imports += `import { ${specifiers.join(', ')} } from '${module}';\n`;
+    }
+    parts.set(`schemas.${part}.ts`, `${GENERATED_HEADER}${imports}${body}`);
+  }
+
+  const barrel = [...parts.keys()]
+    .sort()
+    .map((file) => `export * from './${file.replace(/\.ts$/, '.js')}';\n`)
+    .join('');
+  const source = `${GENERATED_HEADER}${jsDoc([
+    'Every record type and schema, declared in the parts re-exported here: split by the resource groups',
+    "whose calls use them, so that a first call loads its own group's schemas only.",
+  ])}${barrel}`;
+  return { source, parts, moduleOf, enums: [...emittedEnums.values()] };
 }
 
 /**

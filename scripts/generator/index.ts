@@ -5,6 +5,7 @@ import { emitOperations } from './emit-operations.js';
 import { emitParams } from './emit-params.js';
 import { emitEnums, emitSchemas, type ImportPaths, knownListLookup } from './emit-schemas.js';
 import { formatSource } from './format.js';
+import { groupOf } from './groups.js';
 import { buildModel } from './model.js';
 import { loadSpec } from './spec.js';
 
@@ -37,11 +38,17 @@ endpoint table: metadata, no schema), \`operation-schemas.ts\` (each endpoint's 
 schemas), \`event-types.ts\` and \`events.ts\` (event types and payloads), \`error-codes.ts\` (error
 code -> HTTP status).
 
-Schemas load lazily: \`operations.ts\` imports no zod and no schema; each entry's \`schemas\` is a loader that
-imports \`operation-schemas.ts\` with \`import()\`. The ESM build (\`splitting: true\`) puts that module, the
-schemas and zod in chunks the main entry loads on its first call, not on import; the transport caches what
-the loader resolves to, so later calls check synchronously. Only the \`shop-mgmt/schemas\` entry imports the
-schemas eagerly (for \`EVENT_PAYLOAD_SCHEMAS\` and a caller's own checks).
+Schemas are split by resource group (an operation id's first segment: \`range\`, \`me\`, \`giftCertificates\`)
+and load lazily, one group at a time. \`schemas.ts\`, \`params.ts\` and \`operation-schemas.ts\` only gather
+their parts: \`schemas.<group>.ts\` holds the records only that group's calls return (and what they
+reference), \`schemas.shared-<n>.ts\` those several groups share, \`schemas.other.ts\` those no call returns
+(event payloads); \`params.<group>.ts\` and \`operation-schemas.<group>.ts\` the rest of a group.
+\`operations.ts\` imports no zod and no schema; each entry's \`schemas\` is a loader that imports its group's
+\`operation-schemas.<group>.ts\` with \`import()\`. Bundlers split by module, so the ESM build (\`splitting:
+true\`) puts each group's schemas in chunks of their own, beside the shared ones and zod: a first call loads
+its group's, not on import and not another group's; the transport caches what the loader resolves to, so
+later calls check synchronously. Only the \`shop-mgmt/schemas\` entry imports every schema eagerly (for
+\`EVENT_PAYLOAD_SCHEMAS\` and a caller's own checks).
 
 The schemas are \`zod/mini\` (functional forms, imported as a namespace) so that a bundler keeps only the zod
 functions they call. Types and schemas cannot drift: each schema is declared \`satisfies\` its type, and
@@ -60,15 +67,24 @@ export async function generate(options: GenerateOptions): Promise<Map<string, st
     helpers: importPath(options.targetDir, path.join(options.root, 'src/internal/schema-helpers.js')),
     operation: importPath(options.targetDir, path.join(options.root, 'src/core/operation.js')),
   };
-  const schemas = emitSchemas(doc, model.inline, model.events.length > 0, paths);
+  // Which resource groups return each record schema: the schemas are split into modules by it (groups.ts).
+  const usage = new Map<string, Set<string>>();
+  for (const op of model.operations) {
+    if (op.result.kind === 'unknown') continue;
+    usage.set(op.result.name, (usage.get(op.result.name) ?? new Set<string>()).add(groupOf(op.id)));
+  }
+  const schemas = emitSchemas(doc, model.inline, model.events.length > 0, paths, usage);
   const params = emitParams(doc, model.operations, paths, knownListLookup(schemas.enums));
-  const operations = emitOperations(model.operations, params.names, paths);
+  const operations = emitOperations(model.operations, params.names, paths, schemas.moduleOf);
   const sources: Record<string, string> = {
     'enums.ts': emitEnums(schemas.enums),
     'schemas.ts': schemas.source,
+    ...Object.fromEntries(schemas.parts),
     'params.ts': params.source,
+    ...Object.fromEntries(params.parts),
     'operations.ts': operations.table,
     'operation-schemas.ts': operations.schemas,
+    ...Object.fromEntries(operations.parts),
     'event-types.ts': emitEventTypes(model.events),
     'events.ts': emitEvents(model.events),
     'error-codes.ts': emitErrorCodes(doc),

@@ -20,7 +20,16 @@ export interface NamedInlineSchema {
 
 /** How an operation's `data` is typed: a component, a list of one, a named inline shape, or unknown. */
 export type ResultShape =
-  | { readonly kind: 'schema'; readonly name: string }
+  | {
+      readonly kind: 'schema';
+      readonly name: string;
+      /**
+       * The answer's shape is not shown by the reference (`x-shape: undocumented` on the success response)
+       * and `name` is a record the reference does show elsewhere, with required fields: the result is that
+       * record with every field optional (any object is accepted, a field present is checked).
+       */
+      readonly partial?: boolean;
+    }
   | { readonly kind: 'array'; readonly name: string }
   | { readonly kind: 'unknown' };
 
@@ -41,6 +50,8 @@ export interface OperationModel {
   readonly idempotency: 'required' | 'optional' | null;
   readonly errorCodes: readonly string[];
   readonly undocumented: boolean;
+  /** What the spec states by inference (`x-inferred`): the permission, the success status. */
+  readonly inferred: readonly ('permission' | 'status')[];
   readonly summary: string;
   readonly description: string | undefined;
 }
@@ -130,16 +141,38 @@ function operationModel(
     query: [...params.values()].filter((p) => p.in === 'query'),
     body: jsonSchemaOf(requestBody?.content),
     bodyRequired: requestBody?.required === true,
-    result: resultShape(doc, jsonSchemaOf(response.content), pagination, pascal, inline, where),
+    result: partialWhereNotShown(
+      doc,
+      response,
+      resultShape(doc, jsonSchemaOf(response.content), pagination, pascal, inline, where),
+    ),
     pagination,
     successStatus,
     permission: op['x-permission'] ?? null,
     idempotency: op['x-idempotency'] ?? null,
     errorCodes: op['x-error-codes'] ?? [],
     undocumented: op['x-shape'] === 'undocumented',
+    inferred: op['x-inferred'] ?? [],
     summary: op.summary ?? '',
     description: op.description,
   };
+}
+
+/**
+ * A result whose answer the reference does not show (`x-shape: undocumented` on the success response),
+ * typed as a record the reference shows elsewhere: partial, since the real answer may carry less. A record
+ * the spec made for such an answer (itself `x-shape: undocumented`) is already written with what is shown.
+ */
+function partialWhereNotShown(
+  doc: OpenApiDocument,
+  response: { 'x-shape'?: string },
+  result: ResultShape,
+): ResultShape {
+  if (response['x-shape'] !== 'undocumented' || result.kind !== 'schema') return result;
+  const schema = doc.components?.schemas?.[result.name];
+  if (!schema || schema['x-shape'] === 'undocumented') return result;
+  const flat = schema.allOf ? flattenAllOf(doc, schema) : schema;
+  return (flat.required?.length ?? 0) > 0 ? { ...result, partial: true } : result;
 }
 
 /** Finds `data` in the success envelope `{status, data, meta}` and decides how the result is typed. */

@@ -19,6 +19,7 @@ export interface SchemaObject {
   'x-known-values'?: string[];
   'x-unit'?: string;
   'x-http-status'?: Record<string, number | null>;
+  'x-shape'?: string;
 }
 
 export interface ParameterObject {
@@ -40,12 +41,17 @@ export interface OperationObject {
   description?: string;
   parameters?: ParameterObject[];
   requestBody?: { $ref?: string; required?: boolean; content?: Record<string, MediaObject> };
-  responses?: Record<string, { $ref?: string; description?: string; content?: Record<string, MediaObject> }>;
+  responses?: Record<
+    string,
+    { $ref?: string; description?: string; content?: Record<string, MediaObject>; 'x-shape'?: string }
+  >;
   'x-permission'?: string | null;
   'x-idempotency'?: 'required' | 'optional';
   'x-pagination'?: 'cursor';
   'x-error-codes'?: string[];
   'x-shape'?: string;
+  /** What the operation states by inference, not from the reference: `permission`, `status`. */
+  'x-inferred'?: ('permission' | 'status')[];
 }
 
 export type PathItem = Partial<Record<string, OperationObject>> & { parameters?: ParameterObject[] };
@@ -73,7 +79,40 @@ export async function loadSpec(specPath: string): Promise<OpenApiDocument> {
   const doc = (await parse(specPath)) as unknown as OpenApiDocument;
   if (!doc.openapi?.startsWith('3.1'))
     throw new Error(`${specPath}: expected OpenAPI 3.1, got ${doc.openapi}`);
+  readOpenEnums(doc);
   return doc;
+}
+
+/**
+ * The spec writes a value list that may grow (reference section 9) as an open enum, in the form any JSON
+ * Schema tool reads as "one of these, or any other string": `anyOf: [{type: string, enum: [...]},
+ * {type: string}]`. The generator knows it as the list it is (`type: string` with `enum`): every emitter then
+ * sees the known values as before, and response types stay open as they always were.
+ */
+export function readOpenEnums(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) readOpenEnums(item);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const schema = node as SchemaObject & Record<string, unknown>;
+  const known = openEnumValues(schema.anyOf);
+  if (known) {
+    delete schema.anyOf;
+    schema.type = 'string';
+    schema.enum = known;
+  }
+  for (const value of Object.values(schema)) readOpenEnums(value);
+}
+
+/** The known values of an open-enum `anyOf` (a string enum beside any string), else undefined. */
+function openEnumValues(anyOf: SchemaObject[] | undefined): unknown[] | undefined {
+  if (anyOf?.length !== 2) return undefined;
+  const list = anyOf.find((member) => Array.isArray(member.enum));
+  const other = anyOf.find((member) => member !== list);
+  if (!list || !other || list.type !== 'string' || other.type !== 'string') return undefined;
+  if (other.enum !== undefined || other.$ref !== undefined || other.format !== undefined) return undefined;
+  return list.enum;
 }
 
 const COMPONENT_REF = /^#\/components\/(schemas|parameters|requestBodies|responses)\/([^/]+)$/;

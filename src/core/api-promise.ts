@@ -22,6 +22,7 @@ export class LazyAPIResponse<T> implements APIResponse<T> {
   readonly attempts: number;
   readonly operation: string;
   readonly elapsedMs: number;
+  readonly mayHaveBeenApplied: boolean;
 
   constructor(
     readonly data: T,
@@ -32,6 +33,7 @@ export class LazyAPIResponse<T> implements APIResponse<T> {
     this.attempts = call.attempts;
     this.operation = call.operation;
     this.elapsedMs = call.elapsedMs;
+    this.mayHaveBeenApplied = call.mayHaveBeenApplied;
   }
 
   get rateLimit(): RateLimitInfo {

@@ -1,3 +1,4 @@
+import { ConflictError, InternalServerError } from './errors/api-errors.js';
 import { isShopError } from './errors/shop-error.js';
 import { TimeoutError } from './errors/transport-errors.js';
 import type { ShopRequestContext } from './hooks.js';
@@ -18,12 +19,23 @@ export interface CallRecovery {
   readonly operation: string;
   /** Milliseconds from the call's start to its end, waits between retries included. */
   readonly elapsedMs: number;
+  /**
+   * Whether the server may have applied the call. On a result: true unless it was a GET. On an error: true
+   * when an attempt of a POST, PATCH or DELETE went unanswered (a timeout, a reset connection), was answered
+   * 5xx, or met `IDEMPOTENCY_IN_PROGRESS` (an earlier attempt still running): send it again with the same
+   * `idempotencyKey`, or look the record up, before doing anything else. False when every answer refused
+   * it (a 4xx), when nothing was sent (the throttle refused, a deadline passed first), and for every GET.
+   */
+  readonly mayHaveBeenApplied: boolean;
 }
 
 /** One call in flight: the state its attempts, hooks, logs and trace share. One small object per call. */
 export class CallState implements CallRecovery {
   attempts = 0;
   elapsedMs = 0;
+  mayHaveBeenApplied = false;
+  /** Set when an attempt ended in a way that does not prove the server left the call unapplied. */
+  uncertain = false;
   /** Set when the call is traced (a subscriber on `shop-mgmt:request`); null otherwise. */
   trace: RequestTraceMessage | null = null;
   readonly startedAt = performance.now();
@@ -69,9 +81,20 @@ export class CallState implements CallRecovery {
     };
   }
 
-  /** Marks the call finished: its elapsed time, and the trace message's final figures. */
-  finish(status: number | null): void {
+  /** Notes an attempt's error that leaves the outcome in doubt: a 5xx, or `IDEMPOTENCY_IN_PROGRESS`. */
+  doubt(error: unknown): void {
+    if (
+      error instanceof InternalServerError ||
+      (error instanceof ConflictError && error.code === 'IDEMPOTENCY_IN_PROGRESS')
+    ) {
+      this.uncertain = true;
+    }
+  }
+
+  /** Marks the call finished: its elapsed time, whether it may have been applied, the trace's final figures. */
+  finish(status: number | null, ok: boolean): void {
     this.elapsedMs = performance.now() - this.startedAt;
+    this.mayHaveBeenApplied = this.method !== 'GET' && (ok || this.uncertain);
     const trace = this.trace;
     if (trace) {
       trace.status = status;
@@ -90,5 +113,6 @@ export class CallState implements CallRecovery {
     target.attempts = this.attempts;
     if (target.operation === undefined || target.operation === null) target.operation = this.operation;
     target.elapsedMs = this.elapsedMs;
+    target.mayHaveBeenApplied = this.mayHaveBeenApplied;
   }
 }

@@ -1,6 +1,12 @@
 import { readEnv } from '../internal/env.js';
 import { mergeHeaders, userAgent } from '../internal/headers.js';
-import { countProblem, secondsProblem, timeoutProblem } from '../internal/limits.js';
+import {
+  byteCountProblem,
+  countProblem,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  secondsProblem,
+  timeoutProblem,
+} from '../internal/limits.js';
 import { RETRY_BACKOFF, type RetryBackoff } from '../internal/test-hooks.js';
 import { ShopError } from './errors/shop-error.js';
 import { NO_HOOKS, type PreparedHooks, prepareHooks, type ShopHooks } from './hooks.js';
@@ -77,6 +83,13 @@ export interface ClientOptions {
   responseValidation?: ResponseValidation;
   /** Told of each response that broke its schema under `responseValidation: 'warn'`. */
   onValidationIssue?: ValidationIssueListener;
+  /**
+   * The largest response body the client reads, in bytes (up to 256 MiB). A larger one fails the call at
+   * once with a `ResponseTooLargeError`, never retried: refused at its Content-Length, or cut off as it
+   * streams in, so it is never held whole. A page of 200 records is about 300 kB.
+   * @default 16_777_216 (16 MiB)
+   */
+  maxResponseBytes?: number;
   /**
    * Where to log; lines never hold the API key.
    * @default console
@@ -322,6 +335,12 @@ export function resolveClientOptions(options: ClientOptions): TransportConfig {
     hooks: resolveHooks(options.hooks),
     validation: resolveValidation(options.responseValidation),
     onValidationIssue: options.onValidationIssue,
+    maxResponseBytes: resolveNumber(
+      options.maxResponseBytes,
+      DEFAULT_MAX_RESPONSE_BYTES,
+      'maxResponseBytes',
+      byteCountProblem,
+    ),
     retry: {
       maxRetries: resolveNumber(options.maxRetries, 2, 'maxRetries', countProblem),
       maxRetryAfterSeconds: resolveNumber(

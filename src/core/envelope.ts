@@ -1,4 +1,4 @@
-import { excerpt, redact } from '../internal/redact.js';
+import { redact, redactedCopy, snippet } from '../internal/redact.js';
 import { createApiError } from './errors/api-errors.js';
 import { InvalidResponseError } from './errors/transport-errors.js';
 
@@ -41,7 +41,7 @@ export function openEnvelope(
   if (status >= 200 && status < 300) {
     if (!parsed.ok) {
       throw new InvalidResponseError(
-        `Expected a JSON envelope, got ${text === '' ? 'an empty body' : `'${excerpt(redact(text, secrets))}'`} (HTTP ${status})`,
+        `Expected a JSON envelope, got ${text === '' ? 'an empty body' : `'${snippet(text, secrets)}'`} (HTTP ${status})`,
         status,
         headers,
       );
@@ -49,7 +49,7 @@ export function openEnvelope(
     const body = parsed.value;
     if (!isRecord(body) || body.status !== 'ok' || !('data' in body)) {
       throw new InvalidResponseError(
-        `Expected the envelope {status: 'ok', data}, got '${excerpt(redact(text, secrets))}' (HTTP ${status})`,
+        `Expected the envelope {status: 'ok', data}, got '${snippet(text, secrets)}' (HTTP ${status})`,
         status,
         headers,
       );
@@ -59,17 +59,20 @@ export function openEnvelope(
   const error =
     parsed.ok && isRecord(parsed.value) && parsed.value.status === 'error' ? parsed.value.error : null;
   if (isRecord(error) && typeof error.code === 'string') {
-    const message = typeof error.message === 'string' ? redact(error.message, secrets) : '';
-    const fields = error.code === 'VALIDATION_ERROR' ? fieldMessages(error.details, secrets) : '';
+    // The server's words, redacted and cut short: a proxy may echo the request, and a message may be huge.
+    const message = typeof error.message === 'string' ? snippet(error.message, secrets, 500) : '';
+    const code = snippet(error.code, secrets, 100);
+    // A VALIDATION_ERROR's field reasons go into the message too, not only into details.
+    const fields = code === 'VALIDATION_ERROR' ? fieldMessages(error.details, secrets) : '';
     return throwApi(
       status,
-      error.code,
-      `${status} ${error.code}${message ? `: ${message}` : ''}${fields}`,
-      error.details,
+      code,
+      `${status} ${code}${message ? `: ${message}` : ''}${fields}`,
+      isRecord(error.details) ? redactedCopy(error.details, secrets) : undefined,
       headers,
     );
   }
-  const start = text === '' ? 'empty body' : `'${excerpt(redact(text, secrets))}'`;
+  const start = text === '' ? 'empty body' : `'${snippet(text, secrets)}'`;
   const reason = response.statusText ? `${status} ${response.statusText}` : `HTTP ${status}`;
   return throwApi(status, null, `${reason} without an error envelope: ${start}`, undefined, headers);
 }

@@ -72,8 +72,18 @@ export class SdkLogger {
 
   #emit(level: 'debug' | 'info' | 'warn', message: string, fields: LogFields | undefined): void {
     // Fields hold the path template and figures, never the filled path or a header: nothing to redact.
-    if (fields) this.#logger[level](this.#clean(message), fields);
-    else this.#logger[level](this.#clean(message));
+    // A logger that throws (a closed stream, a broken transport) never fails the call it reports on.
+    try {
+      const returned: unknown = fields
+        ? this.#logger[level](this.#clean(message), fields)
+        : this.#logger[level](this.#clean(message));
+      // An async logger's rejection must not surface as an unhandled rejection either.
+      if (typeof (returned as Promise<unknown> | undefined)?.then === 'function') {
+        (returned as Promise<unknown>).then(undefined, () => {});
+      }
+    } catch {
+      // Nothing to do: there is nowhere left to report it.
+    }
   }
 
   #clean(message: string): string {

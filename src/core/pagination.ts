@@ -15,8 +15,22 @@ export interface ListMeta
   readonly [field: string]: unknown;
 }
 
-/** Fetches the page that starts at `cursor` (undefined: the caller's first page). */
-export type PageSender<T> = (cursor: string | undefined) => Promise<ReceivedPage<T>>;
+/**
+ * Fetches the page that starts at `cursor` (undefined: the caller's first page). `maxPages`, when set, bounds
+ * a walk (the call's `maxPages` option).
+ */
+export type PageSender<T> = ((cursor: string | undefined) => Promise<ReceivedPage<T>>) & {
+  readonly maxPages?: number;
+};
+
+/**
+ * What every page of one walk shares: each cursor requested and the depth (pages from the first) it was
+ * requested at. One map per walk, added to in O(1) per page, never copied.
+ */
+interface Walk {
+  readonly requested: Map<string, number>;
+  readonly maxPages: number;
+}
 
 /**
  * One page of a list. Iterating it with `for await` continues through the following pages.
@@ -31,16 +45,20 @@ export class Page<T> implements AsyncIterable<T> {
   /** The page's `meta` as the server sent it. */
   readonly meta: ListMeta;
   readonly #send: PageSender<T>;
-  /** The cursors this walk has requested so far, this page's included. */
-  readonly #seen: ReadonlySet<string>;
+  readonly #walk: Walk;
+  /** 0 for the walk's first page, 1 for the next, ... */
+  readonly #depth: number;
+  readonly #response: Response;
 
-  constructor(received: ReceivedPage<T>, send: PageSender<T>, seen: ReadonlySet<string> = NONE_SEEN) {
+  constructor(received: ReceivedPage<T>, send: PageSender<T>, walk?: Walk, depth = 0) {
     this.data = received.data;
     this.meta = received.meta;
     this.hasMore = received.meta.has_more;
     this.nextCursor = received.meta.next_cursor ?? null;
     this.#send = send;
-    this.#seen = seen;
+    this.#walk = walk ?? newWalk(send);
+    this.#depth = depth;
+    this.#response = received.response;
   }
 
   /** True when {@link Page.getNextPage} has a page to fetch. */
@@ -48,14 +66,38 @@ export class Page<T> implements AsyncIterable<T> {
     return this.hasMore && this.nextCursor !== null;
   }
 
-  /** Fetches the next page, with the same query and request options. Rejects when there is none. */
+  /**
+   * Fetches the next page, with the same query and request options. Rejects when there is none, when the
+   * server's next cursor is one this walk already requested on the way here (a loop: InvalidResponseError),
+   * and past the call's `maxPages`. Nothing is sent then.
+   */
   getNextPage(): PagePromise<T> {
-    if (!this.hasNextPage() || this.nextCursor === null) {
-      return new PagePromise(
-        Promise.reject(new ShopError('No next page: check hasNextPage() before getNextPage()')),
+    const next = this.nextCursor;
+    if (!this.hasNextPage() || next === null) {
+      return rejected(new ShopError('No next page: check hasNextPage() before getNextPage()'));
+    }
+    const { requested, maxPages } = this.#walk;
+    const depth = this.#depth + 1;
+    const at = requested.get(next);
+    // Requested at this depth or before: by this page's own chain (fetching one page's next twice is no loop).
+    if (at !== undefined && at < depth) {
+      return rejected(
+        new InvalidResponseError(
+          `The list returned a cursor this walk already requested ${depth - at} page${depth - at === 1 ? '' : 's'} ago; stopping instead of looping`,
+          this.#response.status,
+          this.#response.headers,
+        ),
       );
     }
-    return fetchPage(this.#send, this.nextCursor, this.#seen);
+    if (depth >= maxPages) {
+      return rejected(
+        new ShopError(
+          `The walk reached maxPages (${maxPages}) and more pages follow; raise maxPages or narrow the list`,
+        ),
+      );
+    }
+    if (at === undefined) requested.set(next, depth);
+    return fetchPage(this.#send, next, this.#walk, depth);
   }
 
   /** Every record from this page's first onward, requesting the following pages as the loop reaches them. */
@@ -119,30 +161,24 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
   }
 }
 
-const NONE_SEEN: ReadonlySet<string> = new Set();
+function rejected<T>(error: Error): PagePromise<T> {
+  return new PagePromise(Promise.reject(error));
+}
+
+function newWalk(send: PageSender<unknown>): Walk {
+  return { requested: new Map(), maxPages: send.maxPages ?? Number.POSITIVE_INFINITY };
+}
 
 /**
- * Requests the page at `cursor` and wraps it, refusing a next cursor this walk has already requested: a
- * server answering A -> B -> A would otherwise be walked forever. The cursors are those of this page's own
- * chain, so fetching a page's next page twice is no cycle.
+ * Requests the page at `cursor` (undefined: the first) and wraps it. A cursor the server repeats is refused
+ * only when the walk is about to request it again ({@link Page.getNextPage}): a walk that a `break` or
+ * `toArray({ max })` ends first never fails for it, and a server answering A -> B -> A is not walked forever.
  */
-export function fetchPage<T>(
-  send: PageSender<T>,
-  cursor?: string,
-  seenBefore: ReadonlySet<string> = NONE_SEEN,
-): PagePromise<T> {
+export function fetchPage<T>(send: PageSender<T>, cursor?: string, walk?: Walk, depth = 0): PagePromise<T> {
   return new PagePromise(
-    send(cursor).then((received) => {
-      const seen = cursor === undefined ? seenBefore : new Set(seenBefore).add(cursor);
-      const next = received.meta.next_cursor;
-      if (received.meta.has_more && typeof next === 'string' && seen.has(next)) {
-        throw new InvalidResponseError(
-          'The list returned a cursor this walk already requested; stopping instead of looping',
-          received.response.status,
-          received.response.headers,
-        );
-      }
-      return new LazyAPIResponse(new Page(received, send, seen), received.response, received.call);
-    }),
+    send(cursor).then(
+      (received) =>
+        new LazyAPIResponse(new Page(received, send, walk, depth), received.response, received.call),
+    ),
   );
 }

@@ -31,29 +31,38 @@ local nextStart = tonumber(state[1]) or 0
 local paused = tonumber(state[2]) or 0
 `;
 
-// The same rule as reserveIn() in rate-limit-store.ts. ARGV: interval, longest wait, held slot (-1: none).
-// A held slot is confirmed unless a pause covers it or it was missed by more than an interval.
-// Replies { wait, slot }, slot -1 when refused. The key lives as long as its schedule reaches ahead.
-const RESERVE_SCRIPT = `${NOW}
+// A script that runs after its caller gave up on it (Redis stalled, the command sat queued in the client and
+// ran when Redis resumed) must change nothing: a slot nobody uses would hold back every process of the shop.
+// The caller passes the latest time, on the Redis clock, it still waits for the answer (-1: unknown yet).
+const LATE = `
+local latest = tonumber(ARGV[#ARGV])
+if latest >= 0 and now > latest then return { -2, -2, now } end
+`;
+
+// The same rule as reserveIn() in rate-limit-store.ts. ARGV: interval, longest wait, held slot (-1: none),
+// latest. A held slot is confirmed unless a pause covers it or it was missed by more than an interval.
+// Replies { wait, slot, now }, slot -1 when refused, -2 when late. The key lives as long as its schedule
+// reaches ahead.
+const RESERVE_SCRIPT = `${NOW}${LATE}
 local interval = tonumber(ARGV[1])
 local held = tonumber(ARGV[3])
-if held >= 0 and paused <= held and now - held <= interval then return { 0, held } end
+if held >= 0 and paused <= held and now - held <= interval then return { 0, held, now } end
 local start = math.max(now, nextStart, paused)
 local wait = start - now
-if wait > tonumber(ARGV[2]) then return { wait, -1 } end
+if wait > tonumber(ARGV[2]) then return { wait, -1, now } end
 nextStart = start + interval
 redis.call('HSET', KEYS[1], 'next', nextStart)
 redis.call('PEXPIRE', KEYS[1], math.ceil(math.max(nextStart, paused) - now) + 1000)
-return { wait, start }
+return { wait, start, now }
 `;
 
-// ARGV: milliseconds to pause from now. A later pause already set stays.
-const PAUSE_SCRIPT = `${NOW}
+// ARGV: milliseconds to pause from now, latest. A later pause already set stays. Replies { changed, 0, now }.
+const PAUSE_SCRIPT = `${NOW}${LATE}
 local untilMs = now + tonumber(ARGV[1])
-if untilMs <= paused then return 0 end
+if untilMs <= paused then return { 0, 0, now } end
 redis.call('HSET', KEYS[1], 'paused', untilMs)
 redis.call('PEXPIRE', KEYS[1], math.ceil(math.max(nextStart, untilMs) - now) + 1000)
-return 1
+return { 1, 0, now }
 `;
 
 /**
@@ -75,6 +84,13 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #redis: RedisCommands;
   readonly #prefix: string;
   readonly #timeoutMs: number;
+  /**
+   * The Redis clock minus this process's (ms), from the round trip that measured it most tightly, and that
+   * round trip's length: how a command says, on the Redis clock, when its caller stops waiting for it.
+   */
+  #offset: number | null = null;
+  #offsetRtt = Number.POSITIVE_INFINITY;
+  #offsetAt = 0;
 
   /** @param client a connected node-redis (v4 or v5) or ioredis client. */
   constructor(client: RedisClientLike, options: RedisRateLimitStoreOptions = {}) {
@@ -105,7 +121,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     const longest = Math.min(maxWaitMs, Number.MAX_SAFE_INTEGER);
     const reply = await this.#run(RESERVE_SCRIPT, key, [intervalMs, longest, heldSlot ?? -1]);
     const [wait, slot] = Array.isArray(reply) ? reply.map(Number) : [];
-    if (!Number.isFinite(wait) || !Number.isFinite(slot)) {
+    if (!Number.isFinite(wait) || !Number.isFinite(slot) || slot === -2) {
       throw new ShopError(`RedisRateLimitStore: unexpected reply from Redis: ${JSON.stringify(reply)}`);
     }
     return { waitMs: Math.max(0, wait!), slot: slot! < 0 ? null : slot! };
@@ -116,8 +132,32 @@ export class RedisRateLimitStore implements RateLimitStore {
     await this.#run(PAUSE_SCRIPT, key, [Math.ceil(ms)]);
   }
 
-  /** One script, raced against the timeout: a client that lost its server queues it rather than failing it. */
-  #run(script: string, key: string, args: number[]): Promise<unknown> {
+  /**
+   * One script, raced against the timeout: a client that lost its server (or whose server stalls) queues it
+   * rather than failing it. The script is told until when, on the Redis clock, its answer is awaited, so that
+   * run later it does nothing (node-redis and ioredis cannot take back a queued command).
+   */
+  async #run(script: string, key: string, args: number[]): Promise<unknown> {
+    const sentAt = Date.now();
+    // With a margin of the offset's error (half the round trip that measured it, at most the timeout), so a
+    // command on time is not taken for a late one; were it ever, the throttle would pace locally a moment.
+    const margin = Math.min(this.#offsetRtt / 2, this.#timeoutMs);
+    const latest = this.#offset === null ? -1 : Math.ceil(sentAt + this.#offset + this.#timeoutMs + margin);
+    const reply = await this.#send(script, key, [...args, latest]);
+    const receivedAt = Date.now();
+    const now = Array.isArray(reply) ? Number(reply[2]) : Number.NaN;
+    const rtt = receivedAt - sentAt;
+    // The tightest round trip bounds the offset's error best; an old one is let go after a minute of
+    // looser ones, so a clock that steps (NTP) is followed.
+    if (Number.isFinite(now) && (rtt <= this.#offsetRtt || receivedAt - this.#offsetAt > 60_000)) {
+      this.#offset = now - (sentAt + receivedAt) / 2;
+      this.#offsetRtt = rtt;
+      this.#offsetAt = receivedAt;
+    }
+    return reply;
+  }
+
+  #send(script: string, key: string, args: number[]): Promise<unknown> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(

@@ -56,4 +56,10 @@ export interface RequestOptions {
    * @default the client's `responseValidation` ('strict')
    */
   responseValidation?: ResponseValidation;
+  /**
+   * List calls only: the most pages one walk (`for await`, `.pages()`, `.toArray()`, `getNextPage()`) may
+   * request, the first included. The walk rejects with a `ShopError` rather than request one more, so a
+   * server that keeps answering a new cursor cannot keep it going forever. Unbounded by default.
+   */
+  maxPages?: number;
 }

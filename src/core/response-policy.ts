@@ -1,3 +1,4 @@
+import { preview, redactedCopy } from '../internal/redact.js';
 import type { CallState } from './call.js';
 import type { SuccessEnvelope } from './envelope.js';
 import { HookError, InvalidResponseError, ResponseValidationError } from './errors/transport-errors.js';
@@ -27,6 +28,8 @@ export function isResponseValidation(value: unknown): value is ResponseValidatio
 interface PolicyConfig {
   readonly logger: SdkLogger;
   readonly onValidationIssue: ValidationIssueListener | undefined;
+  /** Redacted from the `data` an error keeps and from message excerpts. */
+  readonly secrets: readonly string[];
 }
 
 /** A single record's `data` under the call's validation mode. */
@@ -86,7 +89,14 @@ function settle(
 ): unknown {
   if (result.ok) return result.value;
   const issues = result.issues.map((issue) => ({ path: ['data', ...issue.path], message: issue.message }));
-  const error = new ResponseValidationError(operation.id, issues, response.status, response.headers, data);
+  // The error keeps a redacted, depth-bounded copy of `data`: it may be logged or serialized anywhere.
+  const error = new ResponseValidationError(
+    operation.id,
+    issues,
+    response.status,
+    response.headers,
+    redactedCopy(data, config.secrets),
+  );
   if (mode === 'strict') throw error;
   config.logger.warn(`${error.message}; returning the data as received (responseValidation: 'warn')`, {
     operation: operation.id,
@@ -131,7 +141,7 @@ export function accepted(
   const meta = envelope.meta;
   if (!isListMeta(meta)) {
     throw new InvalidResponseError(
-      `Expected list meta {has_more, next_cursor} from ${call.operation}, got ${JSON.stringify(meta ?? null)}`,
+      `Expected list meta {has_more, next_cursor} from ${call.operation}, got ${preview(meta ?? null, config.secrets)}`,
       response.status,
       response.headers,
     );

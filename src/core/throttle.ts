@@ -78,6 +78,10 @@ export class Throttle {
   #intervalMs: number;
   #sharedRetryAt = 0;
   #sharedDown = false;
+  /** The start of this client's last slot from the shared store (its clock), and the gap to the one before. */
+  #lastSharedSlot: number | null = null;
+  /** This client's own spacing in the shared schedule, averaged: how it paces alone while the store is down. */
+  #shareIntervalMs = 0;
 
   constructor(option: ThrottleOption, logger: SdkLogger | null = null) {
     this.#auto = option === 'auto';
@@ -117,15 +121,18 @@ export class Throttle {
     if (!this.#auto) return;
     const { limit, remaining, reset } = parseRateLimit(headers);
     if (remaining !== null && reset !== null) {
-      // The window resets within a minute, whatever the header says: a later reset is a skewed clock or a
-      // misread (milliseconds for seconds), and the minute bounds the wait it can cause.
-      const msLeft = Math.min(Math.max(reset * 1000 - Date.now(), 0), WINDOW_MS);
+      const untilReset = reset * 1000 - Date.now();
       if (remaining <= 0) {
-        // A reset already past by our clock means the clocks disagree: wait a second rather than not at all.
-        this.#local.pauseNow(this.#key, msLeft || 1000);
+        // Nothing left until the reset: the throttle holds every call until then, and a call that will not
+        // wait that long (past maxRetryAfterSeconds or its deadline) fails at once, as after a 429's
+        // Retry-After. A reset already past by our clock means the clocks disagree: wait a second rather
+        // than not at all; one more than a day away is a misread (milliseconds for seconds): one window.
+        const pause = untilReset <= 0 ? 1000 : untilReset > MAX_PAUSE_MS ? WINDOW_MS : untilReset;
+        this.#local.pauseNow(this.#key, pause);
         this.#intervalMs = paceOf(limit);
       } else {
-        this.#intervalMs = msLeft / remaining;
+        // Spreading what is left: over the time to the reset, at most a minute (the window's length).
+        this.#intervalMs = Math.min(Math.max(untilReset, 0), WINDOW_MS) / remaining;
       }
     } else if (limit) {
       this.#intervalMs = paceOf(limit);
@@ -155,13 +162,29 @@ export class Throttle {
         const heldSlot = held?.shared ? held.slot : null;
         const taken = await this.#shared.reserve(this.#key, this.#intervalMs, maxWaitMs, heldSlot);
         this.#sharedAnswered();
+        if (taken.slot !== null && taken.slot !== heldSlot) this.#noteShare(taken.slot);
         return { ...taken, shared: true };
       } catch (error) {
         this.#sharedFailed(error);
       }
     }
     const heldSlot = held && !held.shared ? held.slot : null;
-    return { ...this.#local.reserveNow(this.#key, this.#intervalMs, maxWaitMs, heldSlot), shared: false };
+    // Alone, this client keeps to the share of the schedule it had: at the whole rate, every process of the
+    // shop pacing alone together would send several times the limit (issue 20).
+    const interval = this.#shared ? Math.max(this.#intervalMs, this.#shareIntervalMs) : this.#intervalMs;
+    return { ...this.#local.reserveNow(this.#key, interval, maxWaitMs, heldSlot), shared: false };
+  }
+
+  /**
+   * Notes a slot the shared store gave: the gap since this client's previous one, at most 16 intervals (an
+   * idle spell is no measure of the share), averaged over the last few.
+   */
+  #noteShare(slot: number): void {
+    const last = this.#lastSharedSlot;
+    this.#lastSharedSlot = slot;
+    if (last === null || slot <= last) return;
+    const gap = Math.min(slot - last, 16 * this.#intervalMs);
+    this.#shareIntervalMs = this.#shareIntervalMs === 0 ? gap : 0.8 * this.#shareIntervalMs + 0.2 * gap;
   }
 
   #sharedUsable(): boolean {

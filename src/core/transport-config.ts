@@ -43,6 +43,8 @@ export interface TransportConfig {
   readonly hooks: PreparedHooks;
   /** What a response that breaks its schema does, unless a call says otherwise. */
   readonly validation: ResponseValidation;
+  /** The largest response body read, in bytes; a larger one fails the call with a ResponseTooLargeError. */
+  readonly maxResponseBytes: number;
   /** Told of every schema issue under `'warn'`. */
   readonly onValidationIssue: ValidationIssueListener | undefined;
 }

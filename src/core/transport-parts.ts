@@ -1,8 +1,9 @@
 import type { KyInstance } from 'ky';
-import { countProblem, timeoutProblem } from '../internal/limits.js';
+import { countProblem, MAX_TIMER_MS, timeoutProblem } from '../internal/limits.js';
 import { redact, redactedCause } from '../internal/redact.js';
 import { ParamsValidationError } from './errors/params-validation-error.js';
-import { ConnectionError } from './errors/transport-errors.js';
+import { isShopError } from './errors/shop-error.js';
+import { ConnectionError, ResponseTooLargeError } from './errors/transport-errors.js';
 import type { Operation } from './operation.js';
 import type { RequestParams } from './params.js';
 import { encodeQuery } from './query.js';
@@ -95,6 +96,12 @@ export function checkDeadline(value: number): number {
   return value;
 }
 
+/** A list call's `maxPages`: a positive integer. */
+export function checkMaxPages(value: number): number {
+  if (Number.isSafeInteger(value) && value > 0) return value;
+  throw new ParamsValidationError({ maxPages: [`must be a positive integer, got ${String(value)}`] });
+}
+
 /** A per-call `responseValidation`: one of the three modes. */
 export function checkValidation(value: unknown): ResponseValidation {
   if (isResponseValidation(value)) return value;
@@ -136,4 +143,135 @@ export function loadKy(): Promise<KyInstance> {
     },
   );
   return kyLoading;
+}
+
+/**
+ * The last look at an error before a call rejects with it, hands it to a hook or publishes it: a message,
+ * stack or `cause` that quotes a secret (a hook's or a custom fetch's text echoing the request) is redacted.
+ * Server text was redacted when the error was built; this catches what the caller's own code put there.
+ */
+export function scrubError(error: unknown, secrets: readonly string[]): void {
+  if (!(error instanceof Error) || !isShopError(error) || !Object.isExtensible(error)) return;
+  const message = redact(error.message, secrets);
+  if (message !== error.message) {
+    Object.defineProperty(error, 'message', { value: message, writable: true, configurable: true });
+  }
+  if (typeof error.stack === 'string') {
+    const stack = redact(error.stack, secrets);
+    if (stack !== error.stack) error.stack = stack;
+  }
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause !== undefined && !isShopError(cause) && quotesSecret(cause, secrets)) {
+    Object.defineProperty(error, 'cause', {
+      value: redactedCause(cause, secrets),
+      writable: true,
+      configurable: true,
+    });
+  }
+}
+
+function quotesSecret(value: unknown, secrets: readonly string[]): boolean {
+  const text = value instanceof Error ? `${value.message}\n${value.stack ?? ''}` : String(value);
+  return redact(text, secrets) !== text;
+}
+
+/**
+ * `work`, or a rejection once `ms` pass (with `onTimeout()`) or `signal` aborts (with its reason),
+ * whichever comes first: how a call's deadline and signal end a wait on the caller's own code (a key
+ * function, a hook, a fetch) that never settles. A late settlement of `work` is ignored.
+ */
+export function within<T>(
+  work: Promise<T>,
+  ms: number,
+  signal: AbortSignal | undefined,
+  onTimeout: () => unknown,
+): Promise<T> {
+  if (ms === Number.POSITIVE_INFINITY && !signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    if (signal?.aborted) {
+      work.catch(() => {});
+      reject(signal.reason);
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    if (ms !== Number.POSITIVE_INFINITY) {
+      timer = setTimeout(
+        () => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(onTimeout());
+        },
+        Math.max(0, Math.min(ms, MAX_TIMER_MS)),
+      );
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        done();
+        resolve(value);
+      },
+      (error: unknown) => {
+        done();
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Rejects with `signal`'s reason once it aborts (never resolves): raced against an exchange that may ignore it. */
+export function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
+/**
+ * The body as text, refused with a {@link ResponseTooLargeError} once it passes `max` bytes: at once when
+ * its Content-Length says so, else while it streams in, so an oversized body is never held whole. A body
+ * whose Content-Length is within bounds is read by the runtime in one go (HTTP framing ends it there).
+ */
+export async function readBody(response: Response, max: number): Promise<string> {
+  const declared = response.headers.get('content-length');
+  if (declared !== null) {
+    const length = Number(declared);
+    if (length > max) {
+      response.body?.cancel().catch(() => {});
+      throw tooLarge(response, max, length);
+    }
+    if (Number.isSafeInteger(length)) return response.text();
+  }
+  const body = response.body;
+  if (body === null) return response.text();
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      reader.cancel().catch(() => {});
+      throw tooLarge(response, max, null);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+function tooLarge(response: Response, max: number, length: number | null): ResponseTooLargeError {
+  return new ResponseTooLargeError(
+    `The response body (HTTP ${response.status}) is ${length === null ? 'over' : `${length} bytes, over`} maxResponseBytes (${max}); it was not read${length === null ? ' past the limit' : ''}`,
+    response.status,
+    response.headers,
+    max,
+  );
 }

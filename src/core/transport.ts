@@ -5,7 +5,7 @@ import { CallState } from './call.js';
 import { openEnvelope } from './envelope.js';
 import { RateLimitError } from './errors/api-errors.js';
 import { ShopError } from './errors/shop-error.js';
-import { HookError, TimeoutError } from './errors/transport-errors.js';
+import { HookError, ResponseTooLargeError, TimeoutError } from './errors/transport-errors.js';
 import { NO_HOOKS, type PreparedHooks, prepareHooks, runBeforeError, runBeforeRetry } from './hooks.js';
 import { resolveIdempotencyKey } from './idempotency.js';
 import { checker } from './lazy-validation.js';
@@ -20,8 +20,10 @@ import { tracingChannels } from './tracing.js';
 import type { TransportConfig } from './transport-config.js';
 import {
   type AttemptInit,
+  aborted,
   checkCount,
   checkDeadline,
+  checkMaxPages,
   checkTimeout,
   checkValidation,
   connectionError,
@@ -29,7 +31,10 @@ import {
   describe,
   fetchWithAttemptSignal,
   loadKy,
+  readBody,
+  scrubError,
   serialise,
+  within,
   withQuery,
 } from './transport-parts.js';
 
@@ -70,6 +75,13 @@ interface CallSettings {
 }
 
 const channels = tracingChannels();
+
+/**
+ * How long `beforeError` hooks may still run once a call with a deadline or signal has failed, when the
+ * deadline leaves less: a hook that never settles cannot hold the call, and one that reports quickly still can.
+ */
+const HOOK_GRACE_MS = 1_000;
+const HOOKS_CUT_OFF = Symbol('hooks cut off');
 
 /**
  * Sends calls through one ky instance: builds the URL and headers, sends, retries with p-retry, opens the
@@ -164,8 +176,10 @@ export class Transport {
     let first:
       | { readonly prepared: Prepared; readonly cursor: unknown; readonly settings: CallSettings }
       | undefined;
-    return async (cursor) => {
+    const maxPages = options?.maxPages;
+    const send = async (cursor: string | undefined) => {
       if (!first) {
+        if (maxPages !== undefined) checkMaxPages(maxPages);
         const found = checker(operation);
         checkParams(operation, found instanceof Promise ? await found : found, params);
         // The caller's own cursor (resuming a walk) is replaced by the server's on later pages.
@@ -180,6 +194,7 @@ export class Transport {
       const { data, meta, response } = await this.#send(prepared, call, first.settings);
       return { data: data as T[], meta: meta as ListMeta, response, call };
     };
+    return maxPages === undefined ? send : Object.assign(send, { maxPages });
   }
 
   #settings(options: RequestOptions | undefined): CallSettings {
@@ -241,16 +256,34 @@ export class Transport {
         settings.signal,
         (error, delay, attempt) => this.#onFailure(prepared, call, settings, error, delay, attempt),
       );
-      call.finish(result.response.status);
+      call.finish(result.response.status, true);
       return result;
     } catch (error) {
-      call.finish((error as { status?: number }).status ?? null);
+      const { secrets } = this.#config;
+      call.doubt(error);
+      call.finish((error as { status?: number }).status ?? null, false);
       call.stamp(error);
+      scrubError(error, secrets);
       if (this.#config.hooks === NO_HOOKS && settings.hooks === NO_HOOKS) throw error;
       const context = call.context(call.startedAt);
-      let final = await runBeforeError(this.#config.hooks, error as Error, context);
-      final = await runBeforeError(settings.hooks, final, context);
+      const hooks = async () => {
+        const replaced = await runBeforeError(this.#config.hooks, error as Error, context);
+        return runBeforeError(settings.hooks, replaced, context);
+      };
+      let final: Error;
+      try {
+        // A hook that never settles is cut off at the deadline (or a short grace past it) or by the signal.
+        const bound =
+          call.deadlineAt === null ? Number.POSITIVE_INFINITY : Math.max(call.remaining(), HOOK_GRACE_MS);
+        // A call the signal ended already still lets the hooks see (and replace) its reason.
+        const signal = settings.signal?.aborted ? undefined : settings.signal;
+        final = await within(hooks(), bound, signal, () => HOOKS_CUT_OFF);
+      } catch (thrown) {
+        if (thrown !== HOOKS_CUT_OFF) throw thrown;
+        final = error as Error;
+      }
       call.stamp(final);
+      scrubError(final, secrets);
       throw final;
     }
   }
@@ -312,7 +345,11 @@ export class Transport {
     }
     let headers = prepared.headers;
     if (typeof this.#config.apiKey !== 'string' && !('authorization' in headers)) {
-      headers = { ...headers, authorization: `Bearer ${await this.#config.readKey()}` };
+      // A key function (a vault, a secrets manager) that never settles is ended like a hung exchange.
+      const key = await within(this.#config.readKey(), timeout, signal, () =>
+        timeout < settings.timeout ? call.deadlineError(call.attempts) : new TimeoutError(timeout),
+      );
+      headers = { ...headers, authorization: `Bearer ${key}` };
       if (signal?.aborted) throw signal.reason;
     }
     const attemptChannel = channels?.attempt;
@@ -336,7 +373,7 @@ export class Transport {
     headers: Readonly<Record<string, string>>,
     timeout: number,
   ) {
-    const { logger, throttle, secrets } = this.#config;
+    const { logger, throttle, secrets, maxResponseBytes } = this.#config;
     const signal = settings.signal;
     let send = this.#ky;
     if (!send) {
@@ -363,14 +400,26 @@ export class Transport {
       options.context = call.context(started) as unknown as Record<string, unknown>;
       if (settings.hooks.ky) options.hooks = settings.hooks.ky;
     }
-    let response: Response;
-    let text: string;
+    let response!: Response;
+    let text!: string;
     try {
-      response = await send(prepared.url, options);
-      text = await response.text();
+      if (this.#config.fetch || options.hooks || this.#kyHooks) {
+        // A caller's fetch or hook may ignore the signal: the attempt ends when it fires all the same.
+        const exchange = (async () => {
+          response = await send(prepared.url, options);
+          text = await readBody(response, maxResponseBytes);
+        })();
+        exchange.catch(() => {});
+        await Promise.race([exchange, aborted(controller.signal)]);
+      } else {
+        response = await send(prepared.url, options);
+        text = await readBody(response, maxResponseBytes);
+      }
     } catch (cause) {
       if (signal?.aborted) throw signal.reason;
-      if (cause instanceof HookError) throw cause;
+      if (cause instanceof HookError || cause instanceof ResponseTooLargeError) throw cause;
+      // Sent, perhaps, and no answer: the server may have applied it.
+      call.uncertain = true;
       const error = timedOut
         ? timeout < settings.timeout
           ? call.deadlineError(call.attempts)
@@ -388,7 +437,13 @@ export class Transport {
     }
     if (logger.debugEnabled)
       this.#logAttempt(prepared, call, String(response.status), response.status, started);
-    const envelope = openEnvelope(response, text, secrets, prepared.emptyResult);
+    let envelope: ReturnType<typeof openEnvelope>;
+    try {
+      envelope = openEnvelope(response, text, secrets, prepared.emptyResult);
+    } catch (error) {
+      call.doubt(error);
+      throw error;
+    }
     // Checked inside the attempt, so a refused answer is an error of the call like any other: never retried,
     // stamped with the recovery data, seen by beforeError and the trace.
     return accepted(call, response, envelope, settings.validation, this.#config);
@@ -419,6 +474,7 @@ export class Transport {
   ): Promise<number | null> {
     const { logger, hooks } = this.#config;
     const { policy } = settings;
+    scrubError(error, this.#config.secrets);
     const fields = { operation: call.operation, method: call.method, path: call.path, attempt };
     if (delay === null) {
       if (error instanceof RateLimitError && error.retryAfter !== null) {
@@ -437,8 +493,14 @@ export class Transport {
     );
     if (hooks.beforeRetry.length + settings.hooks.beforeRetry.length > 0) {
       const context = { ...call.context(call.startedAt), error, delayMs: delay };
-      await runBeforeRetry(hooks, context);
-      await runBeforeRetry(settings.hooks, context);
+      const run = async () => {
+        await runBeforeRetry(hooks, context);
+        await runBeforeRetry(settings.hooks, context);
+      };
+      // A hook that never settles is ended by the deadline or the signal, as any wait of the call is.
+      await within(run(), call.remaining() - delay, settings.signal, () =>
+        call.deadlineError(attempt, error),
+      );
     }
     return delay;
   }

@@ -28,3 +28,16 @@ export function secondsProblem(value: unknown): string | null {
     ? null
     : `must be a number of seconds from 0 to ${MAX_TIMER_SECONDS}, got ${String(value)}`;
 }
+
+/** The largest `maxResponseBytes`: 256 MiB, well inside the longest string a runtime can build. */
+export const MAX_RESPONSE_BYTES_LIMIT = 256 * 1024 * 1024;
+
+/** What is wrong with a body size limit (a positive integer of bytes up to 256 MiB), or null. */
+export function byteCountProblem(value: unknown): string | null {
+  return Number.isSafeInteger(value) && (value as number) > 0 && (value as number) <= MAX_RESPONSE_BYTES_LIMIT
+    ? null
+    : `must be a positive integer of bytes up to ${MAX_RESPONSE_BYTES_LIMIT}, got ${String(value)}`;
+}
+
+/** The default `maxResponseBytes`: 16 MiB, some 50 times a page of 200 records. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;

@@ -23,6 +23,19 @@ export function excerpt(text: string, max = 200): string {
   return flat.length > max ? `${flat.slice(0, max)}...` : flat;
 }
 
+/**
+ * `excerpt(redact(text))` for text of any size: only the start is redacted, and what follows the cut is
+ * dropped with a margin as long as the longest secret, so no secret is ever left half-cut in the result.
+ */
+export function snippet(text: string, secrets: readonly string[] = [], max = 200): string {
+  let longest = 64;
+  for (const secret of secrets) longest = Math.max(longest, secret.length);
+  const room = 2 * max + 2 * longest;
+  if (text.length <= room) return excerpt(redact(text, secrets), max);
+  const start = redact(text.slice(0, room), secrets);
+  return excerpt(`${start.slice(0, start.length - longest)} ...`, max);
+}
+
 /** The copy is of the same class when the original's is built in, so it prints as `TypeError: ...` too. */
 const BUILTIN_ERRORS = [TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError];
 
@@ -50,4 +63,90 @@ export function redactedCause(value: unknown, secrets: readonly string[], depth 
   copy.stack = typeof raw.stack === 'string' ? redact(raw.stack, secrets) : `${raw.name}: ${copy.message}`;
   if (typeof raw.code === 'string') copy.code = raw.code;
   return copy;
+}
+
+/** How deep a copy of server data kept on an error goes; deeper values become {@link TOO_DEEP}. */
+const MAX_COPY_DEPTH = 32;
+/** How many values a copy holds at most; the rest become {@link TOO_DEEP}. */
+const MAX_COPY_NODES = 100_000;
+const TOO_DEEP = '[truncated]';
+
+/**
+ * A copy of parsed JSON (an error's `details`, a refused answer's `data`) safe to keep on an error and print:
+ * every string redacted of `secrets`, bearer tokens and webhook secrets, objects deeper than 32 levels or past
+ * 100,000 values cut to `'[truncated]'`, so `JSON.stringify`, `util.inspect` and structured loggers finish
+ * at any depth the server sent. A string key is redacted like a value.
+ */
+export function redactedCopy(value: unknown, secrets: readonly string[]): unknown {
+  const budget = { nodes: MAX_COPY_NODES };
+  return copyOf(value, secrets, 0, budget);
+}
+
+function copyOf(
+  value: unknown,
+  secrets: readonly string[],
+  depth: number,
+  budget: { nodes: number },
+): unknown {
+  if (typeof value === 'string') return redact(value, secrets);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_COPY_DEPTH || budget.nodes <= 0) return TOO_DEEP;
+  budget.nodes--;
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (const item of value) out.push(copyOf(item, secrets, depth + 1, budget));
+    return out;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    Object.defineProperty(out, redact(key, secrets), {
+      value: copyOf(item, secrets, depth + 1, budget),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+/**
+ * A short, redacted preview of a value for an error message: JSON-like, at most `max` characters, built
+ * without recursing past a few levels, so a value nested 5,000 deep or 20 MB long costs a few hundred bytes.
+ */
+export function preview(value: unknown, secrets: readonly string[], max = 200): string {
+  const parts: string[] = [];
+  let length = 0;
+  const push = (text: string) => {
+    parts.push(text);
+    length += text.length;
+  };
+  const walk = (item: unknown, depth: number): void => {
+    if (length > max) return;
+    if (typeof item === 'string') {
+      push(JSON.stringify(snippet(item, secrets, max)));
+      return;
+    }
+    if (typeof item !== 'object' || item === null) {
+      push(String(item));
+      return;
+    }
+    if (depth >= 4) {
+      push(Array.isArray(item) ? '[...]' : '{...}');
+      return;
+    }
+    const array = Array.isArray(item);
+    push(array ? '[' : '{');
+    let first = true;
+    for (const [key, child] of array ? item.entries() : Object.entries(item)) {
+      if (length > max) break;
+      if (!first) push(',');
+      first = false;
+      if (!array) push(`${JSON.stringify(snippet(String(key), secrets, max))}:`);
+      walk(child, depth + 1);
+    }
+    push(array ? ']' : '}');
+  };
+  walk(value, 0);
+  // Every string was redacted whole before it was cut; the whole is redacted again for patterns split by JSON.
+  return excerpt(redact(parts.join(''), secrets), max);
 }

@@ -15,7 +15,8 @@ export class AccountPayments extends APIResource {
    * Lists account payments. Named only in the reference: filters and the item shape are not shown, so
    * only `limit` and `cursor` are typed and items are typed loosely.
    *
-   * Permission: `accounts:read`.
+   * Permission: `accounts:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR` (bad cursor).
    * @example
    * for await (const payment of shop.accountPayments.list()) console.log(payment.id, payment.customer_id);

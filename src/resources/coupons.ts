@@ -18,7 +18,8 @@ export class Coupons extends APIResource {
    * The request fields beyond `code`, `channel` and `location_id`, and the response shape, are not shown in
    * the reference: other fields are passed through as given, and the coupon is typed loosely.
    *
-   * Permission: `coupons:write`.
+   * Permission: `coupons:write` (inferred, not stated by the reference).
+   * Success: HTTP 201 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR` (also a store_online coupon for a location without a storefront),
    * 409 `CODE_TAKEN`, 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
    * @example
@@ -33,7 +34,8 @@ export class Coupons extends APIResource {
    * request and response shapes are not shown. `code`, `channel` and `location_id` are typed as on create,
    * other fields are passed through as given, and the coupon is typed loosely.
    *
-   * Permission: `coupons:write`.
+   * Permission: `coupons:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 404 `NOT_FOUND`, 409 `CODE_TAKEN`.
    * @example
    * await shop.coupons.update(15, { location_id: 3 });
@@ -43,20 +45,21 @@ export class Coupons extends APIResource {
   }
 
   /**
-   * Deletes a coupon. The response is not shown in the reference; a body is typed like the coupon.deleted
-   * payload, and an answer with no body (204 No Content) resolves to `{ id, deleted: true }` with the `id`
-   * passed here.
+   * Deletes a coupon. The response is not shown in the reference: a body is typed like the coupon.deleted
+   * payload with every field optional (any object is accepted), and an answer with no body (204 No
+   * Content) resolves to `{ id, deleted: true }` with the `id` passed here.
    *
    * A DELETE is retried like a GET (deleting twice leaves the same state), so when the first answer is lost
    * (a timeout, a reset connection) the retry may find the coupon gone and raise `NotFoundError` (404):
    * after a call that may have been retried, take a 404 as already deleted.
    *
-   * Permission: `coupons:write`.
+   * Permission: `coupons:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 404 `NOT_FOUND`.
    * @example
    * await shop.coupons.delete(15);
    */
-  delete(id: number, options?: RequestOptions): APIPromise<DeletedObject> {
+  delete(id: number, options?: RequestOptions): APIPromise<Partial<DeletedObject>> {
     return this._client.request(operations['coupons.delete'], { path: { id } }, options);
   }
 }

@@ -14,7 +14,8 @@ export class CustomersAccountPayments extends APIResource {
    * be recorded twice. Request and response shapes are not shown in the reference (typed loosely: pass
    * the fields your shop documents).
    *
-   * Permission: `accounts:write`.
+   * Permission: `accounts:write` (inferred, not stated by the reference).
+   * Success: HTTP 201 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 400 `IDEMPOTENCY_KEY_REQUIRED`, 404 `NOT_FOUND`, 422 `OVERPAYMENT`,
    * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
    * @example

@@ -20,7 +20,8 @@ export class CustomersAccount extends APIResource {
    * Reads a customer's house account. Named only in the reference: the response shape is not shown
    * (typed loosely).
    *
-   * Permission: `accounts:read`.
+   * Permission: `accounts:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 404 `NOT_FOUND`.
    * @example
    * const account = await shop.customers.account.retrieve(8801);

@@ -19,7 +19,8 @@ export class CustomersStoreCredit extends APIResource {
    * Reads a customer's store-credit balance. Named only in the reference: the response shape is not shown
    * (typed loosely, with `customer_id` and `balance_cents` where the server sends them).
    *
-   * Permission: `store_credit:read`.
+   * Permission: `store_credit:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 404 `NOT_FOUND`.
    * @example
    * const { balance_cents } = await shop.customers.storeCredit.retrieve(8801);
@@ -36,7 +37,8 @@ export class CustomersStoreCredit extends APIResource {
    * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
    * the result has `balance_cents` where the server sends it.
    *
-   * Permission: `store_credit:write`.
+   * Permission: `store_credit:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 400 `IDEMPOTENCY_KEY_REQUIRED`, 404 `NOT_FOUND`,
    * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
    * @example
@@ -62,7 +64,8 @@ export class CustomersStoreCredit extends APIResource {
    * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
    * the result has `balance_cents` where the server sends it.
    *
-   * Permission: `store_credit:write`.
+   * Permission: `store_credit:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 400 `IDEMPOTENCY_KEY_REQUIRED`, 404 `NOT_FOUND`,
    * 422 `INSUFFICIENT_CREDIT`, 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
    * @example

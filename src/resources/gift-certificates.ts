@@ -29,7 +29,8 @@ export class GiftCertificates extends APIResource {
    * and the path is the SDK's resource-style choice. Typed loosely: other fields are passed through as
    * given; the result has `code`, `balance_cents` and `status` where the server sends them.
    *
-   * Permission: `gift_certificates:write`.
+   * Permission: `gift_certificates:write` (inferred, not stated by the reference).
+   * Success: HTTP 201 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 400 `IDEMPOTENCY_KEY_REQUIRED`, 409 `GIFT_CERTIFICATE_CODE_TAKEN`,
    * 422 `GIFT_CERTIFICATE_CODE_INVALID` (a code must be 6 to 40 letters, digits or dashes),
    * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
@@ -47,7 +48,8 @@ export class GiftCertificates extends APIResource {
    * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
    * the result has `code`, `balance_cents` and `status` where the server sends them.
    *
-   * Permission: `gift_certificates:write`.
+   * Permission: `gift_certificates:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 400 `IDEMPOTENCY_KEY_REQUIRED`, 404 `NOT_FOUND`,
    * 422 `GIFT_CERTIFICATE_INACTIVE` (disabled, expired or depleted; `details.status`),
    * 422 `GIFT_CERTIFICATE_INSUFFICIENT` (`details.balance_cents`), 409 `IDEMPOTENCY_IN_PROGRESS`,
@@ -75,7 +77,8 @@ export class GiftCertificates extends APIResource {
    * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
    * the result has `code`, `balance_cents` and `status` where the server sends them.
    *
-   * Permission: `gift_certificates:write`.
+   * Permission: `gift_certificates:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 400 `IDEMPOTENCY_KEY_REQUIRED`, 404 `NOT_FOUND`,
    * 409 `INVALID_STATE` (inferred, not listed by the reference: a move that cannot be reversed),
    * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
@@ -101,7 +104,8 @@ export class GiftCertificates extends APIResource {
    * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
    * the result has `code`, `balance_cents` and `status` where the server sends them.
    *
-   * Permission: `gift_certificates:write`.
+   * Permission: `gift_certificates:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 400 `IDEMPOTENCY_KEY_REQUIRED`, 404 `NOT_FOUND`,
    * 422 `GIFT_CERTIFICATE_INACTIVE` (inferred, not listed by the reference: a disabled or expired certificate),
    * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
@@ -127,7 +131,8 @@ export class GiftCertificates extends APIResource {
    * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
    * the result has `code`, `balance_cents` and `status` where the server sends them.
    *
-   * Permission: `gift_certificates:write`.
+   * Permission: `gift_certificates:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 400 `IDEMPOTENCY_KEY_REQUIRED`, 404 `NOT_FOUND`,
    * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
    * @example
@@ -152,7 +157,8 @@ export class GiftCertificates extends APIResource {
    * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
    * the result has `code`, `balance_cents` and `status` where the server sends them.
    *
-   * Permission: `gift_certificates:write`.
+   * Permission: `gift_certificates:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 404 `NOT_FOUND`,
    * 409 `INVALID_STATE` (inferred, not listed by the reference: a certificate whose status does not allow it),
    * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
@@ -178,7 +184,8 @@ export class GiftCertificates extends APIResource {
    * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
    * the result has `code`, `balance_cents` and `status` where the server sends them.
    *
-   * Permission: `gift_certificates:write`.
+   * Permission: `gift_certificates:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 404 `NOT_FOUND`,
    * 409 `INVALID_STATE` (inferred, not listed by the reference: a certificate whose status does not allow it),
    * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.

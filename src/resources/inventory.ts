@@ -23,17 +23,19 @@ export class Inventory extends APIResource {
    *
    * The reference shows this endpoint only in part: `updated_since`, `limit` and `cursor` are typed, and
    * request filters beyond them are not shown (others are passed through as given, not refused). The
-   * response items are typed as the inventory level that inventory.changed carries, the one place the
-   * reference shows that shape.
+   * response items are not shown either: they are typed as the inventory level that inventory.changed
+   * carries (the one place the reference shows that shape) with every field optional, and any object is
+   * accepted (a field present is checked).
    *
-   * Permission: `inventory:read`.
+   * Permission: `inventory:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR` (bad filter or cursor).
    * @example
    * for await (const level of shop.inventory.list({ updated_since: lastSync })) {
    *   mirror.set(level.product_id, level.location_id, level.qty_available);
    * }
    */
-  list(params?: InventoryListParams, options?: RequestOptions): PagePromise<InventoryLevel> {
+  list(params?: InventoryListParams, options?: RequestOptions): PagePromise<Partial<InventoryLevel>> {
     return this._client.list(operations['inventory.list'], { query: params }, options);
   }
 
@@ -42,7 +44,8 @@ export class Inventory extends APIResource {
    * and the response's item shape beyond the serial number and status, are not shown in the reference
    * (other filters are passed through; items are typed loosely).
    *
-   * Permission: `inventory:read`.
+   * Permission: `inventory:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR` (bad filter or cursor).
    * @example
    * const units = await shop.inventory.listSerialized({ product_id: 4410, status: 'in_stock' }).toArray();
@@ -62,6 +65,7 @@ export class Inventory extends APIResource {
    * shape is not shown either: it is typed as the new inventory level, fields optional.
    *
    * Permission: `inventory:write`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`,
    * 404 `NOT_FOUND` (inferred, not listed by the reference: an unknown sku, or a location the key cannot see),
    * 409 `NOT_TRACKED`,
@@ -82,7 +86,8 @@ export class Inventory extends APIResource {
    * and the response, are not shown in the reference: both are typed loosely, so pass the count field
    * your shop documents.
    *
-   * Permission: `inventory:write`.
+   * Permission: `inventory:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`,
    * 404 `NOT_FOUND` (inferred, not listed by the reference: an unknown sku, or a location the key cannot see),
    * 409 `SERIALIZED` (serialized units are counted one by one), 409 `NOT_TRACKED`,

@@ -18,7 +18,8 @@ export class Invoices extends APIResource {
    * `limit` and `cursor` are typed (other filters are passed through) and items are typed loosely. The
    * permission is inferred, not stated.
    *
-   * Permission: `accounts:read`.
+   * Permission: `accounts:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR` (bad cursor).
    * @example
    * const invoices = await shop.invoices.list().toArray({ max: 100 });
@@ -31,7 +32,8 @@ export class Invoices extends APIResource {
    * Reads one invoice. Named only in the reference: the invoice shape is not shown (typed loosely), and
    * the permission is inferred, not stated.
    *
-   * Permission: `accounts:read`.
+   * Permission: `accounts:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 404 `NOT_FOUND`.
    * @example
    * const invoice = await shop.invoices.retrieve(4100);

@@ -16,6 +16,7 @@ export class Locations extends APIResource {
    * the server sends is kept).
    *
    * Permission: `locations:read`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR` (bad cursor).
    * @example
    * const stores = await shop.locations.list().toArray();
@@ -28,7 +29,8 @@ export class Locations extends APIResource {
    * Changes a location's `phone`, `email` or `business_hours`; no other field is writable. The format of
    * `business_hours` and the response shape are not shown in the reference (typed loosely).
    *
-   * Permission: `locations:write`.
+   * Permission: `locations:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 404 `NOT_FOUND`,
    * 409 `FIELD_NOT_WRITABLE` (`details.fields` names the refused fields).
    * @example

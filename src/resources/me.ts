@@ -11,7 +11,8 @@ export class MeResource extends APIResource {
    * Reads what the API knows about the calling key and its shop; a cheap way to check a key works.
    * Named only in the reference: the response shape is not shown (typed loosely).
    *
-   * Permission: none.
+   * Permission: none (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: none beyond those of every call (401 `INVALID_API_KEY`, `WRONG_ENVIRONMENT`, ...).
    * @example
    * const me = await shop.me.retrieve();

@@ -69,15 +69,21 @@ export class Memberships extends APIResource {
    * Cancels a membership. `at_period_end: false` ends it now and voids anything owed; `true` or absent
    * keeps it until the paid period (or the minimum term, if later) ends, with `cancel_at_period_end`
    * set. A location-limited key can cancel only memberships homed at its locations. The reference does
-   * not spell out the response: it is typed as the membership.
+   * not show the response: it is typed as the membership with every field optional, and any object the
+   * server answers is accepted (a field present is checked).
    *
    * Permission: `memberships:write`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 404 `NOT_FOUND` (also outside the key's locations),
    * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
    * @example
    * await shop.memberships.cancel(3100, { reason: 'Moving away', at_period_end: true });
    */
-  cancel(id: number, params?: MembershipsCancelParams, options?: RequestOptions): APIPromise<Membership> {
+  cancel(
+    id: number,
+    params?: MembershipsCancelParams,
+    options?: RequestOptions,
+  ): APIPromise<Partial<Membership>> {
     return this._client.request(operations['memberships.cancel'], { path: { id }, body: params }, options);
   }
 
@@ -87,6 +93,7 @@ export class Memberships extends APIResource {
    * `guest_passes_left` where the server sends it.
    *
    * Permission: `memberships:write`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 404 `NOT_FOUND`, 422 `NO_GUEST_PASSES`, 409 `IDEMPOTENCY_IN_PROGRESS`,
    * 422 `IDEMPOTENCY_MISMATCH`.
    * @example

@@ -14,6 +14,7 @@ export class Orders extends APIResource {
    * `external_reference` and the response shape are not shown in the reference (typed loosely).
    *
    * Permission: `orders:write`.
+   * Success: HTTP 201 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`,
    * 404 `NOT_FOUND` (inferred, not listed by the reference: a location the key cannot see),
    * 409 `EXTERNAL_REFERENCE_TAKEN`,
@@ -31,7 +32,8 @@ export class Orders extends APIResource {
    * Voids an order. Orders with firearm lines cannot be voided through the API. The response shape is
    * not shown in the reference (typed loosely).
    *
-   * Permission: `orders:write`.
+   * Permission: `orders:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 404 `NOT_FOUND`, 409 `FIREARM_ORDER`, 409 `ALREADY_VOIDED`, 409 `SALE_REFUNDED`,
    * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
    * @example

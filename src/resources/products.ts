@@ -15,7 +15,8 @@ export class Products extends APIResource {
    * those the inventory guide names, are not shown in the reference: other filters are passed through,
    * and every field the server sends is kept.
    *
-   * Permission: `products:read`.
+   * Permission: `products:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR` (bad filter or cursor).
    * @example
    * for await (const p of shop.products.list({ include: 'inventory', updated_since: lastSync })) upsert(p);
@@ -30,6 +31,7 @@ export class Products extends APIResource {
    * window's field names and the response shape are not shown in the reference (typed loosely).
    *
    * Permission: `products:write`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 404 `NOT_FOUND`,
    * 409 `COMPLIANCE_FIELD` (firearm, serialized, NFA or product type changes; `details.field`),
    * 409 `HAS_STOCK` (flipping `is_serialized` with stock on hand),

@@ -22,6 +22,7 @@ export class PurchaseOrders extends APIResource {
    * result is typed loosely).
    *
    * Permission: `purchase_orders:write`.
+   * Success: HTTP 201 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`,
    * 404 `NOT_FOUND` (inferred, not listed by the reference: a location the key cannot see),
    * 409 `DUPLICATE_PURCHASE_ORDER`,
@@ -45,7 +46,8 @@ export class PurchaseOrders extends APIResource {
    * Changes a purchase order. Named only in the reference: request and response shapes are not shown,
    * so `vendor_id` and `lines` are typed and anything else is passed through.
    *
-   * Permission: `purchase_orders:write`.
+   * Permission: `purchase_orders:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 404 `NOT_FOUND`, 409 `PO_SUBMITTED` (vendor or lines of a submitted PO).
    * @example
    * await shop.purchaseOrders.update(330, { lines: [{ sku: 'AMMO-9MM-50', qty: 48, unit_cost_cents: 1150 }] });
@@ -61,7 +63,8 @@ export class PurchaseOrders extends APIResource {
   /**
    * Sends a purchase order to the vendor. Named only in the reference: the response shape is not shown.
    *
-   * Permission: `purchase_orders:write`.
+   * Permission: `purchase_orders:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 404 `NOT_FOUND`, 422 `EMPTY_PO` (no lines),
    * 409 `INVALID_STATE` (inferred, not listed by the reference: a PO already submitted, cancelled or received),
    * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
@@ -75,7 +78,8 @@ export class PurchaseOrders extends APIResource {
   /**
    * Cancels a purchase order. Named only in the reference: request and response shapes are not shown.
    *
-   * Permission: `purchase_orders:write`.
+   * Permission: `purchase_orders:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 404 `NOT_FOUND`,
    * 409 `INVALID_STATE` (inferred, not listed by the reference: a PO whose status does not allow it),
    * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
@@ -92,7 +96,8 @@ export class PurchaseOrders extends APIResource {
    * come back in `skipped`. Request fields beyond `all_outstanding` and `reference` (others are passed
    * through), and the response beyond `skipped`, are not shown in the reference.
    *
-   * Permission: `purchase_orders:write`.
+   * Permission: `purchase_orders:write` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 404 `NOT_FOUND`, 409 `SERIALIZED`,
    * 409 `NOTHING_OUTSTANDING` (`details.skipped`), 409 `IDEMPOTENCY_IN_PROGRESS`,
    * 422 `IDEMPOTENCY_MISMATCH`.

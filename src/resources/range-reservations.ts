@@ -83,6 +83,7 @@ export class RangeReservations extends APIResource {
    * body: the result is typed as the fields a reservation would carry, all optional.
    *
    * Permission: `range:write`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 404 `NOT_FOUND`, 409 `INVALID_STATE` (not booked), 402 `RANGE_ADDON_REQUIRED`,
    * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
    * @example
@@ -98,6 +99,7 @@ export class RangeReservations extends APIResource {
    * would carry, all optional.
    *
    * Permission: `range:write`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 404 `NOT_FOUND`, 409 `INVALID_STATE` (not booked), 402 `RANGE_ADDON_REQUIRED`,
    * 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
    * @example
@@ -114,6 +116,7 @@ export class RangeReservations extends APIResource {
    * `requires_manual_refund` is not shown in the reference: its reservation fields are typed optional.
    *
    * Permission: `range:write`.
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR`, 404 `NOT_FOUND`, 409 `INVALID_STATE` (completed, cancelled, no-show...),
    * 402 `RANGE_ADDON_REQUIRED`, 409 `IDEMPOTENCY_IN_PROGRESS`, 422 `IDEMPOTENCY_MISMATCH`.
    * @example

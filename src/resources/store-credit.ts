@@ -15,7 +15,8 @@ export class StoreCreditResource extends APIResource {
    * Lists store credit. Named only in the reference: filters and the item shape are not shown, so only
    * `limit` and `cursor` are typed and items are typed loosely.
    *
-   * Permission: `store_credit:read`.
+   * Permission: `store_credit:read` (inferred, not stated by the reference).
+   * Success: HTTP 200 (inferred, not stated by the reference).
    * Errors: 400 `VALIDATION_ERROR` (bad cursor).
    * @example
    * for await (const credit of shop.storeCredit.list()) console.log(credit.customer_id, credit.balance_cents);

@@ -51,8 +51,8 @@ describe('src/core/errors', () => {
       const error =
         name === 'ResponseValidationError'
           ? new Construct('op', [], 200, new Headers())
-          : name === 'InvalidResponseError'
-            ? new Construct('m', 200, new Headers())
+          : name === 'InvalidResponseError' || name === 'ResponseTooLargeError'
+            ? new Construct('m', 200, new Headers(), 1)
             : name === 'ParamsValidationError'
               ? new Construct({})
               : name === 'TimeoutError'

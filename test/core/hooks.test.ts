@@ -141,6 +141,51 @@ describe('hooks', () => {
     expect(requests).toBe(0);
   });
 
+  it('let afterResponse hooks read the body and the request sent, the call still reading its own answer', async () => {
+    server.use(
+      http.get(RETRIEVE_URL, ({ request }) =>
+        HttpResponse.json(ok(reservation(Number(new URL(request.url).pathname.split('/').pop())))),
+      ),
+    );
+    const bodies: unknown[] = [];
+    const sent: string[] = [];
+    const shop = testClient({
+      hooks: {
+        beforeRequest: [(request) => request.headers.set('x-trace', 'a1')],
+        afterResponse: [
+          async (request, _options, response) => {
+            sent.push(`${request.method} ${new URL(request.url).pathname} ${request.headers.get('x-trace')}`);
+            bodies.push(((await response.json()) as { data: { id: number } }).data.id);
+          },
+          async (_request, _options, response) =>
+            void bodies.push((await response.clone().text()).length > 0),
+          () => {},
+        ],
+      },
+    });
+    const found = await shop.request(retrieveReservation, { path: { id: 5 } });
+    expect(found.id).toBe(5);
+    expect(bodies).toEqual([5, true]);
+    expect(sent).toEqual(['GET /v1/range/reservations/5 a1']);
+  });
+
+  it('let an afterResponse hook replace the answer with a Response of its own, as ky does', async () => {
+    server.use(http.get(RETRIEVE_URL, () => HttpResponse.json(failure('NOT_FOUND'), { status: 404 })));
+    const seen: number[] = [];
+    const shop = testClient({
+      hooks: {
+        afterResponse: [
+          (_request, _options, response) =>
+            response.status === 404 ? Response.json(ok(reservation(9)), { status: 200 }) : undefined,
+          (_request, _options, response) => void seen.push(response.status),
+        ],
+      },
+    });
+    const found = await shop.request(retrieveReservation, { path: { id: 9 } }, { hooks: {} });
+    expect(found.id).toBe(9);
+    expect(seen).toEqual([200]);
+  });
+
   it('fail the call with a HookError when afterResponse, beforeRetry or an async hook throws', async () => {
     server.use(http.get(RETRIEVE_URL, () => HttpResponse.json(failure('SERVER_ERROR'), { status: 503 })));
     const after = testClient({

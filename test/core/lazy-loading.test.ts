@@ -1,5 +1,6 @@
 // What importing `shop-mgmt` loads: neither ky nor zod (nor the generated schemas) is in the entry or the chunks it
-// imports statically; they sit in chunks the first call loads with import(). Read from esbuild's metafile of
+// imports statically; they sit in chunks the first call loads with import(), each resource group's schemas in
+// chunks of their own. Read from esbuild's metafile of
 // the same split ESM bundle a partner's bundler makes, so the test does not depend on a prior `npm run build`.
 import { resolve } from 'node:path';
 import { build, type Metafile } from 'esbuild';
@@ -50,7 +51,26 @@ describe('importing shop-mgmt', () => {
     };
     lazy(/node_modules\/ky\//);
     lazy(/node_modules\/zod\//);
-    lazy(/src\/generated\/(schemas|operation-schemas)\.ts$/);
+    lazy(/src\/generated\/(schemas|params|operation-schemas)\.[a-z0-9-]+\.ts$/);
     expect(onImport).toContain('src/core/transport.ts');
+  }, 60_000);
+
+  it("loads on a group's first call that group's schemas, not another group's", async () => {
+    const meta = await splitBundle();
+    const chunkOf = (source: string) => {
+      const output = Object.keys(meta.outputs).find((path) => meta.outputs[path]?.entryPoint === source);
+      expect(output, source).toBeDefined();
+      return [...staticInputs(meta, output as string)];
+    };
+    const me = chunkOf('src/generated/operation-schemas.me.ts');
+    expect(me).toContain('src/generated/schemas.me.ts');
+    expect(
+      me.filter((input) => /src\/generated\/(schemas|params|operation-schemas)\.range\.ts$/.test(input)),
+    ).toEqual([]);
+    const range = chunkOf('src/generated/operation-schemas.range.ts');
+    expect(range).toEqual(
+      expect.arrayContaining(['src/generated/schemas.range.ts', 'src/generated/params.range.ts']),
+    );
+    expect(range).not.toContain('src/generated/schemas.me.ts');
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { InvalidResponseError, ShopError } from '../../src/core/errors/index.js';
 import { BASE_URL, listReservations, ok, reservation, testClient, useMswServer } from './support.js';
 
 const server = useMswServer();
@@ -73,5 +74,119 @@ describe('pagination, for any record count, page size and cursors', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+// Issue 20: a server whose cursors may repeat. Each cursor always leads to the same page (as a real server's
+// would), so a repeated cursor is a real loop; the walk must fail exactly when it is about to request a cursor
+// it already requested on the way, and never when `toArray({ max })` or a `break` ends it first.
+interface LoopyServer {
+  /** Page per cursor ('' for the first page): how many items, and the next cursor (null: the last page). */
+  readonly pages: Record<string, { readonly size: number; readonly next: string | null }>;
+}
+
+const CURSORS = ['a', 'b', 'c', 'd', 'e', 'f'];
+const loopyServer = fc
+  .array(
+    fc.record({
+      size: fc.integer({ min: 0, max: 4 }),
+      next: fc.option(fc.constantFrom(...CURSORS), { freq: 6 }),
+    }),
+    { minLength: CURSORS.length + 1, maxLength: CURSORS.length + 1 },
+  )
+  .map(
+    (entries): LoopyServer => ({
+      pages: Object.fromEntries(entries.map((page, index) => [index === 0 ? '' : CURSORS[index - 1]!, page])),
+    }),
+  );
+
+/** What the walk must do, worked out from the server's pages: the items it collects, or the loop it meets. */
+function expectedWalk(list: LoopyServer, max: number): { items: number; requests: number; loops: boolean } {
+  const requested = new Set<string>(['']);
+  let cursor = '';
+  let items = 0;
+  for (;;) {
+    const page = list.pages[cursor]!;
+    items += page.size;
+    if (items >= max) return { items: max, requests: requested.size, loops: false };
+    if (page.next === null) return { items, requests: requested.size, loops: false };
+    if (requested.has(page.next)) return { items, requests: requested.size, loops: true };
+    requested.add(page.next);
+    cursor = page.next;
+  }
+}
+
+describe('pagination against a server whose cursors loop', () => {
+  it('fails only when about to request a repeated cursor (fuzz: 0 false rejects, 0 missed loops)', async () => {
+    const tally = { falseRejects: 0, missedLoops: 0, loops: 0, runs: 0 };
+    await fc.assert(
+      fc.asyncProperty(
+        loopyServer,
+        fc.integer({ min: 1, max: 40 }),
+        fc.boolean(),
+        async (list, max, useBreak) => {
+          let requests = 0;
+          let nextId = 1;
+          server.use(
+            http.get(`${BASE_URL}/v1/range/reservations`, ({ request }) => {
+              requests++;
+              const page = list.pages[new URL(request.url).searchParams.get('cursor') ?? '']!;
+              const data = Array.from({ length: page.size }, () => reservation(nextId++));
+              return HttpResponse.json(ok(data, { has_more: page.next !== null, next_cursor: page.next }));
+            }),
+          );
+          const expected = expectedWalk(list, max);
+          let collected = 0;
+          let rejected: unknown;
+          try {
+            if (useBreak) {
+              for await (const _ of testClient().list(listReservations)) {
+                if (++collected >= max) break;
+              }
+            } else {
+              collected = (await testClient().list(listReservations).toArray({ max })).length;
+            }
+          } catch (error) {
+            rejected = error;
+          }
+          tally.runs++;
+          if (expected.loops) tally.loops++;
+          if (rejected !== undefined && !expected.loops) tally.falseRejects++;
+          if (rejected === undefined && expected.loops) tally.missedLoops++;
+          if (expected.loops) expect(rejected).toBeInstanceOf(InvalidResponseError);
+          else expect(rejected).toBeUndefined();
+          // A rejected toArray() hands back nothing; a for-await loop has seen the items before the loop.
+          expect(collected).toBe(expected.loops && !useBreak ? 0 : expected.items);
+          expect(requests).toBe(expected.requests);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(tally).toMatchObject({ falseRejects: 0, missedLoops: 0 });
+    // The generator does produce loops, and walks that end before them.
+    expect(tally.loops).toBeGreaterThan(20);
+  });
+
+  it('maxPages bounds a walk over a server that always answers a new cursor', async () => {
+    let requests = 0;
+    server.use(
+      http.get(`${BASE_URL}/v1/range/reservations`, () => {
+        requests++;
+        return HttpResponse.json(
+          ok([reservation(requests)], { has_more: true, next_cursor: `c${requests}` }),
+        );
+      }),
+    );
+    const error = await testClient()
+      .list(listReservations, {}, { maxPages: 25 })
+      .toArray()
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ShopError);
+    expect((error as Error).message).toMatch(/maxPages \(25\)/);
+    expect(requests).toBe(25);
+    const invalid = await testClient()
+      .list(listReservations, {}, { maxPages: 0 })
+      .catch((thrown: unknown) => thrown);
+    expect(invalid).toMatchObject({ name: 'ParamsValidationError' });
   });
 });

@@ -141,7 +141,7 @@ describe('a list call', () => {
     const error = await rejection(testClient().list(listReservations).toArray());
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect((error as Error).message).toBe(
-      'The list returned a cursor this walk already requested; stopping instead of looping',
+      'The list returned a cursor this walk already requested 2 pages ago; stopping instead of looping',
     );
     expect(requested).toEqual([null, 'A', 'B']);
   });

@@ -1,13 +1,16 @@
 // The throttle's bounds and its store, in one process: waits capped by maxRetryAfterSeconds, the fuzzed
 // header cases of issue 12, a 429 pausing queued calls, a shared MemoryRateLimitStore, a failing store.
 // The same across processes over a real Redis: test/redis/shared-rate-limit.test.ts.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import fc from 'fast-check';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RateLimitError, ShopError, TimeoutError } from '../../src/core/errors/index.js';
 import { parseRetryAfter } from '../../src/core/rate-limit.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/core/rate-limit-store.js';
 import type { FetchLike } from '../../src/core/transport.js';
 import type { Logger } from '../../src/index.js';
-import { failure, ok, rejection, reservation, retrieveReservation, testClient } from './support.js';
+import { BASE_URL, failure, ok, rejection, reservation, retrieveReservation, testClient } from './support.js';
 
 afterEach(() => vi.useRealTimers());
 
@@ -97,15 +100,29 @@ describe("fuzzed answers (issue 12): 'auto' never leaves a call pending", () => 
 
     const error = await rejection(shop.request(retrieveReservation, { path: { id: 1 } }));
 
-    // A minute window resets within a minute: the wait is the window, not the header's hour or millennia.
-    expect(error).toMatchObject({ name: 'RateLimitError', throttled: true, retryAfter: 60 });
+    // The reset as the header gives it, up to a day; one further off is a misread, taken as one window.
+    expect(error).toMatchObject({
+      name: 'RateLimitError',
+      throttled: true,
+      retryAfter: reset === NOW + 30_000 ? 60 : 3_600,
+    });
     expect(arrivals).toEqual([NOW]);
   });
 
-  it.each([
-    ['an hour away', NOW / 1000 + 3_600],
-    ['in milliseconds', NOW + 30_000],
-  ])(
+  it('after Remaining: 0 with Reset an hour away, the next call fails at once under the default cap (issue 20)', async () => {
+    vi.useFakeTimers({ now: NOW });
+    const { arrivals, fetch } = recordingFetch(() => okResponse(spent(NOW / 1000 + 3_600)));
+    const shop = testClient({ fetch, throttle: 'auto' });
+    await shop.request(retrieveReservation, { path: { id: 1 } });
+    const started = Date.now();
+    const error = await rejection(shop.request(retrieveReservation, { path: { id: 1 } }));
+    // No timer ran: the wait past maxRetryAfterSeconds (60) is refused before any sleep.
+    expect(Date.now()).toBe(started);
+    expect(error).toMatchObject({ name: 'RateLimitError', throttled: true, retryAfter: 3_600 });
+    expect(arrivals).toEqual([NOW]);
+  });
+
+  it.each([['in milliseconds', NOW + 30_000]])(
     'after Remaining: 0 with Reset %s, the next call goes within the minute under the default cap',
     async (_, reset) => {
       vi.useFakeTimers({ now: NOW });
@@ -248,6 +265,45 @@ describe('a failing store', () => {
   });
 });
 
+describe('a shared store that fails (issue 20)', () => {
+  it('each client paces alone at the share it had, so together they stay near the limit', async () => {
+    vi.useFakeTimers({ now: NOW });
+    const memory = new MemoryRateLimitStore();
+    let down = false;
+    const store: RateLimitStore = {
+      reserve: (...args) => (down ? Promise.reject(new Error('Redis stalled')) : memory.reserve(...args)),
+      pause: (...args) => (down ? Promise.reject(new Error('Redis stalled')) : memory.pause(...args)),
+    };
+    const { arrivals, fetch } = recordingFetch(() => okResponse());
+    // Two processes of one shop, 60 a minute between them: each gets every other slot, one each 2 s.
+    const clients = [0, 1].map(() =>
+      testClient({ fetch, logLevel: 'off', throttle: { requestsPerMinute: 60, store, key: 'shop-1' } }),
+    );
+    // The first call of each loads ky and the schemas (real I/O, which fake time does not wait for).
+    for (const shop of clients) {
+      const first = shop.request(retrieveReservation, { path: { id: 1 } });
+      await vi.advanceTimersByTimeAsync(1_000);
+      await first;
+    }
+    let running = true;
+    const loops = clients.map(async (shop) => {
+      while (running) await shop.request(retrieveReservation, { path: { id: 1 } });
+    });
+    await vi.advanceTimersByTimeAsync(20_000);
+    const shared = arrivals.length;
+    down = true;
+    await vi.advanceTimersByTimeAsync(30_000);
+    running = false;
+    await vi.advanceTimersByTimeAsync(10_000);
+    await Promise.all(loops);
+    const alone = arrivals.filter((at) => at >= NOW + 20_000 && at < NOW + 50_000).length;
+    expect(shared).toBeGreaterThanOrEqual(20);
+    // 30 s at the shop's 60 a minute is 30 requests; pacing alone at the whole rate, two clients sent 60.
+    expect(alone).toBeLessThanOrEqual(33);
+    expect(alone).toBeGreaterThanOrEqual(25);
+  });
+});
+
 describe('throttle options', () => {
   it.each([
     [{ requestsPerMinute: 60, store: {} }, /throttle.store must be a rate-limit store/],
@@ -272,5 +328,83 @@ describe('MemoryRateLimitStore', () => {
     vi.setSystemTime(NOW + 3_500);
     expect(await store.reserve('shop', 1_000, 60_000, first.slot)).toEqual({ waitMs: 0, slot: NOW + 3_500 });
     expect(await store.reserve('shop', 1_000, 60_000)).toEqual({ waitMs: 1_000, slot: NOW + 4_500 });
+  });
+});
+
+describe("fuzzed rate-limit headers over HTTP (issue 20): 'auto' never waits past the cap", () => {
+  const server = setupServer();
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterAll(() => server.close());
+
+  it('after any Limit/Remaining/Reset, the next call starts within maxRetryAfterSeconds or fails at once', async () => {
+    const tally = { runs: 0, hangs: 0, refusedAtOnce: 0, waited: 0, untyped: 0 };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          limit: fc.integer({ min: 1, max: 600 }),
+          remaining: fc.integer({ min: 0, max: 3 }),
+          // From two minutes past to ten days ahead, in seconds; or a reset misread in milliseconds.
+          resetIn: fc.oneof(fc.integer({ min: -120, max: 864_000 }), fc.constant(Number.NaN)),
+          cap: fc.integer({ min: 0, max: 120 }),
+        }),
+        async ({ limit, remaining, resetIn, cap }) => {
+          vi.useFakeTimers({ now: NOW, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+          try {
+            const reset = Number.isNaN(resetIn) ? NOW + 30_000 : Math.floor(NOW / 1000) + resetIn;
+            const arrivals: number[] = [];
+            server.resetHandlers(
+              http.get(`${BASE_URL}/v1/range/reservations/1`, () => {
+                arrivals.push(Date.now());
+                return HttpResponse.json(ok(reservation(1)), {
+                  headers: {
+                    'X-RateLimit-Limit': String(limit),
+                    'X-RateLimit-Remaining': String(remaining),
+                    'X-RateLimit-Reset': String(reset),
+                  },
+                });
+              }),
+            );
+            const shop = testClient({ throttle: 'auto', maxRetryAfterSeconds: cap });
+            await shop.request(retrieveReservation, { path: { id: 1 } });
+            const started = Date.now();
+            let settled: 'ok' | unknown;
+            const next = shop.request(retrieveReservation, { path: { id: 1 } }).then(
+              () => {
+                settled = 'ok';
+              },
+              (error: unknown) => {
+                settled = error;
+              },
+            );
+            await vi.advanceTimersByTimeAsync(0);
+            const atOnce = settled !== undefined;
+            await vi.advanceTimersByTimeAsync(cap * 1000 + 1);
+            await next.catch(() => {});
+            tally.runs++;
+            // Nothing left until a reset further off than the cap (and within a day, beyond which it is a
+            // misread): waiting is a hang, however short the throttle makes it; the call must fail at once.
+            const mustRefuse = remaining === 0 && resetIn > cap + 1 && resetIn <= 86_400;
+            if (mustRefuse && settled === 'ok') tally.hangs++;
+            if (settled === undefined) tally.hangs++;
+            else if (settled === 'ok') {
+              tally.waited++;
+              expect((arrivals.at(-1) ?? Number.POSITIVE_INFINITY) - started).toBeLessThanOrEqual(cap * 1000);
+            } else {
+              if (!(settled instanceof RateLimitError)) tally.untyped++;
+              expect(settled).toMatchObject({ name: 'RateLimitError', throttled: true });
+              expect(atOnce).toBe(true);
+              tally.refusedAtOnce++;
+            }
+            expect(settled).not.toBeUndefined();
+          } finally {
+            vi.useRealTimers();
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(tally).toMatchObject({ hangs: 0, untyped: 0 });
+    expect(tally.refusedAtOnce).toBeGreaterThan(10);
+    expect(tally.waited).toBeGreaterThan(10);
   });
 });

@@ -93,7 +93,7 @@ describe('webhooks and the feed catch-up, one onEvent, each event once', () => {
     expect(result.latestUpdatedAt).not.toBeNull();
     const levels = await shop.inventory.list().toArray();
     for (const level of levels) {
-      expect(mirror.store.get(level.product_id, level.location_id)).toMatchObject({
+      expect(mirror.store.get(level.product_id!, level.location_id!)).toMatchObject({
         qty_available: level.qty_available,
       });
     }

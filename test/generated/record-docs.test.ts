@@ -1,7 +1,7 @@
 // Every public record type of src/generated/schemas.ts and params type of params.ts, and every field of
 // them (nested ones too), carries a doc comment, so an editor shows what a field means where it is used.
 // Read from the generated source with the TypeScript parser, as an editor reads it.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -30,8 +30,13 @@ const declarations = (source: ts.SourceFile): Declared[] =>
         ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s),
     )
     .map((node) => ({ name: node.name.text, node }));
-const records = declarations(parse('schemas.ts'));
-const params = declarations(parse('params.ts'));
+// schemas.ts and params.ts re-export the parts (`schemas.<group>.ts` ...) that declare the types.
+const parts = (kind: string) =>
+  readdirSync(new URL('../../src/generated/', import.meta.url)).filter((name) =>
+    new RegExp(`^${kind}(\\..+)?\\.ts$`).test(name),
+  );
+const records = parts('schemas').flatMap((name) => declarations(parse(name)));
+const params = parts('params').flatMap((name) => declarations(parse(name)));
 
 /** `Record.field.nested` for every property signature under `node` that has no doc comment. */
 function undocumentedFields(node: ts.Node, path: string): string[] {

@@ -63,7 +63,15 @@ describe('generated doc comments', () => {
     const specOp = specOps.get(method.operationId)!;
     const doc = folded(method.doc);
     expect(doc).toContain(folded(specOp['x-sdk-doc']!));
-    expect(doc).toContain(`Permission: ${op.permission ? `\`${op.permission}\`` : 'none'}.`);
+    // What the spec states by inference only (x-inferred, issue 20) says so.
+    const inferred = (specOp as { 'x-inferred'?: string[] })['x-inferred'] ?? [];
+    const mark = (what: string) =>
+      inferred.includes(what) ? ' (inferred, not stated by the reference)' : '';
+    expect(doc).toContain(
+      `Permission: ${op.permission ? `\`${op.permission}\`` : 'none'}${mark('permission')}.`,
+    );
+    if (inferred.includes('status'))
+      expect(doc).toContain(`Success: HTTP ${op.successStatus}${mark('status')}.`);
     for (const code of op.errorCodes) {
       const status = ERROR_CODE_STATUS[code as keyof typeof ERROR_CODE_STATUS];
       const note = specOp['x-error-notes']?.[code];

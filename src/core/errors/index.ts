@@ -32,6 +32,7 @@ export {
   HookError,
   InvalidResponseError,
   type ResponseIssue,
+  ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
 } from './transport-errors.js';

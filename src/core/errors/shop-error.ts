@@ -35,6 +35,12 @@ export class ShopError extends Error {
   declare readonly operation?: string | null;
   /** Milliseconds from the call's start to its failure, waits between retries included. */
   declare readonly elapsedMs?: number;
+  /**
+   * True when the server may have applied the call although it failed (an unanswered or 5xx attempt of a
+   * POST, PATCH or DELETE, or `IDEMPOTENCY_IN_PROGRESS`): re-drive it with the same `idempotencyKey`, or
+   * look the record up, before anything else. False for every GET and when every answer refused the call.
+   */
+  declare readonly mayHaveBeenApplied?: boolean;
 
   /**
    * `err instanceof NotFoundError` holds for a NotFoundError of any copy of the SDK (the ESM and the CJS build

@@ -57,6 +57,26 @@ export class InvalidResponseError extends ShopError {
   }
 }
 
+/**
+ * The response body was larger than the client's `maxResponseBytes` (16 MiB by default): refused at its
+ * Content-Length, or cut off while it streamed in, never held whole. Not retried: the same request would
+ * get the same answer. Narrow the request (a smaller `limit`) or raise `maxResponseBytes`.
+ */
+export class ResponseTooLargeError extends InvalidResponseError {
+  static override readonly [ERROR_CLASS]: string = 'ResponseTooLargeError';
+  override readonly name: string = 'ResponseTooLargeError';
+
+  constructor(
+    message: string,
+    status: number,
+    headers: Headers,
+    /** The `maxResponseBytes` the body passed. */
+    readonly maxResponseBytes: number,
+  ) {
+    super(message, status, headers);
+  }
+}
+
 /** One way the response broke its schema. Plain data, so this module needs no zod. */
 export interface ResponseIssue {
   /** Where in the envelope, e.g. `['data', 3, 'starts_at']`. */
