@@ -1,7 +1,6 @@
 import type { EventType } from '../../generated/event-types.js';
 import { EVENT_PAYLOAD_SCHEMAS, type EventPayloadMap } from '../../generated/events.js';
 import * as Api from '../../generated/schemas.js';
-import type { z } from '../../internal/schema-types.js';
 import { deliveryHeaders } from '../../webhooks/delivery-headers.js';
 import type { ShopEventOf } from '../../webhooks/events.js';
 import type { NodeIncomingMessage } from '../../webhooks/node.js';
