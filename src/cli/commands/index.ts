@@ -3,6 +3,7 @@ import { logsCommand } from './logs.js';
 import { replayCommand } from './replay.js';
 import { sandboxCommand } from './sandbox.js';
 import { sendCommand } from './send.js';
+import { syncCommand } from './sync.js';
 import { triggerCommand } from './trigger.js';
 
 /** The commands of `shop-mgmt`, by name (the strict check of the command line reads their args). */
@@ -11,6 +12,7 @@ export const COMMANDS = {
   listen: listenCommand,
   trigger: triggerCommand,
   replay: replayCommand,
+  sync: syncCommand,
   logs: logsCommand,
   send: sendCommand,
 };
