@@ -71,10 +71,10 @@ describe('the bin on a bad command line', () => {
     expect(plain.stderr[0]).toBe(
       'error unknown flag --prot for sandbox; did you mean --port? (npx shop-mgmt sandbox --help lists them)',
     );
-    const json = await cli.run(['listen', '--json']);
+    const json = await cli.run(['replay', '--json']);
     expect(json.code).toBe(2);
     expect(json.stderr.map((line) => JSON.parse(line))).toEqual([
-      { error: 'missing required argument: --forward-to' },
+      { error: 'missing required positional argument: ID' },
     ]);
     const command = await cli.run(['bogus']);
     expect(command.code).toBe(2);

@@ -119,6 +119,11 @@ const ENTRY_SOURCES: Record<string, string> = {
   'shop-mgmt/schemas': 'src/schemas.ts',
   'shop-mgmt/testing': 'src/testing/index.ts',
   'shop-mgmt/testing/msw': 'src/testing/msw-entry.ts',
+  'shop-mgmt/sync': 'src/sync/engine/index.ts',
+  'shop-mgmt/inbox': 'src/sync/inbox/index.ts',
+  'shop-mgmt/inbox/sqlite': 'src/sync/inbox/sqlite.ts',
+  'shop-mgmt/inbox/postgres': 'src/sync/inbox/postgres.ts',
+  'shop-mgmt/inbox/redis': 'src/sync/inbox/redis.ts',
 };
 
 /** The file a block is checked as (in examples/, so `./otel-tracing.js` is the example it names). */
@@ -235,6 +240,9 @@ const MODULES: Record<string, () => Promise<unknown>> = {
   'shop-mgmt/schemas': () => import('../../src/schemas.js'),
   'shop-mgmt/testing': () => import('../../src/testing/index.js'),
   'shop-mgmt/testing/msw': () => import('../../src/testing/msw-entry.js'),
+  'shop-mgmt/sync': () => import('../../src/sync/engine/index.js'),
+  'shop-mgmt/inbox': () => import('../../src/sync/inbox/index.js'),
+  'shop-mgmt/inbox/sqlite': () => import('../../src/sync/inbox/sqlite.js'),
   'msw/node': () => import('msw/node'),
 };
 
