@@ -46,13 +46,15 @@ export class ForwardError extends Error {
   constructor(
     message: string,
     readonly last: ForwardResult | null,
+    /** False when a stop (Ctrl-C) cut the attempts short. */
+    readonly exhausted = true,
   ) {
     super(message);
   }
 
-  /** True when the receiver answered the last attempt (with a non-2xx). */
+  /** True when every attempt was made and the receiver answered the last one (with a non-2xx). */
   get refused(): boolean {
-    return this.last?.status != null;
+    return this.exhausted && this.last?.status != null;
   }
 }
 
@@ -98,6 +100,7 @@ export class Forwarder {
     throw new ForwardError(
       `could not deliver ${event.type} ${event.id} to ${this.#options.url}${tries} (${last?.error ?? 'stopped'}${last?.answer ? `: ${last.answer}` : ''})`,
       last,
+      !this.#stopped,
     );
   }
 
