@@ -38,7 +38,8 @@ export const syncCommand = defineCommand({
     host: { type: 'string', description: 'Address the receiver listens on', default: '127.0.0.1' },
     secret: {
       type: 'string',
-      description: "The webhook endpoint's signing secret (whsec_...), with --listen",
+      description:
+        "The webhook endpoint's signing secret (whsec_...), with --listen (default: SHOP_WEBHOOK_SECRET, which keeps it out of ps)",
     },
     shop: { type: 'string', description: 'Name of this shop in the database (default: the API origin)' },
     tables: { type: 'string', description: 'Only these tables, e.g. range_reservation,membership' },
@@ -52,9 +53,11 @@ export const syncCommand = defineCommand({
       const intervalMs = wholeNumber(flags.interval, 'interval', 1, 86_400)! * 1000;
       const repairMs = wholeNumber(flags['repair-every'], 'repair-every', 1, 10_080)! * 60_000;
       const port = wholeNumber(flags.listen, 'listen', 0, 65_535);
-      if (port !== undefined && !flags.secret?.startsWith('whsec_')) {
+      // The environment first in the docs: a flag's value is visible to every user in `ps`.
+      const secret = flags.secret ?? readEnv('SHOP_WEBHOOK_SECRET');
+      if (port !== undefined && !secret?.startsWith('whsec_')) {
         throw usageError(
-          '--listen needs --secret whsec_... (the signing secret of the shop webhook endpoint)',
+          '--listen needs the signing secret of the shop webhook endpoint: SHOP_WEBHOOK_SECRET=whsec_... or --secret whsec_...',
         );
       }
       const target = await shopTarget(output);
@@ -81,7 +84,7 @@ export const syncCommand = defineCommand({
           const result = await sync.runOnce();
           progress.summary('once', result.rows, result.written);
           if (flags.once) return result.skipped.length > 0 ? EXIT.failed : EXIT.ok;
-          return await live(sync, output, { flags, port, intervalMs, repairMs });
+          return await live(sync, output, { flags: { ...flags, secret }, port, intervalMs, repairMs });
         } finally {
           await sync.close();
         }
@@ -194,7 +197,7 @@ async function serveReceiver(
   const store = await openInboxStore(flags.db);
   const inbox = new Inbox(store);
   await inbox.ready();
-  const handler = createWebhookHandler({ secret: flags.secret!, inbox });
+  const handler = createWebhookHandler({ secret: flags.secret as string, inbox });
   const handle = sync.inboxHandler();
   const worker = inbox.work((event: ShopEvent, context) => handle(event, context), {
     onError: (error) => output.error(`inbox: ${(error as Error).message}`),

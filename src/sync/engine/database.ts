@@ -1,4 +1,5 @@
 import { ShopError } from '../../core/errors/shop-error.js';
+import type { SqliteDatabaseLike, SqliteStatementLike } from '../inbox/sqlite.js';
 
 /** Statements inside or outside a transaction. Placeholders are `?`; Postgres gets `$1, $2, ...`. */
 export interface SqlExecutor {
@@ -8,7 +9,7 @@ export interface SqlExecutor {
   run(sql: string, params?: readonly unknown[]): Promise<number>;
 }
 
-/** A database the sync engine writes: SQLite (better-sqlite3) or Postgres (pg). */
+/** A database the sync engine writes: SQLite (better-sqlite3, else node:sqlite) or Postgres (pg). */
 export interface SyncDatabase extends SqlExecutor {
   readonly dialect: 'sqlite' | 'postgres';
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
@@ -24,7 +25,7 @@ export class SyncDatabaseError extends ShopError {
 
 /**
  * Opens `target`: a `postgres://` / `postgresql://` URL (pg, a pool), else a SQLite file path (better-sqlite3,
- * WAL journal). Each driver is an optional peer dependency, imported here only when its database is used.
+ * else Node's node:sqlite; WAL journal). Each driver is an optional peer dependency, imported here only when its database is used.
  */
 export async function openSyncDatabase(target: string): Promise<SyncDatabase> {
   if (/^postgres(ql)?:\/\//i.test(target)) return openPostgres(target);
@@ -42,29 +43,18 @@ async function load<T>(name: string): Promise<T> {
   }
 }
 
-interface SqliteStatement {
-  all(...params: unknown[]): unknown[];
-  run(...params: unknown[]): { changes: number | bigint };
-  readonly reader: boolean;
-}
-interface SqliteHandle {
-  prepare(sql: string): SqliteStatement;
-  exec(sql: string): void;
-  pragma(sql: string): unknown;
-  close(): void;
-}
-
 async function openSqlite(file: string): Promise<SyncDatabase> {
-  const Database = await load<new (file: string) => SqliteHandle>('better-sqlite3');
-  let handle: SqliteHandle;
+  // The inbox's opener: better-sqlite3 where it loads, else Node's own node:sqlite (Node 22.5+), WAL mode.
+  const { openSqliteDatabase } = await import('../inbox/sqlite.js');
+  let handle: SqliteDatabaseLike;
   try {
-    handle = new Database(file);
+    handle = await openSqliteDatabase(file, { busyTimeoutMs: 10_000 });
   } catch (error) {
-    throw new SyncDatabaseError(`cannot open the SQLite database ${file}: ${(error as Error).message}`);
+    throw new SyncDatabaseError(`cannot open the SQLite database ${file}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
-  handle.pragma('journal_mode = WAL');
-  handle.pragma('busy_timeout = 10000');
-  const statements = new Map<string, SqliteStatement>();
+  const statements = new Map<string, SqliteStatementLike>();
   const prepared = (sql: string) => {
     let statement = statements.get(sql);
     if (!statement) {
@@ -82,7 +72,9 @@ async function openSqlite(file: string): Promise<SyncDatabase> {
     all: async <T>(sql: string, params: readonly unknown[] = []) => prepared(sql).all(...bind(params)) as T[],
     run: async (sql: string, params: readonly unknown[] = []) => {
       const statement = prepared(sql);
-      if (statement.reader) return statement.all(...bind(params)).length;
+      // better-sqlite3 says whether a statement returns rows; node:sqlite does not, so the text decides.
+      const reader = statement.reader ?? /^\s*(select|with|pragma|values)\b|\breturning\b/i.test(sql);
+      if (reader) return statement.all(...bind(params)).length;
       return Number(statement.run(...bind(params)).changes);
     },
   };
