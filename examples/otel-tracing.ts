@@ -3,7 +3,7 @@
 // attempts a child span, so a retried call shows as one parent with its attempts under it.
 //
 //   import { trace } from '@opentelemetry/api';
-//   const stop = traceShopSdk(trace.getTracer('my-app'));
+//   const stop = traceShopMgmt(trace.getTracer('my-app'));
 //
 // It imports the SDK from source so it runs without a build; in your app the import is 'shop-mgmt'.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
@@ -18,7 +18,7 @@ import {
 type Listener = (message: unknown, name: string | symbol) => void;
 
 /** Subscribes `tracer` to shop-mgmt's calls and attempts; returns the function that unsubscribes it. */
-export function traceShopSdk(tracer: Tracer): () => void {
+export function traceShopMgmt(tracer: Tracer): () => void {
   const calls = new WeakMap<RequestTraceMessage, Span>();
   const attempts = new WeakMap<AttemptTraceMessage, Span>();
 

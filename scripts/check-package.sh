@@ -2,10 +2,12 @@
 # Checks the package as npm would publish it: attw and publint on the packed tarball, then tests in a fresh
 # project that installed the tarball: a real request with both import and require(), one error class per
 # package under every subpath of package.json's exports (test/package/identity.*), declarations that need
-# neither msw nor @types/node (test/package/types-*.ts, skipLibCheck off), shop-mgmt/testing bundled by
+# neither msw nor @types/node (test/package/types-*.ts, skipLibCheck off), a CommonJS TypeScript consumer
+# (test/package/types-cjs.cts, module node16), shop-mgmt/testing bundled by
 # esbuild for browsers and Workers (test/package/bundle.mjs), and the README's and guides' relative links
 # resolving inside the package (test/package/links.mjs), the inbox entries without their optional drivers
-# (test/package/inbox.mjs), and the `shop-mgmt` bin's help. Run after `npm run build`.
+# (test/package/inbox.mjs), and the `shop-mgmt` bin's help. Run after `npm run build`
+# (it packs that build: --ignore-scripts skips the prepack rebuild).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -13,7 +15,7 @@ root=$PWD
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
+tarball="$work/$(npm pack --silent --ignore-scripts --pack-destination "$work" | tail -n 1)"
 echo "packed $(basename "$tarball") ($(du -k "$tarball" | cut -f1) kB)"
 
 npx --no-install attw "$tarball" --profile strict
@@ -29,6 +31,9 @@ cp scripts/smoke/smoke.mjs scripts/smoke/smoke.cjs scripts/smoke/server.mjs test
   # Before msw is there: the testing types must not need it (nor Node's).
   "$root/node_modules/.bin/tsc" -p tsconfig.no-msw.json
   echo "types without msw: ok"
+  # A CommonJS TypeScript consumer (module node16, skipLibCheck off) compiles against dist/*.d.cts.
+  "$root/node_modules/.bin/tsc" -p tsconfig.cjs.json
+  echo "types for a CommonJS consumer: ok"
   # The optional peer and Node's types, as a project using shop-mgmt/testing/msw has them.
   ln -s "$root/node_modules/msw" node_modules/msw
   mkdir -p node_modules/@types && ln -s "$root/node_modules/@types/node" node_modules/@types/node

@@ -42,12 +42,17 @@ export {
   type WebhookVerificationReason,
 } from './core/errors/index.js';
 export type {
+  ShopAfterResponseHook,
+  ShopBeforeRequestHook,
+  ShopHookOptions,
+  ShopHookState,
   ShopHooks,
   ShopRequestContext,
   ShopResponseContext,
   ShopRetryContext,
 } from './core/hooks.js';
 export type { LogFields, Logger, LogLevel } from './core/logger.js';
+export { newerValue } from './core/newer-value.js';
 export {
   defineOperation,
   type HttpMethod,

@@ -75,7 +75,6 @@ export async function sandboxDay(): Promise<void> {
       secret: endpoint.secret,
       dedupe,
       onEvent,
-      now: () => sandbox.clock.now(),
     });
     await walk({ sandbox, api, receiver: receiver.server, receiverUrl: receiver.url }, handled, dedupe);
   } finally {

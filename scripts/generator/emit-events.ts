@@ -26,9 +26,14 @@ export function emitEvents(events: readonly EventModel[]): string {
     entries += `${quote(event.type)}: ${event.payload}Schema,\n`;
   }
   const schemaImport = schemas.length > 0 ? `import { ${schemas.join(', ')} } from './schemas.js';\n` : '';
+  // The payload types are the record interfaces (documented fields only), not the schemas' loose outputs.
+  const payloads = [...new Set(events.map((e) => e.payload))].sort();
+  const typeImport =
+    payloads.length > 0 ? `import type { ${payloads.join(', ')} } from './schemas.js';\n` : '';
+  const payloadMap = events.map((event) => `${quote(event.type)}: ${event.payload};\n`).join('');
   return `${GENERATED_HEADER}import type * as z from 'zod/mini';
 import type { EventType } from './event-types.js';
-${schemaImport}
+${typeImport}${schemaImport}
 ${jsDoc(['The envelope of every event, in the feed and in webhook deliveries; `data.object` is the changed resource.'])}export { type Event, EventSchema } from './schemas.js';
 
 ${jsDoc([
@@ -37,7 +42,11 @@ ${jsDoc([
 ])}export const EVENT_PAYLOAD_SCHEMAS = {
 ${entries}} as const satisfies Record<EventType, z.ZodMiniType>;
 
-${jsDoc(['The type of `data.object` for each known event type.'])}export type EventPayloadMap = { [K in EventType]: z.output<(typeof EVENT_PAYLOAD_SCHEMAS)[K]> };
+${jsDoc([
+  'The type of `data.object` for each known event type: its record interface (documented fields only; a',
+  'field a later API version adds is kept at runtime, not typed).',
+])}export type EventPayloadMap = {
+${payloadMap}};
 `;
 }
 

@@ -101,8 +101,8 @@ export class TypeEmitter {
         out += '/** A field the reference does not show, sent as given. */\n[key: string]: unknown;\n';
       return out;
     }
-    // Objects are loose at runtime (reference section 9): a field a later API version adds is kept.
-    out += '/** A field added by a later API version: kept, typed `unknown`. */\n[key: string]: unknown;\n';
+    // Objects are loose at runtime (reference section 9): a field a later API version adds is kept on the
+    // object, but not typed, so a misspelt field is a compile error rather than `unknown`.
     return out;
   }
 
@@ -141,7 +141,11 @@ export class TypeEmitter {
   private nonNull(schema: SchemaObject, types: string[], path: readonly string[], depth: number): string {
     if (schema.const !== undefined) return literal(schema.const);
     const values = schema.enum?.filter((v) => v !== null);
-    if (values?.length && values.every((v) => typeof v === 'string')) return openUnion(values as string[]);
+    if (values?.length && values.every((v) => typeof v === 'string')) {
+      // A request takes the documented values only (a typo is a compile error; `newerValue()` sends a value
+      // newer than the SDK); a response may carry a value a later API version adds.
+      return this.options.mode === 'input' ? closedUnion(values as string[]) : openUnion(values as string[]);
+    }
     const known = schema['x-known-values'];
     if (known?.length) return openUnion(known);
     const concrete = types.filter((t) => t !== 'null');
@@ -184,6 +188,11 @@ export class TypeEmitter {
     }
     return 'Record<string, unknown>';
   }
+}
+
+/** `'a' | 'b'`: the documented values only. */
+function closedUnion(values: readonly string[]): string {
+  return values.map(quote).join(' | ');
 }
 
 /** `'a' | 'b' | (string & {})`: the known values, and any string a later API version may add. */

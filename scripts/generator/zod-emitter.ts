@@ -30,7 +30,7 @@ export interface EnumConstant {
 }
 
 /** Identifiers of `src/internal/schema-helpers.ts` and of sibling generated modules an emitted expression uses. */
-export type HelperName = 'openEnum' | 'dateTimeInput' | 'ERROR_CODES' | 'EVENT_TYPES';
+export type HelperName = 'openEnum' | 'requestEnum' | 'dateTimeInput' | 'ERROR_CODES' | 'EVENT_TYPES';
 
 /** The component holding the error codes: emitted as error-codes.ts, referenced as an open enum over it. */
 export const ERROR_CODE_COMPONENT = 'ErrorCode';
@@ -237,13 +237,16 @@ export class ZodEmitter {
   }
 
   private openEnum(values: string[], sampled: boolean, path: readonly string[]): string {
-    this.helpers.add('openEnum');
     if (this.options.mode === 'input') {
+      // Documented values: the request type is closed (requestEnum); sampled ones stay open.
+      const helper = sampled ? 'openEnum' : 'requestEnum';
+      this.helpers.add(helper);
       const list = this.options.knownList?.(values);
-      if (list === undefined) return `openEnum([${values.map(quote).join(', ')}])`;
+      if (list === undefined) return `${helper}([${values.map(quote).join(', ')}])`;
       this.lists.add(list);
-      return `openEnum(${list})`;
+      return `${helper}(${list})`;
     }
+    this.helpers.add('openEnum');
     const owner = path.join('.');
     const constName = pluralise(screamingSnake(...path));
     const existing = this.enums.get(constName);

@@ -10,6 +10,8 @@ export interface ForwardResult {
   readonly status: number | null;
   /** Why it failed (`http_500`, `connection_error: ECONNREFUSED`, `timeout`), null on a 2xx. */
   readonly error: string | null;
+  /** The start of what the receiver answered (its body, up to 300 characters, secrets redacted); null without an answer. */
+  readonly answer: string | null;
   readonly ms: number;
 }
 
@@ -19,7 +21,7 @@ export interface ForwarderOptions {
   secret: string;
   /** Called after every attempt (the CLI prints a line). */
   onAttempt: (result: ForwardResult) => void;
-  /** Attempts per delivery before giving up until the next poll. @default 5 */
+  /** Attempts per delivery before giving up. @default 5 */
   attempts?: number;
   /** First back-off in ms, doubling each time. @default 500 */
   backoffMs?: number;
@@ -36,8 +38,25 @@ export interface ForwarderOptions {
   extraHeaders?: Readonly<Record<string, string>>;
 }
 
-/** A delivery that failed every attempt: the feed hands the event on again at the next poll. */
-export class ForwardError extends Error {}
+/**
+ * A delivery that failed every attempt. `refused`: the receiver answered every time (a non-2xx), so the
+ * event is what fails, not the connection; otherwise the receiver could not be reached.
+ */
+export class ForwardError extends Error {
+  constructor(
+    message: string,
+    readonly last: ForwardResult | null,
+    /** False when a stop (Ctrl-C) cut the attempts short. */
+    readonly exhausted = true,
+  ) {
+    super(message);
+  }
+
+  /** True when every attempt was made and the receiver answered the last one (with a non-2xx). */
+  get refused(): boolean {
+    return this.exhausted && this.last?.status != null;
+  }
+}
 
 /**
  * Delivers feed events to a local receiver as the service delivers webhooks: the event envelope as the
@@ -77,8 +96,11 @@ export class Forwarder {
       this.#options.onAttempt(last);
       if (last.error === null) return last;
     }
+    const tries = this.#options.attempts === 1 ? '' : ` after ${this.#options.attempts} attempts`;
     throw new ForwardError(
-      `could not deliver ${event.type} ${event.id} to ${this.#options.url} (${last?.error ?? 'stopped'}); it is sent again at the next poll`,
+      `could not deliver ${event.type} ${event.id} to ${this.#options.url}${tries} (${last?.error ?? 'stopped'}${last?.answer ? `: ${last.answer}` : ''})`,
+      last,
+      !this.#stopped,
     );
   }
 
@@ -102,13 +124,18 @@ export class Forwarder {
     const headers = { ...this.#options.extraHeaders, ...signed };
     const started = performance.now();
     const signal = AbortSignal.timeout(this.#options.timeoutMs);
-    const result = (status: number | null, error: string | null): ForwardResult => ({
+    const result = (
+      status: number | null,
+      error: string | null,
+      answer: string | null = null,
+    ): ForwardResult => ({
       eventId: event.id,
       eventType: event.type,
       deliveryId,
       attempt,
       status,
       error,
+      answer,
       ms: Math.round(performance.now() - started),
     });
     try {
@@ -119,15 +146,50 @@ export class Forwarder {
         redirect: 'manual',
         signal,
       });
-      await response.body?.cancel().catch(() => undefined);
+      const answer = await answerOf(response);
       const ok = response.status >= 200 && response.status < 300;
-      return result(response.status, ok ? null : `http_${response.status}`);
+      return result(response.status, ok ? null : `http_${response.status}`, answer);
     } catch (error) {
       if (signal.aborted) return result(null, 'timeout');
       const cause = (error as { cause?: { code?: string } }).cause;
       return result(null, `connection_error: ${cause?.code ?? (error as Error).message}`);
     }
   }
+}
+
+/** The start of a receiver's answer, one line, secrets left out; null when empty. */
+async function answerOf(response: Response): Promise<string | null> {
+  const reader = response.body?.getReader();
+  if (!reader) return null;
+  let text = '';
+  const decoder = new TextDecoder();
+  try {
+    while (text.length < 300) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    // What arrived is enough.
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  const line = text
+    .replace(/whsec_[A-Za-z0-9_+/=-]+/g, 'whsec_[redacted]')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 300);
+  return line === '' ? null : line;
+}
+
+/** True when a receiver's answer says the signature did not verify. */
+export function isSignatureRefusal(result: ForwardResult): boolean {
+  return result.status === 400 && /signature/i.test(result.answer ?? '');
+}
+
+/** True when a receiver's answer says it had the event already. */
+export function isDuplicateAnswer(result: ForwardResult): boolean {
+  return result.status !== null && result.status < 300 && /"duplicate"\s*:\s*true/.test(result.answer ?? '');
 }
 
 /** A delivery id of the CLI's own, told apart from the service's `whd_` ids. */

@@ -1,14 +1,10 @@
 import { type ArgsDef, type CommandDef, defineCommand, renderUsage, runCommand, runMain } from 'citty';
 import { VERSION } from '../version.js';
-import { listenCommand } from './commands/listen.js';
-import { logsCommand } from './commands/logs.js';
-import { replayCommand } from './commands/replay.js';
-import { sandboxCommand } from './commands/sandbox.js';
-import { sendCommand } from './commands/send.js';
-import { syncCommand } from './commands/sync.js';
-import { triggerCommand } from './commands/trigger.js';
+import { COMMANDS } from './commands/index.js';
 import { EXAMPLES } from './examples.js';
-import { EXIT } from './exit-codes.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { Output, outputMode } from './output.js';
+import { checkArgs } from './strict.js';
 
 /** `shop-mgmt`: the sandbox as a process, tunnel-free local webhooks, trigger and replay (docs/cli.md). */
 const main = defineCommand({
@@ -18,15 +14,7 @@ const main = defineCommand({
     description:
       'Local development against the Shop Management API: a sandbox process, webhooks without a tunnel.',
   },
-  subCommands: {
-    sandbox: sandboxCommand,
-    listen: listenCommand,
-    trigger: triggerCommand,
-    replay: replayCommand,
-    sync: syncCommand,
-    logs: logsCommand,
-    send: sendCommand,
-  },
+  subCommands: COMMANDS,
 });
 
 const STYLE = String.raw`(?:\x1b\[[0-9;]*m)*`;
@@ -44,9 +32,14 @@ async function usageWithExamples<T extends ArgsDef = ArgsDef>(
   // citty names one parent only: a nested command (`logs tail`) gets the bin's name in front here.
   text = text.replace(NESTED_USAGE, '$1 shop-mgmt ');
   if (examples.length > 0) text += `\n\nEXAMPLES\n\n${examples.map((line) => `  ${line}`).join('\n')}`;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape is what is being removed
-  const plain = process.stdout.isTTY && !process.env.NO_COLOR ? text : text.replace(/\u001b\[[0-9;]*m/g, '');
+  const plain = outputMode(false).tty ? text : withoutEscapes(text);
   process.stdout.write(`${plain}\n`);
+}
+
+/** Text without terminal escape codes (citty colours some of its messages whatever the stream). */
+function withoutEscapes(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape is what is being removed
+  return text.replace(/\u001b\[[0-9;]*m/g, '');
 }
 
 const argv = process.argv.slice(2);
@@ -58,10 +51,15 @@ if (wantsHelp) {
   await runMain(main, { rawArgs: argv, showUsage: usageWithExamples });
 } else {
   try {
+    // citty ignores a flag it does not know: check the line first (an unknown flag is a usage error).
+    checkArgs(COMMANDS, argv);
     await runCommand(main, { rawArgs: argv });
   } catch (error) {
-    // citty's own errors are usage errors: an unknown command, a missing argument.
-    process.stderr.write(`error ${(error as Error).message}\nRun npx shop-mgmt --help for the commands.\n`);
-    process.exit(EXIT.usage);
+    // citty's own errors are usage errors too: a missing argument. Honour --json and NO_COLOR here as well.
+    const output = new Output(outputMode(argv.includes('--json'), process.stderr));
+    const message = withoutEscapes((error as Error).message);
+    output.error(error instanceof CliError ? message : message.charAt(0).toLowerCase() + message.slice(1));
+    if (!argv.includes('--json')) output.note('Run npx shop-mgmt --help for the commands.');
+    process.exit(error instanceof CliError ? error.code : EXIT.usage);
   }
 }

@@ -13,8 +13,23 @@ interface ListenFile {
   /** The feed's base URL the checkpoint belongs to. */
   baseUrl: string;
   checkpoint: Checkpoint | null;
-  /** Attempts made per event id (the most recent MAX_ATTEMPT_RECORDS), so `replay` sends the next number. */
+  /** Attempts made per event id (the most recent MAX_ATTEMPT_RECORDS), so a restart numbers on. */
   attempts: Record<string, number>;
+  /** Events set aside after every attempt failed (the most recent MAX_ATTEMPT_RECORDS). */
+  deadLetters?: DeadLetter[];
+}
+
+/** An event `listen` set aside: the receiver refused every attempt; `replay` sends it again. */
+export interface DeadLetter {
+  readonly eventId: string;
+  readonly eventType: string;
+  /** When it was set aside (wall time, ISO-8601). */
+  readonly at: string;
+  readonly attempts: number;
+  /** The receiver's last status. */
+  readonly status: number | null;
+  /** The start of the receiver's last answer. */
+  readonly answer: string | null;
 }
 
 const MAX_ATTEMPT_RECORDS = 1_000;
@@ -42,6 +57,7 @@ export class ListenFileStore implements CheckpointStore {
         baseUrl,
         checkpoint: null,
         attempts: {},
+        deadLetters: [],
       });
     }
     let data: Partial<ListenFile>;
@@ -64,6 +80,7 @@ export class ListenFileStore implements CheckpointStore {
       // A checkpoint of another shop means nothing here: start from now, keep the secret.
       checkpoint: data.baseUrl === baseUrl ? (data.checkpoint ?? null) : null,
       attempts: data.baseUrl === baseUrl && isCounts(data.attempts) ? data.attempts : {},
+      deadLetters: data.baseUrl === baseUrl && Array.isArray(data.deadLetters) ? data.deadLetters : [],
     });
     return store;
   }
@@ -95,6 +112,27 @@ export class ListenFileStore implements CheckpointStore {
     for (const old of ids.slice(0, Math.max(0, ids.length - MAX_ATTEMPT_RECORDS))) delete attempts[old];
     this.#data = { ...this.#data, attempts };
     await this.flush();
+  }
+
+  /** The events set aside, oldest first. */
+  get deadLetters(): readonly DeadLetter[] {
+    return this.#data.deadLetters ?? [];
+  }
+
+  /** Sets an event aside (replacing an earlier entry of the same event). */
+  async deadLetter(entry: DeadLetter): Promise<void> {
+    const kept = this.deadLetters.filter((other) => other.eventId !== entry.eventId);
+    this.#data = { ...this.#data, deadLetters: [...kept, entry].slice(-MAX_ATTEMPT_RECORDS) };
+    await this.flush();
+  }
+
+  /** Takes an event off the list (delivered by `replay`); false when it was not on it. */
+  async clearDeadLetter(eventId: string): Promise<boolean> {
+    const kept = this.deadLetters.filter((other) => other.eventId !== eventId);
+    if (kept.length === this.deadLetters.length) return false;
+    this.#data = { ...this.#data, deadLetters: kept };
+    await this.flush();
+    return true;
   }
 
   /** Writes the file as it is (also the secret of a first start). */

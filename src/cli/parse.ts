@@ -64,7 +64,7 @@ export function clockSpeed(value: string): { mode: 'frozen' | 'real'; speed: num
   if (!(speed > 0 && speed <= 100_000)) {
     throw usageError(`--clock must be frozen, real or a speed such as 60x, got ${JSON.stringify(value)}`);
   }
-  return { mode: 'frozen', speed };
+  return { mode: 'real', speed };
 }
 
 /** Every value of a repeated string flag (`--header a --header b`, or `--header=a`), read from the raw argv. */

@@ -159,13 +159,17 @@ function resolveBaseUrl(option: string | undefined): string {
     throw configError('no base URL: pass `baseUrl` or set the SHOP_API_BASE_URL environment variable');
   }
   let url: URL;
+  const shown = JSON.stringify(String(raw));
+  const hint = /^[\w.-]+:\d+(\/|$)/.test(String(raw)) ? ` (did you mean "http://${String(raw)}"?)` : '';
   try {
     url = new URL(raw);
   } catch {
-    throw configError(`baseUrl must be an absolute http(s) URL, got ${JSON.stringify(String(raw))}`);
+    throw configError(
+      `baseUrl must be an absolute http(s) URL such as https://api.example.com, got ${shown}`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw configError(`baseUrl must use http or https, got ${url.protocol}`);
+    throw configError(`baseUrl must be an http or https URL, got ${shown}${hint}`);
   }
   if (url.username || url.password)
     throw configError('baseUrl must not hold credentials; pass `apiKey` instead');

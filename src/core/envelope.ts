@@ -1,4 +1,4 @@
-import { redactedCopy, snippet } from '../internal/redact.js';
+import { redact, redactedCopy, snippet } from '../internal/redact.js';
 import { createApiError } from './errors/api-errors.js';
 import { InvalidResponseError } from './errors/transport-errors.js';
 
@@ -62,10 +62,12 @@ export function openEnvelope(
     // The server's words, redacted and cut short: a proxy may echo the request, and a message may be huge.
     const message = typeof error.message === 'string' ? snippet(error.message, secrets, 500) : '';
     const code = snippet(error.code, secrets, 100);
+    // A VALIDATION_ERROR's field reasons go into the message too, not only into details.
+    const fields = code === 'VALIDATION_ERROR' ? fieldMessages(error.details, secrets) : '';
     return throwApi(
       status,
       code,
-      `${status} ${code}${message ? `: ${message}` : ''}`,
+      `${status} ${code}${message ? `: ${message}` : ''}${fields}`,
       isRecord(error.details) ? redactedCopy(error.details, secrets) : undefined,
       headers,
     );
@@ -73,6 +75,20 @@ export function openEnvelope(
   const start = text === '' ? 'empty body' : `'${snippet(text, secrets)}'`;
   const reason = response.statusText ? `${status} ${response.statusText}` : `HTTP ${status}`;
   return throwApi(status, null, `${reason} without an error envelope: ${start}`, undefined, headers);
+}
+
+/** ` (limit: must be between 1 and 200; from: is not a date)`: a VALIDATION_ERROR's reasons, for its message. */
+function fieldMessages(details: unknown, secrets: readonly string[]): string {
+  if (!isRecord(details)) return '';
+  const parts: string[] = [];
+  for (const [field, messages] of Object.entries(details).slice(0, 10)) {
+    const list = (Array.isArray(messages) ? messages : [messages]).filter(
+      (message): message is string => typeof message === 'string',
+    );
+    if (list.length > 0) parts.push(`${field}: ${list.join(', ')}`);
+  }
+  const text = redact(parts.join('; '), secrets);
+  return text === '' ? '' : ` (${text.length > 500 ? `${text.slice(0, 500)}...` : text})`;
 }
 
 function throwApi(

@@ -47,6 +47,44 @@ export interface ShopRetryContext extends ShopRequestContext {
 }
 
 /**
+ * The options ky passes a `beforeRequest` or `afterResponse` hook, as the SDK types them: `context` is the
+ * SDK's, the rest is ky's normalized options (not typed here, so the SDK's CommonJS types need nothing
+ * from ky, whose types are ESM-only).
+ */
+export interface ShopHookOptions<Context extends ShopRequestContext = ShopRequestContext> {
+  /** What the SDK tells the hook about the call. */
+  readonly context: Context;
+  /** The request method. */
+  readonly method: string;
+  /** The request headers. */
+  readonly headers: Headers;
+  /** ky's other options. */
+  readonly [option: string]: unknown;
+}
+
+/** What ky tells a hook about retries: 0 for the first attempt. */
+export interface ShopHookState {
+  readonly retryCount: number;
+}
+
+/** A `beforeRequest` hook: may change `request.headers`, or return a Request or Response to use instead. */
+export type ShopBeforeRequestHook = (
+  request: Request,
+  options: ShopHookOptions<ShopRequestContext>,
+  state: ShopHookState,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only sets a header returns void.
+) => Request | Response | void | Promise<Request | Response | void>;
+
+/** An `afterResponse` hook: may read the response (a clone) or return another Response to use instead. */
+export type ShopAfterResponseHook = (
+  request: Request,
+  options: ShopHookOptions<ShopResponseContext>,
+  response: Response,
+  state: ShopHookState,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only records a metric returns void.
+) => Response | void | Promise<Response | void>;
+
+/**
  * Hooks of a client (`new ShopClient({ hooks })`, `shop.withOptions({ hooks })`) or of one call. A client's
  * run first, then the call's. A hook that throws fails the call with a {@link HookError}, never retried.
  * @example
@@ -59,13 +97,13 @@ export interface ShopHooks {
    * ky's `beforeRequest`: `(request, options, state)`, run before every attempt; may change
    * `request.headers`. `options.context` is a {@link ShopRequestContext}.
    */
-  beforeRequest?: BeforeRequestHook[];
+  beforeRequest?: ShopBeforeRequestHook[];
   /**
    * ky's `afterResponse`: `(request, options, response, state)`, run on every response, error statuses
    * included; `options.context` is a {@link ShopResponseContext}. Read the response given, a clone: the SDK
    * reads the body once from its own.
    */
-  afterResponse?: AfterResponseHook[];
+  afterResponse?: ShopAfterResponseHook[];
   /** Before the SDK waits for a retry. */
   beforeRetry?: ((context: ShopRetryContext) => unknown)[];
   /**
@@ -101,17 +139,17 @@ function hookFailure(name: string, error: unknown): Error {
   return new HookError(`A ${name} hook threw: ${message}`, { cause: error });
 }
 
-function wrapBeforeRequest(hook: BeforeRequestHook): BeforeRequestHook {
+function wrapBeforeRequest(hook: ShopBeforeRequestHook): BeforeRequestHook {
   return async (request, options, state) => {
     try {
-      return await hook(request, options, state);
+      return await hook(request, options as unknown as ShopHookOptions<ShopRequestContext>, state);
     } catch (error) {
       throw hookFailure('beforeRequest', error);
     }
   };
 }
 
-function wrapAfterResponse(hook: AfterResponseHook): AfterResponseHook {
+function wrapAfterResponse(hook: ShopAfterResponseHook): AfterResponseHook {
   return async (request, options, response, state) => {
     const context = options.context as Record<string, unknown>;
     // ky gives each request its own copy of the context: adding the response's figures changes nothing else.
@@ -121,7 +159,7 @@ function wrapAfterResponse(hook: AfterResponseHook): AfterResponseHook {
       context.durationMs = performance.now() - (context.startedAt as number);
     }
     try {
-      return await hook(request, options, response, state);
+      return await hook(request, options as unknown as ShopHookOptions<ShopResponseContext>, response, state);
     } catch (error) {
       throw hookFailure('afterResponse', error);
     }

@@ -47,12 +47,26 @@ export function serialise(operation: Operation, body: unknown): string {
  * A failed fetch as a ConnectionError. The runtime's text may quote the URL or headers, so the message and
  * the kept `cause` (which util.inspect prints, chain and all) are redacted copies, never the raw error.
  */
-export function connectionError(cause: unknown, secrets: readonly string[]): ConnectionError {
+export function connectionError(cause: unknown, secrets: readonly string[], url?: string): ConnectionError {
   const reason = redact(cause instanceof Error ? cause.message : String(cause), secrets);
   const code = (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  return new ConnectionError(`Connection error: ${reason}${typeof code === 'string' ? ` (${code})` : ''}`, {
-    cause: redactedCause(cause, secrets),
-  });
+  const where = url === undefined ? '' : ` to ${redact(urlWithoutQuery(url), secrets)}`;
+  return new ConnectionError(
+    `Connection error${where}: ${reason}${typeof code === 'string' ? ` (${code})` : ''}`,
+    {
+      cause: redactedCause(cause, secrets),
+    },
+  );
+}
+
+/** Origin and path of a request URL: no query string (it may carry values) and no credentials. */
+function urlWithoutQuery(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '(an unparsable URL)';
+  }
 }
 
 /** How a failed attempt reads in a log line: its HTTP status, else the error's name. */

@@ -424,7 +424,7 @@ export class Transport {
         ? timeout < settings.timeout
           ? call.deadlineError(call.attempts)
           : new TimeoutError(timeout)
-        : connectionError(cause, secrets);
+        : connectionError(cause, secrets, prepared.url);
       if (logger.debugEnabled) this.#logAttempt(prepared, call, error.name, null, started);
       throw error;
     } finally {

@@ -101,8 +101,6 @@ export interface CardTransaction {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * One attempt at the card processor: terminal sales, saved-card charges (such as membership dues),

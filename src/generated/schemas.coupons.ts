@@ -18,8 +18,6 @@ export interface Coupon {
   channel?: 'store_online' | (string & {});
   /** null means every location. */
   location_id?: number | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A coupon. Fields not shown beyond those below. */
 export const CouponSchema = z.looseObject({
@@ -53,8 +51,6 @@ export interface DeletedObject {
   sku?: string;
   /** Name of the deleted record, where it had one. */
   name?: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A deletion: {object, id, deleted: true}; product.deleted adds sku and name, coupon.deleted sends only

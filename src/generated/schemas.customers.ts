@@ -7,8 +7,6 @@ export interface CustomerAccount {
   object?: string;
   /** Id of the customer. */
   customer_id?: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A customer's house account. Fields not shown. */
 export const CustomerAccountSchema = z.looseObject({

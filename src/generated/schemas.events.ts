@@ -31,11 +31,7 @@ export interface Event {
   data: {
     /** The changed resource, a snapshot at event time. */
     object: Record<string, unknown>;
-    /** A field added by a later API version: kept, typed `unknown`. */
-    [key: string]: unknown;
   };
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * The event envelope, identical in the feed and in every webhook delivery. Dedupe on id. New event

@@ -21,8 +21,6 @@ export interface GiftCertificate {
    * Values seen: `active`, `disabled`, `expired`, `depleted`; the full set is not documented.
    */
   status?: 'active' | 'disabled' | 'expired' | 'depleted' | (string & {});
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A gift certificate. Fields not shown beyond those below. */
 export const GiftCertificateSchema = z.looseObject({

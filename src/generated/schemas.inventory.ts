@@ -15,8 +15,6 @@ export interface InventoryWriteResult {
   qty_on_hand?: number;
   /** Units available to sell after the write (on hand less reserved). */
   qty_available?: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The response of an adjustment or a count. Not shown in the reference; presumably the new inventory level. */
 export const InventoryWriteResultSchema = z.looseObject({
@@ -47,8 +45,6 @@ export interface SerializedItem {
    * Values seen: `in_stock`; the full set is not documented.
    */
   status?: 'in_stock' | (string & {});
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A serialized unit in stock. Only the serial number and status are shown in the reference. */
 export const SerializedItemSchema = z.looseObject({

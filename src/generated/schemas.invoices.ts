@@ -7,8 +7,6 @@ export interface Invoice {
   object?: string;
   /** Id of this invoice. */
   id?: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** An invoice or monthly statement issued to a house account. Fields not shown. */
 export const InvoiceSchema = z.looseObject({

@@ -15,8 +15,6 @@ export interface Location {
   business_hours?: unknown;
   /** The online-store inventory location it feeds, if any (type not shown). */
   storefront_location_id?: unknown;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A store of the shop. Only the fields the reference names are listed. */
 export const LocationSchema = z.looseObject({

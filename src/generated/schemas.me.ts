@@ -5,8 +5,6 @@ import * as z from 'zod/mini';
 export interface Me {
   /** The kind of record: the calling API key. */
   object?: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The calling key and its shop. Fields not shown. */
 export const MeSchema = z.looseObject({

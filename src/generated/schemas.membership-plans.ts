@@ -56,8 +56,6 @@ export interface MembershipPlan {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A membership plan. The period is interval_count x billing_interval (month x 3 is quarterly). */
 export const MembershipPlanSchema = z.looseObject({

@@ -21,8 +21,6 @@ export interface MembershipMember {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   added_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A person on a membership: the customer, their role (primary or member) and when they were added. */
 export const MembershipMemberSchema = z.looseObject({
@@ -128,8 +126,6 @@ export interface Membership {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A membership, as listed (the single-record read adds charges). Perks are on for active and past_due,
@@ -270,8 +266,6 @@ export interface MembershipCharge {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   paid_at: string | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A signup (first period plus initiation fee) or dues charge of a membership. */
 export const MembershipChargeSchema = z.looseObject({
@@ -328,8 +322,6 @@ export const MembershipChargeSchema = z.looseObject({
 export interface MembershipDetail extends Membership {
   /** The membership's charges. */
   charges: Array<MembershipCharge>;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A membership as read alone or just created, with its last 50 charges. */
 export const MembershipDetailSchema = z.extend(MembershipSchema, {
@@ -345,8 +337,6 @@ export interface GuestPassResult {
   id?: number;
   /** Guest passes left in the current period after this use. */
   guest_passes_left?: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The guest-pass response. Not shown in the reference; presumably the membership after the pass is used. */
 export const GuestPassResultSchema = z.looseObject({

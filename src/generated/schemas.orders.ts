@@ -21,8 +21,6 @@ export interface OrderPayment {
   approval_code?: string | null;
   /** Id of the refund of payment. */
   refund_of_payment_id?: number | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A payment on an order. The card fields are null when the shop has no card processing. Other fields
@@ -51,8 +49,6 @@ export interface OrderLine {
    * Values seen: `membership`; the full set is not documented.
    */
   type?: 'membership' | (string & {});
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A line of an order. Only the line type is named in the reference. */
 export const OrderLineSchema = z.looseObject({
@@ -86,8 +82,6 @@ export interface Customer {
    * Calendar date, YYYY-MM-DD.
    */
   date_of_birth?: string | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A customer. Without customers:read an embedded customer is reduced to {object, id}; date_of_birth
@@ -136,8 +130,6 @@ export interface Order {
   lines?: Array<OrderLine>;
   /** How the order was paid. */
   payments?: Array<OrderPayment>;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A point-of-sale order. Only the fields the reference names are listed. Webhook order payloads always

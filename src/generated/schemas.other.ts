@@ -20,8 +20,6 @@ export interface ListMeta {
   has_more: boolean;
   /** Opaque; pass it as `cursor` for the next page. null on the last page. */
   next_cursor: string | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** Pagination of a cursor list. Read everything by following next_cursor while has_more is true. */
 export const ListMetaSchema = z.looseObject({
@@ -37,8 +35,6 @@ export const ListMetaSchema = z.looseObject({
 export interface AvailabilityMeta {
   /** Number of availability results. */
   count: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The meta of an availability answer: how many slots it holds (availability is not paginated). */
 export const AvailabilityMetaSchema = z.looseObject({
@@ -59,8 +55,6 @@ export interface ApiError {
    * NOTHING_OUTSTANDING has skipped; COMPLIANCE_FIELD has field; FIELD_NOT_WRITABLE has fields.
    */
   details?: Record<string, unknown> | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The error object of an error envelope: a stable code, a message for people and per-code details. */
 export const ApiErrorSchema = z.looseObject({
@@ -86,8 +80,6 @@ export interface ErrorEnvelope {
   status: 'error';
   /** What went wrong. */
   error: ApiError;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The body of every error response: {status: error, error: {code, message, details}}. */
 export const ErrorEnvelopeSchema = z.looseObject({
@@ -101,8 +93,6 @@ export const ErrorEnvelopeSchema = z.looseObject({
 export interface RangeRentalCheckedInPayload extends RangeRental {
   /** The checkout that just ended. */
   last_checkout: RangeRentalCheckout;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The range.rental.checked_in payload, the gun plus the checkout that just closed. */
 export const RangeRentalCheckedInPayloadSchema = z.extend(RangeRentalSchema, {
@@ -119,8 +109,6 @@ export interface MembershipChangedPayload extends Membership {
   change: 'renewed' | 'past_due' | 'expired' | 'cancelled' | (string & {});
   /** More about the change (e.g. the decline message); its type is not shown. */
   detail?: unknown;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The membership.updated and membership.payment_failed payload, the membership plus what changed. */
 export const MembershipChangedPayloadSchema = z.extend(MembershipSchema, {
@@ -137,8 +125,6 @@ export const MembershipChangedPayloadSchema = z.extend(MembershipSchema, {
 export interface Ping {
   /** Always `ping`: the kind of record. */
   object: 'ping';
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The data.object of the test event sent when the owner presses Send test. Other fields not shown. */
 export const PingSchema = z.looseObject({
@@ -159,8 +145,6 @@ export interface InventoryChangedPayload extends InventoryLevel {
    * Values seen: `sale`, `hold`; the full set is not documented.
    */
   reason: 'sale' | 'hold' | (string & {});
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The inventory.changed payload. Set stock to qty_available; never add qty_delta. */
 export const InventoryChangedPayloadSchema = z.extend(InventoryLevelSchema, {
@@ -190,8 +174,6 @@ export interface ReceivingLine {
   unit_cost_cents: number;
   /** Id of the purchase order line. */
   purchase_order_line_id: number | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** One line of a receiving record: the product, the quantity received and its unit cost. */
 export const ReceivingLineSchema = z.looseObject({
@@ -233,8 +215,6 @@ export interface Receiving {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   posted_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** Stock received and posted. Never carries serial numbers. */
 export const ReceivingSchema = z.looseObject({

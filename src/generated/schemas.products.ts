@@ -8,8 +8,6 @@ export interface ProductStorefront {
   product_id?: unknown;
   /** The online-store variant id (type not shown). */
   variant_id?: unknown;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** Where the product lives on the online store. Id types not shown. */
 export const ProductStorefrontSchema = z.looseObject({
@@ -67,8 +65,6 @@ export interface Product {
   storefront?: ProductStorefront | null;
   /** Levels per location, with include=inventory and on product events. */
   inventory?: Array<InventoryLevel>;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A catalog product. Only the fields named by the inventory guide are listed; the rest are not shown.

@@ -12,8 +12,6 @@ export interface PurchaseOrderLine {
    * Unit: cents.
    */
   unit_cost_cents?: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** One line of a purchase order: the product, the quantity ordered and received, and the unit cost. */
 export const PurchaseOrderLineSchema = z.looseObject({
@@ -44,8 +42,6 @@ export interface PurchaseOrder {
   status?: string;
   /** What is ordered. */
   lines?: Array<PurchaseOrderLine>;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A purchase order to a vendor. Only the fields the reference names are listed. */
 export const PurchaseOrderSchema = z.looseObject({
@@ -69,8 +65,6 @@ export const PurchaseOrderSchema = z.looseObject({
 export interface PurchaseOrderReceiveResult {
   /** Serialized lines left for the register (item shape not shown). */
   skipped?: Array<unknown>;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** The receive response. The reference shows only skipped, the serialized lines not received. */
 export const PurchaseOrderReceiveResultSchema = z.looseObject({

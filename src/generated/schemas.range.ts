@@ -55,8 +55,6 @@ export interface RangeResource {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A bookable range resource (lane, bay, instructor). Only an active resource can be booked. */
 export const RangeResourceSchema = z.looseObject({
@@ -133,8 +131,6 @@ export interface RangeClass {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A class the range offers; its scheduled occurrences are class sessions. */
 export const RangeClassSchema = z.looseObject({
@@ -210,8 +206,6 @@ export interface RangeClassSession {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A scheduled occurrence of a class, booked by the seat. */
 export const RangeClassSessionSchema = z.looseObject({
@@ -266,8 +260,6 @@ export interface RangeReservationContact {
   email?: string | null;
   /** The contact's phone number. */
   phone?: string | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** Who the booking is for. Whether email and phone can be null is not shown; null is accepted. */
 export const RangeReservationContactSchema = z.looseObject({
@@ -301,8 +293,6 @@ export interface RangeReservationLine {
    * Unit: cents.
    */
   total_cents: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A priced line of a reservation. */
 export const RangeReservationLineSchema = z.looseObject({
@@ -440,8 +430,6 @@ export interface RangeReservation {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A lane booking (class_session_id null) or seats in a class session. Closing out a visit happens at
@@ -569,8 +557,6 @@ export interface RangeReservationTransition {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   no_show_at?: string | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * The response of check-in and no-show. Not shown in the reference; presumably the reservation after
@@ -624,8 +610,6 @@ export interface ReservationCancelResult {
   cancelled_at?: string | null;
   /** The reason given for cancelling. */
   cancel_reason?: string | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * The cancel response. The reference shows only requires_manual_refund; the reservation fields listed
@@ -672,8 +656,6 @@ export interface RangeAvailability {
   ends_at: string;
   /** The party size the window and price were worked out for. */
   party_size: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A resource free for the whole requested window, priced for the party. */
 export const RangeAvailabilitySchema = z.looseObject({
@@ -732,8 +714,6 @@ export interface RangeRentalCheckout {
   condition_in: string | null;
   /** Recorded on return when the range tracks it. */
   rounds_fired: number | null;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** One custody period of a rental gun (who had it, when, in what condition). */
 export const RangeRentalCheckoutSchema = z.looseObject({
@@ -816,8 +796,6 @@ export interface RangeRental {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A gun of the rental fleet, as listed (the single-record read adds recent_checkouts). */
 export const RangeRentalSchema = z.looseObject({
@@ -875,8 +853,6 @@ export const RangeRentalSchema = z.looseObject({
 export interface RangeRentalDetail extends RangeRental {
   /** The gun's latest checkouts, newest first. */
   recent_checkouts: Array<RangeRentalCheckout>;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A rental gun as read alone, with its last 20 checkouts, newest first. */
 export const RangeRentalDetailSchema = z.extend(RangeRentalSchema, {

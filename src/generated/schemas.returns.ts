@@ -41,8 +41,6 @@ export interface ReturnLine {
   condition: 'restock' | 'damaged' | (string & {});
   /** Whether the item went back into stock. */
   restocked: boolean;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** One line of a return: the order line it refunds, the quantity, the amounts and whether it was restocked. */
 export const ReturnLineSchema = z.looseObject({
@@ -138,8 +136,6 @@ export interface Return {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   created_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** A processed return of a point-of-sale order (source sale) or an online-store order (source online). */
 export const ReturnSchema = z.looseObject({

@@ -27,8 +27,6 @@ export interface InventoryLevel {
    * ISO-8601 UTC timestamp with a trailing Z.
    */
   updated_at: string;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A product's stock at a location. Serialized items (every firearm) are counted per unit: qty_on_hand

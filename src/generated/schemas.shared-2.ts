@@ -9,8 +9,6 @@ export interface AccountPayment {
   id?: number;
   /** Id of the customer. */
   customer_id?: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /** Money received on a house account. Fields not shown. */
 export const AccountPaymentSchema = z.looseObject({

@@ -15,8 +15,6 @@ export interface StoreCredit {
    * Unit: cents.
    */
   balance_cents?: number;
-  /** A field added by a later API version: kept, typed `unknown`. */
-  [key: string]: unknown;
 }
 /**
  * A customer's store credit: customer_id, balance_cents and the latest ledger entry (whose field name

@@ -30,7 +30,7 @@ function checkParam(param: PathParam, value: unknown, operation: string | null):
     const ok =
       (typeof value === 'number' && Number.isSafeInteger(value)) ||
       (typeof value === 'string' && /^\d+$/.test(value));
-    if (!ok) refuse(param.name, `must be an integer id, got ${JSON.stringify(value)}`, operation);
+    if (!ok) refuse(param.name, `must be an integer id, got ${shownValue(value)}`, operation);
   }
   try {
     return encodePathSegment(value, param.name);
@@ -65,4 +65,15 @@ export function compilePath(
     }
     return out;
   };
+}
+
+/** A value as an error message shows it: NaN and Infinity as themselves (JSON.stringify would say null). */
+function shownValue(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
+    return String(value);
+  try {
+    return JSON.stringify(value) ?? typeof value;
+  } catch {
+    return typeof value;
+  }
 }

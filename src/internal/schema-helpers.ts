@@ -27,6 +27,16 @@ export type OpenEnumSchema<Values extends readonly string[]> = ZodMiniType<
   Values[number] | (string & {})
 >;
 
+/**
+ * A request parameter whose documented values are `values`: typed with those values only, so a typo does
+ * not compile, yet any string passes at runtime, so `newerValue('...')` can send a value newer than the SDK.
+ */
+export function requestEnum<const Values extends readonly string[]>(
+  _values: Values,
+): ZodMiniType<Values[number], Values[number]> {
+  return string() as unknown as ZodMiniType<Values[number], Values[number]>;
+}
+
 /** True when `schema` was made by {@link openEnum}. */
 export function isOpenEnum(schema: unknown): boolean {
   return typeof schema === 'object' && schema !== null && OPEN_ENUMS.has(schema as z.ZodType);

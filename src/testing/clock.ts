@@ -56,7 +56,8 @@ export class SandboxClock {
 
   /** @internal How long `ms` of sandbox time lasts on the wall clock: shorter on a clock running fast. */
   wallMs(ms: number): number {
-    return this.mode === 'real' ? ms / this.speed : ms;
+    // A frozen clock never reaches a later time by waiting: the wait in real time is none.
+    return this.mode === 'real' ? ms / this.speed : 0;
   }
 
   /** Moves time forward (`'2h'`, `'30m'`, or milliseconds) and runs the background work now due. */

@@ -51,13 +51,18 @@ export function createCore(options: ResolvedOptions): SandboxCore {
     subscription: 'active',
   });
   const endpoints = new EndpointRegistry(clock, options.allowLoopback);
+  // Ids from the seed only when asked: otherwise from a random start, unique to this sandbox.
+  const idSeed = options.reproducibleIds
+    ? options.seed
+    : globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!;
   const events = new EventLog(
     clock,
-    seededStream(options.seed, 'event-ids'),
+    seededStream(idSeed, 'event-ids'),
     endpoints,
     () => state.shop.settings.environment === 'live',
   );
-  const deliveries = new DeliveryQueue(clock, seededStream(options.seed, 'delivery-ids'), endpoints, {
+  const deliveries = new DeliveryQueue(clock, seededStream(idSeed, 'delivery-ids'), endpoints, {
+    signatureClock: options.signatureClock,
     fetch: options.fetch,
     timeoutMs: options.webhookTimeoutMs,
     allowLoopback: options.allowLoopback,

@@ -52,8 +52,21 @@ export function invalidState(what: string, status: string, action: string): Sand
   });
 }
 
-/** 429 RATE_LIMITED with Retry-After in whole seconds (at least 1). */
-export function rateLimited(message: string, retryAfterMs: number): SandboxApiError {
-  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new SandboxApiError(429, 'RATE_LIMITED', message, {}, { 'Retry-After': String(seconds) });
+/**
+ * 429 RATE_LIMITED. `Retry-After` is the wait in real time, whole seconds (0 on a frozen clock: waiting
+ * moves nothing there, so a client retries at once); `X-Sandbox-Retry-After` is the same wait in sandbox
+ * seconds, what a test advances the clock by.
+ */
+export function rateLimited(message: string, sandboxMs: number, wallMs: number): SandboxApiError {
+  const seconds = wallMs <= 0 ? 0 : Math.max(1, Math.ceil(wallMs / 1000));
+  return new SandboxApiError(
+    429,
+    'RATE_LIMITED',
+    message,
+    {},
+    {
+      'Retry-After': String(seconds),
+      'X-Sandbox-Retry-After': String(Math.max(1, Math.ceil(sandboxMs / 1000))),
+    },
+  );
 }

@@ -76,6 +76,19 @@ export interface SandboxOptions {
    * decide when deliveries happen)
    */
   autoDeliver?: boolean;
+  /**
+   * Draw event and delivery ids from `seed`, so the same seed and calls give the same ids (a reproducible
+   * run). Off by default: each sandbox draws them from a random start, so a fresh sandbox never repeats the
+   * ids of an earlier one (a dedupe store that outlives a sandbox would take a new event for a duplicate).
+   * @default false
+   */
+  reproducibleIds?: boolean;
+  /**
+   * Whose time a delivery's signature carries (`t=` of `Service-Signature`): `'wall'`, the real time, as the
+   * service signs, so a receiver checks it against its own clock whatever the sandbox clock says; or
+   * `'sandbox'`, the sandbox clock (verify with `now: () => sandbox.clock.now()`). @default 'wall'
+   */
+  signatureClock?: 'wall' | 'sandbox';
   /** The fetch used for webhook deliveries. @default globalThis.fetch */
   fetch?: typeof fetch;
   /** How long a webhook receiver may take to answer, in ms. @default 10000 (reference section 6) */
@@ -102,6 +115,8 @@ export interface ResolvedOptions {
   clockSpeed: number;
   baseUrl: string;
   autoDeliver: boolean;
+  reproducibleIds: boolean;
+  signatureClock: 'wall' | 'sandbox';
   fetch: typeof fetch;
   webhookTimeoutMs: number;
   records: Required<SandboxRecords>;
@@ -123,10 +138,19 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     clockSpeed: checkClockSpeed(options.clockSpeed ?? 1),
     autoDeliver: options.autoDeliver ?? options.clock === 'real',
     baseUrl: (options.baseUrl ?? 'https://sandbox.shop.test').replace(/\/+$/, ''),
+    reproducibleIds: options.reproducibleIds ?? false,
+    signatureClock: checkSignatureClock(options.signatureClock ?? 'wall'),
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000,
     records: checkRecords(options.records),
   };
+}
+
+function checkSignatureClock(clock: 'wall' | 'sandbox'): 'wall' | 'sandbox' {
+  if (clock !== 'wall' && clock !== 'sandbox') {
+    throw new SandboxUsageError(`signatureClock must be 'wall' or 'sandbox', got ${JSON.stringify(clock)}`);
+  }
+  return clock;
 }
 
 function checkClockSpeed(speed: number): number {

@@ -85,8 +85,8 @@ export interface WebhookHandlerOptions {
   toleranceSeconds?: number;
   /**
    * The receiver's clock, read for every delivery: a function giving a `Date` or unix seconds, or a fixed
-   * one. For tests against a sandbox whose clock is not the wall's, whose `t` is its own time:
-   * `now: () => sandbox.clock.now()`. @default the current time
+   * one. The sandbox signs with the real time, so tests need none; against a sandbox made with
+   * `signatureClock: 'sandbox'`: `now: () => sandbox.clock.now()`. @default the current time
    */
   now?: (() => Date | number) | Date | number;
   /** Largest body read; a bigger one is answered 413. @default 1048576 */

@@ -1,7 +1,7 @@
 // Helpers of the CLI tests: the built bin (dist/cli/index.js, or a fresh build when dist is missing or older
 // than src/), spawned as a child process, and a real webhook receiver on 127.0.0.1.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,26 +23,37 @@ function newestIn(dir: string): number {
 
 /**
  * The bin to run: dist/cli/index.js when newer than every source (CI builds before testing), else the CLI
- * entry of tsup.config.ts built now into node_modules/.cache (so `citty` still resolves), dist/ untouched.
+ * entry of tsup.config.ts built into node_modules/.cache (so `citty` still resolves), dist/ untouched. The
+ * build is kept under the sources' newest time, so the CLI test files of one run share it (one build, not
+ * one per file); builds of older sources are removed.
  */
 export async function builtBin(): Promise<{ bin: string; cleanup: () => void }> {
-  if (existsSync(DIST_BIN) && statSync(DIST_BIN).mtimeMs >= newestIn(join(root, 'src'))) {
+  const newest = newestIn(join(root, 'src'));
+  if (existsSync(DIST_BIN) && statSync(DIST_BIN).mtimeMs >= newest) {
     return { bin: DIST_BIN, cleanup: () => undefined };
   }
+  const cache = join(root, 'node_modules/.cache');
+  const shared = join(cache, `shop-mgmt-cli-src-${Math.floor(newest)}`);
+  const keep = { bin: join(shared, 'cli/index.js'), cleanup: () => undefined };
+  if (existsSync(keep.bin)) return keep;
   const { build } = await import('tsup');
   const configs = (await import('../../tsup.config.js')).default;
   const cli = (Array.isArray(configs) ? configs : [configs]).find(
     (config) => typeof config === 'object' && JSON.stringify(config.entry ?? {}).includes('cli/index'),
   );
   if (!cli || typeof cli !== 'object') throw new Error('tsup.config.ts has no CLI build');
-  const cache = join(root, 'node_modules/.cache');
   mkdirSync(cache, { recursive: true });
   const outDir = mkdtempSync(join(cache, 'shop-mgmt-cli-'));
   await build({ ...cli, outDir, sourcemap: false, silent: true });
-  return {
-    bin: join(outDir, 'cli/index.js'),
-    cleanup: () => rmSync(outDir, { recursive: true, force: true }),
-  };
+  for (const old of readdirSync(cache).filter((name) => name.startsWith('shop-mgmt-cli-src-'))) {
+    if (join(cache, old) !== shared) rmSync(join(cache, old), { recursive: true, force: true });
+  }
+  try {
+    renameSync(outDir, shared); // whole, or not at all: another file may be reading it
+  } catch {
+    rmSync(outDir, { recursive: true, force: true }); // another file's build of the same sources won
+  }
+  return keep;
 }
 
 /** A running bin: its output lines so far, and a way to wait for one. */

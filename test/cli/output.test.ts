@@ -85,6 +85,6 @@ describe('output', () => {
   it('exits 2 for an unknown command', async () => {
     const unknown = await cli.run(['tunnel']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr.join('\n')).toMatch(/Unknown command/);
+    expect(unknown.stderr.join('\n')).toMatch(/unknown command "tunnel"/);
   });
 });

@@ -224,6 +224,8 @@ describe('webhook secrets', () => {
       testClient({ fetch: leakyFetch, maxRetries: 0 }).request(retrieveReservation, { path: { id: 1 } }),
     );
     expect(connection).toBeInstanceOf(ConnectionError);
-    expect((connection as Error).message).toBe('Connection error: fetch failed: endpoint secret [redacted]');
+    expect((connection as Error).message).toMatch(
+      /^Connection error to http:\/\/[^ ]+\/v1\/range\/reservations\/1: fetch failed: endpoint secret \[redacted\]$/,
+    );
   });
 });

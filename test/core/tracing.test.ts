@@ -7,7 +7,7 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { traceShopSdk } from '../../examples/otel-tracing.js';
+import { traceShopMgmt } from '../../examples/otel-tracing.js';
 import { InternalServerError } from '../../src/core/errors/index.js';
 import { ATTEMPT_CHANNEL, REQUEST_CHANNEL } from '../../src/core/tracing.js';
 import { json, useLoopback } from './loopback.js';
@@ -92,7 +92,7 @@ describe('the OpenTelemetry example (examples/otel-tracing.ts)', () => {
   function tracer(): { exporter: InMemorySpanExporter } {
     const exporter = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    cleanups.push(traceShopSdk(provider.getTracer('test')));
+    cleanups.push(traceShopMgmt(provider.getTracer('test')));
     return { exporter };
   }
 

@@ -1,7 +1,7 @@
 // The rental-gun machine (reference section 3): guns go out and come back at the register, and the API
 // shows each step (status, open checkout, custody history, round count, events).
 import { describe, expect, it } from 'vitest';
-import { BadRequestError } from '../../src/index.js';
+import { BadRequestError, newerValue } from '../../src/index.js';
 import { conformanceTest, failure, useE2E } from './support/harness.js';
 
 const e2e = useE2E();
@@ -92,7 +92,7 @@ describe('a rental gun through the register (reference section 3)', () => {
   );
 
   it('refuses a status filter outside the documented set with 400 VALIDATION_ERROR', async () => {
-    const error = await failure(e2e.client().range.rentals.list({ status: 'lost' }));
+    const error = await failure(e2e.client().range.rentals.list({ status: newerValue('lost') }));
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error).toMatchObject({
       status: 400,

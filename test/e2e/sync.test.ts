@@ -38,7 +38,6 @@ beforeAll(async () => {
     secret: endpoint.secret,
     dedupe,
     onEvent,
-    now: () => e2e.sandbox.clock.now(),
   });
 });
 afterAll(() => receiver?.close());

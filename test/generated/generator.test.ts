@@ -198,9 +198,17 @@ describe('generator on the fixture spec', () => {
 
   it('reuses an exported known-values list in params instead of repeating it', () => {
     const source = generatedText('params');
-    expect(source).toContain('status: z.optional(openEnum(WIDGET_STATUSES))');
+    expect(source).toContain('status: z.optional(requestEnum(WIDGET_STATUSES))');
     expect(source).toContain("import { WIDGET_STATUSES } from './enums.js';");
-    expect(source).not.toContain("openEnum(['active', 'retired'])");
+    expect(source).not.toContain("Enum(['active', 'retired'])");
+  });
+
+  it('closes a documented request enum (type and schema input) and leaves response enums open', () => {
+    const params = generatedText('params');
+    expect(params).toMatch(/status\?: 'active' \| 'retired';/);
+    expect(params).not.toMatch(/status\?: 'active' \| 'retired' \| \(string & \{\}\)/);
+    expect(files.get('enums.ts')!).toMatch(/WidgetStatus = 'active' \| 'retired' \| \(string & \{\}\)/);
+    expect(generatedText('schemas')).not.toMatch(/\[key: string\]: unknown/);
   });
 
   it('fills the operation table from the spec and its extensions', () => {

@@ -10,6 +10,8 @@ import {
   ShopApiError,
   UnprocessableEntityError,
 } from '../../src/core/errors/index.js';
+import { newerValue } from '../../src/core/newer-value.js';
+import type { ErrorCode } from '../../src/generated/error-codes.js';
 import { apiError, client, mockApi } from './helpers.js';
 
 const api = mockApi();
@@ -85,7 +87,7 @@ const ERROR_CASES: readonly ErrorCase[] = [
   },
   {
     group: 'range.rentals',
-    call: (shop) => shop.range.rentals.list({ status: 'lost' }),
+    call: (shop) => shop.range.rentals.list({ status: newerValue('lost') }),
     status: 400,
     code: 'VALIDATION_ERROR',
     details: { status: ['must be one of available, checked_out, maintenance, retired'] },
@@ -268,7 +270,7 @@ describe('documented errors, one or more per group', () => {
       const apiErr = error as ShopApiError;
       expect(apiErr.status).toBe(status);
       expect(apiErr.code).toBe(code);
-      expect(apiErr.is(code)).toBe(true);
+      expect(apiErr.is(code as ErrorCode)).toBe(true);
       expect(apiErr.details).toEqual(details ?? {});
       expect(api.requests).toHaveLength(1);
     },

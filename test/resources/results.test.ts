@@ -81,7 +81,9 @@ describe('single-record results', () => {
     const result = await client().range.reservations.cancel(5001);
     expect(result.requires_manual_refund).toBe(true);
     expect(result.status).toBe('cancelled');
-    expect(result.lines).toEqual((samples.RangeReservation as { lines: unknown }).lines);
+    expect((result as unknown as Record<string, unknown>).lines).toEqual(
+      (samples.RangeReservation as { lines: unknown }).lines,
+    );
     expect(api.requests[0]?.body).toBeUndefined();
   });
 
@@ -89,7 +91,7 @@ describe('single-record results', () => {
     api.respond(() => ok({ ...samples.RangeReservation, status: 'waitlisted', loyalty_points: 12 }));
     const result = await client().range.reservations.retrieve(5001);
     expect(result.status).toBe('waitlisted');
-    expect(result.loyalty_points).toBe(12);
+    expect((result as unknown as Record<string, unknown>).loyalty_points).toBe(12);
   });
 
   it('refuses a record that breaks its schema with ResponseValidationError naming the path', async () => {

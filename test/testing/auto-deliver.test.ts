@@ -47,7 +47,6 @@ describe('autoDeliver', () => {
       body: delivery!.body,
       headers: delivery!.headers,
       secret,
-      now: sandbox.clock.now(),
     });
     expect(event).toMatchObject({
       type: 'range.reservation.booked',

@@ -32,9 +32,24 @@ describe('sandbox determinism', () => {
     expect(watchedLinks).toEqual(quietLinks);
   });
 
-  it('repeats event and delivery ids for the same seed and calls', async () => {
+  it('gives each fresh sandbox its own event and delivery ids, even with the same seed and calls', async () => {
     const ids = async () => {
       const sandbox = newSandbox({ seed: 3 });
+      sandbox.webhooks.addEndpoint({ url: 'https://hooks.sandbox.invalid/all', types: ['*'] });
+      await twoSignUps(sandbox);
+      return [
+        ...sandbox.core.events.all().map((event) => event.envelope.id),
+        ...sandbox.webhooks.pending().map((delivery) => delivery.deliveryId),
+      ];
+    };
+    const [first, second] = [await ids(), await ids()];
+    expect(first).toHaveLength(4);
+    for (const id of second) expect(first).not.toContain(id);
+  });
+
+  it('repeats event and delivery ids for the same seed and calls with reproducibleIds', async () => {
+    const ids = async () => {
+      const sandbox = newSandbox({ seed: 3, reproducibleIds: true });
       sandbox.webhooks.addEndpoint({ url: 'https://hooks.sandbox.invalid/all', types: ['*'] });
       await twoSignUps(sandbox);
       return [

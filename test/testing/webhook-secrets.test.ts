@@ -36,10 +36,10 @@ describe('webhook endpoints with a secret the test gives', () => {
       body: delivery!.body,
       headers: delivery!.headers,
       secret: MINE,
-      now: sandbox.clock.now(),
     });
     expect(verified.type).toBe('range.rental.checked_out');
-    const t = Math.floor(sandbox.clock.nowMs() / 1000);
+    const t = Number(/t=(\d+)/.exec(String(delivery!.headers['service-signature']))![1]);
+    expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(60); // the real time, not the sandbox's
     const v1 = createHmac('sha256', MINE).update(`${t}.${delivery!.body}`).digest('hex');
     expect(delivery!.headers['service-signature']).toBe(`t=${t},v1=${v1}`);
     await expect(
@@ -47,7 +47,6 @@ describe('webhook endpoints with a secret the test gives', () => {
         body: delivery!.body,
         headers: delivery!.headers,
         secret: 'whsec_some_other_secret',
-        now: sandbox.clock.now(),
       }),
     ).rejects.toMatchObject({ reason: 'signature_mismatch' });
   });
@@ -63,7 +62,7 @@ describe('webhook endpoints with a secret the test gives', () => {
     const [delivery] = hook.received;
     for (const secret of [MINE, next]) {
       await expect(
-        verifyWebhook({ body: delivery!.body, headers: delivery!.headers, secret, now: sandbox.clock.now() }),
+        verifyWebhook({ body: delivery!.body, headers: delivery!.headers, secret }),
       ).resolves.toBeTruthy();
     }
   });

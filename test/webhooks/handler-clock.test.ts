@@ -1,5 +1,6 @@
-// The handler's `now` option: a receiver tested against a sandbox whose clock is not the wall's verifies the
-// sandbox's signatures (their `t` is sandbox time) by reading the sandbox clock on every delivery.
+// The handler's `now` option: a receiver tested against a sandbox that signs with its own clock
+// (`signatureClock: 'sandbox'`, far from the wall's) verifies by reading the sandbox clock on every delivery.
+// By default the sandbox signs with the wall clock, so a receiver on its own clock verifies as it is.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/testing/index.js';
 import {
@@ -38,7 +39,7 @@ async function deliverAt(options: Partial<WebhookHandlerOptions>, timestamp: num
 
 describe('createWebhookHandler({ now }) against a sandbox on its own clock', () => {
   async function receiverFor(optionsFor: (sandbox: Sandbox) => Partial<WebhookHandlerOptions>) {
-    const sandbox = createSandbox({ now: FIXED });
+    const sandbox = createSandbox({ now: FIXED, signatureClock: 'sandbox' });
     const events: ShopEvent[] = [];
     // The endpoint's secret exists once it is added, and adding it needs the receiver's URL: the server
     // starts first and reaches the handler made right after.

@@ -7,7 +7,13 @@ import { EventCatchUp } from '../../sync/catch-up.js';
 import type { Inbox } from '../../sync/inbox/inbox.js';
 import type { EventType } from '../../webhooks/events.js';
 import { EXIT, usageError } from '../exit-codes.js';
-import { ForwardError, Forwarder, type ForwardResult } from '../forwarder.js';
+import {
+  ForwardError,
+  Forwarder,
+  type ForwardResult,
+  isDuplicateAnswer,
+  isSignatureRefusal,
+} from '../forwarder.js';
 import { ListenFileStore } from '../listen-file.js';
 import { sandboxDoorbell } from '../live-log.js';
 import { clockTime, maskKey, type Output } from '../output.js';
@@ -37,7 +43,19 @@ export const listenCommand = defineCommand({
       type: 'string',
       description: 'Start point when there is no checkpoint: a duration back (2h) or an event id',
     },
-    'print-secret': { type: 'boolean', description: 'Print the local signing secret (whsec_...) and exit' },
+    'print-secret': {
+      type: 'boolean',
+      description: 'Print the signing secret (SHOP_WEBHOOK_SECRET when set, else the local one) and exit',
+    },
+    'dead-letters': {
+      type: 'boolean',
+      description: 'List the events set aside after every attempt failed, and exit',
+    },
+    attempts: {
+      type: 'string',
+      description: 'Attempts per event (0.5 s, 1 s, 2 s... apart) before it is set aside',
+      default: '5',
+    },
     checkpoint: {
       type: 'string',
       description: 'Checkpoint and secret file',
@@ -61,14 +79,17 @@ export const listenCommand = defineCommand({
         flags['forward-to'] === undefined ? undefined : httpUrl(flags['forward-to'], 'forward-to');
       const intervalMs = wholeNumber(flags.interval, 'interval', 1, 3600)! * 1000;
       const rpm = wholeNumber(flags['requests-per-minute'], 'requests-per-minute', 1, 100_000)!;
+      const attempts = wholeNumber(flags.attempts, 'attempts', 1, 20)!;
       const types = list(flags.events);
       const { apiKey, baseUrl } = credentials();
       const store = ListenFileStore.open(flags.checkpoint, baseUrl);
+      const signing = signingSecret(store, flags.checkpoint);
       if (flags['print-secret']) {
         await store.flush();
-        output.record({ secret: store.secret }, store.secret);
+        output.record({ secret: signing.secret, source: signing.source }, signing.secret);
         return EXIT.ok;
       }
+      if (flags['dead-letters']) return listDeadLetters(output, store);
       const client = new ShopClient({ apiKey, baseUrl, throttle: { requestsPerMinute: rpm } });
       // The start position is saved before anything is delivered: a stop before the first delivery resumes there.
       const since = await startingPoint(client, flags.since, store);
@@ -104,6 +125,7 @@ export const listenCommand = defineCommand({
           rpm,
           file: flags.checkpoint,
           types,
+          signing: signing.source,
         });
         const doorbell = await sandboxDoorbell(baseUrl, apiKey);
         try {
@@ -112,12 +134,18 @@ export const listenCommand = defineCommand({
           await inbox.store.close();
         }
       }
+      let hinted = false;
       const forwarder = new Forwarder({
         url: forwardTo!,
-        secret: store.secret,
+        secret: signing.secret,
+        attempts,
         attemptsOf: (id) => store.attemptsOf(id),
         onAttempt: (result) => {
           printDelivery(output, result);
+          if (!hinted && isSignatureRefusal(result)) {
+            hinted = true;
+            output.note(signatureHint(signing));
+          }
           void store.noteAttempt(result.eventId, result.attempt);
         },
       });
@@ -129,7 +157,14 @@ export const listenCommand = defineCommand({
         ...(types?.length === 1 ? { type: types[0] as EventType } : {}),
         onEvent: async (event) => {
           if (types && !types.includes(event.type)) return;
-          await forwarder.deliver(event);
+          try {
+            await forwarder.deliver(event);
+          } catch (error) {
+            // The receiver answered every attempt with an error: the event is what fails. Set it aside so
+            // the events after it flow; an unreachable receiver stops the run instead (nothing would pass).
+            if (!(error instanceof ForwardError) || !error.refused) throw error;
+            await setAside(output, store, event, error);
+          }
         },
       });
       // Against a sandbox process, its live log says when an event is recorded: no waiting for a poll.
@@ -142,6 +177,7 @@ export const listenCommand = defineCommand({
         rpm,
         file: flags.checkpoint,
         types,
+        signing: signing.source,
       });
       if (doorbell)
         output.note(
@@ -150,6 +186,78 @@ export const listenCommand = defineCommand({
       return follow(catchUp, forwarder, intervalMs, output, doorbell);
     }),
 });
+
+/** Where the signing secret comes from: SHOP_WEBHOOK_SECRET when set (the sandbox's too), else the file. */
+interface SigningSecret {
+  readonly secret: string;
+  readonly source: 'SHOP_WEBHOOK_SECRET' | 'checkpoint file';
+  readonly file: string;
+}
+
+function signingSecret(store: ListenFileStore, file: string): SigningSecret {
+  const fromEnv = readEnv('SHOP_WEBHOOK_SECRET');
+  if (fromEnv) {
+    if (!fromEnv.startsWith('whsec_')) {
+      throw usageError('SHOP_WEBHOOK_SECRET must be a whsec_ secret (as `sandbox` prints it), or unset');
+    }
+    return { secret: fromEnv, source: 'SHOP_WEBHOOK_SECRET', file };
+  }
+  return { secret: store.secret, source: 'checkpoint file', file };
+}
+
+/** What to do when the receiver refuses the signature: which secret `listen` signs with, and how to match. */
+function signatureHint(signing: SigningSecret): string {
+  const which =
+    signing.source === 'SHOP_WEBHOOK_SECRET'
+      ? 'listen signs with SHOP_WEBHOOK_SECRET (set in this shell)'
+      : `listen signs with the local secret kept in ${signing.file} (SHOP_WEBHOOK_SECRET is not set)`;
+  return [
+    `hint: the receiver answered 400 signature_mismatch: it verifies with another secret. ${which}.`,
+    '  Give your receiver that secret: `npx shop-mgmt listen --forward-to URL --print-secret` prints it.',
+    '  With `shop-mgmt sandbox --forward-to` at the same receiver, export the SHOP_WEBHOOK_SECRET it printed',
+    '  in both shells (and in your receiver): then both sign with one secret.',
+  ].join('\n');
+}
+
+/** Sets a refused event aside, says so, and lets the run go on. */
+async function setAside(
+  output: Output,
+  store: ListenFileStore,
+  event: { id: string; type: string },
+  error: ForwardError,
+): Promise<void> {
+  const last = error.last!;
+  await store.deadLetter({
+    eventId: event.id,
+    eventType: event.type,
+    at: new Date().toISOString(),
+    attempts: last.attempt,
+    status: last.status,
+    answer: last.answer,
+  });
+  output.record(
+    {
+      event: 'dead_letter',
+      eventId: event.id,
+      eventType: event.type,
+      status: last.status,
+      answer: last.answer,
+    },
+    `${clockTime()} ${event.type} ${event.id} ${output.paint('yellow', 'set aside')}: the receiver refused every attempt (${last.status}${last.answer ? ` ${last.answer}` : ''}); later events go on. \`npx shop-mgmt replay ${event.id} --forward-to ...\` sends it again, \`listen --dead-letters\` lists them`,
+  );
+}
+
+/** `--dead-letters`: the events set aside, one a line. */
+function listDeadLetters(output: Output, store: ListenFileStore): number {
+  if (store.deadLetters.length === 0 && !output.mode.json) output.note('no event has been set aside');
+  for (const entry of store.deadLetters) {
+    output.record(
+      { event: 'dead_letter', ...entry },
+      `${entry.at} ${entry.eventType} ${entry.eventId} [${entry.status}] after ${entry.attempts} attempt(s)${entry.answer ? `: ${entry.answer}` : ''}`,
+    );
+  }
+  return EXIT.ok;
+}
 
 /** The inbox `--inbox` names: a postgres:// URL, or a SQLite file. Its adapter (and driver) load only here. */
 async function openInbox(at: string): Promise<Inbox> {
@@ -183,6 +291,7 @@ function explainLimits(
     rpm: number;
     file: string;
     types: string[] | undefined;
+    signing: SigningSecret['source'];
   },
 ): void {
   output.record(
@@ -197,7 +306,9 @@ function explainLimits(
   );
   output.note(
     [
-      `Signed with the local secret in ${info.file} (print it with --print-secret). Checkpoint kept there too: Ctrl-C and run again to resume.`,
+      info.signing === 'SHOP_WEBHOOK_SECRET'
+        ? `Signed with SHOP_WEBHOOK_SECRET (print it with --print-secret). Checkpoint kept in ${info.file}: Ctrl-C and run again to resume.`
+        : `Signed with the local secret in ${info.file} (print it with --print-secret; SHOP_WEBHOOK_SECRET set replaces it). Checkpoint kept there too: Ctrl-C and run again to resume.`,
       `What a feed cannot give: events arrive up to ${info.intervalMs / 1000}s late (the poll interval);`,
       '  the feed holds only types some webhook endpoint of the shop subscribes (the service records no others);',
       "  payloads follow this key's redaction rules (customers as {object, id} without customers:read, no date_of_birth without customer_dob:read), not an endpoint's;",
@@ -238,7 +349,8 @@ async function follow(
       if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) throw error;
       if (error instanceof ConnectionError)
         output.error(`cannot reach the shop (${error.message}); trying again`);
-      else if (error instanceof ForwardError) output.error(error.message);
+      else if (error instanceof ForwardError)
+        output.error(`${error.message}; it is sent again at the next poll`);
       else if (!stopped) output.error(`${(error as Error).name}: ${(error as Error).message}`);
     }
     if (stopped) break;
@@ -256,12 +368,18 @@ async function follow(
   return EXIT.ok;
 }
 
-/** One line per delivery attempt: time, type, id, status, ms. */
+/** One line per delivery attempt: time, type, id, status and what the receiver said, ms. */
 export function printDelivery(output: Output, result: ForwardResult): void {
   const ok = result.error === null;
   const status = result.status ?? result.error;
+  const duplicate = isDuplicateAnswer(result);
+  const said = duplicate
+    ? ' duplicate: the receiver had this event already and did not handle it again'
+    : !ok && result.answer
+      ? ` ${result.answer}`
+      : '';
   output.record(
-    { event: 'delivery', at: new Date().toISOString(), ...result },
-    `${clockTime()} ${result.eventType} ${result.eventId} ${output.paint(ok ? 'green' : 'red', `[${status}]`)} ${result.ms}ms (${result.deliveryId}, attempt ${result.attempt})`,
+    { event: 'delivery', at: new Date().toISOString(), ...result, duplicate },
+    `${clockTime()} ${result.eventType} ${result.eventId} ${output.paint(ok ? (duplicate ? 'yellow' : 'green') : 'red', `[${status}]`)}${said} ${result.ms}ms (${result.deliveryId}, attempt ${result.attempt})`,
   );
 }

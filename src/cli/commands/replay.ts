@@ -13,14 +13,14 @@ export const replayCommand = defineCommand({
   meta: {
     name: 'replay',
     description:
-      'Deliver one event of the feed (SHOP_API_BASE_URL, SHOP_API_KEY) again to your receiver: signed with the secret of `listen`, a new delivery id, the next attempt number.',
+      'Deliver one event of the feed (SHOP_API_BASE_URL, SHOP_API_KEY) again to your receiver, as a new delivery (new delivery id, attempt 1) signed as `listen` signs, and print what the receiver answered.',
   },
   args: {
     id: { type: 'positional', description: 'The event id (evt_...)', required: true },
     'forward-to': { type: 'string', description: 'Your receiver', required: true },
     checkpoint: {
       type: 'string',
-      description: 'The file of `listen` (its secret and attempt counts)',
+      description: 'The file of `listen` (its secret and the events it set aside)',
       default: '.shop-mgmt/listen.json',
     },
     json: { type: 'boolean', description: 'One JSON object a line, for machines' },
@@ -51,20 +51,24 @@ export const replayCommand = defineCommand({
           EXIT.failed,
         );
       await store.flush();
+      const envSecret = readEnv('SHOP_WEBHOOK_SECRET');
+      // A new delivery of the event, as the service's resend: its own delivery id, attempt 1.
       const forwarder = new Forwarder({
         url: forwardTo,
-        secret: store.secret,
+        secret: envSecret || store.secret,
         attempts: 1,
-        attemptsOf: (id) => store.attemptsOf(id),
+        attemptsOf: () => 0,
         onAttempt: (result) => printDelivery(output, result),
       });
       try {
-        const result = await forwarder.deliver(found);
-        await store.noteAttempt(result.eventId, result.attempt);
+        await forwarder.deliver(found);
       } catch (error) {
-        if (error instanceof ForwardError) throw new CliError(error.message, EXIT.unreachable);
-        throw error;
+        if (!(error instanceof ForwardError)) throw error;
+        // The receiver answered with an error (its answer is on the line above), or could not be reached.
+        throw new CliError(error.message, error.refused ? EXIT.failed : EXIT.unreachable);
       }
+      if (await store.clearDeadLetter(found.id))
+        output.note(`${found.id} is off the list of events set aside`);
       return EXIT.ok;
     }),
 });

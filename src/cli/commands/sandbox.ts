@@ -1,7 +1,8 @@
 import { defineCommand } from 'citty';
+import { readEnv } from '../../internal/env.js';
 import type { DeliveryAttempt } from '../../testing/events/delivery.js';
 import type { Permission } from '../../testing/http/keys.js';
-import type { SandboxPlan } from '../../testing/options.js';
+import type { SandboxPlan, SandboxRateLimits } from '../../testing/options.js';
 import { createSandbox, type Sandbox } from '../../testing/sandbox.js';
 import { listen, type SandboxServer } from '../../testing/server.js';
 import { CONTROL_PREFIX, SandboxControl } from '../control.js';
@@ -9,7 +10,7 @@ import { CliError, EXIT, usageError } from '../exit-codes.js';
 import { clockTime, type Output } from '../output.js';
 import { clockSpeed, counts, httpUrl, list, wholeNumber } from '../parse.js';
 import { run, untilSignal } from '../run.js';
-import { loadState, StateSaver } from '../state-file.js';
+import { loadState, lockState, StateSaver } from '../state-file.js';
 
 /** How often the process sends retries that fell due and moves a sped-up clock. */
 const TICK_MS = 250;
@@ -30,7 +31,16 @@ export const sandboxCommand = defineCommand({
     },
     clock: { type: 'string', description: 'frozen, real, or a speed such as 60x', default: 'real' },
     now: { type: 'string', description: 'Where the sandbox clock starts (ISO-8601; default: now)' },
-    'forward-to': { type: 'string', description: 'Add a webhook endpoint for every event type at this URL' },
+    'forward-to': {
+      type: 'string',
+      description:
+        'The webhook endpoint (every event type) at this URL, signed with SHOP_WEBHOOK_SECRET when set; replaces the endpoints of a --state shop',
+    },
+    'add-endpoint': {
+      type: 'boolean',
+      description:
+        'With --state: add the --forward-to endpoint beside the saved ones instead of replacing them',
+    },
     state: { type: 'string', description: 'Save the shop to this JSON file and reload it on the next start' },
     permissions: {
       type: 'string',
@@ -40,6 +50,14 @@ export const sandboxCommand = defineCommand({
     records: {
       type: 'string',
       description: 'Bulk records for load tests, e.g. reservations=50000,customers=1000',
+    },
+    'rate-limit': {
+      type: 'string',
+      description: "Requests a minute for the shop (replaces the plan's, no daily cap), or off for none",
+    },
+    'reproducible-ids': {
+      type: 'boolean',
+      description: 'Event and delivery ids from --seed (the same on every run); by default new ones each run',
     },
     json: { type: 'boolean', description: 'One JSON object a line, for machines' },
   },
@@ -53,11 +71,20 @@ export const sandboxCommand = defineCommand({
       const locations = list(flags.locations)?.map((id) => wholeNumber(id, 'locations', 1, 1_000_000)!);
       const permissions = list(flags.permissions) as Permission[] | undefined;
       const records = counts(flags.records, 'records');
+      const rateLimits = rateLimitFlag(flags['rate-limit']);
+      const envSecret = webhookSecretFromEnv();
+      if (flags['add-endpoint'] && !forwardTo) throw usageError('--add-endpoint needs --forward-to');
       if (flags.now !== undefined && Number.isNaN(Date.parse(flags.now))) {
         throw usageError(`--now must be an ISO-8601 time, got ${JSON.stringify(flags.now)}`);
       }
-      const sandbox = await openSandbox(flags, clock, seed, records, output);
-      const endpoint = forwardTo ? sandboxOrUsage(() => forwardingEndpoint(sandbox, forwardTo)) : null;
+      const lock = flags.state ? lockState(flags.state) : null;
+      const opened = await openSandbox(flags, clock, seed, records, rateLimits, output);
+      const { sandbox } = opened;
+      const endpoint = forwardTo
+        ? sandboxOrUsage(() =>
+            forwardingEndpoint(sandbox, forwardTo, envSecret, flags['add-endpoint'] === true, output),
+          )
+        : null;
       const key = sandboxOrUsage(() =>
         sandbox.createKey({ ...(permissions ? { permissions } : {}), ...(locations ? { locations } : {}) }),
       );
@@ -68,9 +95,15 @@ export const sandboxCommand = defineCommand({
         : null;
       const control = new SandboxControl(sandbox, sandbox.createKey(), () => saver?.changed());
       const server = await serve(sandbox, control, port, () => saver?.changed());
-      const stopTicking = tick(sandbox, clock.speed, output);
+      const stopTicking = tick(sandbox, output);
       await saver?.save(true);
 
+      // Listen for Ctrl-C before saying ready: a signal right after the ready line must stop it cleanly.
+      const stopped = untilSignal();
+      const endpoints = sandbox.core.endpoints
+        .all()
+        .filter((saved) => saved.enabled)
+        .map((saved) => ({ id: saved.id, url: saved.url }));
       output.record(
         {
           event: 'ready',
@@ -78,36 +111,63 @@ export const sandboxCommand = defineCommand({
           key,
           webhookSecret: endpoint?.secret ?? null,
           endpointId: endpoint?.id ?? null,
+          endpoints,
           state: flags.state ?? null,
+          loaded: opened.loaded,
         },
-        readyText(output, server.url, key, endpoint, flags.state),
+        readyText(output, server.url, key, endpoint, endpoints, flags.state),
       );
-      if (!forwardTo) {
+      if (endpoints.length === 0) {
         output.note(
           'No --forward-to: no webhook endpoint, so the sandbox records no events (the service records only types some endpoint subscribes).',
         );
       }
-      const signal = await untilSignal();
+      const signal = await stopped;
       output.note(`${signal}: stopping`);
       stopTicking();
       await server.close();
       await saver?.close();
+      lock?.release();
       return EXIT.ok;
     }),
 });
 
+/** What a --state file held when it was loaded (printed, and in the ready record). */
+interface Loaded {
+  readonly file: string;
+  readonly savedAt: string;
+  readonly clock: string;
+  readonly keys: number;
+  readonly endpoints: { id: string; url: string; enabled: boolean }[];
+  readonly events: number;
+}
+
 /** The shop: the one in --state when the file exists, else a new one from the flags. */
 async function openSandbox(
-  flags: { state?: string; plan?: string; now?: string; seed: string; records?: string },
+  flags: {
+    state?: string;
+    plan?: string;
+    now?: string;
+    seed: string;
+    records?: string;
+    'reproducible-ids'?: boolean;
+  },
   clock: { mode: 'frozen' | 'real'; speed: number | null },
   seed: number,
   records: Record<string, number> | undefined,
+  rateLimits: SandboxRateLimits | undefined,
   output: Output,
-): Promise<Sandbox> {
-  const live = { clock: clock.mode, autoDeliver: true };
+): Promise<{ sandbox: Sandbox; loaded: Loaded | null }> {
+  const live = {
+    clock: clock.mode,
+    ...(clock.speed !== null ? { clockSpeed: clock.speed } : {}),
+    autoDeliver: true,
+    reproducibleIds: flags['reproducible-ids'] === true,
+    ...(rateLimits ? { rateLimits } : {}),
+  };
   const restored = flags.state ? await loadState(flags.state, live) : null;
   if (!restored) {
-    return sandboxOrUsage(() =>
+    const sandbox = sandboxOrUsage(() =>
       createSandbox({
         ...live,
         seed,
@@ -116,17 +176,54 @@ async function openSandbox(
         ...(records ? { records } : {}),
       }),
     );
+    return { sandbox, loaded: null };
   }
+  const { sandbox, savedAt } = restored;
   // A real clock restarts at the present (time went on while the process was down); the others where saved.
-  if (clock.mode === 'real' && clock.speed === null && Date.now() > restored.clock.nowMs()) {
-    restored.clock.set(Date.now());
+  if (clock.mode === 'real' && clock.speed === null && Date.now() > sandbox.clock.nowMs()) {
+    sandbox.clock.set(Date.now());
   }
   if (flags.seed !== '1' || flags.plan || flags.records || flags.now) {
     output.note(
       `--state ${flags.state} holds a shop already: --seed, --plan, --now and --records are ignored`,
     );
   }
-  return restored;
+  const loaded: Loaded = {
+    file: flags.state!,
+    savedAt,
+    clock: sandbox.clock.now().toISOString(),
+    keys: sandbox.core.keys.size,
+    endpoints: sandbox.core.endpoints
+      .all()
+      .map((saved) => ({ id: saved.id, url: saved.url, enabled: saved.enabled })),
+    events: sandbox.core.events.all().length,
+  };
+  output.note(
+    [
+      `Loaded ${loaded.file} (saved ${loaded.savedAt}): clock at ${loaded.clock}, ${loaded.keys} key(s), ${loaded.events} event(s) in the feed,`,
+      loaded.endpoints.length === 0
+        ? '  no webhook endpoint'
+        : `  webhook endpoints: ${loaded.endpoints.map((saved) => `${saved.url} (${saved.id}${saved.enabled ? '' : ', disabled'})`).join(', ')}`,
+    ].join('\n'),
+  );
+  return { sandbox, loaded };
+}
+
+/** `--rate-limit 120` -> 120 a minute, no daily cap; `off` -> no limit at all. */
+function rateLimitFlag(value: string | undefined): SandboxRateLimits | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'off') return { perMinute: Number.MAX_SAFE_INTEGER, perDay: null };
+  return { perMinute: wholeNumber(value, 'rate-limit', 1, 1_000_000)!, perDay: null };
+}
+
+/** SHOP_WEBHOOK_SECRET when set: the secret the --forward-to endpoint signs with (and `listen` too). */
+function webhookSecretFromEnv(): string | undefined {
+  const secret = readEnv('SHOP_WEBHOOK_SECRET');
+  if (secret === undefined || secret === '') return undefined;
+  if (!secret.startsWith('whsec_')) {
+    throw usageError('SHOP_WEBHOOK_SECRET must be a whsec_ secret (as `sandbox` prints it), or unset');
+  }
+  return secret;
 }
 
 function readyText(
@@ -134,27 +231,65 @@ function readyText(
   url: string,
   key: string,
   endpoint: { id: string; secret: string; url: string } | null,
+  endpoints: { id: string; url: string }[],
   state: string | undefined,
 ): string {
   const lines = [
-    `${output.paint('green', 'Sandbox ready')} at ${output.paint('bold', url)}`,
-    `  SHOP_API_BASE_URL=${url}`,
-    `  SHOP_API_KEY=${key}`,
+    `${output.paint('green', 'Sandbox ready')} at ${output.paint('bold', url)}. In another terminal (listen and your receiver use the same secret):`,
+    '',
+    `  export SHOP_API_BASE_URL=${url}`,
+    `  export SHOP_API_KEY=${key}`,
   ];
-  if (endpoint) lines.push(`  webhooks to ${endpoint.url} signed with ${endpoint.secret} (${endpoint.id})`);
+  if (endpoint) lines.push(`  export SHOP_WEBHOOK_SECRET=${endpoint.secret}`);
+  lines.push('');
+  for (const saved of endpoints) {
+    lines.push(
+      saved.id === endpoint?.id
+        ? `  webhooks to ${saved.url} (${saved.id}), signed with SHOP_WEBHOOK_SECRET at the real time`
+        : `  webhooks also to ${saved.url} (${saved.id}, kept from ${state})`,
+    );
+  }
   if (state) lines.push(`  state saved to ${state}`);
   lines.push('  Ctrl-C to stop');
   return lines.join('\n');
 }
 
-/** The endpoint for --forward-to: the one a restored shop already has for that URL, or a new one. */
-function forwardingEndpoint(sandbox: Sandbox, url: string): { id: string; secret: string; url: string } {
-  const existing = sandbox.core.endpoints.all().find((endpoint) => endpoint.url === url);
-  if (existing) {
-    if (!existing.enabled) sandbox.webhooks.setEnabled(existing.id, true);
-    return { id: existing.id, secret: existing.secrets[0]!, url };
+/**
+ * The endpoint for --forward-to: the one the shop already has for that URL, or a new one (signed with
+ * SHOP_WEBHOOK_SECRET when set). The shop's other endpoints (a --state file's) are removed, unless
+ * `add` (--add-endpoint) keeps them.
+ */
+function forwardingEndpoint(
+  sandbox: Sandbox,
+  url: string,
+  envSecret: string | undefined,
+  add: boolean,
+  output: Output,
+): { id: string; secret: string; url: string } {
+  const all = sandbox.core.endpoints.all();
+  if (!add) {
+    for (const other of all.filter((saved) => saved.url !== url)) {
+      sandbox.webhooks.removeEndpoint(other.id);
+      output.note(
+        `--forward-to replaces the saved endpoint ${other.url} (${other.id}); --add-endpoint keeps it`,
+      );
+    }
   }
-  return { ...sandbox.webhooks.addEndpoint({ url, types: ['*'] }), url };
+  const existing = all.find((saved) => saved.url === url);
+  if (existing && (envSecret === undefined || existing.secrets.includes(envSecret))) {
+    if (!existing.enabled) sandbox.webhooks.setEnabled(existing.id, true);
+    return { id: existing.id, secret: envSecret ?? existing.secrets[0]!, url };
+  }
+  if (existing) {
+    // SHOP_WEBHOOK_SECRET changed since the state was saved: the endpoint takes the secret set now.
+    sandbox.webhooks.removeEndpoint(existing.id);
+  }
+  const added = sandbox.webhooks.addEndpoint({
+    url,
+    types: ['*'],
+    ...(envSecret ? { secret: envSecret } : {}),
+  });
+  return { ...added, url };
 }
 
 /** Runs a sandbox call whose SandboxUsageError is the user's flag at fault. */
@@ -192,13 +327,10 @@ async function serve(
   }
 }
 
-/** Sends retries as they fall due, moves a sped-up clock, and prints each delivery attempt. */
-function tick(sandbox: Sandbox, speed: number | null, output: Output): () => void {
-  const startMs = sandbox.clock.nowMs();
-  const wallStart = performance.now();
+/** Sends retries as they fall due and prints each delivery attempt. */
+function tick(sandbox: Sandbox, output: Output): () => void {
   let printed = new Set<string>();
   const timer = setInterval(() => {
-    if (speed !== null) sandbox.clock.set(startMs + (performance.now() - wallStart) * speed);
     void sandbox.webhooks.flush().then(() => {
       const attempts = sandbox.webhooks.deliveries();
       const next = new Set<string>();

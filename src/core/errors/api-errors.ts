@@ -44,15 +44,15 @@ export class ShopApiError extends ShopError {
   }
 
   /**
-   * True when the API sent `code`; narrows `details` to what the reference documents for it.
+   * True when the API sent `code`; narrows `details` to what the reference documents for it. Only the codes
+   * this SDK knows compile (a typo is an error); compare `err.code === 'NEW_CODE'` for one newer than it.
    * @example
    * if (err instanceof ShopApiError && err.is('INSUFFICIENT_SCOPE')) console.log(err.details.required);
    */
   is<Code extends ErrorCode>(
     code: Code,
   ): this is this & { readonly code: Code; readonly details: ErrorDetails<Code> };
-  is(code: string): boolean;
-  is(code: string): boolean {
+  is(code: ErrorCode): boolean {
     return this.code === code;
   }
 }

@@ -86,6 +86,7 @@ export class DeliveryQueue {
       timeoutMs: number;
       allowLoopback: boolean;
       autoDeliver: boolean;
+      signatureClock: 'wall' | 'sandbox';
     },
   ) {}
 
@@ -328,7 +329,10 @@ export class DeliveryQueue {
       'Service-Signature': await signPayload({
         body: delivery.body,
         secret: endpoint.secrets,
-        timestamp: Math.floor(this.clock.nowMs() / 1000),
+        // The service signs with the real time; a receiver checks it against its own clock.
+        timestamp: Math.floor(
+          (this.settings.signatureClock === 'wall' ? Date.now() : this.clock.nowMs()) / 1000,
+        ),
       }),
     });
     if (endpoint.authHeader) headers.set(endpoint.authHeader.name, endpoint.authHeader.value);

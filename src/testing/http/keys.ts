@@ -84,6 +84,11 @@ export class KeyStore {
   }
   private count = 0;
 
+  /** How many keys the sandbox has issued (revoked ones included). */
+  get size(): number {
+    return new Set([...this.credentials.values()].map((credential) => credential.key.id)).size;
+  }
+
   constructor(
     private readonly clock: SandboxClock,
     private readonly environment: SandboxEnvironment,
@@ -162,7 +167,8 @@ export class KeyStore {
     const recent = (this.failedAttempts.get(ip) ?? []).filter((at) => at > now - MINUTE_MS);
     if (recent.length === 0) this.failedAttempts.delete(ip);
     if (recent.length >= FAILED_ATTEMPT_LIMIT) {
-      throw rateLimited('Too many failed key attempts from this address', recent[0]! + MINUTE_MS - now);
+      const waitMs = recent[0]! + MINUTE_MS - now;
+      throw rateLimited('Too many failed key attempts from this address', waitMs, this.clock.wallMs(waitMs));
     }
     try {
       return this.find(authorization, now);

@@ -55,6 +55,7 @@ export class RateLimiter {
       const resetAt = overDay ? dayStart + DAY_MS : minuteStart + MINUTE_MS;
       throw rateLimited(
         overDay ? 'Daily request limit reached' : 'Per-minute request limit reached',
+        resetAt - now,
         this.clock.wallMs(resetAt - now),
       );
     }

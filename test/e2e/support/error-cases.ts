@@ -1,5 +1,7 @@
 // The error tables' shared shape and check: a request that provokes one code, and what the SDK must raise.
+
 import { expect } from 'vitest';
+import type { ErrorCode } from '../../../src/generated/error-codes.js';
 import type { ShopApiError, ShopClient } from '../../../src/index.js';
 import { type E2E, failure } from './harness.js';
 
@@ -30,7 +32,7 @@ export async function expectErrorCase(e2e: E2E, errorCase: ErrorCase): Promise<v
     expect(error).toBeInstanceOf(errorCase.errorClass);
     expect(error).toMatchObject({ status: errorCase.status, code: errorCase.code });
     if (errorCase.details) expect((error as ShopApiError).details).toMatchObject(errorCase.details);
-    expect((error as ShopApiError).is(errorCase.code)).toBe(true);
+    expect((error as ShopApiError).is(errorCase.code as ErrorCode)).toBe(true);
     const last = e2e.recorder.exchanges.at(-1)!;
     expect(last.status).toBe(errorCase.status);
     expect(last.body).toMatchObject({ status: 'error', error: { code: errorCase.code } });
