@@ -7,6 +7,11 @@ const entry = {
   'webhooks/verify': 'src/webhooks/verify-only.ts',
   'webhooks/redis': 'src/webhooks/redis.ts',
   redis: 'src/redis.ts',
+  'sync/index': 'src/sync/engine/index.ts',
+  'inbox/index': 'src/sync/inbox/index.ts',
+  'inbox/sqlite': 'src/sync/inbox/sqlite.ts',
+  'inbox/postgres': 'src/sync/inbox/postgres.ts',
+  'inbox/redis': 'src/sync/inbox/redis.ts',
   schemas: 'src/schemas.ts',
   'testing/index': 'src/testing/index.ts',
   'testing/msw': 'src/testing/msw-entry.ts',
@@ -24,7 +29,7 @@ const shared: Options = {
   // Keep `node:http` as written: without the prefix a Workers or browser bundler cannot tell a Node
   // builtin (loaded lazily by sandbox.listen() only) from a package it should resolve.
   removeNodeProtocol: false,
-  external: ['msw', /^node:/],
+  external: ['msw', 'better-sqlite3', 'pg', /^node:/],
 };
 
 // dist/ is emptied by the build script before tsup runs: the three builds below run side by side, and a

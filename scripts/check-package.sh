@@ -4,7 +4,8 @@
 # package under every subpath of package.json's exports (test/package/identity.*), declarations that need
 # neither msw nor @types/node (test/package/types-*.ts, skipLibCheck off), shop-mgmt/testing bundled by
 # esbuild for browsers and Workers (test/package/bundle.mjs), and the README's and guides' relative links
-# resolving inside the package (test/package/links.mjs), and the `shop-mgmt` bin's help. Run after `npm run build`.
+# resolving inside the package (test/package/links.mjs), the inbox entries without their optional drivers
+# (test/package/inbox.mjs), and the `shop-mgmt` bin's help. Run after `npm run build`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -38,9 +39,10 @@ cp scripts/smoke/smoke.mjs scripts/smoke/smoke.cjs scripts/smoke/server.mjs test
   node smoke.cjs
   node identity.mjs
   node identity.cjs
+  node inbox.mjs
   ESBUILD="$root/node_modules/esbuild" node bundle.mjs
   # The bin as npx finds it in an installed package: it starts, and every command has its help.
-  for command in sandbox listen trigger replay; do
+  for command in sandbox listen trigger replay sync; do
     ./node_modules/.bin/shop-mgmt "$command" --help | grep -q 'EXAMPLES' || { echo "shop-mgmt $command --help has no EXAMPLES"; exit 1; }
   done
   echo "bin: ok"

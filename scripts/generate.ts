@@ -23,12 +23,16 @@
  * returns the wrong records. Operations marked `x-shape: undocumented` keep loose params (other fields are
  * passed through). Response schemas stay loose everywhere (reference section 9).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { formatSource } from './generator/format.js';
 import { diffFiles, generate, writeFiles } from './generator/index.js';
+import { buildModel } from './generator/model.js';
 import { diffResourceFiles, generateResources, writeResourceFiles } from './generator/resource-files.js';
+import { loadSpec } from './generator/spec.js';
+import { desiredTables, historyText, nextHistory, readHistory, syncModel } from './generator/sync-schema.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -54,16 +58,25 @@ function parseArgs(argv: readonly string[]): Cli {
 
 async function main(): Promise<number> {
   const cli = parseArgs(process.argv.slice(2));
-  const files = await generate({ specPath: cli.spec, targetDir: cli.out, root });
-  const shown = path.relative(process.cwd(), cli.out) || '.';
   // src/resources/: the resource classes and client getters (generated files only; see resource-files.ts).
   // Only beside the SDK's own src/generated: a fixture spec written to another --out has no resource groups.
   const resourcesDir = path.join(root, 'src/resources');
   const ownOut = cli.out === path.join(root, 'src/generated');
+  // The sync schema's versions: the SDK's own history file, extended (never rewritten) by each run.
+  const historyPath = ownOut ? path.join(root, 'spec/sync-schema.json') : undefined;
+  const files = await generate({
+    specPath: cli.spec,
+    targetDir: cli.out,
+    root,
+    ...(historyPath ? { syncHistoryPath: historyPath } : {}),
+  });
+  const shown = path.relative(process.cwd(), cli.out) || '.';
+  const history = historyPath ? await syncHistory(cli.spec, historyPath) : null;
   const resources = ownOut ? await generateResources(cli.spec, root, files) : new Map<string, string>();
   if (!cli.check) {
     await writeFiles(cli.out, files);
     await writeResourceFiles(resourcesDir, resources);
+    if (history && history.text !== history.before) await writeFile(historyPath!, history.text);
     console.log(`generated ${files.size} files in ${shown} from ${path.relative(process.cwd(), cli.spec)}`);
     return 0;
   }
@@ -73,6 +86,7 @@ async function main(): Promise<number> {
   const differences = [
     ...(await diffFiles(cli.out, files)),
     ...(ownOut ? await diffResourceFiles(resourcesDir, resources) : []),
+    ...(history && history.text !== history.before ? ['spec/sync-schema.json (a new schema version)'] : []),
   ];
   if (differences.length === 0) {
     await rm(scratch, { recursive: true, force: true });
@@ -83,6 +97,18 @@ async function main(): Promise<number> {
   for (const line of differences) console.error(`  ${line}`);
   console.error(`(fresh output kept in ${scratch} for diffing)`);
   return 1;
+}
+
+/** The history file as it is and as this spec extends it. */
+async function syncHistory(spec: string, file: string): Promise<{ before: string; text: string }> {
+  const doc = await loadSpec(spec);
+  const before = await readFile(file, 'utf8').catch(() => '');
+  const next = nextHistory(
+    await readHistory(file),
+    desiredTables(syncModel(doc, buildModel(doc).operations).tables),
+  );
+  // Formatted as Biome formats JSON, so `npm run lint` passes on it.
+  return { before, text: await formatSource(historyText(next), 'sync-schema.json', root) };
 }
 
 main().then(

@@ -8,6 +8,7 @@ import { formatSource } from './format.js';
 import { groupOf } from './groups.js';
 import { buildModel } from './model.js';
 import { loadSpec } from './spec.js';
+import { desiredTables, emitSyncSchema, nextHistory, readHistory, syncModel } from './sync-schema.js';
 
 export interface GenerateOptions {
   /** The OpenAPI 3.1 document to read. */
@@ -19,6 +20,11 @@ export interface GenerateOptions {
   readonly targetDir: string;
   /** The repository root: where src/ is and whose Biome config formats the output. */
   readonly root: string;
+  /**
+   * The sync schema's versions (spec/sync-schema.json for the SDK's own output); the migrations of
+   * sync-schema.ts are these plus a new version when the spec asks for more. @default none
+   */
+  readonly syncHistoryPath?: string;
 }
 
 /** The README's first line after the title: what marks a directory as the generator's own to rewrite. */
@@ -36,7 +42,8 @@ Files: \`schemas.ts\` (for every record, a documented interface and the \`zod/mi
 \`params.ts\` (request parameters: a documented type and its schema per operation), \`operations.ts\` (the
 endpoint table: metadata, no schema), \`operation-schemas.ts\` (each endpoint's query, body and result
 schemas), \`event-types.ts\` and \`events.ts\` (event types and payloads), \`error-codes.ts\` (error
-code -> HTTP status).
+code -> HTTP status), \`sync-schema.ts\` (the sync engine's tables, event routes and SQL migrations; the
+versions come from \`spec/sync-schema.json\`, which \`npm run generate\` extends, never rewrites).
 
 Schemas are split by resource group (an operation id's first segment: \`range\`, \`me\`, \`giftCertificates\`)
 and load lazily, one group at a time. \`schemas.ts\`, \`params.ts\` and \`operation-schemas.ts\` only gather
@@ -76,6 +83,11 @@ export async function generate(options: GenerateOptions): Promise<Map<string, st
   const schemas = emitSchemas(doc, model.inline, model.events.length > 0, paths, usage);
   const params = emitParams(doc, model.operations, paths, knownListLookup(schemas.enums));
   const operations = emitOperations(model.operations, params.names, paths, schemas.moduleOf);
+  const sync = syncModel(doc, model.operations);
+  const history = nextHistory(
+    options.syncHistoryPath ? await readHistory(options.syncHistoryPath) : { versions: [] },
+    desiredTables(sync.tables),
+  );
   const sources: Record<string, string> = {
     'enums.ts': emitEnums(schemas.enums),
     'schemas.ts': schemas.source,
@@ -88,6 +100,7 @@ export async function generate(options: GenerateOptions): Promise<Map<string, st
     'event-types.ts': emitEventTypes(model.events),
     'events.ts': emitEvents(model.events),
     'error-codes.ts': emitErrorCodes(doc),
+    'sync-schema.ts': emitSyncSchema(sync.tables, sync.events, history),
   };
   const files = new Map<string, string>();
   const formatted = await Promise.all(

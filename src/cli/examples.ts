@@ -28,5 +28,10 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   send: [
     'npx shop-mgmt send --event event.json --forward-to http://localhost:3000/webhooks/shop --secret whsec_...',
   ],
+  sync: [
+    'npx shop-mgmt sync --db ./shop.db --once',
+    'npx shop-mgmt sync --db postgres://user@db.internal/shop --max-share 50% --listen 3000 --secret whsec_...',
+    'npx shop-mgmt sync --db ./shop.db --dry-run',
+  ],
   replay: ['npx shop-mgmt replay evt_0123456789abcdef --forward-to http://localhost:3000/webhooks/shop'],
 };

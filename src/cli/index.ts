@@ -5,6 +5,7 @@ import { logsCommand } from './commands/logs.js';
 import { replayCommand } from './commands/replay.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { sendCommand } from './commands/send.js';
+import { syncCommand } from './commands/sync.js';
 import { triggerCommand } from './commands/trigger.js';
 import { EXAMPLES } from './examples.js';
 import { EXIT } from './exit-codes.js';
@@ -22,6 +23,7 @@ const main = defineCommand({
     listen: listenCommand,
     trigger: triggerCommand,
     replay: replayCommand,
+    sync: syncCommand,
     logs: logsCommand,
     send: sendCommand,
   },

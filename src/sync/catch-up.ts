@@ -1,6 +1,13 @@
 import { ShopError } from '../core/errors/shop-error.js';
-import { DEFAULT_DEDUPE_TTL_SECONDS, type DedupeStore } from '../webhooks/dedupe.js';
+import {
+  DEFAULT_DEDUPE_TTL_SECONDS,
+  DEFAULT_LEASE_SECONDS,
+  DEFAULT_STORE_TIMEOUT_MS,
+  type DedupeStore,
+  hasLeases,
+} from '../webhooks/dedupe.js';
 import type { EventType, ShopEvent } from '../webhooks/events.js';
+import { bounded } from '../webhooks/respond-within.js';
 import type { EventContext, EventHandler } from '../webhooks/router.js';
 import { CatchUpState } from './catch-up-state.js';
 import { type Checkpoint, type CheckpointStore, MemoryCheckpointStore } from './checkpoint.js';
@@ -29,8 +36,16 @@ export interface EventFeedSource {
 export interface EventCatchUpOptions {
   /** The client to read `GET /v1/events` with (a `ShopClient`). */
   client: EventFeedSource;
-  /** Called once per new event, oldest first; give the webhook handler the same function. */
-  onEvent: EventHandler;
+  /**
+   * Called once per new event, oldest first; give the webhook handler the same function. Not with `inbox`.
+   */
+  onEvent?: EventHandler;
+  /**
+   * A durable inbox (an `Inbox` of `shop-mgmt/inbox`, the one the webhook handler writes to): each event
+   * of the feed is written to it (a duplicate of one a webhook brought is a no-op) instead of handed to
+   * `onEvent`, and the inbox's workers process it.
+   */
+  inbox?: { add(event: ShopEvent, source: 'feed'): Promise<'added' | 'duplicate'> };
   /**
    * The dedupe store of the webhook handler: an event that came by webhook is then not handled again when
    * the feed brings it back, and the other way round. Without one, the catch-up still never hands on an
@@ -43,8 +58,12 @@ export interface EventCatchUpOptions {
    * for a receiver serving several shops. @default the event id
    */
   dedupeKey?: (event: ShopEvent) => string;
-  /** How long a claimed id is remembered, in seconds. @default 259200 (3 days) */
+  /** How long a processed id is remembered, in seconds. @default 259200 (3 days) */
   dedupeTtlSeconds?: number;
+  /** How long an event is held in progress with a lease store, in seconds (renewed while it runs). @default 30 */
+  leaseSeconds?: number;
+  /** Longest a dedupe store or inbox call may take, in ms; past it the run fails and the next retries. @default 500 */
+  storeTimeoutMs?: number;
   /** Keeps the checkpoint between runs. @default a MemoryCheckpointStore */
   checkpoints?: CheckpointStore;
   /** Where the first run starts when there is no checkpoint. @default the start of the feed (30 days back) */
@@ -62,10 +81,11 @@ export interface EventCatchUpOptions {
    */
   overlapSeconds?: number;
   /**
-   * How long the catch-up keeps coming back to an event whose claim it found held by another handler (a
-   * webhook delivery still being processed), in seconds. Until then every run reads the feed from that
-   * event and tries the claim again: if the handler failed and released it, the catch-up hands the event
-   * on. After it, a claim still held is taken as processed. Set it above your slowest `onEvent`.
+   * Only for a dedupe store without leases (one with `claim` and `release` only, written before leases):
+   * how long the catch-up keeps coming back to an event whose claim it found held by another handler, in
+   * seconds; after it, a claim still held is taken as processed (an event whose handler died is then lost).
+   * With a lease store (`MemoryDedupeStore`, `RedisDedupeStore`) the catch-up never does that: it comes back
+   * to an event in progress until it is done, or its lease runs out and the catch-up processes it itself.
    * @default 60
    */
   settleSeconds?: number;
@@ -105,13 +125,26 @@ export class EventCatchUp {
   readonly #checkpoints: CheckpointStore;
   readonly #overlapSeconds: number;
   readonly #settleMs: number;
+  readonly #leaseSeconds: number;
+  readonly #storeTimeoutMs: number;
   #running: Promise<CatchUpResult> | null = null;
 
   constructor(options: EventCatchUpOptions) {
     if (typeof options?.client?.events?.list !== 'function') {
       throw new ShopError('EventCatchUp needs a client with events.list (a ShopClient).');
     }
-    if (typeof options.onEvent !== 'function') throw new ShopError('EventCatchUp needs an onEvent function.');
+    if (options.inbox !== undefined) {
+      if (typeof options.inbox?.add !== 'function') {
+        throw new ShopError('EventCatchUp inbox must be an Inbox of shop-mgmt/inbox (one with add).');
+      }
+      if (options.onEvent !== undefined || options.dedupe !== undefined) {
+        throw new ShopError(
+          'EventCatchUp with an inbox writes events to it; the inbox worker processes them: drop onEvent and dedupe.',
+        );
+      }
+    } else if (typeof options.onEvent !== 'function') {
+      throw new ShopError('EventCatchUp needs an onEvent function (or an inbox).');
+    }
     if (options.dedupeKey !== undefined && typeof options.dedupeKey !== 'function') {
       throw new ShopError('EventCatchUp dedupeKey must be a function (event) => string.');
     }
@@ -119,6 +152,13 @@ export class EventCatchUp {
     this.#checkpoints = options.checkpoints ?? new MemoryCheckpointStore();
     this.#overlapSeconds = wholeSeconds(options.overlapSeconds ?? 60, 'overlapSeconds');
     this.#settleMs = wholeSeconds(options.settleSeconds ?? 60, 'settleSeconds') * 1000;
+    this.#leaseSeconds = wholeSeconds(options.leaseSeconds ?? DEFAULT_LEASE_SECONDS, 'leaseSeconds') || 1;
+    this.#storeTimeoutMs = options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+    if (!Number.isInteger(this.#storeTimeoutMs) || this.#storeTimeoutMs < 1) {
+      throw new ShopError(
+        `storeTimeoutMs must be a whole number of ms, 1 or more, got ${this.#storeTimeoutMs}.`,
+      );
+    }
   }
 
   /**
@@ -169,19 +209,65 @@ export class EventCatchUp {
     // An event no run has passed, or one whose claim was held (`heldSince`): handed on unless another
     // handler holds its claim. A claim held may belong to a webhook delivery still being processed, which
     // releases it if it fails; so the event is held, and read again by later runs until the claim settles.
+    const { inbox } = this.#options;
+    const leases = dedupe ? hasLeases(dedupe) : false;
+    const limit = this.#storeTimeoutMs;
     const take = async (event: FeedEvent, heldSince?: string): Promise<void> => {
+      if (inbox) {
+        // Written down; the inbox's workers process it (a duplicate of a webhook's is a no-op).
+        const added = await bounded('inbox add', () => inbox.add(event as ShopEvent, 'feed'), limit);
+        if (added === 'added') processed++;
+        else skipped++;
+        state.pass(event);
+        await count();
+        return;
+      }
       const key = dedupe ? this.#claimKey(event) : event.id;
-      const claim = dedupe ? await dedupe.claim(key, ttl) : true;
+      const claim = dedupe
+        ? await bounded(
+            'dedupe claim',
+            () => dedupe.claim(key, leases ? this.#leaseSeconds : ttl),
+            limit,
+            (late) => (typeof late === 'string' ? dedupe.release(key, late) : undefined),
+          )
+        : true;
       if (claim) {
+        const token = typeof claim === 'string' ? claim : '';
+        const heartbeat =
+          dedupe && leases
+            ? setInterval(
+                () => {
+                  bounded('dedupe renew', () => dedupe.renew?.(key, token, this.#leaseSeconds), limit).catch(
+                    () => undefined,
+                  );
+                },
+                Math.max(100, (this.#leaseSeconds * 1000) / 3),
+              )
+            : undefined;
+        (heartbeat as { unref?: () => void } | undefined)?.unref?.();
         try {
-          await this.#options.onEvent(event as ShopEvent, FEED_CONTEXT);
+          await this.#options.onEvent?.(event as ShopEvent, FEED_CONTEXT);
         } catch (error) {
-          // With its token, the release removes only this run's claim, not one taken after it expired.
-          await dedupe?.release(key, typeof claim === 'string' ? claim : undefined);
+          // With its token, the release removes only this run's claim, not one taken after it expired. A
+          // release that fails is harmless with leases: the lease runs out.
+          await bounded('dedupe release', () => dedupe?.release(key, token || undefined), limit).catch(
+            () => undefined,
+          );
           throw error;
+        } finally {
+          clearInterval(heartbeat);
+        }
+        if (dedupe && leases) {
+          await bounded('dedupe complete', () => dedupe.complete?.(key, token, ttl), limit);
         }
         processed++;
         state.pass(event);
+      } else if (dedupe && leases) {
+        skipped++;
+        // Done elsewhere: passed. In progress elsewhere: held, and tried again by later runs until it is
+        // done, or its lease runs out (the handler died) and a run processes it.
+        if (await bounded('dedupe isDone', () => dedupe.isDone?.(key), limit)) state.pass(event);
+        else state.hold(event, heldSince ?? new Date().toISOString());
       } else {
         skipped++;
         if (heldSince !== undefined && this.#settled(heldSince)) state.pass(event);

@@ -1,9 +1,15 @@
-import { readCapped, TOO_LARGE } from './body-reader.js';
-import { DEFAULT_DEDUPE_TTL_SECONDS, type DedupeStore, MemoryDedupeStore } from './dedupe.js';
+import { readCapped, stop, TOO_LARGE, TOO_SLOW } from './body-reader.js';
+import {
+  DEFAULT_DEDUPE_TTL_SECONDS,
+  DEFAULT_LEASE_SECONDS,
+  DEFAULT_STORE_TIMEOUT_MS,
+  type DedupeStore,
+  MemoryDedupeStore,
+} from './dedupe.js';
 import { requireOptions, WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 import type { EventType, ShopEvent, ShopEventOf, UnknownShopEvent } from './events.js';
 import { type NodeRequestHandler, nodeHandler } from './node.js';
-import { deliveryPipeline } from './pipeline.js';
+import { deliveryPipeline, type WebhookInbox } from './pipeline.js';
 import { fromWebRequest, type WebhookRequest } from './request.js';
 import {
   type CallScope,
@@ -12,6 +18,7 @@ import {
   waitUntilAmong,
 } from './respond-within.js';
 import {
+  bodyTimedOut,
   type DeliveryPipeline,
   refuseBeforeReading,
   responseHeaders,
@@ -27,6 +34,9 @@ import { nowSeconds } from './verify.js';
 
 /** Default largest body read, in bytes (1 MiB); an event is a few kilobytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1 << 20;
+
+/** Default time a sender has to send the whole body, in ms from the handler's call. */
+export const DEFAULT_BODY_TIMEOUT_MS = 5000;
 
 /** Options of {@link createWebhookHandler}. */
 export interface WebhookHandlerOptions {
@@ -44,12 +54,31 @@ export interface WebhookHandlerOptions {
    */
   dedupeKey?: (event: ShopEvent, request: WebhookRequest) => string | Promise<string>;
   /**
-   * Where processed event ids are remembered. Default: a {@link MemoryDedupeStore} of this process; pass a
-   * shared store (e.g. `RedisDedupeStore`) when several processes receive, or `false` to turn dedupe off.
+   * Where event ids in progress and done are remembered. Default: a {@link MemoryDedupeStore} of this
+   * process; pass a shared store (e.g. `RedisDedupeStore`) when several processes receive, or `false` to
+   * turn dedupe off. See docs/webhooks.md, "Which setup loses what".
    */
   dedupe?: DedupeStore | false;
   /** How long a processed id is remembered, in seconds. @default 259200 (3 days, past the 37 h of retries) */
   dedupeTtlSeconds?: number;
+  /**
+   * How long an event is held in progress, in seconds, with a dedupe store that has leases: the running
+   * handler renews it every third of it, and a process that dies frees the event this long after its last
+   * renewal. @default 30
+   */
+  leaseSeconds?: number;
+  /**
+   * Longest a dedupe store or inbox call may take, in ms; past it the delivery is answered 503 and the sender
+   * retries. @default 500
+   */
+  storeTimeoutMs?: number;
+  /**
+   * A durable inbox (`new Inbox(store)` of `shop-mgmt/inbox`): each verified event is written to it, keyed by
+   * its id (a duplicate is a no-op), and only then answered 200; the inbox's workers process it. No handler
+   * runs in the request, so `onEvent`, `.on()` and `dedupe` are not used with it. A write that fails or takes
+   * longer than `storeTimeoutMs` answers 503, and the sender retries.
+   */
+  inbox?: WebhookInbox;
   /** Called once per event id; a throw answers 500, releases the claim, and the sender retries. */
   onEvent?: EventHandler;
   /** Clock tolerance of the signature timestamp, in seconds, either way. @default 300 */
@@ -62,6 +91,11 @@ export interface WebhookHandlerOptions {
   now?: (() => Date | number) | Date | number;
   /** Largest body read; a bigger one is answered 413. @default 1048576 */
   maxBodyBytes?: number;
+  /**
+   * Time the sender has to send the whole body, in ms from the handler's call; a slower one is answered
+   * 408 and its connection dropped, so slow senders cannot hold the receiver's sockets. @default 5000
+   */
+  bodyTimeoutMs?: number;
   /**
    * How long, in ms from the handler's call, to wait on `onEvent` and the typed handlers before answering
    * `202` while they go on (the service fails a delivery with no 2xx within 10 s and sends it again). The
@@ -124,7 +158,23 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const clock = receiverClock(options.now);
   const ttl = wholeNumber('dedupeTtlSeconds', options.dedupeTtlSeconds ?? DEFAULT_DEDUPE_TTL_SECONDS);
   const maxBodyBytes = wholeNumber('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-  const dedupe = options.dedupe === false ? null : (options.dedupe ?? new MemoryDedupeStore());
+  const body = {
+    maxBytes: maxBodyBytes,
+    timeoutMs: wholeNumber('bodyTimeoutMs', options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS),
+  };
+  const leaseSeconds = wholeNumber('leaseSeconds', options.leaseSeconds ?? DEFAULT_LEASE_SECONDS);
+  const storeTimeoutMs = wholeNumber('storeTimeoutMs', options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS);
+  const inbox = options.inbox ?? null;
+  if (inbox !== null && typeof inbox.add !== 'function') {
+    throw new WebhookConfigurationError('inbox must be an Inbox of shop-mgmt/inbox (one with add).');
+  }
+  if (inbox !== null && (options.onEvent !== undefined || options.dedupe !== undefined)) {
+    throw new WebhookConfigurationError(
+      'With an inbox, events are processed by the inbox worker (inbox.work(handler)): drop onEvent and dedupe.',
+    );
+  }
+  const dedupe =
+    options.dedupe === false || inbox !== null ? null : (options.dedupe ?? new MemoryDedupeStore());
   const respondWithin =
     options.respondWithin === false
       ? false
@@ -141,6 +191,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     clock,
     dedupe,
     ttl,
+    leaseSeconds,
+    storeTimeoutMs,
+    inbox,
     router,
     onEvent: options.onEvent,
     onError: options.onError,
@@ -150,7 +203,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     const scope = { startedAt: Date.now(), waitUntil: waitUntilAmong(platform) };
     let result: WebhookResult;
     try {
-      result = await readRequest(request, maxBodyBytes, pipeline, scope);
+      result = await readRequest(request, body, pipeline, scope);
     } catch (error) {
       // Not a Request (a wrong call): a 500 the sender retries once the code is fixed, and onError is told.
       result = pipeline.fail(error, (request as Partial<Request> | undefined)?.headers);
@@ -170,7 +223,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       startedAt: Date.now(),
       waitUntil: typeof input?.waitUntil === 'function' ? input.waitUntil : undefined,
     });
-  handler.node = nodeHandler(pipeline, maxBodyBytes);
+  handler.node = nodeHandler(pipeline, body);
   return handler;
 }
 
@@ -193,7 +246,7 @@ function wholeNumber(name: string, value: number): number {
 
 async function readRequest(
   request: Request,
-  maxBodyBytes: number,
+  { maxBytes: maxBodyBytes, timeoutMs }: { maxBytes: number; timeoutMs: number },
   pipeline: DeliveryPipeline,
   scope: CallScope,
 ): Promise<WebhookResult> {
@@ -214,18 +267,21 @@ async function readRequest(
       request.headers,
     );
   }
-  let body: Uint8Array | typeof TOO_LARGE;
+  let body: Uint8Array | typeof TOO_LARGE | typeof TOO_SLOW;
   try {
     const stream = request.body;
     if (stream === null) body = new Uint8Array(0);
     else {
       const reader = stream.getReader();
-      body = await readCapped({ next: () => reader.read(), stop: () => reader.cancel() }, maxBodyBytes);
+      const source = { next: () => reader.read(), stop: () => reader.cancel() };
+      body = await readCapped(source, maxBodyBytes, scope.startedAt + timeoutMs);
+      if (body === TOO_SLOW) stop(source);
     }
   } catch {
     // The client hung up mid-body; it will not read the answer, but the handler never rejects.
     return unreadable();
   }
   if (body === TOO_LARGE) return tooLarge(maxBodyBytes);
+  if (body === TOO_SLOW) return bodyTimedOut(timeoutMs);
   return pipeline.process({ body, headers: request.headers }, fromWebRequest(request), scope);
 }

@@ -10,6 +10,8 @@
 export { EVENT_TYPES } from './catalog.js';
 export {
   DEFAULT_DEDUPE_TTL_SECONDS,
+  DEFAULT_LEASE_SECONDS,
+  DEFAULT_STORE_TIMEOUT_MS,
   type DedupeClaim,
   type DedupeStore,
   MemoryDedupeStore,
@@ -18,12 +20,14 @@ export {
 export { isKnownEventType, type UnknownEventType } from './events.js';
 export {
   createWebhookHandler,
+  DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
   type WebhookHandler,
   type WebhookHandlerOptions,
 } from './handler.js';
 export { readDeliveryHeaders, type WebhookDelivery } from './headers.js';
 export type { NodeIncomingMessage, NodeRequestHandler, NodeServerResponse } from './node.js';
+export type { WebhookInbox } from './pipeline.js';
 export type { WebhookRequest } from './request.js';
 export { DEFAULT_RESPOND_WITHIN_MS, type WaitUntil } from './respond-within.js';
 export type { WebhookDeliveryInput, WebhookErrorInfo, WebhookOutcome, WebhookResult } from './results.js';

@@ -1,8 +1,9 @@
 // The Node adapter, typed structurally so this entry needs neither node:http nor @types/node at runtime.
-import { readCapped, TOO_LARGE } from './body-reader.js';
+import { type ChunkSource, readCapped, stop, TOO_LARGE, TOO_SLOW } from './body-reader.js';
 import { WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 import { fromNodeRequest } from './request.js';
 import {
+  bodyTimedOut,
   type DeliveryPipeline,
   refuseBeforeReading,
   responseHeaders,
@@ -20,6 +21,8 @@ export interface NodeIncomingMessage extends AsyncIterable<unknown> {
   /** Set by a body parser that ran first (Express, Koa): used when raw, refused when parsed. */
   readonly body?: unknown;
   readonly readableEnded?: boolean;
+  /** Node's: drops the connection of a sender too slow to send its body. */
+  destroy?(): unknown;
 }
 
 /** The part of Node's `ServerResponse` the adapter writes. */
@@ -29,6 +32,8 @@ export interface NodeServerResponse {
   setHeader(name: string, value: string): unknown;
   /** Sends the body and ends the response. */
   end(body: string): unknown;
+  /** Node's: the 408 drops the connection once it has been sent. */
+  once?(event: 'finish', listener: () => void): unknown;
 }
 
 /** `(req, res) => Promise<void>` for `http.createServer` and Express routes. */
@@ -37,7 +42,12 @@ export type NodeRequestHandler = (
   response: NodeServerResponse,
 ) => Promise<void>;
 
-async function readBody(request: NodeIncomingMessage, maxBodyBytes: number): Promise<unknown> {
+async function readBody(
+  request: NodeIncomingMessage,
+  maxBodyBytes: number,
+  deadline: number,
+  sources: ChunkSource[],
+): Promise<unknown> {
   // A body parser on this route already consumed the stream; hand its result to the verifier, which accepts
   // a raw Buffer or string and explains a parsed object. The cap holds for what a parser left as well.
   // (Express 4's body-parser leaves `{}` on a request whose type it skipped, with the stream unread.)
@@ -46,7 +56,9 @@ async function readBody(request: NodeIncomingMessage, maxBodyBytes: number): Pro
     return overCap(parsed, maxBodyBytes) ? TOO_LARGE : parsed;
   }
   const chunks = request[Symbol.asyncIterator]();
-  return readCapped({ next: () => chunks.next(), stop: () => chunks.return?.() }, maxBodyBytes);
+  const source = { next: () => chunks.next(), stop: () => chunks.return?.() };
+  sources.push(source);
+  return readCapped(source, maxBodyBytes, deadline);
 }
 
 const encoder = new TextEncoder();
@@ -76,13 +88,28 @@ function send(response: NodeServerResponse, result: WebhookResult): void {
   response.end(result.body);
 }
 
-/** Wraps the delivery pipeline for Node: reads the raw body from the request stream, with a size limit. */
-export function nodeHandler(pipeline: DeliveryPipeline, maxBodyBytes: number): NodeRequestHandler {
+/** The body limits of a handler: its size cap and its read deadline. */
+export interface BodyLimits {
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
+}
+
+/**
+ * Wraps the delivery pipeline for Node: reads the raw body from the request stream, with a size limit and a
+ * deadline (a sender too slow gets 408, then its connection is dropped).
+ */
+export function nodeHandler(pipeline: DeliveryPipeline, limits: BodyLimits): NodeRequestHandler {
   // Never rejects: the promise is often not awaited (`void webhooks.node(req, res)`), and Express 4 turns a
   // rejection into an unhandled one. What fails is answered and told to onError.
   return async (request, response) => {
     try {
-      send(response, await answer(pipeline, request, maxBodyBytes, Date.now()));
+      const sources: ChunkSource[] = [];
+      const result = await answer(pipeline, request, limits, Date.now(), sources);
+      if (result.status === 408) {
+        dropAfterAnswer(request, response, sources);
+        response.setHeader('connection', 'close');
+      }
+      send(response, result);
     } catch (error) {
       const result = pipeline.fail(error, request?.headers);
       try {
@@ -94,11 +121,29 @@ export function nodeHandler(pipeline: DeliveryPipeline, maxBodyBytes: number): N
   };
 }
 
+function dropAfterAnswer(
+  request: NodeIncomingMessage,
+  response: NodeServerResponse,
+  sources: ChunkSource[],
+): void {
+  const drop = () => {
+    for (const source of sources) stop(source);
+    try {
+      request.destroy?.();
+    } catch {
+      // Already gone.
+    }
+  };
+  if (typeof response.once === 'function') response.once('finish', drop);
+  else drop();
+}
+
 async function answer(
   pipeline: DeliveryPipeline,
   request: NodeIncomingMessage,
-  maxBodyBytes: number,
+  { maxBytes: maxBodyBytes, timeoutMs }: BodyLimits,
   startedAt: number,
+  sources: ChunkSource[],
 ): Promise<WebhookResult> {
   if (typeof request?.headers !== 'object' || request.headers === null) {
     throw new WebhookConfigurationError(
@@ -120,12 +165,13 @@ async function answer(
   }
   let body: unknown;
   try {
-    body = await readBody(request, maxBodyBytes);
+    body = await readBody(request, maxBodyBytes, startedAt + timeoutMs, sources);
   } catch {
     // A client that hung up mid-body gets an answer it will not read.
     return unreadable();
   }
   if (body === TOO_LARGE) return tooLarge(maxBodyBytes);
+  if (body === TOO_SLOW) return bodyTimedOut(timeoutMs);
   // Past respondWithin the answer goes while the handlers run on in this process.
   return pipeline.process({ body, headers: request.headers }, fromNodeRequest(request), { startedAt });
 }

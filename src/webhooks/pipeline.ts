@@ -1,11 +1,11 @@
 // One delivery, from raw body to answer: verify, claim the event id, hand the event on, and answer so that
 // the sender retries exactly what was not processed. The web and Node adapters both end here.
-import type { DedupeClaim, DedupeStore } from './dedupe.js';
+import { type DedupeClaim, type DedupeStore, hasLeases } from './dedupe.js';
 import { isWebhookVerificationError, WebhookConfigurationError } from './errors.js';
 import type { ShopEvent } from './events.js';
 import { readDeliveryHeaders, type WebhookDelivery, type WebhookHeaders } from './headers.js';
 import { fromInput, type WebhookRequest } from './request.js';
-import { type CallScope, LATE, settle, within } from './respond-within.js';
+import { bounded, type CallScope, LATE, settle, within } from './respond-within.js';
 import {
   type DeliveryPipeline,
   internalError,
@@ -25,6 +25,14 @@ import { verifyWith } from './verify.js';
 /** Names a verified event's claim in the dedupe store; see `WebhookHandlerOptions.dedupeKey`. */
 export type DedupeKey = (event: ShopEvent, request: WebhookRequest) => string | Promise<string>;
 
+/**
+ * Where a handler with an inbox writes each verified event (an `Inbox` of `shop-mgmt/inbox` fits): keyed by
+ * the event id, a second add of an id is a no-op (`duplicate`).
+ */
+export interface WebhookInbox {
+  add(event: ShopEvent, source: 'webhook'): Promise<'added' | 'duplicate'>;
+}
+
 /** A handler's setup, checked once when it is created. */
 export interface PipelineSetup {
   /** The verifier settings of a delivery: fixed, or from the secret resolver. */
@@ -37,7 +45,14 @@ export interface PipelineSetup {
   /** The receiver's clock in unix seconds, read per delivery. */
   readonly clock: () => number;
   readonly dedupe: DedupeStore | null;
+  /** How long a processed id is remembered, in seconds. */
   readonly ttl: number;
+  /** How long a claim is held in progress, in seconds (lease stores). */
+  readonly leaseSeconds: number;
+  /** The bound of every dedupe store or inbox call, in ms. */
+  readonly storeTimeoutMs: number;
+  /** When set, verified events are written here and answered 200; no handler runs in the request. */
+  readonly inbox: WebhookInbox | null;
   readonly router: EventRouter;
   readonly onEvent: EventHandler | undefined;
   readonly onError: ((error: unknown, info: WebhookErrorInfo) => void) | undefined;
@@ -126,17 +141,51 @@ async function processDelivery(
   } catch (error) {
     return fail(error, input?.headers, described ?? (input?.headers ? fromInput(input) : undefined));
   }
-  const { dedupe, ttl } = setup;
+  const { dedupe, ttl, storeTimeoutMs, inbox } = setup;
   const { event, key, delivery } = verified;
+  const about = { event, request: verified.request };
+  if (inbox) {
+    // Written down before the answer: once the sender has its 200, the event is in the inbox.
+    let added: 'added' | 'duplicate';
+    try {
+      added = await bounded('inbox add', () => inbox.add(event, 'webhook'), storeTimeoutMs);
+    } catch (error) {
+      report(error, 'failed', delivery, about);
+      return jsonResult(503, 'failed', { error: { type: 'inbox_unavailable' } }, event);
+    }
+    return added === 'added'
+      ? jsonResult(200, 'queued', { received: true }, event)
+      : jsonResult(200, 'duplicate', { received: true, duplicate: true }, event);
+  }
   let claim: DedupeClaim = true;
   if (dedupe) {
+    const leases = hasLeases(dedupe);
     try {
-      claim = await dedupe.claim(key, ttl);
+      claim = await bounded(
+        'dedupe claim',
+        () => dedupe.claim(key, leases ? setup.leaseSeconds : ttl),
+        storeTimeoutMs,
+        // A claim that comes back after the 503 is given back, so the sender's retry is not refused.
+        (late) => (typeof late === 'string' ? dedupe.release(key, late) : undefined),
+      );
     } catch (error) {
-      report(error, 'failed', delivery, { event, request: verified.request });
+      report(error, 'failed', delivery, about);
       return jsonResult(503, 'failed', { error: { type: 'dedupe_unavailable' } }, event);
     }
-    if (!claim) return jsonResult(200, 'duplicate', { received: true, duplicate: true }, event);
+    if (!claim) {
+      if (!leases) return jsonResult(200, 'duplicate', { received: true, duplicate: true }, event);
+      let done: boolean;
+      try {
+        done = await bounded('dedupe isDone', () => dedupe.isDone(key), storeTimeoutMs);
+      } catch (error) {
+        report(error, 'failed', delivery, about);
+        return jsonResult(503, 'failed', { error: { type: 'dedupe_unavailable' } }, event);
+      }
+      // In progress elsewhere: not acknowledged, so a retry comes back if that handler fails or dies.
+      return done
+        ? jsonResult(200, 'duplicate', { received: true, duplicate: true }, event)
+        : jsonResult(409, 'in_progress', { error: { type: 'in_progress' } }, event);
+    }
   }
   return handOn(setup, report, verified, claim, scope);
 }
@@ -170,20 +219,50 @@ async function handOn(
   claim: DedupeClaim,
   scope: CallScope,
 ): Promise<WebhookResult> {
-  const { dedupe, onEvent, router, respondWithin } = setup;
+  const { dedupe, onEvent, router, respondWithin, storeTimeoutMs } = setup;
   const context: EventContext = { source: 'webhook', delivery, request };
+  const leased = dedupe !== null && hasLeases(dedupe) && typeof claim === 'string' ? dedupe : null;
+  const token = typeof claim === 'string' ? claim : '';
+  // The heartbeat: the lease is renewed while the handlers run (past a 202 too); a process that dies stops
+  // renewing, and the event is free again when the lease runs out.
+  const heartbeat = leased
+    ? setInterval(
+        () => {
+          bounded('dedupe renew', () => leased.renew(key, token, setup.leaseSeconds), storeTimeoutMs).catch(
+            () => undefined,
+          );
+        },
+        Math.max(100, (setup.leaseSeconds * 1000) / 3),
+      )
+    : undefined;
+  (heartbeat as { unref?: () => void } | undefined)?.unref?.();
   const settled = settle(async () => {
     await onEvent?.(event, context);
     await router.dispatch(event, context);
-  });
+  }).finally(() => clearInterval(heartbeat));
   const failed = async (error: unknown, about: ReportContext) => {
     report(error, 'failed', delivery, about);
     if (!dedupe) return;
     try {
-      // With the claim's token, a claim that ran out meanwhile and was taken by another delivery stays.
-      await (typeof claim === 'string' ? dedupe.release(key, claim) : dedupe.release(key));
+      // With the claim's token, a claim that ran out meanwhile and was taken by another delivery stays. A
+      // release that fails is harmless with a lease store: the lease runs out.
+      await bounded(
+        'dedupe release',
+        () => (typeof claim === 'string' ? dedupe.release(key, claim) : dedupe.release(key)),
+        storeTimeoutMs,
+      );
     } catch (releaseError) {
       report(releaseError, 'failed', delivery, about);
+    }
+  };
+  const succeeded = async (about: ReportContext) => {
+    if (!leased) return;
+    try {
+      await bounded('dedupe complete', () => leased.complete(key, token, setup.ttl), storeTimeoutMs);
+    } catch (error) {
+      // Processed but not marked done: the lease runs out and a retry or the catch-up processes it again
+      // (a duplicate, never a loss).
+      report(error, 'failed', delivery, about);
     }
   };
   const first = await within(
@@ -194,7 +273,9 @@ async function handOn(
     // Answered now; the handlers go on. A later failure releases the claim, so a resend or the feed
     // catch-up processes the event; `settled` never rejects, so nothing here is an unhandled rejection.
     const background = { event, request, background: true } as const;
-    const rest = settled.then((failure) => failure && failed(failure.error, background));
+    const rest = settled.then((failure) =>
+      failure ? failed(failure.error, background) : succeeded(background),
+    );
     const waitUntil = scope.waitUntil ?? setup.waitUntil;
     try {
       waitUntil?.(rest);
@@ -207,6 +288,7 @@ async function handOn(
     await failed(first.error, { event, request });
     return jsonResult(500, 'failed', { error: { type: 'handler_failed' } }, event);
   }
+  await succeeded({ event, request });
   return jsonResult(200, 'processed', { received: true }, event);
 }
 

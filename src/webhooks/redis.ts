@@ -25,12 +25,26 @@ export interface RedisDedupeStoreOptions {
 // Deletes the key only while it still holds this claim's token, in one atomic step.
 const RELEASE_SCRIPT =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+// Extends the lease only while the key still holds this claim's token.
+const RENEW_SCRIPT =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('EXPIRE', KEYS[1], ARGV[2]) end return 0";
+// Marks the id done for the long TTL, whoever held it: the event was processed.
+const COMPLETE_SCRIPT = "redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) return 1";
+const IS_DONE_SCRIPT = "if redis.call('GET', KEYS[1]) == ARGV[1] then return 1 end return 0";
+// The value of a done id; claims hold random UUIDs, never this.
+const DONE = 'done';
 
 /**
- * A {@link DedupeStore} in Redis, for receivers running on several machines. `claim` is one
- * `SET key <random token> NX EX ttl`, atomic across every process that shares the Redis, and resolves with
- * the token; `release(id, token)` deletes the key only while it still holds that token (a compare-and-delete
- * script), so a handler whose claim ran out never deletes the claim another delivery took since.
+ * A {@link DedupeStore} in Redis with leases, for receivers running on several machines. `claim` is one
+ * `SET key <random token> NX EX lease`, atomic across every process that shares the Redis, and resolves with
+ * the token; the running handler renews it (compare-and-expire), `complete` sets the key to `done` for the
+ * long TTL, and `release(id, token)` deletes the key only while it still holds that token (a
+ * compare-and-delete script), so a handler whose lease ran out never deletes the claim another delivery
+ * took since. A process that dies mid-handler leaves only its lease, which runs out.
+ *
+ * The store itself does not bound its calls: the webhook handler and the catch-up do (`storeTimeoutMs`,
+ * 500 ms by default). For no loss across a Redis restart, run Redis with persistence (AOF,
+ * `appendfsync everysec`): a restart without it forgets which events are done (duplicates, not losses).
  *
  * Either client works, node-redis or ioredis (a cluster too); `RedisRateLimitStore` takes the same one.
  *
@@ -54,12 +68,31 @@ export class RedisDedupeStore implements DedupeStore {
     this.#prefix = options.keyPrefix ?? 'shop-mgmt:webhook-event:';
   }
 
-  /** Takes the id for `ttlSeconds`: a random token for {@link release}, or false while it is held. */
-  async claim(eventId: string, ttlSeconds: number): Promise<string | false> {
+  /** Takes the id in progress for `leaseSeconds`: a random token, or false while it is held. */
+  async claim(eventId: string, leaseSeconds: number): Promise<string | false> {
     const key = this.#prefix + eventId;
-    const ttl = Math.max(1, Math.ceil(ttlSeconds));
     const token = crypto.randomUUID();
-    return (await this.#redis.setIfAbsent(key, token, ttl)) ? token : false;
+    return (await this.#redis.setIfAbsent(key, token, wholeSeconds(leaseSeconds))) ? token : false;
+  }
+
+  /** Extends the lease while the key still holds `token`. */
+  async renew(eventId: string, token: string, leaseSeconds: number): Promise<boolean> {
+    const reply = await this.#redis.evaluate(
+      RENEW_SCRIPT,
+      [this.#prefix + eventId],
+      [token, wholeSeconds(leaseSeconds)],
+    );
+    return Number(reply) === 1;
+  }
+
+  /** Marks the id done for `ttlSeconds`. */
+  async complete(eventId: string, _token: string, ttlSeconds: number): Promise<void> {
+    await this.#redis.evaluate(COMPLETE_SCRIPT, [this.#prefix + eventId], [DONE, wholeSeconds(ttlSeconds)]);
+  }
+
+  /** True when the id is done. */
+  async isDone(eventId: string): Promise<boolean> {
+    return Number(await this.#redis.evaluate(IS_DONE_SCRIPT, [this.#prefix + eventId], [DONE])) === 1;
   }
 
   /**
@@ -71,4 +104,8 @@ export class RedisDedupeStore implements DedupeStore {
     if (token === undefined) await this.#redis.delete(key);
     else await this.#redis.evaluate(RELEASE_SCRIPT, [key], [token]);
   }
+}
+
+function wholeSeconds(seconds: number): number {
+  return Math.max(1, Math.ceil(seconds));
 }

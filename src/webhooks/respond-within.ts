@@ -64,3 +64,46 @@ export function waitUntilAmong(platform: readonly unknown[]): WaitUntil | undefi
   }
   return undefined;
 }
+
+/** A store call that took longer than its bound; the delivery is answered 503 and the sender retries. */
+export class StoreTimeoutError extends Error {
+  override readonly name = 'StoreTimeoutError';
+  constructor(what: string, ms: number) {
+    super(`The ${what} call took longer than ${ms} ms (storeTimeoutMs); the delivery was answered 503.`);
+  }
+}
+
+/**
+ * Runs one store call with a time bound: resolves with its value, rejects with its error or, after `ms`,
+ * with a {@link StoreTimeoutError}. A call that succeeds after the bound is handed to `late` (a claim taken
+ * late is released there, so the sender's retry is not refused).
+ */
+export function bounded<T>(
+  what: string,
+  call: () => T | Promise<T>,
+  ms: number,
+  late?: (value: T) => unknown,
+): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timedOut = false;
+  const work = (async () => call())();
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      reject(new StoreTimeoutError(what, ms));
+    }, ms);
+  });
+  work.then(
+    (value) => {
+      if (timedOut && late) {
+        try {
+          Promise.resolve(late(value)).catch(() => undefined);
+        } catch {
+          // Cleaning up after a late call is best effort.
+        }
+      }
+    },
+    () => undefined,
+  );
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+}

@@ -7,12 +7,23 @@ import type { CallScope, WaitUntil } from './respond-within.js';
 /**
  * - `processed`: verified, claimed, handled (200);
  * - `accepted`: verified, claimed, handlers still running past `respondWithin` (202; they go on);
- * - `duplicate`: verified, already claimed by an earlier delivery (200, not handled again);
- * - `rejected`: not verified (400), no secret for this endpoint (404), too big (413), or not a POST (405);
- * - `failed`: verified but `onEvent` threw or the dedupe store failed (500/503), or the secret resolver
- *   failed (503); the sender retries.
+ * - `queued`: verified and written to the inbox (200); the inbox's workers process it;
+ * - `duplicate`: verified, already done (or already in the inbox) (200, not handled again);
+ * - `in_progress`: verified, and another delivery of the event is being processed under its lease (409: the
+ *   sender retries, and the retry is processed if that handler failed or died);
+ * - `rejected`: not verified (400), no secret for this endpoint (404), too big (413), too slow to send its
+ *   body (408), or not a POST (405);
+ * - `failed`: verified but `onEvent` threw (500), or the dedupe store or inbox failed or took longer than
+ *   `storeTimeoutMs` (503), or the secret resolver failed (503); the sender retries.
  */
-export type WebhookOutcome = 'processed' | 'accepted' | 'duplicate' | 'rejected' | 'failed';
+export type WebhookOutcome =
+  | 'processed'
+  | 'accepted'
+  | 'queued'
+  | 'duplicate'
+  | 'in_progress'
+  | 'rejected'
+  | 'failed';
 
 /** The answer to one delivery, for frameworks that build their own response. */
 export interface WebhookResult {
@@ -97,6 +108,11 @@ export function internalError(): WebhookResult {
 /** The answer for a body over the limit. */
 export function tooLarge(maxBodyBytes: number): WebhookResult {
   return jsonResult(413, 'rejected', { error: { type: 'body_too_large', max_bytes: maxBodyBytes } });
+}
+
+/** The answer for a body that did not arrive whole within `bodyTimeoutMs`. */
+export function bodyTimedOut(bodyTimeoutMs: number): WebhookResult {
+  return jsonResult(408, 'rejected', { error: { type: 'body_timeout', timeout_ms: bodyTimeoutMs } });
 }
 
 /** The answer for a body that could not be read: the client hung up mid-body and will not read it. */

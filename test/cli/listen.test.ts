@@ -190,4 +190,58 @@ describe('shop-mgmt listen', () => {
     expect(refused.stderr.join('\n')).toMatch(/refused the key/);
     expect(refused.stderr.join('\n')).not.toContain('sk_test_not_a_real_key_0123456789');
   });
+
+  it('saves its start position at once: killed or stopped before its first delivery, the next run sends what came since', async () => {
+    const { local, listen, trigger } = await setup('early-stop');
+    // Killed (SIGKILL) before any event: only its start position was saved.
+    const first = listen();
+    await first.until(() => first.records().find((record) => record.event === 'listening'));
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const whileDown = (await trigger('coupon.created')).events[0]!.id;
+
+    // Stopped cleanly (SIGTERM) before its first successful delivery: the receiver refuses everything.
+    local.answer = () => 500;
+    const second = listen();
+    await local.until((got) => got.some((delivery) => delivery.event.id === whileDown));
+    expect(await second.stop('SIGTERM')).toBe(0);
+    const afterStop = (await trigger('location.updated')).events[0]!.id;
+
+    local.answer = () => 200;
+    const third = listen();
+    await local.until(
+      (got) =>
+        got.some((delivery) => delivery.event.id === afterStop) &&
+        got.filter((delivery) => delivery.event.id === whileDown).length >= 2,
+      15_000,
+    );
+    expect(await third.stop('SIGTERM')).toBe(0);
+  });
+
+  it('writes the feed into a SQLite inbox with --inbox instead of forwarding', async () => {
+    const { env, checkpoint, trigger } = await setup('inbox');
+    const file = join(scratch(), 'listen-inbox.db');
+    const listening = cli.start(
+      ['listen', '--inbox', file, '--checkpoint', checkpoint, '--interval', '1', '--json'],
+      env,
+    );
+    await listening.until(() => listening.records().find((record) => record.event === 'listening'));
+    const id = (await trigger('coupon.created')).events[0]!.id;
+    const line = await listening.until(() =>
+      listening.records().find((record) => record.event === 'inbox' && record.eventId === id),
+    );
+    expect(line).toMatchObject({ eventType: 'coupon.created', added: 'added' });
+    expect(await listening.stop('SIGTERM')).toBe(0);
+    const { SqliteInboxStore } = await import('../../src/sync/inbox/sqlite.js');
+    const { Inbox } = await import('../../src/sync/inbox/inbox.js');
+    const store = await SqliteInboxStore.open(file);
+    try {
+      expect(await new Inbox(store).get(id)).toMatchObject({ status: 'pending', source: 'listen' });
+    } finally {
+      await store.close();
+    }
+    const neither = await cli.run(['listen', '--checkpoint', checkpoint], env);
+    expect(neither.code).toBe(2);
+    expect(neither.stderr.join('\n')).toMatch(/--forward-to <url> or --inbox/);
+  });
 });

@@ -69,10 +69,55 @@ describe('EventCatchUp: an event whose claim a webhook still being handled holds
     expect(ids).toEqual([1, 3, 2].map(eventId));
   });
 
-  it('keeps reading back to a held event until settleSeconds have passed, then lets it go', async () => {
+  it('never lets an event in progress go: once the lease of a handler that died runs out, it processes it', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     state.events = [makeEvent(1, T1), makeEvent(2, T1)];
     const dedupe = new MemoryDedupeStore();
+    // A webhook handler claimed event 2 and its process died: nothing renews, completes or releases.
+    expect(await dedupe.claim(eventId(2), 30)).toBeTruthy();
+    const { ids, onEvent } = recorder();
+    const checkpoints = new MemoryCheckpointStore();
+    const catchUp = new EventCatchUp({ client, onEvent, dedupe, checkpoints, settleSeconds: 1 });
+    expect(await catchUp.run()).toMatchObject({ processed: 1, skipped: 1 });
+    expect(checkpoints.load()!.held).toHaveLength(1);
+    // Past settleSeconds, but the lease still holds: held, not taken as processed.
+    vi.setSystemTime(Date.now() + 20_000);
+    expect(await catchUp.run()).toMatchObject({ processed: 0 });
+    expect(checkpoints.load()!.held).toHaveLength(1);
+    // The lease runs out: the catch-up processes the event itself, and marks it done.
+    vi.setSystemTime(Date.now() + 10_000);
+    expect(await catchUp.run()).toMatchObject({ processed: 1 });
+    expect(ids).toEqual([1, 2].map(eventId));
+    expect(checkpoints.load()!.held).toEqual([]);
+    expect(await dedupe.isDone(eventId(2))).toBe(true);
+  });
+
+  it('passes a held event as soon as its handler marks it done', async () => {
+    state.events = [makeEvent(1, T1), makeEvent(2, T1)];
+    const dedupe = new MemoryDedupeStore();
+    const webhook = inFlightWebhook(state.events[1]!, dedupe);
+    await webhook.running;
+    const { ids, onEvent } = recorder();
+    const checkpoints = new MemoryCheckpointStore();
+    const catchUp = new EventCatchUp({ client, onEvent, dedupe, checkpoints, settleSeconds: 3600 });
+    await catchUp.run();
+    expect(checkpoints.load()!.held).toHaveLength(1);
+    webhook.finish();
+    expect((await webhook.delivery).status).toBe(200);
+    expect(await catchUp.run()).toMatchObject({ processed: 0 });
+    expect(checkpoints.load()!.held).toEqual([]);
+    expect(ids).toEqual([eventId(1)]);
+  });
+
+  it('with a store without leases, keeps reading back to a held event until settleSeconds have passed, then lets it go', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    state.events = [makeEvent(1, T1), makeEvent(2, T1)];
+    // A store written before leases: claim and release only.
+    const memory = new MemoryDedupeStore();
+    const dedupe = {
+      claim: (id: string, ttl: number) => memory.claim(id, ttl),
+      release: (id: string, token?: string) => memory.release(id, token),
+    } as unknown as MemoryDedupeStore;
     const webhook = inFlightWebhook(state.events[1]!, dedupe);
     await webhook.running;
     const { ids, onEvent } = recorder();

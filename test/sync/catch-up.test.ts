@@ -1,4 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { Inbox } from '../../src/sync/inbox/inbox.js';
+import { MemoryInboxStore } from '../../src/sync/inbox/memory.js';
 import { EventCatchUp, MemoryCheckpointStore } from '../../src/sync/index.js';
 import {
   createWebhookHandler,
@@ -279,10 +281,28 @@ describe('EventCatchUp', () => {
       expect(await dedupe.claim(eventId(1), 60)).toBeTruthy();
       throw new Error('downstream failed');
     };
-    await expect(new EventCatchUp({ client, onEvent, dedupe, dedupeTtlSeconds: 1 }).run()).rejects.toThrow(
+    await expect(new EventCatchUp({ client, onEvent, dedupe, leaseSeconds: 1 }).run()).rejects.toThrow(
       'downstream failed',
     );
     // The webhook delivery's claim stands: a third claimant is refused.
     expect(await dedupe.claim(eventId(1), 60)).toBe(false);
+  });
+
+  it('writes the feed into an inbox: events a webhook already wrote are duplicates, and the checkpoint moves on', async () => {
+    state.events = [1, 2, 3].map((n) => makeEvent(n, T1));
+    const inbox = new Inbox(new MemoryInboxStore());
+    // Event 2 came by webhook first.
+    expect(await inbox.add(state.events[1] as never, 'webhook')).toBe('added');
+    const checkpoints = new MemoryCheckpointStore();
+    const catchUp = new EventCatchUp({ client, inbox, checkpoints });
+    expect(await catchUp.run()).toMatchObject({ processed: 2, skipped: 1 });
+    expect((await inbox.list('pending')).map((entry) => [entry.eventId, entry.source])).toEqual([
+      [eventId(2), 'webhook'],
+      [eventId(1), 'feed'],
+      [eventId(3), 'feed'],
+    ]);
+    expect(checkpoints.load()).toMatchObject({ lastEventId: eventId(3) });
+    expect(() => new EventCatchUp({ client, inbox, onEvent: async () => undefined })).toThrow(/drop onEvent/);
+    expect(() => new EventCatchUp({ client, inbox: {} as never })).toThrow(/one with add/);
   });
 });

@@ -93,8 +93,10 @@ describe.each([
     expect(elapsed).toBeGreaterThanOrEqual(BOUND_MS - 5);
     expect(elapsed).toBeLessThan(10_000);
 
-    // A retry while it still runs meets the claim.
-    expect(await (await deliver(body, 2)).json()).toEqual({ received: true, duplicate: true });
+    // A retry while it still runs meets its lease: 409, so the sender tries again later.
+    const retry = await deliver(body, 2);
+    expect(retry.status).toBe(409);
+    expect(await retry.json()).toEqual({ error: { type: 'in_progress' } });
     slow.release();
     await slow.ended;
     expect(slow.finished()).toBe(true);

@@ -4,6 +4,7 @@ import { AuthenticationError, PermissionDeniedError } from '../../core/errors/ap
 import { ConnectionError } from '../../core/errors/transport-errors.js';
 import { readEnv } from '../../internal/env.js';
 import { EventCatchUp } from '../../sync/catch-up.js';
+import type { Inbox } from '../../sync/inbox/inbox.js';
 import type { EventType } from '../../webhooks/events.js';
 import { EXIT, usageError } from '../exit-codes.js';
 import { ForwardError, Forwarder, type ForwardResult } from '../forwarder.js';
@@ -24,8 +25,12 @@ export const listenCommand = defineCommand({
   args: {
     'forward-to': {
       type: 'string',
-      description: 'Your receiver, e.g. http://localhost:3000/webhooks/shop',
-      required: true,
+      description: 'Your receiver, e.g. http://localhost:3000/webhooks/shop (or --inbox)',
+    },
+    inbox: {
+      type: 'string',
+      description:
+        'Write each event into a durable inbox instead of forwarding: a SQLite file (inbox.db) or a postgres:// URL',
     },
     events: { type: 'string', description: 'Only these types, e.g. range.reservation.booked,sale.completed' },
     since: {
@@ -48,7 +53,12 @@ export const listenCommand = defineCommand({
   },
   run: ({ args: flags }) =>
     run(flags.json, async (output) => {
-      const forwardTo = httpUrl(flags['forward-to'], 'forward-to');
+      const inboxAt = flags.inbox;
+      if ((flags['forward-to'] === undefined) === (inboxAt === undefined) && !flags['print-secret']) {
+        throw usageError('give --forward-to <url> or --inbox <file.db | postgres://...> (one of them)');
+      }
+      const forwardTo =
+        flags['forward-to'] === undefined ? undefined : httpUrl(flags['forward-to'], 'forward-to');
       const intervalMs = wholeNumber(flags.interval, 'interval', 1, 3600)! * 1000;
       const rpm = wholeNumber(flags['requests-per-minute'], 'requests-per-minute', 1, 100_000)!;
       const types = list(flags.events);
@@ -60,10 +70,49 @@ export const listenCommand = defineCommand({
         return EXIT.ok;
       }
       const client = new ShopClient({ apiKey, baseUrl, throttle: { requestsPerMinute: rpm } });
+      // The start position is saved before anything is delivered: a stop before the first delivery resumes there.
       const since = await startingPoint(client, flags.since, store);
       await store.flush();
+      if (inboxAt !== undefined) {
+        const inbox = await openInbox(inboxAt);
+        const catchUp = new EventCatchUp({
+          client,
+          checkpoints: store,
+          checkpointEvery: 1,
+          ...(since ? { since } : {}),
+          ...(types?.length === 1 ? { type: types[0] as EventType } : {}),
+          onEvent: async (event) => {
+            if (types && !types.includes(event.type)) return;
+            const added = await inbox.add(event, 'listen');
+            output.record(
+              {
+                event: 'inbox',
+                at: new Date().toISOString(),
+                eventId: event.id,
+                eventType: event.type,
+                added,
+              },
+              `${clockTime()} ${event.type} ${event.id} ${output.paint('green', `[${added}]`)}`,
+            );
+          },
+        });
+        explainLimits(output, {
+          baseUrl,
+          apiKey,
+          forwardTo: inboxAt,
+          intervalMs,
+          rpm,
+          file: flags.checkpoint,
+          types,
+        });
+        try {
+          return await follow(catchUp, null, intervalMs, output);
+        } finally {
+          await inbox.store.close();
+        }
+      }
       const forwarder = new Forwarder({
-        url: forwardTo,
+        url: forwardTo!,
         secret: store.secret,
         attemptsOf: (id) => store.attemptsOf(id),
         onAttempt: (result) => {
@@ -84,7 +133,15 @@ export const listenCommand = defineCommand({
       });
       // Against a sandbox process, its live log says when an event is recorded: no waiting for a poll.
       const doorbell = await sandboxDoorbell(baseUrl, apiKey);
-      explainLimits(output, { baseUrl, apiKey, forwardTo, intervalMs, rpm, file: flags.checkpoint, types });
+      explainLimits(output, {
+        baseUrl,
+        apiKey,
+        forwardTo: forwardTo!,
+        intervalMs,
+        rpm,
+        file: flags.checkpoint,
+        types,
+      });
       if (doorbell)
         output.note(
           'Against a sandbox: its live log rings when an event is recorded, so events arrive at once.',
@@ -92,6 +149,17 @@ export const listenCommand = defineCommand({
       return follow(catchUp, forwarder, intervalMs, output, doorbell);
     }),
 });
+
+/** The inbox `--inbox` names: a postgres:// URL, or a SQLite file. Its adapter (and driver) load only here. */
+async function openInbox(at: string): Promise<Inbox> {
+  const { Inbox } = await import('../../sync/inbox/inbox.js');
+  if (/^postgres(ql)?:\/\//.test(at)) {
+    const { PostgresInboxStore } = await import('../../sync/inbox/postgres.js');
+    return new Inbox(await PostgresInboxStore.connect(at));
+  }
+  const { SqliteInboxStore } = await import('../../sync/inbox/sqlite.js');
+  return new Inbox(await SqliteInboxStore.open(at));
+}
 
 function credentials(): { apiKey: string; baseUrl: string } {
   const apiKey = readEnv('SHOP_API_KEY');
@@ -140,7 +208,7 @@ function explainLimits(
 /** Polls until Ctrl-C: a run, then the interval. A key the shop refuses ends it; other failures wait for the next poll. */
 async function follow(
   catchUp: EventCatchUp,
-  forwarder: Forwarder,
+  forwarder: Forwarder | null,
   intervalMs: number,
   output: Output,
   doorbell: { onRing: (ring: () => void) => void; close: () => void } | null = null,
@@ -154,7 +222,7 @@ async function follow(
   });
   const stop = () => {
     stopped = true;
-    forwarder.stop();
+    forwarder?.stop();
     wake?.();
   };
   process.once('SIGINT', stop);

@@ -1,0 +1,159 @@
+import { ShopError } from '../../core/errors/shop-error.js';
+import type { SqliteDatabaseLike, SqliteStatementLike } from '../inbox/sqlite.js';
+
+/** Statements inside or outside a transaction. Placeholders are `?`; Postgres gets `$1, $2, ...`. */
+export interface SqlExecutor {
+  /** Rows of a query (or of `... RETURNING`). */
+  all<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs a statement; resolves with the rows it changed. */
+  run(sql: string, params?: readonly unknown[]): Promise<number>;
+}
+
+/** A database the sync engine writes: SQLite (better-sqlite3, else node:sqlite) or Postgres (pg). */
+export interface SyncDatabase extends SqlExecutor {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** Closes the connection (or pool). */
+  close(): Promise<void>;
+}
+
+/** A database driver that is missing or a target that cannot be opened. */
+export class SyncDatabaseError extends ShopError {
+  override readonly name: string = 'SyncDatabaseError';
+}
+
+/**
+ * Opens `target`: a `postgres://` / `postgresql://` URL (pg, a pool), else a SQLite file path (better-sqlite3,
+ * else Node's node:sqlite; WAL journal). Each driver is an optional peer dependency, imported here only when its database is used.
+ */
+export async function openSyncDatabase(target: string): Promise<SyncDatabase> {
+  if (/^postgres(ql)?:\/\//i.test(target)) return openPostgres(target);
+  return openSqlite(target);
+}
+
+async function load<T>(name: string): Promise<T> {
+  try {
+    const module = (await import(/* webpackIgnore: true */ name)) as { default?: T };
+    return (module.default ?? module) as T;
+  } catch (error) {
+    throw new SyncDatabaseError(
+      `the sync engine needs the ${name} package for this database: npm install ${name} (${(error as Error).message})`,
+    );
+  }
+}
+
+async function openSqlite(file: string): Promise<SyncDatabase> {
+  // The inbox's opener: better-sqlite3 where it loads, else Node's own node:sqlite (Node 22.5+), WAL mode.
+  const { openSqliteDatabase } = await import('../inbox/sqlite.js');
+  let handle: SqliteDatabaseLike;
+  try {
+    handle = await openSqliteDatabase(file, { busyTimeoutMs: 10_000 });
+  } catch (error) {
+    throw new SyncDatabaseError(`cannot open the SQLite database ${file}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  const statements = new Map<string, SqliteStatementLike>();
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = handle.prepare(sql);
+      if (statements.size > 500) statements.clear();
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  const bind = (params: readonly unknown[]) =>
+    params.map((value) =>
+      value === undefined ? null : typeof value === 'boolean' ? (value ? 1 : 0) : value,
+    );
+  const executor: SqlExecutor = {
+    all: async <T>(sql: string, params: readonly unknown[] = []) => prepared(sql).all(...bind(params)) as T[],
+    run: async (sql: string, params: readonly unknown[] = []) => {
+      const statement = prepared(sql);
+      // better-sqlite3 says whether a statement returns rows; node:sqlite does not, so the text decides.
+      const reader = statement.reader ?? /^\s*(select|with|pragma|values)\b|\breturning\b/i.test(sql);
+      if (reader) return statement.all(...bind(params)).length;
+      return Number(statement.run(...bind(params)).changes);
+    },
+  };
+  // better-sqlite3 is synchronous: one transaction at a time, the others wait their turn.
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    dialect: 'sqlite',
+    ...executor,
+    transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      const next = queue.then(async () => {
+        handle.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await work(executor);
+          handle.exec('COMMIT');
+          return result;
+        } catch (error) {
+          handle.exec('ROLLBACK');
+          throw error;
+        }
+      });
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    close: async () => {
+      await queue;
+      handle.close();
+    },
+  };
+}
+
+interface PgClient {
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  release(): void;
+}
+interface PgPool {
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  connect(): Promise<PgClient>;
+  end(): Promise<void>;
+  on(event: 'error', listener: (error: Error) => void): void;
+}
+
+async function openPostgres(url: string): Promise<SyncDatabase> {
+  const pg = await load<{ Pool: new (options: object) => PgPool }>('pg');
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // An idle connection the server drops must not take the process down; the next query reconnects.
+  pool.on('error', () => undefined);
+  const numbered = new Map<string, string>();
+  const toPg = (sql: string) => {
+    let text = numbered.get(sql);
+    if (text === undefined) {
+      let index = 0;
+      text = sql.replace(/\?/g, () => `$${++index}`);
+      numbered.set(sql, text);
+    }
+    return text;
+  };
+  const over = (target: { query: PgPool['query'] }): SqlExecutor => ({
+    all: async <T>(sql: string, params: readonly unknown[] = []) =>
+      (await target.query(toPg(sql), [...params])).rows as T[],
+    run: async (sql: string, params: readonly unknown[] = []) =>
+      (await target.query(toPg(sql), [...params])).rowCount ?? 0,
+  });
+  return {
+    dialect: 'postgres',
+    ...over(pool),
+    async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(over(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * The sync engine: the shop's records into SQLite or Postgres, tables generated from the spec.
+ *
+ * @module shop-mgmt/sync
+ */
+// `shop-mgmt/sync`: ShopSync and its database layer. An entry of its own (Node only, node:crypto), so the main
+// entry does not grow; better-sqlite3 and pg are optional peers loaded when a database of theirs is opened.
+export { SYNC_EVENTS, SYNC_MIGRATIONS, SYNC_TABLES } from '../../generated/sync-schema.js';
+export type { SyncEvent } from './apply-event.js';
+export { openSyncDatabase, type SqlExecutor, type SyncDatabase, SyncDatabaseError } from './database.js';
+export type {
+  SyncChildTable,
+  SyncColumn,
+  SyncColumnType,
+  SyncEventRoute,
+  SyncMigration,
+  SyncTable,
+} from './schema-types.js';
+export {
+  ShopSync,
+  type ShopSyncOptions,
+  type SyncEstimate,
+  type SyncGap,
+  type SyncPassResult,
+  type SyncProgress,
+} from './shop-sync.js';
+export { migrate, SyncStore } from './store.js';

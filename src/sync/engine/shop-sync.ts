@@ -1,0 +1,562 @@
+import type { ShopClient } from '../../client.js';
+import { PaymentRequiredError, PermissionDeniedError } from '../../core/errors/api-errors.js';
+import { ShopError } from '../../core/errors/shop-error.js';
+import type { Operation } from '../../core/operation.js';
+import type { RateLimitStore } from '../../core/rate-limit-store.js';
+import { operations } from '../../generated/operations.js';
+import { SYNC_TABLES } from '../../generated/sync-schema.js';
+import type { InboxTransaction } from '../inbox/types.js';
+import { applyEvent, type SyncEvent } from './apply-event.js';
+import { openSyncDatabase, type SqlExecutor, type SyncDatabase } from './database.js';
+import type { SyncTable } from './schema-types.js';
+import { migrate, type StreamCheckpoint, SyncStore } from './store.js';
+
+/** Options of {@link ShopSync}. */
+export interface ShopSyncOptions {
+  /** The client to read the shop with. */
+  readonly client: ShopClient;
+  /** A SQLite file path, a `postgres://` URL, or a database from `openSyncDatabase`. */
+  readonly db: string | SyncDatabase;
+  /** Names this shop's rows, so one database can hold many shops (the CLI uses the API's origin). @default 'default' */
+  readonly shop?: string;
+  /** The tables to fill (their `object` names). @default every table a list endpoint fills */
+  readonly tables?: readonly string[];
+  /**
+   * The largest share of the shop's rate limit (`X-RateLimit-Limit`) the engine's reads may take, 0 to 1,
+   * so the partner's own traffic keeps working. With `rateLimit.store` the share is taken from the schedule
+   * the partner's clients use. @default 1
+   */
+  readonly maxShare?: number;
+  /** The rate-limit store (and shop key) the partner's clients throttle through, to share their schedule. */
+  readonly rateLimit?: { readonly store: RateLimitStore; readonly key?: string };
+  /** Records per page, 1 to 200. @default 200 */
+  readonly pageSize?: number;
+  /** A gap the engine found (and repairs with a scoped re-pull); the CLI prints it as a warning. */
+  readonly onGap?: (gap: SyncGap) => void;
+  /** After each page written. */
+  readonly onProgress?: (progress: SyncProgress) => void;
+}
+
+/** Something the engine could not get by its normal path, and what it did about it. */
+export interface SyncGap {
+  readonly stream: string;
+  /**
+   * `feed_expired`: the feed checkpoint is older than the feed's 30 days (events in between are gone; the
+   * streams are re-read from the checkpoint). `stream_unavailable`: the list answered 402/403 (an add-on or
+   * permission the owner turned off); the stream is skipped and re-read from its checkpoint once it answers.
+   * `missed_changes`: a repair pass found rows no event had brought (an endpoint turned off or not
+   * subscribed to those types); the repair wrote them.
+   */
+  readonly reason: 'feed_expired' | 'stream_unavailable' | 'missed_changes';
+  readonly since: string | null;
+  readonly detail: string;
+}
+
+export interface SyncProgress {
+  readonly stream: string;
+  readonly phase: 'backfill' | 'repair' | 'events';
+  /** Records read by this walk so far. */
+  readonly rows: number;
+  /** Rows written (inserted or replaced) by this walk so far. */
+  readonly written: number;
+  readonly pages: number;
+  readonly done: boolean;
+}
+
+/** What a pass did. */
+export interface SyncPassResult {
+  readonly rows: number;
+  readonly written: number;
+  readonly pages: number;
+  readonly skipped: readonly string[];
+}
+
+/** The calls a backfill would make, from one probe page per stream. */
+export interface SyncEstimate {
+  readonly streams: readonly { stream: string; pages: number; exact: boolean }[];
+  readonly calls: number;
+  /** `X-RateLimit-Limit` of the probe answers (null without the header). */
+  readonly requestsPerMinute: number | null;
+  /** Minutes the calls take at that rate times `maxShare`. */
+  readonly minutes: number | null;
+}
+
+/** How far behind the feed's events are re-read, for events committed after newer ones were read. */
+const FEED_OVERLAP_MS = 60_000;
+const FEED_RETENTION_MS = 30 * 86_400_000;
+/** Query a stream always sends: every session (the list's default is the next 30 days), products with stock. */
+const STREAM_QUERY: Record<string, Record<string, unknown>> = {
+  'range.sessions.list': { from: '2000-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z' },
+  'products.list': { include: 'inventory' },
+};
+
+/**
+ * Keeps a database in step with one shop: tables from the spec, backfilled with `updated_since` walks whose
+ * pages commit with their checkpoint, kept current from events (webhooks through an inbox, or the feed),
+ * and checked by repair passes that count what they fix. See docs/sync.md.
+ * @example
+ * const sync = new ShopSync({ client: new ShopClient(), db: './shop.db' });
+ * await sync.runOnce(); // migrate, backfill, catch up from the feed
+ */
+export class ShopSync {
+  readonly #options: ShopSyncOptions;
+  readonly #tables: readonly SyncTable[];
+  #db: SyncDatabase | null = null;
+  #store: SyncStore | null = null;
+  #client: ShopClient;
+  #paced = false;
+
+  constructor(options: ShopSyncOptions) {
+    if (!options?.client) throw new ShopError('ShopSync needs { client, db }: client is missing');
+    if (!options.db) throw new ShopError('ShopSync needs { client, db }: db is missing');
+    const share = options.maxShare ?? 1;
+    if (!(share > 0 && share <= 1))
+      throw new ShopError(`maxShare must be above 0 and at most 1, got ${share}`);
+    const pageSize = options.pageSize ?? 200;
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 200)
+      throw new ShopError(`pageSize must be a whole number from 1 to 200, got ${pageSize}`);
+    const wanted = options.tables;
+    const backfilled = SYNC_TABLES.filter((table) => table.operation !== null);
+    for (const name of wanted ?? []) {
+      if (!backfilled.some((table) => table.table === name))
+        throw new ShopError(
+          `no sync table ${JSON.stringify(name)}; tables: ${backfilled.map((t) => t.table).join(', ')}`,
+        );
+    }
+    this.#tables = wanted ? backfilled.filter((table) => wanted.includes(table.table)) : backfilled;
+    this.#options = { ...options, maxShare: share, pageSize };
+    this.#client = options.client;
+  }
+
+  /** The shop key of this engine's rows. */
+  get shop(): string {
+    return this.#options.shop ?? 'default';
+  }
+
+  /** The database, opened (and migrated) on first use. */
+  async database(): Promise<SyncDatabase> {
+    await this.#ready();
+    return this.#db!;
+  }
+
+  /** Upgrades the database's tables to this SDK's schema (never drops anything). */
+  async migrate(): Promise<{ from: number; to: number }> {
+    const db = await this.#open();
+    return migrate(db);
+  }
+
+  /** Walks every stream from its checkpoint; a stream interrupted mid-walk resumes at its page. */
+  async backfill(): Promise<SyncPassResult> {
+    return this.#pass('backfill');
+  }
+
+  /**
+   * Re-reads every stream from the last repair (full walks for lists without `updated_since`) and counts the
+   * rows it had to fix; rows found that way are reported as a `missed_changes` gap.
+   */
+  async repair(): Promise<SyncPassResult & { readonly repaired: number }> {
+    const run = await this.#startRun('repair');
+    try {
+      const result = await this.#pass('repair');
+      if (result.written > 0) {
+        this.#options.onGap?.({
+          stream: '*',
+          reason: 'missed_changes',
+          since: null,
+          detail: `repair wrote ${result.written} rows no event had brought: is a webhook endpoint of the shop turned off, or not subscribed to every type?`,
+        });
+      }
+      await this.#store!.finishRun(run, {
+        rowsWritten: result.written,
+        rowsRepaired: result.written,
+        errors: 0,
+      });
+      return { ...result, repaired: result.written };
+    } catch (error) {
+      await this.#store!.finishRun(run, {
+        rowsWritten: 0,
+        rowsRepaired: 0,
+        errors: 1,
+        error: (error as Error).message,
+      });
+      throw error;
+    }
+  }
+
+  /**
+   * Applies one event (from a webhook, an inbox worker or the feed) in its own transaction, or in `tx` when
+   * the caller holds one (an inbox's done mark commits with it). Resolves with the rows written.
+   */
+  async applyEvent(event: SyncEvent, tx?: SqlExecutor): Promise<number> {
+    await this.#ready();
+    const now = new Date().toISOString();
+    if (tx) return applyEvent(this.#store!, tx, event, now);
+    return this.#db!.transaction((inner) => applyEvent(this.#store!, inner, event, now));
+  }
+
+  /**
+   * The handler of an inbox worker (`inbox.work(sync.inboxHandler())` of `shop-mgmt/inbox`): with the SQLite
+   * and Postgres inboxes on this database, the rows and the inbox's done mark commit in one transaction.
+   */
+  inboxHandler(): (
+    event: SyncEvent,
+    context: { readonly tx: InboxTransaction | undefined },
+  ) => Promise<void> {
+    return async (event, context) => {
+      const tx = context.tx;
+      await this.applyEvent(
+        event,
+        tx
+          ? {
+              all: (sql, params) => tx.query(sql, params),
+              run: async (sql, params) => (await tx.execute(sql, params)).changes,
+            }
+          : undefined,
+      );
+    };
+  }
+
+  /** Reads the event feed from its checkpoint and applies each page with the checkpoint, in one transaction. */
+  async catchUp(): Promise<SyncPassResult> {
+    await this.#ready();
+    const store = this.#store!;
+    const saved = (await store.checkpoint('events')) ?? emptyCheckpoint();
+    let since = saved.cursor ? saved.walkSince : saved.since;
+    let cursor = saved.cursor;
+    let newest = since;
+    let rows = 0;
+    let written = 0;
+    let pages = 0;
+    for (;;) {
+      const params = {
+        limit: this.#options.pageSize,
+        ...(since ? { updated_since: since } : {}),
+        ...(cursor ? { cursor } : {}),
+      };
+      await this.#spaced();
+      const { data: page, rateLimit } = await this.#client.events.list(params).withResponse();
+      this.#pace(rateLimit.limit);
+      pages++;
+      if (pages === 1 && !cursor && since && rateLimit.reset !== null) {
+        const serverNow = rateLimit.reset * 1000 - 60_000;
+        if (Date.parse(since) < serverNow - FEED_RETENTION_MS) {
+          const mark = new Date(serverNow).toISOString();
+          await this.#refill(
+            since,
+            'events',
+            `the feed checkpoint ${since} is older than the feed's 30 days`,
+          );
+          await store.db.transaction((tx) =>
+            store.saveCheckpoint(
+              tx,
+              'events',
+              { ...emptyCheckpoint(), since: mark },
+              new Date().toISOString(),
+            ),
+          );
+          since = mark;
+          newest = mark;
+          continue;
+        }
+      }
+      const now = new Date().toISOString();
+      for (const event of page.data) if (!newest || event.created_at > newest) newest = event.created_at;
+      const done = !page.hasNextPage();
+      written += await store.db.transaction(async (tx) => {
+        let count = 0;
+        for (const event of page.data) count += await applyEvent(store, tx, event as SyncEvent, now);
+        const next: StreamCheckpoint = done
+          ? {
+              ...emptyCheckpoint(),
+              since: overlapBefore(newest),
+              rows: saved.rows + rows + page.data.length,
+              completedAt: now,
+            }
+          : {
+              ...saved,
+              cursor: page.nextCursor,
+              walkSince: since,
+              rows: saved.rows + rows + page.data.length,
+            };
+        await store.saveCheckpoint(tx, 'events', next, now);
+        return count;
+      });
+      rows += page.data.length;
+      this.#options.onProgress?.({ stream: 'events', phase: 'events', rows, written, pages, done });
+      if (done) return { rows, written, pages, skipped: [] };
+      cursor = page.nextCursor;
+    }
+  }
+
+  /** Migrates, backfills and catches up from the feed, recorded as one `sync_runs` row. */
+  async runOnce(): Promise<SyncPassResult> {
+    await this.#ready();
+    const run = await this.#startRun('once');
+    try {
+      const backfill = await this.backfill();
+      const events = await this.catchUp();
+      const result = {
+        rows: backfill.rows + events.rows,
+        written: backfill.written + events.written,
+        pages: backfill.pages + events.pages,
+        skipped: backfill.skipped,
+      };
+      await this.#store!.finishRun(run, {
+        rowsWritten: result.written,
+        rowsRepaired: 0,
+        errors: result.skipped.length,
+      });
+      return result;
+    } catch (error) {
+      await this.#store!.finishRun(run, {
+        rowsWritten: 0,
+        rowsRepaired: 0,
+        errors: 1,
+        error: (error as Error).message,
+      });
+      throw error;
+    }
+  }
+
+  /** One probe page per stream: the calls a backfill needs (exact where a stream fits its first page). */
+  async estimate(): Promise<SyncEstimate> {
+    await this.#ready();
+    const streams: { stream: string; pages: number; exact: boolean }[] = [];
+    let limit: number | null = null;
+    for (const table of this.#tables) {
+      const checkpoint = await this.#store!.checkpoint(table.table);
+      const params = this.#query(table, table.incremental ? (checkpoint?.since ?? null) : null, null);
+      try {
+        await this.#spaced();
+        const { data: page, rateLimit } = await this.#list(table, params).withResponse();
+        limit = rateLimit.limit ?? limit;
+        const known =
+          checkpoint && !table.incremental ? Math.ceil(checkpoint.rows / this.#options.pageSize!) : 0;
+        streams.push(
+          page.hasNextPage()
+            ? { stream: table.table, pages: Math.max(2, known), exact: false }
+            : { stream: table.table, pages: 1, exact: true },
+        );
+      } catch (error) {
+        if (!unavailable(error)) throw error;
+      }
+    }
+    const calls = streams.reduce((sum, stream) => sum + stream.pages, 0);
+    const rate = limit === null ? null : limit * this.#options.maxShare!;
+    return { streams, calls, requestsPerMinute: limit, minutes: rate ? calls / rate : null };
+  }
+
+  /** Closes the database if the engine opened it. */
+  async close(): Promise<void> {
+    if (this.#db && typeof this.#options.db === 'string') await this.#db.close();
+    this.#db = null;
+    this.#store = null;
+  }
+
+  async #pass(phase: 'backfill' | 'repair'): Promise<SyncPassResult> {
+    await this.#ready();
+    let rows = 0;
+    let written = 0;
+    let pages = 0;
+    const skipped: string[] = [];
+    for (const table of this.#tables) {
+      try {
+        const result = await this.#walk(
+          table,
+          phase === 'repair' ? `repair:${table.table}` : table.table,
+          phase,
+        );
+        rows += result.rows;
+        written += result.written;
+        pages += result.pages;
+      } catch (error) {
+        if (!unavailable(error)) throw error;
+        skipped.push(table.table);
+        this.#options.onGap?.({
+          stream: table.table,
+          reason: 'stream_unavailable',
+          since: (await this.#store!.checkpoint(table.table))?.since ?? null,
+          detail: `${table.operation} answered ${(error as Error).message}; re-read from its checkpoint once it answers`,
+        });
+      }
+    }
+    return { rows, written, pages, skipped };
+  }
+
+  /**
+   * Walks one list from `stream`'s checkpoint. Each page's rows and the checkpoint (the next cursor, or at
+   * the end the `updated_since` of the next walk) commit in one transaction: a crash resumes at the page and
+   * never marks unwritten rows done. The next walk starts at the server's time when this one began (the
+   * minute window's start, from X-RateLimit-Reset), so a record changed during the walk is read again.
+   */
+  async #walk(table: SyncTable, stream: string, phase: 'backfill' | 'repair') {
+    const store = this.#store!;
+    let saved = await store.checkpoint(stream);
+    if (!saved && phase === 'repair') {
+      // The first repair reads from where the backfill's last walk began.
+      const backfill = await store.checkpoint(table.table);
+      saved = { ...emptyCheckpoint(), since: backfill?.since ?? null };
+    }
+    saved ??= emptyCheckpoint();
+    // Lists of records without a documented updated_at are read in full: their updated_since is not
+    // documented, and fields such as a product's effective price change without it.
+    const incremental = table.incremental && table.versioned;
+    const since = saved.cursor ? saved.walkSince : saved.since;
+    let cursor = saved.cursor;
+    let mark = saved.cursor ? saved.walkStartedAt : null;
+    // Full walks (no updated_since) note their local start in walk_since: rows not seen since then vanished.
+    const localStart = incremental ? null : saved.cursor ? saved.walkSince : new Date().toISOString();
+    let rows = 0;
+    let written = 0;
+    let pages = 0;
+    for (;;) {
+      await this.#spaced();
+      const { data: page, rateLimit } = await this.#list(
+        table,
+        this.#query(table, incremental ? since : null, cursor),
+      ).withResponse();
+      this.#pace(rateLimit.limit);
+      pages++;
+      mark ??= new Date(
+        rateLimit.reset !== null ? rateLimit.reset * 1000 - 60_000 : Date.now() - 300_000,
+      ).toISOString();
+      const records = page.data as Record<string, unknown>[];
+      const done = !page.hasNextPage();
+      const now = new Date().toISOString();
+      written += await store.db.transaction(async (tx) => {
+        const count = await store.upsert(tx, table, records, 'list', now);
+        if (!incremental) await store.touch(tx, table, records, now);
+        if (done && localStart) await store.markVanished(tx, table, localStart, now);
+        const total = saved.rows + rows + records.length;
+        const next: StreamCheckpoint = done
+          ? {
+              since: incremental ? mark : null,
+              cursor: null,
+              walkSince: null,
+              walkStartedAt: null,
+              rows: total,
+              completedAt: now,
+            }
+          : {
+              ...saved,
+              cursor: page.nextCursor,
+              walkSince: incremental ? since : localStart,
+              walkStartedAt: mark,
+              rows: total,
+            };
+        await store.saveCheckpoint(tx, stream, next, now);
+        if (phase === 'backfill' && !(await store.checkpoint('events', tx))) {
+          // The feed is read from when the first backfill began: events during it are applied after it.
+          await store.saveCheckpoint(tx, 'events', { ...emptyCheckpoint(), since: mark }, now);
+        }
+        return count;
+      });
+      rows += records.length;
+      this.#options.onProgress?.({ stream: table.table, phase, rows, written, pages, done });
+      if (done) return { rows, written, pages };
+      cursor = page.nextCursor;
+    }
+  }
+
+  /** A scoped re-pull after a gap: every stream re-read from `since` (full walks for the others). */
+  async #refill(since: string, stream: string, detail: string): Promise<void> {
+    this.#options.onGap?.({
+      stream,
+      reason: 'feed_expired',
+      since,
+      detail: `${detail}; re-reading every stream from it`,
+    });
+    const store = this.#store!;
+    const now = new Date().toISOString();
+    await store.db.transaction(async (tx) => {
+      for (const table of this.#tables) {
+        const saved = await store.checkpoint(table.table, tx);
+        const from = saved?.since && saved.since < since ? saved.since : since;
+        await store.saveCheckpoint(
+          tx,
+          table.table,
+          { ...emptyCheckpoint(), since: table.incremental ? from : null, rows: saved?.rows ?? 0 },
+          now,
+        );
+      }
+    });
+    await this.#pass('backfill');
+  }
+
+  #query(table: SyncTable, since: string | null, cursor: string | null): Record<string, unknown> {
+    return {
+      ...STREAM_QUERY[table.operation!],
+      limit: this.#options.pageSize,
+      ...(table.incremental && since ? { updated_since: since } : {}),
+      ...(cursor ? { cursor } : {}),
+    };
+  }
+
+  #list(table: SyncTable, params: Record<string, unknown>) {
+    const operation = (operations as Record<string, Operation>)[table.operation!]!;
+    return this.#client.list(operation as Operation & { readonly pagination: 'cursor' }, { query: params });
+  }
+
+  /**
+   * From the first answer on, reads go through a throttle at the shop's limit (3 % under it, for the time a
+   * request takes to reach the server), in the partner's rate-limit store when given one, so the engine's
+   * calls and the partner's share one schedule and each call takes one slot; and the engine spaces its own
+   * calls at `maxShare` of the limit, leaving the rest of the slots to the partner's traffic.
+   */
+  #pace(limit: number | null): void {
+    if (this.#paced || limit === null) return;
+    this.#paced = true;
+    const share = this.#options.maxShare!;
+    if (share >= 1 && !this.#options.rateLimit) return;
+    const { store, key } = this.#options.rateLimit ?? {};
+    this.#client = this.#options.client.withOptions({
+      throttle: { requestsPerMinute: limit * 0.97, ...(store ? { store } : {}), ...(key ? { key } : {}) },
+    });
+    if (share < 1) this.#gapMs = 60_000 / (limit * share * 0.97);
+  }
+
+  #gapMs = 0;
+  #lastCall = 0;
+
+  /** Waits until this engine's own share allows its next call. */
+  async #spaced(): Promise<void> {
+    const wait = this.#lastCall + this.#gapMs - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    this.#lastCall = Date.now();
+  }
+
+  async #startRun(kind: string): Promise<string> {
+    await this.#ready();
+    return this.#store!.startRun(kind);
+  }
+
+  async #open(): Promise<SyncDatabase> {
+    this.#db ??=
+      typeof this.#options.db === 'string' ? await openSyncDatabase(this.#options.db) : this.#options.db;
+    return this.#db;
+  }
+
+  #migrated: Promise<unknown> | null = null;
+
+  async #ready(): Promise<void> {
+    const db = await this.#open();
+    this.#migrated ??= migrate(db);
+    await this.#migrated;
+    this.#store ??= new SyncStore(db, this.shop);
+  }
+}
+
+function emptyCheckpoint(): StreamCheckpoint {
+  return { since: null, cursor: null, walkSince: null, walkStartedAt: null, rows: 0, completedAt: null };
+}
+
+function overlapBefore(time: string | null): string | null {
+  if (!time) return null;
+  const ms = Date.parse(time);
+  return Number.isNaN(ms) ? time : new Date(ms - FEED_OVERLAP_MS).toISOString();
+}
+
+/** A list the key or the shop's plan does not allow (any more): 402 or 403. */
+function unavailable(error: unknown): boolean {
+  return error instanceof PaymentRequiredError || error instanceof PermissionDeniedError;
+}

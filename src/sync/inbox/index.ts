@@ -1,0 +1,29 @@
+/**
+ * The durable event inbox: write each verified event down before answering, process it under a lease.
+ *
+ * @module shop-mgmt/inbox
+ */
+// `shop-mgmt/inbox`: the Inbox, its worker and the memory store. The SQLite, Postgres and Redis adapters are
+// entries of their own (`shop-mgmt/inbox/sqlite`, `/postgres`, `/redis`), so their drivers load only there.
+export {
+  Inbox,
+  type InboxAddOutcome,
+  type InboxOptions,
+  type InboxRunResult,
+  type InboxWorker,
+  type InboxWorkerOptions,
+} from './inbox.js';
+export { MemoryInboxStore } from './memory.js';
+export type {
+  InboxEntry,
+  InboxFailure,
+  InboxHandler,
+  InboxHandlerContext,
+  InboxLease,
+  InboxRecord,
+  InboxSource,
+  InboxStatus,
+  InboxStore,
+  InboxTransaction,
+  LeaseRequest,
+} from './types.js';

@@ -1,0 +1,304 @@
+/**
+ * The inbox in Redis Streams, for partners who already run Redis.
+ *
+ * @module shop-mgmt/inbox/redis
+ */
+// `shop-mgmt/inbox/redis`: over the caller's node-redis or ioredis client, duck-typed like the Redis dedupe and
+// rate-limit stores (no Redis dependency). Each event is a hash keyed by its id (the insert is a no-op when it
+// exists) and an entry of a stream read by a consumer group: a worker reads new entries with XREADGROUP and
+// takes over those whose worker died with XAUTOCLAIM once they sat idle a lease long; its heartbeat is an
+// XCLAIM that resets the idle time. Retries wait in a sorted set until due. Every step is one Lua script,
+// atomic on the server; all keys share one hash tag, so a cluster keeps them on one node.
+import { ShopError } from '../../core/errors/shop-error.js';
+import {
+  isRedisClient,
+  type RedisClientLike,
+  type RedisCommands,
+  redisCommands,
+} from '../../internal/redis-client.js';
+import type { ShopEvent } from '../../webhooks/events.js';
+import type {
+  InboxEntry,
+  InboxFailure,
+  InboxLease,
+  InboxRecord,
+  InboxSource,
+  InboxStatus,
+  InboxStore,
+  InboxTransaction,
+  LeaseRequest,
+} from './types.js';
+
+export type { IoRedisLike, NodeRedisLike, RedisClientLike } from '../../internal/redis-client.js';
+
+/** Options of {@link RedisInboxStore}. */
+export interface RedisInboxOptions {
+  /**
+   * Prefix of every key; keep a `{hash tag}` in it so a cluster keeps the inbox on one node.
+   * @default '{shop-mgmt:inbox}:'
+   */
+  keyPrefix?: string;
+  /**
+   * How long a done event is remembered (so a late duplicate is still a no-op), in seconds.
+   * @default 259200 (3 days, past the 37 h of retries)
+   */
+  doneTtlSeconds?: number;
+}
+
+const GROUP = 'workers';
+
+// KEYS: stream. Creates the stream and its group; an existing group is fine.
+const SETUP = `
+local ok, err = pcall(redis.call, 'XGROUP', 'CREATE', KEYS[1], '${GROUP}', '0', 'MKSTREAM')
+if not ok and not string.find(tostring(err), 'BUSYGROUP') then error(err) end
+return 1`;
+
+// KEYS: stream, all. ARGV: prefix, id, event, source, ordering key, now.
+const ADD = `
+local key = ARGV[1] .. 'e:' .. ARGV[2]
+if redis.call('EXISTS', key) == 1 then return 0 end
+local msg = redis.call('XADD', KEYS[1], '*', 'id', ARGV[2])
+redis.call('HSET', key, 'event', ARGV[3], 'source', ARGV[4], 'ordering_key', ARGV[5], 'status', 'pending',
+  'attempts', 0, 'received_at', ARGV[6], 'msg', msg, 'token', '', 'lease_until', 0, 'last_error', '')
+redis.call('ZADD', KEYS[2], ARGV[6], ARGV[2])
+return 1`;
+
+// KEYS: stream, delayed. ARGV: prefix, limit, lease ms, now, consumer.
+const LEASE = `
+local prefix, limit, leaseMs, now, consumer = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, limit)) do
+  redis.call('ZREM', KEYS[2], id)
+  local key = prefix .. 'e:' .. id
+  if redis.call('HGET', key, 'status') == 'pending' then
+    redis.call('HSET', key, 'msg', redis.call('XADD', KEYS[1], '*', 'id', id))
+  end
+end
+local entries = {}
+local claimed = redis.call('XAUTOCLAIM', KEYS[1], '${GROUP}', consumer, leaseMs, '0-0', 'COUNT', limit)
+for _, entry in ipairs(claimed[2]) do table.insert(entries, entry) end
+if #entries < limit then
+  local read = redis.call('XREADGROUP', 'GROUP', '${GROUP}', consumer, 'COUNT', limit - #entries, 'STREAMS', KEYS[1], '>')
+  if read then for _, entry in ipairs(read[1][2]) do table.insert(entries, entry) end end
+end
+local leased = {}
+for _, entry in ipairs(entries) do
+  local msg, fields = entry[1], entry[2]
+  local id = fields and fields[2]
+  local key = id and (prefix .. 'e:' .. id)
+  local current = key and redis.call('HMGET', key, 'status', 'msg')
+  if not current or current[1] ~= 'pending' or current[2] ~= msg then
+    -- Done, dead, gone, or an older entry of an event replayed since: not work any more.
+    redis.call('XACK', KEYS[1], '${GROUP}', msg)
+    redis.call('XDEL', KEYS[1], msg)
+  else
+    local attempts = redis.call('HINCRBY', key, 'attempts', 1)
+    local token = msg .. '/' .. attempts
+    redis.call('HSET', key, 'token', token, 'lease_until', now + leaseMs)
+    local row = redis.call('HMGET', key, 'event', 'source', 'ordering_key')
+    table.insert(leased, { id, row[1], attempts, token, row[2], row[3] })
+  end
+end
+return leased`;
+
+// KEYS: stream. ARGV: prefix, id, token, lease until, consumer.
+const RENEW = `
+local key = ARGV[1] .. 'e:' .. ARGV[2]
+local row = redis.call('HMGET', key, 'status', 'token', 'msg')
+if row[1] ~= 'pending' or row[2] ~= ARGV[3] then return 0 end
+redis.call('HSET', key, 'lease_until', ARGV[4])
+redis.call('XCLAIM', KEYS[1], '${GROUP}', ARGV[5], 0, row[3], 'JUSTID')
+return 1`;
+
+// KEYS: stream, delayed, dead. ARGV: prefix, id, token, outcome (done | dead | pending), retry at, error, done ttl.
+const SETTLE = `
+local key = ARGV[1] .. 'e:' .. ARGV[2]
+local row = redis.call('HMGET', key, 'status', 'token', 'msg')
+if row[1] ~= 'pending' or row[2] ~= ARGV[3] then return 0 end
+redis.call('XACK', KEYS[1], '${GROUP}', row[3])
+redis.call('XDEL', KEYS[1], row[3])
+redis.call('HSET', key, 'status', ARGV[4], 'token', '', 'lease_until', 0, 'last_error', ARGV[6])
+if ARGV[4] == 'done' then redis.call('EXPIRE', key, ARGV[7])
+elseif ARGV[4] == 'dead' then redis.call('ZADD', KEYS[3], ARGV[5], ARGV[2])
+else redis.call('ZADD', KEYS[2], ARGV[5], ARGV[2]) end
+return 1`;
+
+// KEYS: stream, delayed, dead. ARGV: prefix, id.
+const REPLAY = `
+local key = ARGV[1] .. 'e:' .. ARGV[2]
+if redis.call('EXISTS', key) == 0 then return 0 end
+redis.call('PERSIST', key)
+redis.call('ZREM', KEYS[2], ARGV[2])
+redis.call('ZREM', KEYS[3], ARGV[2])
+local msg = redis.call('XADD', KEYS[1], '*', 'id', ARGV[2])
+redis.call('HSET', key, 'status', 'pending', 'attempts', 0, 'token', '', 'lease_until', 0, 'last_error', '', 'msg', msg)
+return 1`;
+
+// KEYS: none. ARGV: prefix, id.
+const GET = `return redis.call('HGETALL', ARGV[1] .. 'e:' .. ARGV[2])`;
+
+// KEYS: all (or dead). ARGV: prefix, want, now, limit. Forgets ids whose hash expired (done past its TTL).
+const LIST = `
+local found, scanned, start = {}, 0, 0
+while #found < tonumber(ARGV[4]) do
+  local ids = redis.call('ZRANGE', KEYS[1], start, start + 199)
+  if #ids == 0 then break end
+  start = start + 200
+  for _, id in ipairs(ids) do
+    local fields = redis.call('HGETALL', ARGV[1] .. 'e:' .. id)
+    if #fields == 0 then redis.call('ZREM', KEYS[1], id) start = start - 1
+    else
+      local row = {}
+      for i = 1, #fields, 2 do row[fields[i]] = fields[i + 1] end
+      local status = row.status
+      if status == 'pending' and tonumber(row.lease_until) > tonumber(ARGV[3]) then status = 'processing' end
+      if status == ARGV[2] and #found < tonumber(ARGV[4]) then table.insert(found, { id, fields }) end
+    end
+  end
+end
+return found`;
+
+/**
+ * An inbox store in Redis Streams. Workers with the same `keyPrefix` share the work; the handler gets no
+ * `tx` (Redis has no transaction around your own writes): a handler that dies after its effect and before
+ * the done mark runs again, so make effects idempotent, or use the SQLite or Postgres adapter.
+ * Ordering (`orderingKey`) is not supported here. Run Redis with persistence (AOF, `appendfsync everysec`
+ * or `always`): an inbox in a Redis that restarts without it loses what it held.
+ */
+export class RedisInboxStore implements InboxStore {
+  readonly #redis: RedisCommands;
+  readonly #prefix: string;
+  readonly #doneTtl: number;
+  readonly #stream: string;
+  readonly #delayed: string;
+  readonly #dead: string;
+  readonly #all: string;
+
+  /** @param client a connected node-redis (v4, v5) or ioredis client; the caller owns its lifecycle. */
+  constructor(client: RedisClientLike, options: RedisInboxOptions = {}) {
+    if (!isRedisClient(client)) {
+      throw new ShopError(
+        'RedisInboxStore needs a node-redis or ioredis client (one with set/eval/del, or call).',
+      );
+    }
+    this.#redis = redisCommands(client);
+    this.#prefix = options.keyPrefix ?? '{shop-mgmt:inbox}:';
+    this.#doneTtl = options.doneTtlSeconds ?? 3 * 24 * 60 * 60;
+    if (!Number.isInteger(this.#doneTtl) || this.#doneTtl < 1) {
+      throw new ShopError('doneTtlSeconds must be a whole number, 1 or more.');
+    }
+    this.#stream = `${this.#prefix}stream`;
+    this.#delayed = `${this.#prefix}delayed`;
+    this.#dead = `${this.#prefix}dead`;
+    this.#all = `${this.#prefix}all`;
+  }
+
+  async setup(): Promise<void> {
+    await this.#redis.evaluate(SETUP, [this.#stream], []);
+  }
+
+  async add({ event, source, orderingKey, now }: InboxRecord): Promise<boolean> {
+    const added = await this.#redis.evaluate(
+      ADD,
+      [this.#stream, this.#all],
+      [this.#prefix, event.id, JSON.stringify(event), source, orderingKey ?? '', now],
+    );
+    return Number(added) === 1;
+  }
+
+  async lease({ limit, leaseMs, now, ordered, worker }: LeaseRequest): Promise<InboxLease[]> {
+    if (ordered) throw new ShopError('The Redis inbox does not support orderingKey; use SQLite or Postgres.');
+    if (limit < 1) return [];
+    const rows = (await this.#redis.evaluate(
+      LEASE,
+      [this.#stream, this.#delayed],
+      [this.#prefix, limit, leaseMs, now, worker],
+    )) as unknown[][];
+    return (rows ?? []).map((row) => ({
+      eventId: String(row[0]),
+      event: JSON.parse(String(row[1])) as ShopEvent,
+      attempt: Number(row[2]),
+      token: String(row[3]),
+      source: String(row[4]) as InboxSource,
+      orderingKey: row[5] ? String(row[5]) : null,
+    }));
+  }
+
+  async renew(lease: InboxLease, leaseMs: number, now: number): Promise<boolean> {
+    // The consumer that renews becomes the entry's owner; its name does not matter to the lease.
+    const reply = await this.#redis.evaluate(
+      RENEW,
+      [this.#stream],
+      [this.#prefix, lease.eventId, lease.token, now + leaseMs, 'renewer'],
+    );
+    return Number(reply) === 1;
+  }
+
+  async complete(
+    lease: InboxLease,
+    work: (tx: InboxTransaction | undefined) => Promise<void>,
+  ): Promise<'done' | 'lost'> {
+    await work(undefined);
+    return (await this.#settle(lease, 'done', 0, '')) ? 'done' : 'lost';
+  }
+
+  async fail(lease: InboxLease, { error, retryAt, dead, now }: InboxFailure): Promise<void> {
+    await this.#settle(lease, dead ? 'dead' : 'pending', dead ? now : retryAt, error);
+  }
+
+  async replay(eventId: string): Promise<boolean> {
+    const reply = await this.#redis.evaluate(
+      REPLAY,
+      [this.#stream, this.#delayed, this.#dead],
+      [this.#prefix, eventId],
+    );
+    return Number(reply) === 1;
+  }
+
+  async get(eventId: string, now: number): Promise<InboxEntry | null> {
+    const fields = (await this.#redis.evaluate(GET, [], [this.#prefix, eventId])) as unknown[];
+    return fields && fields.length > 0 ? entryOf(eventId, fields, now) : null;
+  }
+
+  async list(status: InboxStatus, limit: number, now: number): Promise<InboxEntry[]> {
+    const index = status === 'dead' ? this.#dead : this.#all;
+    const rows = (await this.#redis.evaluate(
+      LIST,
+      [index],
+      [this.#prefix, status, now, limit],
+    )) as unknown[][];
+    return (rows ?? []).map((row) => entryOf(String(row[0]), row[1] as unknown[], now));
+  }
+
+  async close(): Promise<void> {}
+
+  async #settle(
+    lease: InboxLease,
+    outcome: 'done' | 'dead' | 'pending',
+    at: number,
+    error: string,
+  ): Promise<boolean> {
+    const reply = await this.#redis.evaluate(
+      SETTLE,
+      [this.#stream, this.#delayed, this.#dead],
+      [this.#prefix, lease.eventId, lease.token, outcome, at, error, this.#doneTtl],
+    );
+    return Number(reply) === 1;
+  }
+}
+
+function entryOf(eventId: string, fields: unknown[], now: number): InboxEntry {
+  const row: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) row[String(fields[i])] = String(fields[i + 1]);
+  const leased = Number(row.lease_until) > now;
+  const status = row.status === 'pending' && leased ? 'processing' : (row.status as InboxStatus);
+  return {
+    eventId,
+    event: JSON.parse(row.event ?? '{}') as ShopEvent,
+    status,
+    attempts: Number(row.attempts ?? 0),
+    source: (row.source ?? 'manual') as InboxSource,
+    orderingKey: row.ordering_key ? row.ordering_key : null,
+    receivedAt: Number(row.received_at ?? 0),
+    lastError: row.last_error ? row.last_error : null,
+  };
+}

@@ -1,0 +1,323 @@
+// The inbox over SQL, shared by the SQLite and Postgres adapters: one table, leases as a token and an
+// expiry on the row, and the done mark written in the transaction the worker's handler runs its own
+// statements in. The adapters bring a driver: how to run a statement and how to hold a transaction.
+import { ShopError } from '../../core/errors/shop-error.js';
+import type { ShopEvent } from '../../webhooks/events.js';
+import type {
+  InboxEntry,
+  InboxFailure,
+  InboxLease,
+  InboxRecord,
+  InboxSource,
+  InboxStatus,
+  InboxStore,
+  InboxTransaction,
+  LeaseRequest,
+} from './types.js';
+
+/** One statement's outcome. */
+export interface SqlResult {
+  readonly rows: Record<string, unknown>[];
+  readonly changes: number;
+}
+
+/** Runs statements on one connection (in a transaction when given by {@link SqlDriver.transaction}). */
+export interface SqlSession {
+  /** `sql` in the driver's own placeholders (`?` on SQLite, `$1` on Postgres). */
+  run(sql: string, params: readonly unknown[]): Promise<SqlResult>;
+}
+
+/** What an adapter gives the SQL inbox. */
+export interface SqlDriver {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Runs one statement on its own (autocommit). */
+  run(sql: string, params: readonly unknown[]): Promise<SqlResult>;
+  /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when not. */
+  transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** Checks a table name given in options: it is written into SQL. */
+export function tableName(name: string | undefined): string {
+  const table = name ?? 'shop_inbox';
+  if (!TABLE_NAME.test(table)) {
+    throw new ShopError(`The inbox table name must be letters, digits and _ (got ${JSON.stringify(table)}).`);
+  }
+  return table;
+}
+
+/** An {@link InboxStore} over a SQL driver; see the SQLite and Postgres adapters. */
+export class SqlInboxStore implements InboxStore {
+  readonly locksWhileWorking = true;
+  readonly #driver: SqlDriver;
+  readonly #t: string;
+  readonly #p: (n: number) => string;
+
+  constructor(driver: SqlDriver, table: string) {
+    this.#driver = driver;
+    this.#t = table;
+    this.#p = driver.dialect === 'postgres' ? (n) => `$${n}` : (n) => `?${n}`;
+  }
+
+  async setup(): Promise<void> {
+    const t = this.#t;
+    const pg = this.#driver.dialect === 'postgres';
+    await this.#driver.run(
+      `CREATE TABLE IF NOT EXISTS ${t} (
+        seq ${pg ? 'BIGSERIAL' : 'INTEGER PRIMARY KEY AUTOINCREMENT'},
+        event_id TEXT NOT NULL ${pg ? 'PRIMARY KEY' : 'UNIQUE'},
+        event TEXT NOT NULL,
+        event_created_at TEXT NOT NULL,
+        source TEXT NOT NULL,
+        ordering_key TEXT,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        available_at BIGINT NOT NULL,
+        lease_token TEXT,
+        lease_until BIGINT,
+        received_at BIGINT NOT NULL,
+        done_at BIGINT,
+        last_error TEXT
+      )`,
+      [],
+    );
+    await this.#driver.run(`CREATE INDEX IF NOT EXISTS ${t}_due ON ${t} (status, available_at)`, []);
+    await this.#driver.run(
+      `CREATE INDEX IF NOT EXISTS ${t}_ordering ON ${t} (ordering_key, status, event_created_at)`,
+      [],
+    );
+  }
+
+  async add({ event, source, orderingKey, now }: InboxRecord): Promise<boolean> {
+    const p = this.#p;
+    const { changes } = await this.#driver.run(
+      `INSERT INTO ${this.#t} (event_id, event, event_created_at, source, ordering_key, status, attempts,
+         available_at, received_at)
+       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, 'pending', 0, ${p(6)}, ${p(6)})
+       ON CONFLICT (event_id) DO NOTHING`,
+      [event.id, JSON.stringify(event), String(event.created_at ?? ''), source, orderingKey, now],
+    );
+    return changes > 0;
+  }
+
+  async lease({ limit, leaseMs, now, ordered }: LeaseRequest): Promise<InboxLease[]> {
+    const t = this.#t;
+    const p = this.#p;
+    // Ordered: only the oldest open event of its key (one in progress or waiting for its retry holds the
+    // others back).
+    const order = ordered
+      ? `AND (i.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM ${t} o WHERE o.ordering_key = i.ordering_key
+           AND o.status = 'pending' AND (o.event_created_at < i.event_created_at
+             OR (o.event_created_at = i.event_created_at AND o.seq < i.seq))))`
+      : '';
+    const due = `i.status = 'pending' AND i.available_at <= ${p(1)}
+      AND (i.lease_until IS NULL OR i.lease_until <= ${p(1)}) ${order}`;
+    if (this.#driver.dialect === 'postgres') {
+      const { rows } = await this.#driver.run(
+        `WITH picked AS (
+           SELECT i.event_id FROM ${t} i WHERE ${due} ORDER BY i.seq LIMIT ${p(2)} FOR UPDATE SKIP LOCKED)
+         UPDATE ${t} SET lease_token = gen_random_uuid()::text, lease_until = ${p(3)},
+           attempts = ${t}.attempts + 1
+         FROM picked WHERE ${t}.event_id = picked.event_id
+         RETURNING ${t}.event_id, ${t}.event, ${t}.attempts, ${t}.lease_token, ${t}.source,
+           ${t}.ordering_key, ${t}.seq`,
+        [now, limit, now + leaseMs],
+      );
+      return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map(leaseOf);
+    }
+    return this.#driver.transaction(async (session) => {
+      const { rows } = await session.run(
+        `SELECT i.event_id, i.event, i.attempts, i.source, i.ordering_key FROM ${t} i WHERE ${due}
+         ORDER BY i.seq LIMIT ?2`,
+        [now, limit],
+      );
+      const leased: InboxLease[] = [];
+      for (const row of rows) {
+        const token = crypto.randomUUID();
+        await session.run(
+          `UPDATE ${t} SET lease_token = ?, lease_until = ?, attempts = attempts + 1 WHERE event_id = ?`,
+          [token, now + leaseMs, row.event_id],
+        );
+        leased.push(leaseOf({ ...row, attempts: Number(row.attempts) + 1, lease_token: token }));
+      }
+      return leased;
+    });
+  }
+
+  async renew(lease: InboxLease, leaseMs: number, now: number): Promise<boolean> {
+    const p = this.#p;
+    const { changes } = await this.#driver.run(
+      `UPDATE ${this.#t} SET lease_until = ${p(1)} WHERE event_id = ${p(2)} AND lease_token = ${p(3)}
+         AND status = 'pending'`,
+      [now + leaseMs, lease.eventId, lease.token],
+    );
+    return changes > 0;
+  }
+
+  complete(
+    lease: InboxLease,
+    work: (tx: InboxTransaction | undefined) => Promise<void>,
+    now: number,
+  ): Promise<'done' | 'lost'> {
+    const p = this.#p;
+    const dialect = this.#driver.dialect;
+    return this.#driver
+      .transaction(async (session) => {
+        // The done mark first: on Postgres it locks the row, so no other worker leases the event while the
+        // handler runs; on SQLite the transaction holds the database's write lock.
+        const { changes } = await session.run(
+          `UPDATE ${this.#t} SET status = 'done', lease_token = NULL, lease_until = NULL, done_at = ${p(1)},
+             last_error = NULL
+           WHERE event_id = ${p(2)} AND lease_token = ${p(3)} AND status = 'pending'`,
+          [now, lease.eventId, lease.token],
+        );
+        if (changes === 0) throw LOST;
+        const { tx, close } = transactionOver(session, dialect);
+        try {
+          await work(tx);
+        } finally {
+          close();
+        }
+        return 'done' as const;
+      })
+      .catch((error: unknown) => {
+        if (error === LOST) return 'lost' as const;
+        throw error;
+      });
+  }
+
+  async fail(lease: InboxLease, { error, retryAt, dead }: InboxFailure): Promise<void> {
+    const p = this.#p;
+    await this.#driver.run(
+      `UPDATE ${this.#t} SET status = ${p(1)}, available_at = ${p(2)}, lease_token = NULL, lease_until = NULL,
+         last_error = ${p(3)}
+       WHERE event_id = ${p(4)} AND lease_token = ${p(5)} AND status = 'pending'`,
+      [dead ? 'dead' : 'pending', retryAt, error, lease.eventId, lease.token],
+    );
+  }
+
+  async replay(eventId: string, now: number): Promise<boolean> {
+    const p = this.#p;
+    const { changes } = await this.#driver.run(
+      `UPDATE ${this.#t} SET status = 'pending', attempts = 0, available_at = ${p(1)}, lease_token = NULL,
+         lease_until = NULL, last_error = NULL, done_at = NULL
+       WHERE event_id = ${p(2)}`,
+      [now, eventId],
+    );
+    return changes > 0;
+  }
+
+  async get(eventId: string, now: number): Promise<InboxEntry | null> {
+    const { rows } = await this.#driver.run(`${this.#select()} WHERE event_id = ${this.#p(1)}`, [eventId]);
+    return rows[0] ? entryOf(rows[0], now) : null;
+  }
+
+  async list(status: InboxStatus, limit: number, now: number): Promise<InboxEntry[]> {
+    const p = this.#p;
+    const leased = `(lease_until IS NOT NULL AND lease_until > ${p(1)})`;
+    const where =
+      status === 'processing'
+        ? `status = 'pending' AND ${leased}`
+        : status === 'pending'
+          ? `status = 'pending' AND NOT ${leased}`
+          : `status = ${p(2)} AND ${p(1)} = ${p(1)}`;
+    const params = status === 'done' || status === 'dead' ? [now, status, limit] : [now, limit];
+    const limitAt = params.length;
+    const { rows } = await this.#driver.run(
+      `${this.#select()} WHERE ${where} ORDER BY seq LIMIT ${p(limitAt)}`,
+      params,
+    );
+    return rows.map((row) => entryOf(row, now));
+  }
+
+  close(): Promise<void> {
+    return this.#driver.close();
+  }
+
+  #select(): string {
+    return `SELECT event_id, event, status, attempts, source, ordering_key, received_at, last_error, lease_until
+      FROM ${this.#t}`;
+  }
+}
+
+const LOST = Symbol('lease lost');
+
+function leaseOf(row: Record<string, unknown>): InboxLease {
+  return {
+    eventId: String(row.event_id),
+    event: JSON.parse(String(row.event)) as ShopEvent,
+    attempt: Number(row.attempts),
+    token: String(row.lease_token),
+    source: String(row.source) as InboxSource,
+    orderingKey:
+      row.ordering_key === null || row.ordering_key === undefined ? null : String(row.ordering_key),
+  };
+}
+
+function entryOf(row: Record<string, unknown>, now: number): InboxEntry {
+  const leased = row.lease_until !== null && row.lease_until !== undefined && Number(row.lease_until) > now;
+  const status = String(row.status);
+  return {
+    eventId: String(row.event_id),
+    event: JSON.parse(String(row.event)) as ShopEvent,
+    status: status === 'pending' && leased ? 'processing' : (status as InboxStatus),
+    attempts: Number(row.attempts),
+    source: String(row.source) as InboxSource,
+    orderingKey:
+      row.ordering_key === null || row.ordering_key === undefined ? null : String(row.ordering_key),
+    receivedAt: Number(row.received_at),
+    lastError: row.last_error === null || row.last_error === undefined ? null : String(row.last_error),
+  };
+}
+
+/**
+ * The handler's view of the session: `?` placeholders in either dialect (numbered for Postgres unless the
+ * statement already numbers its own). `close` ends it with the transaction, so a statement run late (a
+ * handler that did not await) fails instead of landing outside the transaction.
+ */
+function transactionOver(
+  session: SqlSession,
+  dialect: 'sqlite' | 'postgres',
+): { tx: InboxTransaction; close: () => void } {
+  const translate = dialect === 'postgres' ? numberPlaceholders : (sql: string) => sql;
+  let open = true;
+  const run = async (sql: string, params: readonly unknown[] = []) => {
+    if (!open) throw new ShopError('The inbox transaction is over: use tx only while the handler runs.');
+    if (typeof sql !== 'string') throw new ShopError('tx.query and tx.execute take SQL text first.');
+    return session.run(translate(sql), params);
+  };
+  const tx: InboxTransaction = {
+    dialect,
+    query: async <Row>(sql: string, params?: readonly unknown[]) => (await run(sql, params)).rows as Row[],
+    execute: async (sql: string, params?: readonly unknown[]) => ({
+      changes: (await run(sql, params)).changes,
+    }),
+  };
+  return {
+    tx,
+    close: () => {
+      open = false;
+    },
+  };
+}
+
+/** `?` to `$1, $2...`, outside quoted strings and identifiers; a statement already using `$1` is left alone. */
+export function numberPlaceholders(sql: string): string {
+  if (/\$\d/.test(sql)) return sql;
+  let out = '';
+  let n = 0;
+  let quote: string | null = null;
+  for (const char of sql) {
+    if (quote) {
+      if (char === quote) quote = null;
+    } else if (char === "'" || char === '"') quote = char;
+    else if (char === '?') {
+      out += `$${++n}`;
+      continue;
+    }
+    out += char;
+  }
+  return out;
+}

@@ -1,0 +1,77 @@
+// The inbox adapters the shared tests run against: memory and SQLite always, Postgres and Redis when the test
+// setup started their servers. Each gives a fresh, empty store.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { MemoryInboxStore } from '../../../src/sync/inbox/memory.js';
+import { SqliteInboxStore } from '../../../src/sync/inbox/sqlite.js';
+import type { InboxStore } from '../../../src/sync/inbox/types.js';
+
+export interface AdapterCase {
+  readonly name: string;
+  /** True for the SQL adapters, whose handlers get `tx`. */
+  readonly sql: boolean;
+  /** False when the adapter's server is not there (outside CI). */
+  readonly available: boolean;
+  /** True when the store's leases run on the server's clock (Redis), not the `now` the inbox passes. */
+  readonly serverClock?: boolean;
+  readonly open: () => Promise<{ store: InboxStore; cleanup: () => Promise<void> }>;
+}
+
+let tables = 0;
+const uniqueTable = () => `inbox_t${process.pid}_${++tables}`;
+
+export const adapters: AdapterCase[] = [
+  {
+    name: 'memory',
+    sql: false,
+    available: true,
+    open: async () => ({ store: new MemoryInboxStore(), cleanup: async () => undefined }),
+  },
+  {
+    name: 'sqlite',
+    sql: true,
+    available: true,
+    open: async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'inbox-'));
+      const store = await SqliteInboxStore.open(join(dir, 'inbox.db'));
+      return {
+        store,
+        cleanup: async () => {
+          await store.close();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+  {
+    name: 'postgres',
+    sql: true,
+    available: inject('postgresUrl') !== null,
+    open: async () => {
+      const { PostgresInboxStore } = await import('../../../src/sync/inbox/postgres.js');
+      const store = await PostgresInboxStore.connect(inject('postgresUrl')!, { table: uniqueTable() });
+      return { store, cleanup: () => store.close() };
+    },
+  },
+  {
+    name: 'redis',
+    sql: false,
+    available: inject('redisUrl') !== null,
+    serverClock: true,
+    open: async () => {
+      const { createClient } = await import('redis');
+      const { RedisInboxStore } = await import('../../../src/sync/inbox/redis.js');
+      const client = await createClient({ url: inject('redisUrl')! }).connect();
+      const store = new RedisInboxStore(client, { keyPrefix: `{${uniqueTable()}}:` });
+      return {
+        store,
+        cleanup: async () => {
+          await store.close();
+          await client.quit();
+        },
+      };
+    },
+  },
+];
