@@ -52,9 +52,12 @@ const sdk = (file: string) => `export * from ${JSON.stringify(join(root, file))}
 const app = (imports: string, call: string) => `${imports}\nexport const call = () => ${call};`;
 const SRC = JSON.stringify(join(root, 'src/index.ts'));
 const DIST = JSON.stringify(join(root, 'dist/index.js'));
-/** What `me.retrieve()` loads on its first call without hooks: the validators and the `me` group's schemas. */
+/**
+ * What `me.retrieve()` loads on its first call: the validators, the `me` group's schemas and ky (every request
+ * goes through ky, loaded by the first send).
+ */
 const ME_CALL =
-  /(src\/core\/validation\.ts|operation-schemas\.me\.ts|dist\/(validation|operation-schemas\.me)-)/;
+  /(src\/core\/validation\.ts|operation-schemas\.me\.ts|dist\/(validation|operation-schemas\.me)-|node_modules\/ky\/)/;
 
 const TARGETS: Target[] = [
   { name: 'shop-mgmt', contents: sdk('src/index.ts'), limitKb: 35, installed: 'dist/node/index.js' },
