@@ -82,7 +82,10 @@ describe('generator on the fixture spec', () => {
       'operations.ts',
       'params.ts',
       'schemas.ts',
+      'sync-schema.ts',
     ]);
+    // The sync engine's tables: one per record type a list endpoint returns, named by its `object` value.
+    expect(files.get('sync-schema.ts')).toMatch(/table: 'widget'/);
     // The parts: per resource group of the fixture (`widgets`, `quotes`), and shared ones.
     expect([...files.keys()].filter((name) => parts.test(name))).toEqual(
       expect.arrayContaining(['operation-schemas.widgets.ts', 'params.widgets.ts', 'schemas.widgets.ts']),
