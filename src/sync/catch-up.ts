@@ -45,7 +45,10 @@ export interface EventCatchUpOptions {
    * of the feed is written to it (a duplicate of one a webhook brought is a no-op) instead of handed to
    * `onEvent`, and the inbox's workers process it.
    */
-  inbox?: { add(event: ShopEvent, source: 'feed'): Promise<'added' | 'duplicate'> };
+  inbox?: {
+    /** Writes the event down once (an id already there is a no-op: `'duplicate'`). */
+    add(event: ShopEvent, source: 'feed'): Promise<'added' | 'duplicate'>;
+  };
   /**
    * The dedupe store of the webhook handler: an event that came by webhook is then not handled again when
    * the feed brings it back, and the other way round. Without one, the catch-up still never hands on an

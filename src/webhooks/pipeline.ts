@@ -30,6 +30,7 @@ export type DedupeKey = (event: ShopEvent, request: WebhookRequest) => string | 
  * the event id, a second add of an id is a no-op (`duplicate`).
  */
 export interface WebhookInbox {
+  /** Writes the verified event down once, before the delivery is answered (an id already there: `'duplicate'`). */
   add(event: ShopEvent, source: 'webhook'): Promise<'added' | 'duplicate'>;
 }
 

@@ -74,6 +74,7 @@ export interface RecordTypes {
   store_credit: Api.StoreCredit;
 }
 
+/** The record type `buildRecord(kind)` returns, e.g. `RecordOf<'membership'>` is `Membership`. */
 export type RecordOf<K extends RecordKind> = RecordTypes[K];
 
 /**
