@@ -24,4 +24,4 @@ export {
   type SyncPassResult,
   type SyncProgress,
 } from './shop-sync.js';
-export { migrate, SyncStore } from './store.js';
+export { type CopySource, migrate, type StreamCheckpoint, SyncStore } from './store.js';

@@ -3,6 +3,7 @@
 /** A column's type, independent of the database. */
 export type SyncColumnType = 'integer' | 'real' | 'text' | 'boolean' | 'timestamp' | 'date' | 'json';
 
+/** A typed column of a table: a field of the record copied out of its JSON. */
 export interface SyncColumn {
   readonly name: string;
   readonly type: SyncColumnType;

@@ -52,6 +52,7 @@ export interface SyncGap {
   readonly detail: string;
 }
 
+/** What `onProgress` is told after each page a walk (or the event pass) reads. */
 export interface SyncProgress {
   readonly stream: string;
   readonly phase: 'backfill' | 'repair' | 'events';

@@ -155,6 +155,7 @@ export class SyncStore {
     );
   }
 
+  /** The saved position of `stream`, or null when it has none yet. */
   async checkpoint(stream: string, tx: SqlExecutor = this.db): Promise<StreamCheckpoint | null> {
     const rows = await tx.all<Record<string, unknown>>(
       'SELECT * FROM "sync_checkpoints" WHERE "shop" = ? AND "stream" = ?',
@@ -172,6 +173,7 @@ export class SyncStore {
     };
   }
 
+  /** Saves the position of `stream` (inserted, or replacing the one there). */
   async saveCheckpoint(tx: SqlExecutor, stream: string, checkpoint: StreamCheckpoint, now: string) {
     await tx.run(
       'INSERT INTO "sync_checkpoints" ("shop", "stream", "since", "cursor", "walk_since", "walk_started_at", "rows", "updated_at", "completed_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("shop", "stream") DO UPDATE SET "since" = excluded."since", "cursor" = excluded."cursor", "walk_since" = excluded."walk_since", "walk_started_at" = excluded."walk_started_at", "rows" = excluded."rows", "updated_at" = excluded."updated_at", "completed_at" = excluded."completed_at"',
@@ -199,6 +201,7 @@ export class SyncStore {
     return id;
   }
 
+  /** Ends the `sync_runs` row `id` with its counts: `failed` when `error` is set, else `finished`. */
   async finishRun(
     id: string,
     result: { rowsWritten: number; rowsRepaired: number; errors: number; error?: string | null },

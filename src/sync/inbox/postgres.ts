@@ -11,20 +11,25 @@ import { type SqlDriver, SqlInboxStore, type SqlResult, type SqlSession, tableNa
 
 /** The part of a pg `PoolClient` used. */
 export interface PgClientLike {
+  /** Runs one statement on this connection, `$1, $2...` bound to `params`. */
   query(
     sql: string,
     params?: unknown[],
   ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+  /** Gives the connection back to its pool (an error or `true` makes the pool discard it). */
   release(error?: Error | boolean): void;
 }
 
 /** The part of a pg `Pool` used. */
 export interface PgPoolLike {
+  /** Runs one statement on any free connection, `$1, $2...` bound to `params`. */
   query(
     sql: string,
     params?: unknown[],
   ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+  /** Checks out a connection for a transaction; it must be released. */
   connect(): Promise<PgClientLike>;
+  /** Closes every connection of the pool. */
   end(): Promise<void>;
 }
 

@@ -11,7 +11,9 @@ import { type SqlDriver, SqlInboxStore, type SqlResult, type SqlSession, tableNa
 
 /** The part of a better-sqlite3 or `node:sqlite` statement used. */
 export interface SqliteStatementLike {
+  /** Runs the statement with `params` bound; gives how many rows it changed. */
   run(...params: unknown[]): { changes: number | bigint };
+  /** Runs the statement with `params` bound; gives the rows it returns. */
   all(...params: unknown[]): unknown[];
   /** better-sqlite3: true when the statement returns rows (`node:sqlite` has no such flag). */
   readonly reader?: boolean;
@@ -19,8 +21,11 @@ export interface SqliteStatementLike {
 
 /** The part of a better-sqlite3 `Database` or a `node:sqlite` `DatabaseSync` used. */
 export interface SqliteDatabaseLike {
+  /** Compiles one SQL statement. */
   prepare(sql: string): SqliteStatementLike;
+  /** Runs SQL text without parameters (one or more statements). */
   exec(sql: string): unknown;
+  /** Closes the database connection. */
   close(): unknown;
 }
 

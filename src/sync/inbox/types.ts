@@ -134,16 +134,36 @@ export interface InboxStore {
   readonly locksWhileWorking?: boolean;
   /** Creates the tables (or stream and group) if missing; called once before the first use. */
   setup(): Promise<void>;
+  /** Writes an event as pending; false (and nothing changed) when its id is already in the inbox. */
   add(record: InboxRecord): Promise<boolean>;
+  /**
+   * Leases up to `limit` events that are pending and due, or whose lease ran out: each gets a new token and
+   * one more attempt.
+   */
   lease(request: LeaseRequest): Promise<InboxLease[]>;
+  /** Extends a lease by `leaseMs` from `now` while its token still holds the event; false when it was lost. */
   renew(lease: InboxLease, leaseMs: number, now: number): Promise<boolean>;
+  /**
+   * Runs `work` and marks the event done, only while the lease's token still holds it: in one transaction
+   * on a store that has them (`tx` given), else `work(undefined)` then the mark. `'lost'` when the lease was
+   * gone.
+   */
   complete(
     lease: InboxLease,
     work: (tx: InboxTransaction | undefined) => Promise<void>,
     now: number,
   ): Promise<'done' | 'lost'>;
+  /** Ends a lease still holding the event after a failed run: pending again from `retryAt`, or dead. */
   fail(lease: InboxLease, failure: InboxFailure): Promise<void>;
+  /**
+   * Makes an event pending again from now, with its attempts reset, whatever its state; false when the id
+   * is unknown.
+   */
   replay(eventId: string, now: number): Promise<boolean>;
+  /**
+   * The entry of an event id as of `now` (a lease that ran out shows as pending), or null when the inbox
+   * does not hold it.
+   */
   get(eventId: string, now: number): Promise<InboxEntry | null>;
   /** Entries in one state, oldest first. */
   list(status: InboxStatus, limit: number, now: number): Promise<InboxEntry[]>;
