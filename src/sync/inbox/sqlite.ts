@@ -107,7 +107,10 @@ async function openDatabase(path: string, driver: SqliteInboxOptions['driver']):
     }
   }
   try {
-    const module = (await import(/* webpackIgnore: true */ 'node:sqlite' as string)) as {
+    // The specifier is put together at run time: bundlers rewrite a literal `node:sqlite` to `sqlite` (a
+    // prefix-only built-in has no such name), which then fails to load.
+    const specifier = ['node', 'sqlite'].join(':');
+    const module = (await import(/* webpackIgnore: true */ specifier)) as {
       DatabaseSync: new (file: string) => SqliteDatabaseLike;
     };
     return new module.DatabaseSync(path);
