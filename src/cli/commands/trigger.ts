@@ -4,7 +4,7 @@ import { CONTROL_PREFIX } from '../control.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
 import type { Output } from '../output.js';
 import { type OverrideMap, overridesFromFlags, readFixture } from '../overrides.js';
-import { httpUrl } from '../parse.js';
+import { httpUrl, repeatedFlag } from '../parse.js';
 import { run } from '../run.js';
 import { triggerCatalog } from '../triggers.js';
 
@@ -36,7 +36,7 @@ export const triggerCommand = defineCommand({
   run: ({ args: flags, rawArgs }) =>
     run(flags.json, async (output) => {
       if (flags.list) return listTypes(output);
-      const overrideFlags = repeated(rawArgs, 'override');
+      const overrideFlags = repeatedFlag(rawArgs, 'override');
       if (flags.fixture !== undefined) {
         if (flags.type || overrideFlags.length > 0) {
           throw usageError('--fixture runs the steps of its file: give no event type or --override with it');
@@ -62,17 +62,6 @@ export const triggerCommand = defineCommand({
       return EXIT.ok;
     }),
 });
-
-/** Every value of a repeated string flag (`--override a=1 --override b=2`, or `--override=a=1`). */
-function repeated(rawArgs: readonly string[], name: string): string[] {
-  const values: string[] = [];
-  for (let index = 0; index < rawArgs.length; index++) {
-    const arg = rawArgs[index]!;
-    if (arg === `--${name}` && index + 1 < rawArgs.length) values.push(rawArgs[++index]!);
-    else if (arg.startsWith(`--${name}=`)) values.push(arg.slice(name.length + 3));
-  }
-  return values;
-}
 
 /** One trigger call and its lines; a refusal throws with the exit code it means. */
 async function triggerOne(

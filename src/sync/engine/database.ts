@@ -45,7 +45,7 @@ async function load<T>(name: string): Promise<T> {
 
 async function openSqlite(file: string): Promise<SyncDatabase> {
   // The inbox's opener: better-sqlite3 where it loads, else Node's own node:sqlite (Node 22.5+), WAL mode.
-  const { openSqliteDatabase } = await import('../inbox/sqlite.js');
+  const { openSqliteDatabase, returnsRows } = await import('../inbox/sqlite.js');
   let handle: SqliteDatabaseLike;
   try {
     handle = await openSqliteDatabase(file, { busyTimeoutMs: 10_000 });
@@ -72,8 +72,7 @@ async function openSqlite(file: string): Promise<SyncDatabase> {
     all: async <T>(sql: string, params: readonly unknown[] = []) => prepared(sql).all(...bind(params)) as T[],
     run: async (sql: string, params: readonly unknown[] = []) => {
       const statement = prepared(sql);
-      // better-sqlite3 says whether a statement returns rows; node:sqlite does not, so the text decides.
-      const reader = statement.reader ?? /^\s*(select|with|pragma|values)\b|\breturning\b/i.test(sql);
+      const reader = statement.reader ?? returnsRows(sql);
       if (reader) return statement.all(...bind(params)).length;
       return Number(statement.run(...bind(params)).changes);
     },

@@ -120,6 +120,14 @@ async function openDatabase(path: string, driver: SqliteInboxOptions['driver']):
   }
 }
 
+/**
+ * Whether a statement gives rows back, read from its text: better-sqlite3 says so itself (`reader`), node:sqlite
+ * does not, and `all()` on a statement that writes nothing back is wasted.
+ */
+export function returnsRows(sql: string): boolean {
+  return /^\s*(select|with|pragma|values)\b|\breturning\b/i.test(sql);
+}
+
 function missingDriver(errors: unknown[]): ShopError {
   return new ShopError(
     'The SQLite inbox needs better-sqlite3 (npm install better-sqlite3) or a Node with node:sqlite (22.5+).',
@@ -202,7 +210,7 @@ class SqliteDriver implements SqlDriver {
     if (statement.reader === false) {
       return { rows: [], changes: Number(statement.run(...values).changes) };
     }
-    if (statement.reader === true || /^\s*(select|with|pragma|values)\b|\breturning\b/i.test(sql)) {
+    if (statement.reader === true || returnsRows(sql)) {
       const rows = statement.all(...values) as Record<string, unknown>[];
       return { rows, changes: 0 };
     }
