@@ -1,6 +1,7 @@
 import { keyPrefix, operationOf } from '../activity.js';
 import type { SandboxCore } from '../core.js';
 import { SandboxApiError, validationError } from '../errors.js';
+import { noteWrites } from '../state/table.js';
 import type { Fault } from './faults.js';
 import { fingerprintOf, type StoredResponse } from './idempotency.js';
 import { type ApiKey, requirePermission } from './keys.js';
@@ -222,6 +223,10 @@ async function run(
   request: Request,
   key: ApiKey,
 ): Promise<Response> {
+  // A write may change records in place: the tables' list indexes re-check their rows before the next
+  // lookup (noted before and after, since a handler may wait between its checks and its changes).
+  const writes = request.method.toUpperCase() !== 'GET';
+  if (writes) noteWrites();
   const result = await prepared.route.handle({
     sandbox: core,
     key,
@@ -231,6 +236,7 @@ async function run(
     request,
     now: core.clock.iso(),
   });
+  if (writes) noteWrites();
   return jsonResponse(result.status, successBody(result.data, result.meta));
 }
 

@@ -1,11 +1,11 @@
 import { ensureStockRow, moveStock, productBySku, stockRow } from '../domain/inventory.js';
 import { notFound, SandboxApiError } from '../errors.js';
-import { canSeeLocation, defaultLocationId, requireWritableLocation, visibleRows } from '../http/access.js';
+import { defaultLocationId, requireWritableLocation } from '../http/access.js';
 import { FieldReader } from '../http/fields.js';
-import { changedSince, paginate, readPageParams } from '../http/pagination.js';
+import { listRoute } from '../http/list.js';
 import { ok, type RouteContext, type RouteDefinition } from '../http/route.js';
 import type { ProductRecord } from '../state/catalog.js';
-import type { StockRow } from '../state/inventory.js';
+import type { SerializedUnitRecord, StockRow } from '../state/inventory.js';
 
 /** The product and location a stock write names, after the checks every stock write shares. */
 function stockTarget(
@@ -48,43 +48,20 @@ function writeResult(row: StockRow, product: ProductRecord, delta: number, reaso
 
 /** Inventory levels, serialized units, and stock writes (reference section 4, inventory sync). */
 export const inventoryRoutes: readonly RouteDefinition[] = [
-  {
-    method: 'GET',
-    path: '/v1/inventory',
-    permission: 'inventory:read',
-    handle: ({ sandbox, key, query }) => {
-      const reader = FieldReader.query(query);
-      const since = reader.dateTime('updated_since');
-      const page = readPageParams(reader);
-      reader.done();
-      const rows = visibleRows(key, sandbox.state.inventory.levels.all());
-      return paginate(
-        changedSince(rows, since, (row) => row.level.updated_at),
-        page,
-        (row) => row.id,
-        (row) => ({ ...row.level }),
-      );
-    },
-  },
-  {
-    method: 'GET',
-    path: '/v1/inventory/serialized',
-    permission: 'inventory:read',
-    handle: ({ sandbox, key, query }) => {
-      const reader = FieldReader.query(query);
-      const productId = reader.integer('product_id');
-      const status = reader.string('status');
-      const page = readPageParams(reader);
-      reader.done();
-      const rows = sandbox.state.inventory.units.filter(
-        (unit) =>
-          canSeeLocation(key, unit.location_id) &&
-          (productId === undefined || unit.product_id === productId) &&
-          (status === undefined || unit.status === status),
-      );
-      return paginate(rows, page, (row) => row.id);
-    },
-  },
+  listRoute<StockRow>('inventory.list', {
+    rows: (sandbox) => sandbox.state.inventory.levels,
+    changedAt: (row) => Date.parse(row.level.updated_at),
+    location: (row) => row.location_id,
+    render: (row) => ({ ...row.level }),
+  }),
+  listRoute<SerializedUnitRecord>('inventory.listSerialized', {
+    rows: (sandbox) => sandbox.state.inventory.units,
+    params: [
+      { name: 'product_id', kind: 'integer', field: 'product_id' },
+      { name: 'status', kind: 'string', field: 'status' },
+    ],
+    location: (row) => row.location_id,
+  }),
   {
     method: 'POST',
     path: '/v1/inventory/adjust',

@@ -2,7 +2,7 @@ import { touch } from '../domain/stamps.js';
 import { notFound, SandboxApiError } from '../errors.js';
 import { canSeeLocation } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
-import { paginate, readPageParams } from '../http/pagination.js';
+import { listRoute } from '../http/list.js';
 import { ok, type RouteDefinition } from '../http/route.js';
 import type { LocationRecord } from '../state/shop.js';
 
@@ -14,18 +14,11 @@ const render = (row: LocationRecord): LocationRecord => ({ ...row });
 
 /** GET /v1/locations and PATCH /v1/locations/{id}. */
 export const locationRoutes: readonly RouteDefinition[] = [
-  {
-    method: 'GET',
-    path: '/v1/locations',
-    permission: 'locations:read',
-    handle: ({ sandbox, key, query }) => {
-      const reader = FieldReader.query(query);
-      const page = readPageParams(reader);
-      reader.done();
-      const rows = sandbox.state.shop.locations.filter((row) => canSeeLocation(key, row.id));
-      return paginate(rows, page, (row) => row.id, render);
-    },
-  },
+  listRoute<LocationRecord>('locations.list', {
+    rows: (sandbox) => sandbox.state.shop.locations,
+    location: (row) => row.id,
+    render: (row) => render(row),
+  }),
   {
     method: 'PATCH',
     path: '/v1/locations/{id}',

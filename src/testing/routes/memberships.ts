@@ -9,9 +9,9 @@ import { notFound, SandboxApiError } from '../errors.js';
 import { canSeeLocation, requireWritableLocation } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
 import type { ApiKey } from '../http/keys.js';
-import { changedSince, paginate, readPageParams } from '../http/pagination.js';
+import { listRoute } from '../http/list.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../http/route.js';
-import type { MembershipRecord } from '../state/memberships.js';
+import type { MembershipPlanRecord, MembershipRecord } from '../state/memberships.js';
 
 const LIVE: readonly string[] = ['pending', 'active', 'past_due', 'frozen'];
 
@@ -121,48 +121,21 @@ function mayChange(key: ApiKey, membership: MembershipRecord): boolean {
 
 /** Membership plans and memberships (reference sections 3 and 4). */
 export const membershipRoutes: readonly RouteDefinition[] = [
-  {
-    method: 'GET',
-    path: '/v1/membership-plans',
-    permission: 'memberships:read',
-    handle: ({ sandbox, query }) => {
-      const reader = FieldReader.query(query);
-      // An unknown status value gives an empty list: the reference refuses unknown values only on rentals.
-      const status = reader.string('status');
-      const page = readPageParams(reader);
-      reader.done();
-      const rows = sandbox.state.memberships.plans.filter(
-        (plan) => status === undefined || plan.status === status,
-      );
-      return paginate(rows, page, (row) => row.id);
-    },
-  },
-  {
-    method: 'GET',
-    path: '/v1/memberships',
-    permission: 'memberships:read',
-    handle: ({ sandbox, query }) => {
-      const reader = FieldReader.query(query);
-      const customerId = reader.integer('customer_id');
-      const planId = reader.integer('plan_id');
-      const status = reader.string('status');
-      const since = reader.dateTime('updated_since');
-      const page = readPageParams(reader);
-      reader.done();
-      const rows = sandbox.state.memberships.memberships.filter(
-        (row) =>
-          (customerId === undefined || isMember(row, customerId)) &&
-          (planId === undefined || row.plan_id === planId) &&
-          (status === undefined || row.status === status),
-      );
-      return paginate(
-        changedSince(rows, since, (row) => row.updated_at),
-        page,
-        (row) => row.id,
-        renderMembership,
-      );
-    },
-  },
+  listRoute<MembershipPlanRecord>('membershipPlans.list', {
+    rows: (sandbox) => sandbox.state.memberships.plans,
+    // An unknown status value gives an empty list: the reference refuses unknown values only on rentals.
+    params: [{ name: 'status', kind: 'string', field: 'status' }],
+  }),
+  listRoute<MembershipRecord>('memberships.list', {
+    rows: (sandbox) => sandbox.state.memberships.memberships,
+    params: [
+      { name: 'customer_id', kind: 'integer', match: (row, customerId: number) => isMember(row, customerId) },
+      { name: 'plan_id', kind: 'integer', field: 'plan_id' },
+      { name: 'status', kind: 'string', field: 'status' },
+    ],
+    changedAt: 'updated_at',
+    render: (row) => renderMembership(row),
+  }),
   { method: 'POST', path: '/v1/memberships', permission: 'memberships:write', handle: create },
   {
     method: 'GET',

@@ -2,7 +2,7 @@ import { COMPLIANCE_FIELDS, checkComplianceChange, preferVendor, renderProduct }
 import { touch } from '../domain/stamps.js';
 import { notFound, SandboxApiError } from '../errors.js';
 import { FieldReader, pathId } from '../http/fields.js';
-import { changedSince, paginate, readPageParams } from '../http/pagination.js';
+import { listRoute } from '../http/list.js';
 import { ok, type RouteContext, type RouteDefinition } from '../http/route.js';
 import type { ProductRecord } from '../state/catalog.js';
 
@@ -98,24 +98,12 @@ function update(context: RouteContext) {
 
 /** GET /v1/products and PATCH /v1/products/{id} (reference section 4, inventory sync). */
 export const productRoutes: readonly RouteDefinition[] = [
-  {
-    method: 'GET',
-    path: '/v1/products',
-    permission: 'products:read',
-    handle: ({ sandbox, key, query }) => {
-      const reader = FieldReader.query(query);
-      const include = reader.string('include', { oneOf: ['inventory'] });
-      const since = reader.dateTime('updated_since');
-      const page = readPageParams(reader);
-      reader.done();
-      const rows = changedSince(sandbox.state.catalog.products.all(), since, (row) => row.updated_at);
-      return paginate(
-        rows,
-        page,
-        (row) => row.id,
-        (row) => renderProduct(sandbox, row, { inventory: include === 'inventory', key }),
-      );
-    },
-  },
+  listRoute<ProductRecord>('products.list', {
+    rows: (sandbox) => sandbox.state.catalog.products,
+    params: [{ name: 'include', kind: { oneOf: ['inventory'] } }],
+    changedAt: 'updated_at',
+    render: (row, { sandbox, key, values }) =>
+      renderProduct(sandbox, row, { inventory: values.include === 'inventory', key }),
+  }),
   { method: 'PATCH', path: '/v1/products/{id}', permission: 'products:write', handle: update },
 ];

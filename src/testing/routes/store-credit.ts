@@ -1,7 +1,7 @@
 import { moveCredit, renderStoreCredit } from '../domain/accounts.js';
 import { notFound } from '../errors.js';
 import { FieldReader, pathId } from '../http/fields.js';
-import { paginate, readPageParams } from '../http/pagination.js';
+import { listRoute } from '../http/list.js';
 import { ok, type RouteContext, type RouteDefinition } from '../http/route.js';
 
 function customerAt(context: RouteContext): number {
@@ -48,24 +48,12 @@ export const storeCreditRoutes: readonly RouteDefinition[] = [
     idempotency: 'required',
     handle: move('spent'),
   },
-  {
-    method: 'GET',
-    path: '/v1/store-credit',
-    permission: 'store_credit:read',
-    handle: ({ sandbox, query }) => {
-      const reader = FieldReader.query(query);
-      const page = readPageParams(reader);
-      reader.done();
-      // One record per customer who ever had store credit, ordered by customer id.
-      const customers = [
-        ...new Set(sandbox.state.accounts.creditEntries.all().map((entry) => entry.customer_id)),
-      ];
-      return paginate(
-        customers,
-        page,
-        (id) => id,
-        (id) => renderStoreCredit(sandbox, id),
-      );
-    },
-  },
+  listRoute<{ id: number }>('storeCredit.list', {
+    // One record per customer who ever had store credit, ordered by customer id.
+    rows: (sandbox) =>
+      [...new Set(sandbox.state.accounts.creditEntries.all().map((entry) => entry.customer_id))]
+        .sort((a, b) => a - b)
+        .map((id) => ({ id })),
+    render: ({ id }, { sandbox }) => renderStoreCredit(sandbox, id),
+  }),
 ];
