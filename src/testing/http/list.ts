@@ -3,7 +3,7 @@ import { lowerBound, Table } from '../state/table.js';
 import { canSeeLocation } from './access.js';
 import { FieldReader } from './fields.js';
 import type { ApiKey } from './keys.js';
-import { routeFor } from './operations.js';
+import { type OperationId, routeFor } from './operations.js';
 import { encodeCursor, readPageParams } from './pagination.js';
 import { ok, type RouteContext, type RouteDefinition, type RouteResult } from './route.js';
 
@@ -66,7 +66,7 @@ const GATHER_SHARE = 0.25;
  * from `spec`. A page costs the rows it looks at: candidates come from the smallest index a filter names
  * (or the table in id order), the cursor is found by binary search, and the scan stops at limit + 1 matches.
  */
-export function listRoute<T>(operationId: string, spec: ListSpec<T>): RouteDefinition {
+export function listRoute<T>(operationId: OperationId, spec: ListSpec<T>): RouteDefinition {
   return { ...routeFor(operationId), handle: (context) => list(spec, context) };
 }
 

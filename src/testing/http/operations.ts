@@ -14,7 +14,7 @@ const PERMISSIONS: ReadonlySet<string> = new Set(
  * path, the permission it needs, and whether an Idempotency-Key is mandatory. Throws at load time for an
  * id the table lacks or a permission the sandbox's keys cannot hold.
  */
-export function routeFor(operationId: string): Omit<RouteDefinition, 'handle'> {
+export function routeFor(operationId: OperationId): Omit<RouteDefinition, 'handle'> {
   const operation = (operations as Record<string, (typeof operations)[OperationId] | undefined>)[operationId];
   if (!operation) throw new Error(`sandbox route: no operation ${operationId} in the generated table`);
   const permission = operation.permission as string | null;

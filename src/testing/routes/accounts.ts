@@ -4,6 +4,7 @@ import { findVisible } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
 import { hasPermission } from '../http/keys.js';
 import { listRoute } from '../http/list.js';
+import { routeFor } from '../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../http/route.js';
 import type { AccountPaymentRecord, InvoiceRecord } from '../state/accounts.js';
 
@@ -21,16 +22,11 @@ function accountAt(context: RouteContext) {
  */
 export const accountRoutes: readonly RouteDefinition[] = [
   {
-    method: 'GET',
-    path: '/v1/customers/{id}/account',
-    permission: 'accounts:read',
+    ...routeFor('customers.account.retrieve'),
     handle: (context) => ok(renderAccount(context.sandbox, accountAt(context))),
   },
   {
-    method: 'POST',
-    path: '/v1/customers/{id}/account/payments',
-    permission: 'accounts:write',
-    idempotency: 'required',
+    ...routeFor('customers.account.payments.create'),
     handle: (context) => {
       const reader = FieldReader.body(context.body);
       const amountCents = reader.integer('amount_cents', { required: true, min: 1 });
@@ -54,9 +50,7 @@ export const accountRoutes: readonly RouteDefinition[] = [
     location: (row) => row.location_id,
   }),
   {
-    method: 'GET',
-    path: '/v1/invoices/{id}',
-    permission: 'accounts:read',
+    ...routeFor('invoices.retrieve'),
     handle: (context) =>
       ok({
         ...findVisible(

@@ -2,6 +2,7 @@ import { notFound } from '../errors.js';
 import { canSeeLocation } from '../http/access.js';
 import { pathId } from '../http/fields.js';
 import { listRoute } from '../http/list.js';
+import { routeFor } from '../http/operations.js';
 import { ok, type RouteDefinition } from '../http/route.js';
 import type { CardTransactionRecord } from '../state/cards.js';
 
@@ -20,9 +21,7 @@ export const cardTransactionRoutes: readonly RouteDefinition[] = [
     location: (row) => row.location_id,
   }),
   {
-    method: 'GET',
-    path: '/v1/card-transactions/{id}',
-    permission: 'card_transactions:read',
+    ...routeFor('cardTransactions.retrieve'),
     handle: ({ sandbox, key, params }) => {
       const row = sandbox.state.cards.transactions.get(pathId(params, 'card transaction'));
       if (!row || !canSeeLocation(key, row.location_id)) throw notFound('card transaction');

@@ -1,8 +1,9 @@
 import { ensureStockRow, moveStock, productBySku, stockRow } from '../domain/inventory.js';
-import { notFound, SandboxApiError } from '../errors.js';
+import { apiError, notFound } from '../errors.js';
 import { defaultLocationId, requireWritableLocation } from '../http/access.js';
 import { FieldReader } from '../http/fields.js';
 import { listRoute } from '../http/list.js';
+import { routeFor } from '../http/operations.js';
 import { ok, type RouteContext, type RouteDefinition } from '../http/route.js';
 import type { ProductRecord } from '../state/catalog.js';
 import type { SerializedUnitRecord, StockRow } from '../state/inventory.js';
@@ -20,7 +21,7 @@ function stockTarget(
   const location = locationId ?? defaultLocationId(context);
   requireWritableLocation(context, location);
   if (!product.track_inventory) {
-    throw new SandboxApiError(409, 'NOT_TRACKED', `${product.sku} does not track inventory`, {
+    throw apiError('NOT_TRACKED', `${product.sku} does not track inventory`, {
       sku: product.sku,
     });
   }
@@ -30,14 +31,9 @@ function stockTarget(
 /** 409 SERIALIZED: units are counted one by one (and received at the register), never as a number. */
 function refuseSerialized(product: ProductRecord, what: string): void {
   if (product.is_serialized) {
-    throw new SandboxApiError(
-      409,
-      'SERIALIZED',
-      `${product.sku} is serialized: its ${what} follows its units`,
-      {
-        sku: product.sku,
-      },
-    );
+    throw apiError('SERIALIZED', `${product.sku} is serialized: its ${what} follows its units`, {
+      sku: product.sku,
+    });
   }
 }
 
@@ -63,9 +59,7 @@ export const inventoryRoutes: readonly RouteDefinition[] = [
     location: (row) => row.location_id,
   }),
   {
-    method: 'POST',
-    path: '/v1/inventory/adjust',
-    permission: 'inventory:write',
+    ...routeFor('inventory.adjust'),
     handle: (context) => {
       const reader = FieldReader.body(context.body);
       const sku = reader.string('sku', { required: true });
@@ -79,24 +73,17 @@ export const inventoryRoutes: readonly RouteDefinition[] = [
       refuseSerialized(product, 'count');
       const available = stockRow(context.sandbox, product.id, location)?.level.qty_available ?? 0;
       if (available + delta! < 0) {
-        throw new SandboxApiError(
-          409,
-          'INSUFFICIENT_STOCK',
-          `Only ${available} of ${product.sku} available`,
-          {
-            sku: product.sku,
-            qty_available: available,
-          },
-        );
+        throw apiError('INSUFFICIENT_STOCK', `Only ${available} of ${product.sku} available`, {
+          sku: product.sku,
+          qty_available: available,
+        });
       }
       const row = moveStock(context.sandbox, { product, locationId: location, onHandDelta: delta!, reason });
       return ok(writeResult(row, product, delta!, reason));
     },
   },
   {
-    method: 'POST',
-    path: '/v1/inventory/set',
-    permission: 'inventory:write',
+    ...routeFor('inventory.set'),
     handle: (context) => {
       const reader = FieldReader.body(context.body);
       const sku = reader.string('sku', { required: true });

@@ -1,8 +1,9 @@
 import { touch } from '../domain/stamps.js';
-import { notFound, SandboxApiError } from '../errors.js';
+import { apiError, notFound } from '../errors.js';
 import { canSeeLocation } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
 import { listRoute } from '../http/list.js';
+import { routeFor } from '../http/operations.js';
 import { ok, type RouteDefinition } from '../http/route.js';
 import type { LocationRecord } from '../state/shop.js';
 
@@ -20,17 +21,14 @@ export const locationRoutes: readonly RouteDefinition[] = [
     render: (row) => render(row),
   }),
   {
-    method: 'PATCH',
-    path: '/v1/locations/{id}',
-    permission: 'locations:write',
+    ...routeFor('locations.update'),
     handle: (context) => {
       const { sandbox, body } = context;
       const location = sandbox.state.shop.locations.get(pathId(context.params, 'location'));
       if (!location || !canSeeLocation(context.key, location.id)) throw notFound('location');
       const refused = Object.keys(body).filter((field) => !(WRITABLE as readonly string[]).includes(field));
       if (refused.length > 0) {
-        throw new SandboxApiError(
-          409,
+        throw apiError(
           'FIELD_NOT_WRITABLE',
           `Only phone, email and business_hours can change: ${refused.join(', ')} cannot`,
           { fields: refused },

@@ -1,8 +1,9 @@
 import { COMPLIANCE_FIELDS, checkComplianceChange, preferVendor, renderProduct } from '../domain/products.js';
 import { touch } from '../domain/stamps.js';
-import { notFound, SandboxApiError } from '../errors.js';
+import { apiError, notFound } from '../errors.js';
 import { FieldReader, pathId } from '../http/fields.js';
 import { listRoute } from '../http/list.js';
+import { routeFor } from '../http/operations.js';
 import { ok, type RouteContext, type RouteDefinition } from '../http/route.js';
 import type { ProductRecord } from '../state/catalog.js';
 
@@ -82,7 +83,7 @@ function update(context: RouteContext) {
       (row) => row.id !== product.id && row.sku.toUpperCase() === wanted,
     );
     if (owner)
-      throw new SandboxApiError(409, 'SKU_TAKEN', `The SKU ${changes.sku} belongs to another product`, {
+      throw apiError('SKU_TAKEN', `The SKU ${changes.sku} belongs to another product`, {
         sku: changes.sku,
       });
   }
@@ -105,5 +106,5 @@ export const productRoutes: readonly RouteDefinition[] = [
     render: (row, { sandbox, key, values }) =>
       renderProduct(sandbox, row, { inventory: values.include === 'inventory', key }),
   }),
-  { method: 'PATCH', path: '/v1/products/{id}', permission: 'products:write', handle: update },
+  { ...routeFor('products.update'), handle: update },
 ];

@@ -2,6 +2,7 @@ import { renderRental, renderRentalDetail } from '../domain/rentals.js';
 import { findVisible } from '../http/access.js';
 import { pathId } from '../http/fields.js';
 import { listRoute } from '../http/list.js';
+import { routeFor } from '../http/operations.js';
 import { ok, type RouteDefinition } from '../http/route.js';
 import type { RangeRentalCheckoutRecord, RangeRentalRecord } from '../state/range.js';
 
@@ -20,9 +21,7 @@ export const rangeRentalRoutes: readonly RouteDefinition[] = [
     render: (row, { sandbox }) => renderRental(sandbox, row),
   }),
   {
-    method: 'GET',
-    path: '/v1/range/rentals/{id}',
-    permission: 'range:read',
+    ...routeFor('range.rentals.retrieve'),
     handle: (context) => {
       const rental = findVisible(
         context,

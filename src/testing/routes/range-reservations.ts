@@ -4,6 +4,7 @@ import * as reservations from '../domain/reservations.js';
 import { findVisible } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
 import { listRoute } from '../http/list.js';
+import { routeFor } from '../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../http/route.js';
 import type { RangeReservationRecord } from '../state/range.js';
 
@@ -64,13 +65,11 @@ function create(context: RouteContext) {
  * (which refuses the wrong state with 409 INVALID_STATE) and answers the reservation.
  */
 function transition(
-  verb: string,
+  operationId: 'range.reservations.checkIn' | 'range.reservations.markNoShow',
   apply: (core: SandboxCore, reservation: RangeReservationRecord) => void,
 ): RouteDefinition {
   return {
-    method: 'POST',
-    path: `/v1/range/reservations/{id}/${verb}`,
-    permission: 'range:write',
+    ...routeFor(operationId),
     handle: (context) => {
       const reservation = reservationAt(context);
       apply(context.sandbox, reservation);
@@ -95,19 +94,15 @@ export const rangeReservationRoutes: readonly RouteDefinition[] = [
     changedAt: 'updated_at',
     location: (row) => row.location_id,
   }),
-  { method: 'POST', path: '/v1/range/reservations', permission: 'range:write', handle: create },
+  { ...routeFor('range.reservations.create'), handle: create },
   {
-    method: 'GET',
-    path: '/v1/range/reservations/{id}',
-    permission: 'range:read',
+    ...routeFor('range.reservations.retrieve'),
     handle: (context) => ok(reservationAt(context)),
   },
-  transition('check-in', reservations.checkIn),
-  transition('no-show', reservations.markNoShow),
+  transition('range.reservations.checkIn', reservations.checkIn),
+  transition('range.reservations.markNoShow', reservations.markNoShow),
   {
-    method: 'POST',
-    path: '/v1/range/reservations/{id}/cancel',
-    permission: 'range:write',
+    ...routeFor('range.reservations.cancel'),
     handle: (context) => {
       const reader = FieldReader.body(context.body);
       const reason = reader.string('reason') ?? null;

@@ -1,6 +1,7 @@
 import { findVisible } from '../http/access.js';
 import { pathId } from '../http/fields.js';
 import { listRoute } from '../http/list.js';
+import { routeFor } from '../http/operations.js';
 import { ok, type RouteDefinition } from '../http/route.js';
 import type { ReturnRecord } from '../state/returns.js';
 
@@ -24,9 +25,7 @@ export const returnRoutes: readonly RouteDefinition[] = [
     render,
   }),
   {
-    method: 'GET',
-    path: '/v1/returns/{id}',
-    permission: 'returns:read',
+    ...routeFor('returns.retrieve'),
     handle: (context) =>
       ok(
         render(

@@ -2,6 +2,7 @@ import { moveCredit, renderStoreCredit } from '../domain/accounts.js';
 import { notFound } from '../errors.js';
 import { FieldReader, pathId } from '../http/fields.js';
 import { listRoute } from '../http/list.js';
+import { routeFor } from '../http/operations.js';
 import { ok, type RouteContext, type RouteDefinition } from '../http/route.js';
 
 function customerAt(context: RouteContext): number {
@@ -29,23 +30,15 @@ function move(kind: 'issued' | 'spent') {
  */
 export const storeCreditRoutes: readonly RouteDefinition[] = [
   {
-    method: 'GET',
-    path: '/v1/customers/{id}/store-credit',
-    permission: 'store_credit:read',
+    ...routeFor('customers.storeCredit.retrieve'),
     handle: (context) => ok(renderStoreCredit(context.sandbox, customerAt(context))),
   },
   {
-    method: 'POST',
-    path: '/v1/customers/{id}/store-credit/issue',
-    permission: 'store_credit:write',
-    idempotency: 'required',
+    ...routeFor('customers.storeCredit.issue'),
     handle: move('issued'),
   },
   {
-    method: 'POST',
-    path: '/v1/customers/{id}/store-credit/redeem',
-    permission: 'store_credit:write',
-    idempotency: 'required',
+    ...routeFor('customers.storeCredit.redeem'),
     handle: move('spent'),
   },
   listRoute<{ id: number }>('storeCredit.list', {
