@@ -1,4 +1,5 @@
 import { EVENT_TYPES } from '../generated/event-types.js';
+import { processAccess } from '../testing/process-access.js';
 import type { Sandbox } from '../testing/sandbox.js';
 
 /** One way to make an event in a running sandbox: API calls through the sandbox's own pipeline, or the register. */
@@ -313,7 +314,7 @@ function sellAndReturn(shop: SandboxShop, settlement: 'refund' | 'store_credit')
 
 /** A card-billed membership whose saved card declines and that owes something (membership 3 of the seed). */
 function decliningMember(shop: SandboxShop): number {
-  const { memberships } = shop.sandbox.core.state;
+  const { memberships } = processAccess(shop.sandbox).state;
   const found = memberships.memberships.all().find((membership) => {
     const owes =
       memberships.charges.find(
