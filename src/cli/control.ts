@@ -18,7 +18,7 @@ export class SandboxControl {
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly sandbox: Sandbox,
+    sandbox: Sandbox,
     ownKey: string,
     private readonly onChange: () => void,
   ) {
