@@ -117,8 +117,9 @@ export class Sandbox {
    */
   async trigger(type: string, options: { apiKey?: string } = {}): Promise<TriggerResult> {
     const { runTrigger } = await import('./triggers.js');
-    const key = options.apiKey ?? (this.#triggerKey ??= this.createKey());
-    return runTrigger(this, key, type);
+    if (options.apiKey) return runTrigger(this, options.apiKey, type);
+    this.#triggerKey ??= this.createKey();
+    return runTrigger(this, this.#triggerKey, type);
   }
 
   /** Issues an API key. With no argument: write on every resource, at every location. */
