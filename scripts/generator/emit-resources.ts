@@ -284,13 +284,16 @@ function sdkSentences(op: OperationModel): string {
       'Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).',
     );
   if (op.undocumented) {
-    const result =
-      op.result.kind === 'schema' && op.result.partial
-        ? ` The result is typed \`Partial<${op.result.name}>\`: any object is accepted, a field present is checked.`
-        : op.result.kind === 'unknown'
-          ? ' The result is typed `unknown`.'
-          : '';
-    out.push(`What the reference does not show is typed loosely: other params are passed through.${result}`);
+    const parts: string[] = [];
+    if (op.query.length > 0 || op.body) parts.push('params the reference does not name are passed through');
+    if (op.result.kind === 'schema' && op.result.partial)
+      parts.push(
+        `the result is \`Partial<${op.result.name}>\` (any object is accepted, a field present is checked)`,
+      );
+    else if (op.result.kind === 'unknown') parts.push('the result is `unknown`');
+    out.push(
+      `What the reference does not show is typed loosely${parts.length > 0 ? `: ${parts.join('; ')}` : ''}.`,
+    );
   }
   return out.join(' ');
 }

@@ -20,7 +20,8 @@ export class CouponsApi extends APIResource {
    * Inferred, not stated by the reference: the permission (coupons:write) and the success status (201).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `coupons:write` (inferred, not stated by the reference).
    * Success: HTTP 201 (inferred, not stated by the reference).
@@ -38,7 +39,8 @@ export class CouponsApi extends APIResource {
    * and response shapes are not shown in the reference.
    * Inferred, not stated by the reference: the permission (coupons:write) and the success status (200).
    *
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `coupons:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -55,8 +57,8 @@ export class CouponsApi extends APIResource {
    * documented here like the coupon.deleted payload, {id, deleted: true}.
    * Inferred, not stated by the reference: the permission (coupons:write) and the success status (200).
    *
-   * What the reference does not show is typed loosely: other params are passed through. The result is typed
-   * `Partial<DeletedObject>`: any object is accepted, a field present is checked.
+   * What the reference does not show is typed loosely: the result is `Partial<DeletedObject>` (any object is
+   * accepted, a field present is checked).
    *
    * Permission: `coupons:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

@@ -15,7 +15,8 @@ export class CustomersAccountPaymentsApi extends APIResource {
    * Inferred, not stated by the reference: the permission (accounts:write) and the success status (201).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `accounts:write` (inferred, not stated by the reference).
    * Success: HTTP 201 (inferred, not stated by the reference).

@@ -20,7 +20,7 @@ export class CustomersAccountApi extends APIResource {
    * Reads the customer's house account. Named only in the reference: the response shape is not shown.
    * Inferred, not stated by the reference: the permission (accounts:read) and the success status (200).
    *
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely.
    *
    * Permission: `accounts:read` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

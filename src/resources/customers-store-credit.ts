@@ -19,7 +19,7 @@ export class CustomersStoreCreditApi extends APIResource {
    * Reads a customer's store-credit balance. Named only in the reference; the shape is not shown.
    * Inferred, not stated by the reference: the permission (store_credit:read) and the success status (200).
    *
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely.
    *
    * Permission: `store_credit:read` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -38,7 +38,8 @@ export class CustomersStoreCreditApi extends APIResource {
    * Inferred, not stated by the reference: the permission (store_credit:write) and the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `store_credit:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -67,7 +68,8 @@ export class CustomersStoreCreditApi extends APIResource {
    * Inferred, not stated by the reference: the permission (store_credit:write) and the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `store_credit:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

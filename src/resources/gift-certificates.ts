@@ -30,7 +30,8 @@ export class GiftCertificatesApi extends APIResource {
    * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (201).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `gift_certificates:write` (inferred, not stated by the reference).
    * Success: HTTP 201 (inferred, not stated by the reference).
@@ -51,7 +52,8 @@ export class GiftCertificatesApi extends APIResource {
    * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `gift_certificates:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -82,7 +84,8 @@ export class GiftCertificatesApi extends APIResource {
    * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `gift_certificates:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -112,7 +115,8 @@ export class GiftCertificatesApi extends APIResource {
    * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `gift_certificates:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -141,7 +145,8 @@ export class GiftCertificatesApi extends APIResource {
    * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `gift_certificates:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -170,7 +175,8 @@ export class GiftCertificatesApi extends APIResource {
    * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `gift_certificates:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -200,7 +206,8 @@ export class GiftCertificatesApi extends APIResource {
    * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `gift_certificates:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

@@ -26,8 +26,8 @@ export class InventoryApi extends APIResource {
    * Inferred, not stated by the reference: the permission (inventory:read) and the success status (200).
    *
    * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item. What the reference
-   * does not show is typed loosely: other params are passed through. The result is typed
-   * `Partial<InventoryLevel>`: any object is accepted, a field present is checked.
+   * does not show is typed loosely: params the reference does not name are passed through; the result is
+   * `Partial<InventoryLevel>` (any object is accepted, a field present is checked).
    *
    * Permission: `inventory:read` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -47,7 +47,7 @@ export class InventoryApi extends APIResource {
    * Inferred, not stated by the reference: the permission (inventory:read) and the success status (200).
    *
    * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item. What the reference
-   * does not show is typed loosely: other params are passed through.
+   * does not show is typed loosely: params the reference does not name are passed through.
    *
    * Permission: `inventory:read` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -74,7 +74,8 @@ export class InventoryApi extends APIResource {
    * Inferred, not stated by the reference: the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `inventory:write`.
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -101,7 +102,8 @@ export class InventoryApi extends APIResource {
    * Inferred, not stated by the reference: the permission (inventory:write) and the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `inventory:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

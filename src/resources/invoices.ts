@@ -19,7 +19,7 @@ export class InvoicesApi extends APIResource {
    * Inferred, not stated by the reference: the permission (accounts:read) and the success status (200).
    *
    * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item. What the reference
-   * does not show is typed loosely: other params are passed through.
+   * does not show is typed loosely: params the reference does not name are passed through.
    *
    * Permission: `accounts:read` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -36,7 +36,7 @@ export class InvoicesApi extends APIResource {
    * (accounts:read) is inferred, not stated.
    * Inferred, not stated by the reference: the permission (accounts:read) and the success status (200).
    *
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely.
    *
    * Permission: `accounts:read` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

@@ -18,7 +18,7 @@ export class LocationsApi extends APIResource {
    * Inferred, not stated by the reference: the success status (200).
    *
    * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item. What the reference
-   * does not show is typed loosely: other params are passed through.
+   * does not show is typed loosely: params the reference does not name are passed through.
    *
    * Permission: `locations:read`.
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -36,7 +36,8 @@ export class LocationsApi extends APIResource {
    * the reference.
    * Inferred, not stated by the reference: the permission (locations:write) and the success status (200).
    *
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `locations:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

@@ -12,7 +12,7 @@ export class MeApi extends APIResource {
    * reference: the response shape is not shown.
    * Inferred, not stated by the reference: the permission (none) and the success status (200).
    *
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely.
    *
    * Permission: none (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

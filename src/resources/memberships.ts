@@ -82,8 +82,8 @@ export class MembershipsApi extends APIResource {
    * Inferred, not stated by the reference: the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through. The result is typed
-   * `Partial<Membership>`: any object is accepted, a field present is checked.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through; the result is `Partial<Membership>` (any object is accepted, a field present is checked).
    *
    * Permission: `memberships:write`.
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -107,7 +107,8 @@ export class MembershipsApi extends APIResource {
    * Inferred, not stated by the reference: the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `memberships:write`.
    * Success: HTTP 200 (inferred, not stated by the reference).

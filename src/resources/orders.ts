@@ -19,7 +19,8 @@ export class OrdersApi extends APIResource {
    * Inferred, not stated by the reference: the success status (201).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `orders:write`.
    * Success: HTTP 201 (inferred, not stated by the reference).
@@ -43,7 +44,7 @@ export class OrdersApi extends APIResource {
    * Inferred, not stated by the reference: the permission (orders:write) and the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely.
    *
    * Permission: `orders:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

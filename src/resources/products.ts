@@ -16,7 +16,7 @@ export class ProductsApi extends APIResource {
    * Inferred, not stated by the reference: the permission (products:read) and the success status (200).
    *
    * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item. What the reference
-   * does not show is typed loosely: other params are passed through.
+   * does not show is typed loosely: params the reference does not name are passed through.
    *
    * Permission: `products:read` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -37,7 +37,8 @@ export class ProductsApi extends APIResource {
    * writable fields). The sale window's field names and the response shape are not shown in the reference.
    * Inferred, not stated by the reference: the success status (200).
    *
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `products:write`.
    * Success: HTTP 200 (inferred, not stated by the reference).

@@ -26,7 +26,8 @@ export class PurchaseOrdersApi extends APIResource {
    * Inferred, not stated by the reference: the success status (201).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `purchase_orders:write`.
    * Success: HTTP 201 (inferred, not stated by the reference).
@@ -54,7 +55,8 @@ export class PurchaseOrdersApi extends APIResource {
    * only in the reference: request and response shapes are not shown.
    * Inferred, not stated by the reference: the permission (purchase_orders:write) and the success status (200).
    *
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `purchase_orders:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -78,7 +80,7 @@ export class PurchaseOrdersApi extends APIResource {
    * Inferred, not stated by the reference: the permission (purchase_orders:write) and the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely.
    *
    * Permission: `purchase_orders:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -99,7 +101,7 @@ export class PurchaseOrdersApi extends APIResource {
    * Inferred, not stated by the reference: the permission (purchase_orders:write) and the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely.
    *
    * Permission: `purchase_orders:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -122,7 +124,8 @@ export class PurchaseOrdersApi extends APIResource {
    * Inferred, not stated by the reference: the permission (purchase_orders:write) and the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `purchase_orders:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

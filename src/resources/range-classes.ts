@@ -13,7 +13,7 @@ export class RangeClassesApi extends APIResource {
    * only the common pagination parameters are documented here.
    *
    * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item. What the reference
-   * does not show is typed loosely: other params are passed through.
+   * does not show is typed loosely: params the reference does not name are passed through.
    *
    * Permission: `range:read`.
    * Errors: 400 `VALIDATION_ERROR` (bad cursor), 402 `RANGE_ADDON_REQUIRED`.

@@ -90,7 +90,7 @@ export class RangeReservationsApi extends APIResource {
    * Inferred, not stated by the reference: the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely.
    *
    * Permission: `range:write`.
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -109,7 +109,7 @@ export class RangeReservationsApi extends APIResource {
    * Inferred, not stated by the reference: the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely.
    *
    * Permission: `range:write`.
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -131,7 +131,8 @@ export class RangeReservationsApi extends APIResource {
    * Inferred, not stated by the reference: the success status (200).
    *
    * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
-   * What the reference does not show is typed loosely: other params are passed through.
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `range:write`.
    * Success: HTTP 200 (inferred, not stated by the reference).

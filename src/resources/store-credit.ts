@@ -16,7 +16,7 @@ export class StoreCreditApi extends APIResource {
    * Inferred, not stated by the reference: the permission (store_credit:read) and the success status (200).
    *
    * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item. What the reference
-   * does not show is typed loosely: other params are passed through.
+   * does not show is typed loosely: params the reference does not name are passed through.
    *
    * Permission: `store_credit:read` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
