@@ -97,10 +97,12 @@ async function main(): Promise<number> {
   ];
   if (differences.length === 0) {
     await rm(scratch, { recursive: true, force: true });
-    console.log(`${shown} is up to date with ${path.relative(process.cwd(), cli.spec)}`);
+    console.log(
+      `${shown}${resources ? ', src/resources and docs/resources.md are' : ' is'} up to date with ${path.relative(process.cwd(), cli.spec)}`,
+    );
     return 0;
   }
-  console.error(`${shown} is out of date with the spec; run \`npm run generate\`. Differing files:`);
+  console.error(`generated files are out of date with the spec; run \`npm run generate\`. Differing files:`);
   for (const line of differences) console.error(`  ${line}`);
   console.error(`(fresh output kept in ${scratch} for diffing)`);
   return 1;
