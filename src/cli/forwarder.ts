@@ -60,7 +60,7 @@ export class ForwardError extends Error {
 
 /**
  * Delivers feed events to a local receiver as the service delivers webhooks: the event envelope as the
- * body, signed by `signPayload` with the local secret, and the service's headers. Each event keeps one
+ * body, sent by `sendSignedDelivery` (the sandbox's sender too) signed with the local secret. Each event keeps one
  * attempt counter for the life of the process, so a retry says `Service-Attempt: 2` and so on; each
  * delivery (a fresh call of `deliver`) has its own id.
  */
