@@ -1,9 +1,9 @@
 import type { EventType } from '../generated/event-types.js';
 import { processAccess, type SandboxProcessAccess } from '../testing/process-access.js';
 import type { Sandbox } from '../testing/sandbox.js';
+import { triggerCatalog } from '../testing/triggers.js';
 import { logStream } from './log-stream.js';
 import { applyOverrides, type OverrideMap, overrideProblems } from './overrides.js';
-import { RECIPES, SandboxShop, triggerCatalog } from './triggers.js';
 
 /** The control surface of a `shop-mgmt sandbox` process: never under /v1, never part of the API. */
 export const CONTROL_PREFIX = '/_sandbox/';
@@ -13,16 +13,14 @@ export const CONTROL_PREFIX = '/_sandbox/';
  * the sandbox accepts, as `Authorization: Bearer`.
  */
 export class SandboxControl {
-  readonly #shop: SandboxShop;
   readonly #access: SandboxProcessAccess;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    sandbox: Sandbox,
-    ownKey: string,
+    private readonly sandbox: Sandbox,
+    private readonly ownKey: string,
     private readonly onChange: () => void,
   ) {
-    this.#shop = new SandboxShop(sandbox, ownKey);
     this.#access = processAccess(sandbox);
   }
 
@@ -49,12 +47,11 @@ export class SandboxControl {
   async #trigger(request: Request): Promise<Response> {
     const body = (await request.json().catch(() => null)) as { type?: unknown; override?: unknown } | null;
     const type = typeof body?.type === 'string' ? body.type : '';
-    const recipe = RECIPES[type];
-    const problems = recipe ? overrideProblems(type, body?.override) : [];
+    const known = triggerCatalog().find((entry) => entry.type === type);
+    const problems = known?.supported ? overrideProblems(type, body?.override) : [];
     if (problems.length > 0) return answer(400, { error: problems.join('\n'), invalid: true });
     const override = (body?.override ?? {}) as OverrideMap;
-    if (!recipe) {
-      const known = triggerCatalog().find((entry) => entry.type === type);
+    if (!known?.supported) {
       return answer(422, {
         error: known
           ? `the sandbox cannot make ${type}: ${known.reason}`
@@ -62,8 +59,6 @@ export class SandboxControl {
         unsupported: true,
       });
     }
-    const before = this.#access.lastEventSeq();
-    this.#shop.unrecorded.length = 0;
     let overridden = false;
     if (Object.keys(override).length > 0) {
       this.#access.armOverride(
@@ -75,8 +70,7 @@ export class SandboxControl {
       );
     }
     try {
-      const did = await recipe(this.#shop);
-      const events = this.#access.eventsAfter(before).concat(this.#shop.unrecorded);
+      const { did, events } = await this.sandbox.trigger(type, { apiKey: this.ownKey });
       this.onChange();
       return answer(200, { type, did, events, overridden });
     } catch (error) {

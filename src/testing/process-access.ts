@@ -1,24 +1,17 @@
 import type { ActivityLog } from './activity.js';
 import type { Sandbox } from './sandbox.js';
-import type { SandboxState } from './state/index.js';
 
 /**
- * @internal What the CLI's `shop-mgmt sandbox` process needs of a sandbox beyond its public API: the
- * activity log it streams, the control surface's key check, the event log's newest entries and the
- * one-shot override of `trigger --override`. Package-internal: not exported from `shop-mgmt/testing`, so
+ * @internal What the CLI's `shop-mgmt sandbox` process needs of a sandbox beyond its public API
+ * (`sandbox.trigger` makes the events): the activity log it streams, the control surface's key check and
+ * the one-shot override of `trigger --override`. Package-internal: not exported from `shop-mgmt/testing`, so
  * the CLI reads these through this one narrow door instead of reaching into the sandbox's core.
  */
 export interface SandboxProcessAccess {
   /** The live log of requests, deliveries and events (`/_sandbox/logs` streams it). */
   readonly activity: ActivityLog;
-  /** Read-only: the shop's records, for trigger recipes that pick one (a member who owes, ...). */
-  readonly state: Readonly<SandboxState>;
   /** Checks a key as the API does (failed attempts count toward its lockout), without a request's rate cost. */
   authenticate(authorization: string | null): boolean;
-  /** The sequence number of the newest recorded event (0 before the first). */
-  lastEventSeq(): number;
-  /** The events recorded after sequence number `seq`, oldest first. */
-  eventsAfter(seq: number): { id: string; type: string }[];
   /** Changes the payload of the next event of `type` with `apply`; `done` is told when it happened. */
   armOverride(type: string, apply: (object: Record<string, unknown>) => void, done: () => void): void;
   /** Drops an armed override that no event used. */
@@ -30,7 +23,6 @@ export function processAccess(sandbox: Sandbox): SandboxProcessAccess {
   const core = sandbox.core;
   return {
     activity: core.activity,
-    state: core.state,
     authenticate: (authorization) => {
       try {
         core.keys.authenticate(authorization, '127.0.0.1');
@@ -39,12 +31,6 @@ export function processAccess(sandbox: Sandbox): SandboxProcessAccess {
         return false;
       }
     },
-    lastEventSeq: () => core.events.all().at(-1)?.seq ?? 0,
-    eventsAfter: (seq) =>
-      core.events
-        .all()
-        .filter((event) => event.seq > seq)
-        .map((event) => ({ id: event.envelope.id, type: event.envelope.type })),
     armOverride: (type, apply, done) => core.overrides.arm(type, apply, done),
     disarmOverride: () => core.overrides.disarm(),
   };
