@@ -3,8 +3,9 @@ import type { Sandbox } from './sandbox.js';
 
 /**
  * @internal What the CLI's `shop-mgmt sandbox` process needs of a sandbox beyond its public API
- * (`sandbox.trigger` makes the events): the activity log it streams, the control surface's key check and
- * the one-shot override of `trigger --override`. Package-internal: not exported from `shop-mgmt/testing`, so
+ * (`sandbox.trigger` makes the events, `sandbox.webhooks` lists endpoints): the activity log it streams, the
+ * control surface's key check, the one-shot override of `trigger --override`, the counts a restored `--state`
+ * reports and an endpoint's secrets (`--forward-to` reuses an endpoint whose secret matches). Package-internal: not exported from `shop-mgmt/testing`, so
  * the CLI reads these through this one narrow door instead of reaching into the sandbox's core.
  */
 export interface SandboxProcessAccess {
@@ -16,6 +17,12 @@ export interface SandboxProcessAccess {
   armOverride(type: string, apply: (object: Record<string, unknown>) => void, done: () => void): void;
   /** Drops an armed override that no event used. */
   disarmOverride(): void;
+  /** How many API keys the sandbox holds (a restored `--state` reports it). */
+  keyCount(): number;
+  /** How many events the feed holds. */
+  eventCount(): number;
+  /** The secrets a webhook endpoint accepts deliveries signed with, as it holds them; empty for an unknown id. */
+  endpointSecrets(id: string): readonly string[];
 }
 
 /** @internal The CLI's door into `sandbox` (see `SandboxProcessAccess`). */
@@ -33,5 +40,8 @@ export function processAccess(sandbox: Sandbox): SandboxProcessAccess {
     },
     armOverride: (type, apply, done) => core.overrides.arm(type, apply, done),
     disarmOverride: () => core.overrides.disarm(),
+    keyCount: () => core.keys.size,
+    eventCount: () => core.events.all().length,
+    endpointSecrets: (id) => [...(core.endpoints.find(id)?.secrets ?? [])],
   };
 }
