@@ -2,7 +2,7 @@ import { preview, redactedCopy } from '../internal/redact.js';
 import type { CallState } from './call.js';
 import type { SuccessEnvelope } from './envelope.js';
 import { HookError, InvalidResponseError, ResponseValidationError } from './errors/transport-errors.js';
-import { loadedChecker } from './lazy-validation.js';
+import type { Checker } from './lazy-validation.js';
 import type { SdkLogger } from './logger.js';
 import type { Operation } from './operation.js';
 import type { ListMeta } from './pagination.js';
@@ -32,22 +32,23 @@ interface PolicyConfig {
   readonly secrets: readonly string[];
 }
 
-/** A single record's `data` under the call's validation mode. */
+/** A single record's `data` under the call's validation mode, checked with the call's loaded `checker`. */
 export function validatedRecord(
   operation: Operation,
+  { schemas, validators }: Checker,
   response: Response,
   data: unknown,
   mode: ResponseValidation,
   config: PolicyConfig,
 ): unknown {
   if (mode === 'off') return data;
-  const { schemas, validators } = loaded(operation);
   return settle(operation, response, data, validators.check(schemas.result, data), mode, config);
 }
 
 /** A page's `data` under the call's validation mode; an array in every mode, else InvalidResponseError. */
 export function validatedList(
   operation: Operation,
+  { schemas, validators }: Checker,
   response: Response,
   data: unknown,
   mode: ResponseValidation,
@@ -61,7 +62,6 @@ export function validatedList(
     );
   }
   if (mode === 'off') return data as unknown[];
-  const { schemas, validators } = loaded(operation);
   return settle(
     operation,
     response,
@@ -70,13 +70,6 @@ export function validatedList(
     mode,
     config,
   ) as unknown[];
-}
-
-/** The transport loads an operation's checker before its first request is sent, so it is there by now. */
-function loaded(operation: Operation) {
-  const found = loadedChecker(operation);
-  if (!found) throw new Error(`The schemas of ${operation.id} were not loaded before its answer`);
-  return found;
 }
 
 function settle(
@@ -126,6 +119,7 @@ export interface Accepted {
 /** The answer of one attempt, opened: a record's `data`, or a page's items and its checked `meta`. */
 export function accepted(
   call: CallState,
+  checker: Checker,
   response: Response,
   envelope: SuccessEnvelope,
   mode: ResponseValidation,
@@ -133,7 +127,7 @@ export function accepted(
 ): Accepted {
   if (!call.list) {
     return {
-      data: validatedRecord(call.spec, response, envelope.data, mode, config),
+      data: validatedRecord(call.spec, checker, response, envelope.data, mode, config),
       meta: undefined,
       response,
     };
@@ -146,7 +140,7 @@ export function accepted(
       response.headers,
     );
   }
-  return { data: validatedList(call.spec, response, envelope.data, mode, config), meta, response };
+  return { data: validatedList(call.spec, checker, response, envelope.data, mode, config), meta, response };
 }
 
 /** A usable `meta`: a boolean `has_more`, and a cursor to follow whenever it is true. */
