@@ -42,7 +42,7 @@ export function validatedRecord(
   config: PolicyConfig,
 ): unknown {
   if (mode === 'off') return data;
-  return settle(operation, response, data, validators.check(schemas.result, data), mode, config);
+  return settle(operation, response, data, validators.check(schemas.result, data, schemas.resultIsInput === true), mode, config);
 }
 
 /** A page's `data` under the call's validation mode; an array in every mode, else InvalidResponseError. */
@@ -66,7 +66,7 @@ export function validatedList(
     operation,
     response,
     data,
-    validators.checkList(schemas.result, data),
+    validators.checkList(schemas.result, data, schemas.resultIsInput === true),
     mode,
     config,
   ) as unknown[];
