@@ -13,11 +13,7 @@ import { ShopError } from './errors/shop-error.js';
 import { NO_HOOKS, type PreparedHooks, prepareHooks, type ShopHooks } from './hooks.js';
 import { isLogLevel, type Logger, type LogLevel, SdkLogger } from './logger.js';
 import type { RequestHeaders } from './request-options.js';
-import {
-  isResponseValidation,
-  type ResponseValidation,
-  type ValidationIssueListener,
-} from './response-policy.js';
+import { isResponseValidation, type ResponseValidation, type ValidationIssueListener } from './response.js';
 import {
   isPacing,
   isRateLimitStore,

@@ -1,15 +1,14 @@
 import { mergeHeaders } from '../internal/headers.js';
 import { compilePath, type PathBuilder } from '../internal/path.js';
 import { ParamsValidationError } from './errors/params-validation-error.js';
-import { resolveIdempotencyKey } from './idempotency.js';
 import type { Checker } from './lazy-validation.js';
 import type { HttpMethod, Operation } from './operation.js';
 import type { RequestParams } from './params.js';
-import { encodeQuery } from './query.js';
 import type { RequestOptions } from './request-options.js';
 
 // One call's request, built once for all its attempts from the operation, the checked params and the call's
-// options: URL, method, headers, body, Idempotency-Key, and the loaded checker its answer is checked with.
+// options: URL (path and query encoded), method, headers, body, Idempotency-Key, and the loaded checker its
+// answer is checked with.
 
 /** The request of one call, the same for every attempt. */
 export interface Prepared {
@@ -132,4 +131,74 @@ function serialise(operation: Operation, body: unknown): string {
       operation.id,
     );
   }
+}
+
+/** The API refuses longer keys (reference section 8); the SDK refuses them first, before anything is sent. */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 100;
+
+/**
+ * The Idempotency-Key of a POST: the caller's, else a fresh UUID v4. Resolved once per call, so every retry
+ * of the call sends the same key and the server can replay instead of acting twice.
+ */
+export function resolveIdempotencyKey(callerKey: string | undefined): string {
+  if (callerKey === undefined) return globalThis.crypto.randomUUID(); // Web Crypto: on every runtime
+  if (typeof callerKey !== 'string' || callerKey.length === 0) {
+    throw new ParamsValidationError({ idempotencyKey: ['must be a non-empty string'] });
+  }
+  if (callerKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw new ParamsValidationError({
+      idempotencyKey: [`must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, got ${callerKey.length}`],
+    });
+  }
+  // A header value must be printable ASCII; anything else would fail inside fetch with a bare TypeError.
+  if (!/^[\x20-\x7e]+$/.test(callerKey)) {
+    throw new ParamsValidationError({ idempotencyKey: ['must be printable ASCII'] });
+  }
+  return callerKey;
+}
+
+// Query encoding of the design's "Transport rules": booleans as true/false, arrays comma-separated, a Date as
+// its ISO string, undefined and null left out. Values are percent-encoded whole, so an opaque cursor reaches
+// the server byte for byte (a `+` stays a plus, not a space).
+
+function scalar(name: string, value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      try {
+        return encodeURIComponent(value);
+      } catch {
+        break; // a lone UTF-16 surrogate cannot be percent-encoded: the typed error below says so
+      }
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (Number.isFinite(value)) return String(value);
+      break;
+    case 'object':
+      if (value instanceof Date && !Number.isNaN(value.getTime()))
+        return encodeURIComponent(value.toISOString());
+      break;
+  }
+  throw new ParamsValidationError({
+    [name]: ['must be a well-formed string, a finite number, a boolean, a valid Date or an array of them'],
+  });
+}
+
+/** `query` as a query string with its leading `?`, or `''` when nothing is left to send. */
+export function encodeQuery(query: Readonly<Record<string, unknown>> | undefined | null): string {
+  if (!query) return '';
+  let out = '';
+  for (const name in query) {
+    const value = query[name];
+    if (value === undefined || value === null) continue;
+    let encoded: string;
+    if (Array.isArray(value)) {
+      if (value.length === 0) continue;
+      encoded = value.map((item) => scalar(name, item)).join(',');
+    } else {
+      encoded = scalar(name, value);
+    }
+    out += `${out === '' ? '?' : '&'}${encodeURIComponent(name)}=${encoded}`;
+  }
+  return out;
 }
