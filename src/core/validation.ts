@@ -53,9 +53,10 @@ const SCALARS = new Set([
 /**
  * True when a value that passes a schema of the caller's own is also its output (no transform, default,
  * coercion or overwriting check), so returning the input is exact; false when unsure (a schema without a
- * public `def`), which takes the parser. Read once per schema, never for a generated operation.
+ * public `def`), which takes the parser. Read once per schema, never for a generated operation (the tests
+ * hold the generator's `resultIsInput` to it).
  */
-function outputIsInput(schema: unknown, seen: Set<unknown>): boolean {
+export function outputIsInput(schema: unknown, seen: Set<unknown> = new Set()): boolean {
   if (seen.has(schema)) return true;
   seen.add(schema);
   const def = (schema as { readonly def?: PublicDef }).def;

@@ -8,6 +8,8 @@ import { z } from 'zod';
 import type { ClientOptions } from '../../src/client.js';
 import { ParamsValidationError, ShopError } from '../../src/core/errors/index.js';
 import { defineOperation } from '../../src/core/operation.js';
+import { outputIsInput } from '../../src/core/validation.js';
+import { OPERATION_SCHEMAS } from '../../src/generated/operation-schemas.js';
 import type { ShopClient } from '../../src/index.js';
 import {
   API_KEY,
@@ -123,6 +125,23 @@ describe('one checker for the options with bounds', () => {
 });
 
 describe("the answer's check", () => {
+  it('is told by the generator that every generated result changes no value, and the schemas agree', () => {
+    const entries = Object.entries(OPERATION_SCHEMAS);
+    expect(entries.length).toBeGreaterThan(50);
+    for (const [id, schemas] of entries) {
+      expect([id, schemas.resultIsInput]).toEqual([id, true]);
+      expect([id, schemas.result === null || outputIsInput(schemas.result)]).toEqual([id, true]);
+    }
+  });
+
+  it("finds a transform, a default, a coercion or an overwriting check in a schema of the caller's own", () => {
+    expect(outputIsInput(z.looseObject({ id: z.number().int(), tags: z.array(z.string()) }))).toBe(true);
+    expect(outputIsInput(z.object({ at: z.string().transform((at) => new Date(at)) }))).toBe(false);
+    expect(outputIsInput(z.object({ n: z.number().default(1) }))).toBe(false);
+    expect(outputIsInput(z.object({ n: z.coerce.number() }))).toBe(false);
+    expect(outputIsInput(z.object({ name: z.string().trim() }))).toBe(false);
+  });
+
   it("returns a hand-written schema's output: its transforms applied", async () => {
     record();
     const op = defineOperation({
