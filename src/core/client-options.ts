@@ -31,6 +31,8 @@ export interface ClientOptions {
   /**
    * The API key, sent as `Authorization: Bearer <key>`; never logged. Or a function giving the key to use
    * now, called before each attempt (key rolling, a vault); every key it returns is kept out of logs and errors.
+   * Headers that name `authorization` themselves (`defaultHeaders`, a derived client's or a call's `headers`)
+   * are sent instead of the key's, and `authorization: null` there sends none (custom auth).
    * @default process.env.SHOP_API_KEY
    */
   apiKey?: ApiKeyOption;
