@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { SandboxUsageError } from '../testing/errors.js';
+import { ROUTES } from '../testing/features/routes.js';
 import type { SandboxOptions } from '../testing/options.js';
-import { ROUTES } from '../testing/routes/index.js';
 import type { Sandbox } from '../testing/sandbox.js';
 import { restoreSandbox, type SandboxSnapshot, sandboxSnapshot } from '../testing/snapshot.js';
 import { usageError } from './exit-codes.js';

@@ -1,6 +1,6 @@
 import type { SandboxCore } from './core.js';
-import { insertReservation } from './domain/reservations.js';
 import { SandboxUsageError } from './errors.js';
+import { insertReservation } from './features/range/reservations.js';
 import type { CustomerRecord } from './state/shop.js';
 
 /**

@@ -21,6 +21,10 @@ export type {
   SignedDeliveryOptions,
 } from './factories/index.js';
 export { buildEvent, buildRecord, RECORD_SCHEMAS, signedDelivery } from './factories/index.js';
+export type { CloseVisitOptions, VisitRentalReturn } from './features/range/register.js';
+export type { ReturnSaleOptions } from './features/returns/returns.js';
+export type { SellLine, SellOptions } from './features/sales/register.js';
+export type { CustomerChanges, NewCustomer } from './features/shop/customers.js';
 export type { FaultOptions, SandboxFaults } from './http/faults.js';
 export type { CreateKeyOptions, Permission, RollKeyOptions } from './http/keys.js';
 export { CLIENT_IP_HEADER } from './http/pipeline.js';
@@ -33,12 +37,8 @@ export type {
   SandboxSubscription,
 } from './options.js';
 export type { NewInvoice, NewLocation, NewProduct } from './register/back-office.js';
-export type { CustomerChanges, NewCustomer } from './register/customers.js';
 export type { SandboxRegister } from './register/index.js';
 export type { SandboxOwner } from './register/owner.js';
-export type { CloseVisitOptions, VisitRentalReturn } from './register/range.js';
-export type { ReturnSaleOptions } from './register/returns.js';
-export type { SellLine, SellOptions } from './register/sales.js';
 export { createSandbox, Sandbox } from './sandbox.js';
 export type { ListenOptions, SandboxServer } from './server.js';
 export type { SandboxSnapshot, SnapshotOptions } from './snapshot.js';

@@ -2,6 +2,7 @@ import { seedRecords } from './bulk-records.js';
 import type { SandboxClock } from './clock.js';
 import { createCore, type SandboxCore } from './core.js';
 import { SandboxWebhooks } from './events/webhooks.js';
+import { ROUTES } from './features/routes.js';
 import type { SandboxFaults } from './http/faults.js';
 import type { CreateKeyOptions, RollKeyOptions } from './http/keys.js';
 import { type ClientInfo, handleRequest } from './http/pipeline.js';
@@ -15,7 +16,6 @@ import {
 } from './options.js';
 import { SandboxRegister } from './register/index.js';
 import { SandboxOwner } from './register/owner.js';
-import { ROUTES } from './routes/index.js';
 import { seedShopState } from './seed/index.js';
 import type { ListenOptions, SandboxServer } from './server.js';
 import type { SentEmail } from './state/shop.js';

@@ -1,9 +1,9 @@
 import type { SandboxCore } from '../core.js';
-import { DAY_MS, dateOf } from '../domain/dates.js';
-import { renderProduct } from '../domain/products.js';
 import { SandboxUsageError } from '../errors.js';
-import type { InvoiceRecord } from '../state/accounts.js';
-import type { ProductRecord } from '../state/catalog.js';
+import type { ProductRecord } from '../features/inventory/catalog-state.js';
+import { renderProduct } from '../features/inventory/products.js';
+import type { InvoiceRecord } from '../features/sales/accounts-state.js';
+import { DAY_MS, dateOf } from '../state/dates.js';
 import type { LocationRecord } from '../state/shop.js';
 import { referencesTo } from './records.js';
 

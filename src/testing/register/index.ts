@@ -1,22 +1,22 @@
 import type { SandboxCore } from '../core.js';
-import { chargeSavedCardNow, payAtRegister } from '../domain/membership-billing.js';
-import * as rentals from '../domain/rentals.js';
 import { SandboxUsageError } from '../errors.js';
-import type { MembershipRecord } from '../state/memberships.js';
-import type { OrderRecord } from '../state/orders.js';
-import type { RangeRentalRecord, RangeReservationRecord } from '../state/range.js';
-import type { ReturnRecord } from '../state/returns.js';
-import type { CustomerRecord } from '../state/shop.js';
+import { chargeSavedCardNow, payAtRegister } from '../features/memberships/billing.js';
+import type { MembershipRecord } from '../features/memberships/state.js';
+import { type CloseVisitOptions, closeVisit } from '../features/range/register.js';
+import * as rentals from '../features/range/rentals.js';
+import type { RangeRentalRecord, RangeReservationRecord } from '../features/range/state.js';
+import { type ReturnSaleOptions, returnSale } from '../features/returns/returns.js';
+import type { ReturnRecord } from '../features/returns/state.js';
+import type { OrderRecord } from '../features/sales/orders-state.js';
+import { type SellOptions, sell } from '../features/sales/register.js';
 import {
   addCustomer,
   type CustomerChanges,
   deleteCustomer,
   type NewCustomer,
   updateCustomer,
-} from './customers.js';
-import { type CloseVisitOptions, closeVisit } from './range.js';
-import { type ReturnSaleOptions, returnSale } from './returns.js';
-import { type SellOptions, sell } from './sales.js';
+} from '../features/shop/customers.js';
+import type { CustomerRecord } from '../state/shop.js';
 
 /**
  * Register-side actions: what staff do at the counter and the API cannot (reference section 1, rule 4).

@@ -1,6 +1,6 @@
 import type { SandboxCore } from '../core.js';
-import type { InvoiceRecord } from '../state/accounts.js';
-import type { ProductRecord } from '../state/catalog.js';
+import type { ProductRecord } from '../features/inventory/catalog-state.js';
+import type { InvoiceRecord } from '../features/sales/accounts-state.js';
 import type { LocationRecord } from '../state/shop.js';
 import {
   addLocation,

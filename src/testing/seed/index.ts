@@ -1,9 +1,9 @@
 import type { SandboxCore } from '../core.js';
+import { seedMemberships } from '../features/memberships/seed.js';
+import { seedRange } from '../features/range/seed.js';
+import { seedRentals } from '../features/range/seed-rentals.js';
+import { seedRetail } from '../features/sales/seed-retail.js';
 import type { SeedContext, Seeder } from './context.js';
-import { seedMemberships } from './memberships.js';
-import { seedRange } from './range.js';
-import { seedRentals } from './rentals.js';
-import { seedRetail } from './retail.js';
 import { seedShop } from './shop.js';
 
 /**

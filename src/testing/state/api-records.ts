@@ -5,19 +5,18 @@
 // at the end still holds every record to the client's type, so an `Own` field cannot drift either.
 // Types only: nothing here exists at runtime.
 import type * as Api from '../../generated/schemas.js';
+import type { ProductRecord } from '../features/inventory/catalog-state.js';
+import type { InventoryLevelRecord, SerializedUnitRecord } from '../features/inventory/state.js';
 import type {
-  AccountPaymentRecord,
-  HouseAccountRecord,
-  InvoiceRecord,
-  StoreCreditEntryRecord,
-} from './accounts.js';
-import type { CardTransactionRecord } from './cards.js';
-import type { ProductRecord } from './catalog.js';
-import type { InventoryLevelRecord, SerializedUnitRecord } from './inventory.js';
-import type { MembershipChargeRecord, MembershipPlanRecord, MembershipRecord } from './memberships.js';
-import type { OrderRecord } from './orders.js';
-import type { CouponRecord, GiftCertificateRecord } from './promotions.js';
-import type { PurchaseOrderLineRecord, PurchaseOrderRecord, ReceivingRecord } from './purchasing.js';
+  MembershipChargeRecord,
+  MembershipPlanRecord,
+  MembershipRecord,
+} from '../features/memberships/state.js';
+import type {
+  PurchaseOrderLineRecord,
+  PurchaseOrderRecord,
+  ReceivingRecord,
+} from '../features/purchasing/state.js';
 import type {
   RangeClassRecord,
   RangeRentalCheckoutRecord,
@@ -25,8 +24,17 @@ import type {
   RangeReservationRecord,
   RangeResourceRecord,
   RangeSessionRecord,
-} from './range.js';
-import type { ReturnLineRecord, ReturnRecord } from './returns.js';
+} from '../features/range/state.js';
+import type { ReturnLineRecord, ReturnRecord } from '../features/returns/state.js';
+import type {
+  AccountPaymentRecord,
+  HouseAccountRecord,
+  InvoiceRecord,
+  StoreCreditEntryRecord,
+} from '../features/sales/accounts-state.js';
+import type { CardTransactionRecord } from '../features/sales/cards-state.js';
+import type { OrderRecord } from '../features/sales/orders-state.js';
+import type { CouponRecord, GiftCertificateRecord } from '../features/sales/promotions-state.js';
 import type { CustomerRecord, LocationRecord } from './shop.js';
 
 /**

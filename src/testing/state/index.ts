@@ -1,13 +1,13 @@
-import { type AccountState, createAccountState } from './accounts.js';
-import { type CardState, createCardState } from './cards.js';
-import { type CatalogState, createCatalogState } from './catalog.js';
-import { createInventoryState, type InventoryState } from './inventory.js';
-import { createMembershipState, type MembershipState } from './memberships.js';
-import { createOrderState, type OrderState } from './orders.js';
-import { createPromotionState, type PromotionState } from './promotions.js';
-import { createPurchasingState, type PurchasingState } from './purchasing.js';
-import { createRangeState, type RangeState } from './range.js';
-import { createReturnState, type ReturnState } from './returns.js';
+import { type CatalogState, createCatalogState } from '../features/inventory/catalog-state.js';
+import { createInventoryState, type InventoryState } from '../features/inventory/state.js';
+import { createMembershipState, type MembershipState } from '../features/memberships/state.js';
+import { createPurchasingState, type PurchasingState } from '../features/purchasing/state.js';
+import { createRangeState, type RangeState } from '../features/range/state.js';
+import { createReturnState, type ReturnState } from '../features/returns/state.js';
+import { type AccountState, createAccountState } from '../features/sales/accounts-state.js';
+import { type CardState, createCardState } from '../features/sales/cards-state.js';
+import { createOrderState, type OrderState } from '../features/sales/orders-state.js';
+import { createPromotionState, type PromotionState } from '../features/sales/promotions-state.js';
 import { createShopState, type ShopSettings, type ShopState } from './shop.js';
 
 /**

@@ -1,0 +1,265 @@
+import type { SandboxCore } from '../../core.js';
+import { apiError, invalidState } from '../../errors.js';
+import { addDays, addMonths, dateOf } from '../../state/dates.js';
+import { touch } from '../../state/stamps.js';
+import type { MembershipChargeRecord, MembershipPlanRecord, MembershipRecord, SavedCard } from './state.js';
+
+/** Where members save a card and pay links point (the sandbox's made-up host; nothing is served there). */
+export const PAY_HOST = 'https://pay.sandbox.shop.test';
+/** The reference: "charges: only on the single-record read: the last 50 charges". */
+const RECENT_CHARGES = 50;
+/** Statuses whose charges are still owed. */
+export const UNPAID: readonly string[] = ['due', 'failed'];
+
+/** Perks are on for active and past_due (reference section 3); guest passes need them. */
+export function perksOn(membership: MembershipRecord): boolean {
+  return membership.status === 'active' || membership.status === 'past_due';
+}
+
+/** The first day of the period after the one starting on `start`: interval_count x billing_interval. */
+export function nextPeriodStart(plan: MembershipPlanRecord, start: string): string {
+  const count = plan.interval_count;
+  if (plan.billing_interval === 'year') return addMonths(start, 12 * count);
+  if (plan.billing_interval === 'week') return addDays(start, 7 * count);
+  if (plan.billing_interval === 'day') return addDays(start, count);
+  return addMonths(start, count);
+}
+
+/** The last day (inclusive) of the period starting on `start`. */
+export function periodEnd(plan: MembershipPlanRecord, start: string): string {
+  return addDays(nextPeriodStart(plan, start), -1);
+}
+
+/** The last day of the minimum term, or null without one. */
+export function commitmentEnd(plan: MembershipPlanRecord, startedOn: string): string | null {
+  return plan.commitment_months > 0 ? addDays(addMonths(startedOn, plan.commitment_months), -1) : null;
+}
+
+/** The day a scheduled cancellation takes effect after: the paid period's end, or the term's if later. */
+export function scheduledEnd(membership: MembershipRecord): string | null {
+  const ends = [membership.current_period_end, membership.commitment_ends_on].filter(
+    (date): date is string => date !== null,
+  );
+  return ends.sort().at(-1) ?? null;
+}
+
+export function renderMembership(membership: MembershipRecord): MembershipRecord {
+  return { ...membership, members: membership.members.map((member) => ({ ...member })) };
+}
+
+/** A membership's charges, newest first, at most the last 50. */
+export function chargesOf(core: SandboxCore, membershipId: number): MembershipChargeRecord[] {
+  const { charges, chargeOwner } = core.state.memberships;
+  return charges
+    .filter((charge) => chargeOwner.get(charge.id) === membershipId)
+    .sort((a, b) => b.id - a.id)
+    .slice(0, RECENT_CHARGES)
+    .map((charge) => ({ ...charge }));
+}
+
+/** The single-record read (and the create answer): the membership with its last 50 charges. */
+export function renderMembershipDetail(
+  core: SandboxCore,
+  membership: MembershipRecord,
+): Record<string, unknown> {
+  return { ...renderMembership(membership), charges: chargesOf(core, membership.id) };
+}
+
+/** membership.updated / membership.payment_failed: the membership plus change and detail. */
+export function recordMembershipChange(
+  core: SandboxCore,
+  type: 'membership.updated' | 'membership.payment_failed',
+  membership: MembershipRecord,
+  change: string,
+  detail: string | null,
+): void {
+  core.events.record(type, { ...renderMembership(membership), change, detail });
+}
+
+/** A pay link for an unpaid charge; only a shop with card processing has them. */
+export function payUrl(core: SandboxCore): string | null {
+  return core.state.shop.settings.cardProcessing ? `${PAY_HOST}/c/${core.random.hex(24)}` : null;
+}
+
+/** Adds a charge to a membership. */
+export function insertCharge(
+  core: SandboxCore,
+  membership: MembershipRecord,
+  charge: Omit<MembershipChargeRecord, 'object' | 'id'>,
+): MembershipChargeRecord {
+  const { charges, chargeOwner } = core.state.memberships;
+  const row = charges.insert((id) => ({ object: 'membership_charge', id, ...charge }));
+  chargeOwner.set(row.id, membership.id);
+  return row;
+}
+
+/** What a sign-up is made of; the caller has checked every rule. */
+export interface NewMembership {
+  readonly customerId: number;
+  readonly plan: MembershipPlanRecord;
+  readonly billingMethod: MembershipRecord['billing_method'];
+  readonly paid: boolean;
+  readonly locationId: number;
+  readonly externalReference: string | null;
+  readonly source: string;
+  readonly card?: SavedCard | null;
+  /** Family members besides the primary, each with role member. */
+  readonly family?: readonly number[];
+}
+
+/**
+ * Signs someone up (reference section 3): paid -> active with the signup charge paid and no order;
+ * otherwise pending with the signup charge (first period plus initiation fee) due. Fires
+ * membership.created.
+ */
+export function signUp(core: SandboxCore, input: NewMembership): MembershipRecord {
+  const now = core.clock.iso();
+  const today = dateOf(core.clock.nowMs());
+  const { plan } = input;
+  const membership = core.state.memberships.memberships.insert((id) => ({
+    object: 'membership',
+    id,
+    number: `M-${String(1000 + id)}`,
+    plan_id: plan.id,
+    customer_id: input.customerId,
+    location_id: input.locationId,
+    status: input.paid ? 'active' : 'pending',
+    billing_method: input.billingMethod,
+    has_saved_card: Boolean(input.card),
+    price_cents: plan.price_cents,
+    started_on: today,
+    current_period_start: today,
+    current_period_end: periodEnd(plan, today),
+    next_bill_on: nextPeriodStart(plan, today),
+    commitment_ends_on: commitmentEnd(plan, today),
+    cancel_at_period_end: false,
+    cancel_reason: null,
+    cancelled_at: null,
+    frozen_until: null,
+    guest_passes_left: plan.guest_passes_per_period,
+    source: input.source,
+    card_link_url: `${PAY_HOST}/m/${core.random.hex(24)}/card`,
+    members: [
+      { customer_id: input.customerId, role: 'primary', added_at: now },
+      ...(input.family ?? []).map((customerId) => ({
+        customer_id: customerId,
+        role: 'member' as const,
+        added_at: now,
+      })),
+    ],
+    created_at: now,
+    updated_at: now,
+  }));
+  core.state.memberships.extras.set(membership.id, {
+    external_reference: input.externalReference,
+    card: input.card ?? null,
+  });
+  insertCharge(core, membership, {
+    kind: 'signup',
+    period_start: today,
+    period_end: periodEnd(plan, today),
+    amount_cents: plan.price_cents + plan.initiation_fee_cents,
+    status: input.paid ? 'paid' : 'due',
+    due_on: today,
+    attempts: 0,
+    last_error: null,
+    order_id: null,
+    pay_url: input.paid ? null : payUrl(core),
+    paid_at: input.paid ? now : null,
+  });
+  if (!input.paid && input.billingMethod === 'link') emailPayLink(core, membership, 'Complete your sign-up');
+  core.events.record('membership.created', renderMembership(membership));
+  return membership;
+}
+
+/** Link billing: the member gets the pay link by email. */
+export function emailPayLink(core: SandboxCore, membership: MembershipRecord, subject: string): void {
+  const customer = core.state.shop.customers.get(membership.customer_id);
+  core.state.shop.outbox.push({
+    to: customer?.email ?? null,
+    kind: 'membership_pay_link',
+    subject: `${subject}: membership ${membership.number}`,
+    sent_at: core.clock.iso(),
+  });
+}
+
+/**
+ * POST /v1/memberships/{id}/cancel (reference section 3). at_period_end false ends it now and voids
+ * what is owed; true or absent sets cancel_at_period_end and the nightly billing run cancels it after
+ * the paid period or the minimum term, whichever ends later. An already ended membership is 409
+ * INVALID_STATE (the reference does not say; "any" state is read as any live one).
+ */
+export function cancelMembership(
+  core: SandboxCore,
+  membership: MembershipRecord,
+  options: { reason: string | null; atPeriodEnd: boolean },
+): MembershipRecord {
+  if (membership.status === 'cancelled' || membership.status === 'expired') {
+    throw invalidState('membership', membership.status, 'cancelled');
+  }
+  const now = core.clock.iso();
+  if (!options.atPeriodEnd) {
+    endNow(core, membership, now, options.reason);
+    recordMembershipChange(core, 'membership.updated', membership, 'cancelled', options.reason);
+    return membership;
+  }
+  Object.assign(membership, { cancel_at_period_end: true, cancel_reason: options.reason });
+  touch(membership, core.clock.nowMs());
+  // Not a value the reference shows: the sandbox names the scheduled cancellation cancel_scheduled.
+  recordMembershipChange(
+    core,
+    'membership.updated',
+    membership,
+    'cancel_scheduled',
+    `Ends after ${scheduledEnd(membership)}`,
+  );
+  return membership;
+}
+
+/** Ends a membership at once; anything owed is voided. */
+export function endNow(
+  core: SandboxCore,
+  membership: MembershipRecord,
+  at: string,
+  reason: string | null,
+): void {
+  for (const charge of core.state.memberships.charges.all()) {
+    if (
+      core.state.memberships.chargeOwner.get(charge.id) === membership.id &&
+      UNPAID.includes(charge.status)
+    ) {
+      Object.assign(charge, { status: 'void', pay_url: null });
+    }
+  }
+  Object.assign(membership, {
+    status: 'cancelled',
+    cancel_at_period_end: false,
+    cancel_reason: reason ?? membership.cancel_reason,
+    cancelled_at: at,
+    next_bill_on: null,
+  });
+  touch(membership, Date.parse(at));
+}
+
+/**
+ * Uses one guest pass of this period. Perks must be on (active or past_due; otherwise 409 INVALID_STATE,
+ * the sandbox's reading); none left is 422 NO_GUEST_PASSES. The reference lists no event for it.
+ */
+export function useGuestPass(
+  core: SandboxCore,
+  membership: MembershipRecord,
+  note: string | null,
+): MembershipRecord {
+  if (!perksOn(membership)) throw invalidState('membership', membership.status, 'used for a guest pass');
+  if (membership.guest_passes_left <= 0) {
+    throw apiError('NO_GUEST_PASSES', 'No guest passes left this period', {
+      guest_passes_left: 0,
+      resets_on: membership.next_bill_on,
+    });
+  }
+  const now = core.clock.iso();
+  membership.guest_passes_left -= 1;
+  touch(membership, core.clock.nowMs());
+  core.state.memberships.guestPasses.push({ membership_id: membership.id, note, used_at: now });
+  return membership;
+}

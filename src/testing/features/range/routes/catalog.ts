@@ -1,0 +1,42 @@
+import { listRoute } from '../../../http/list.js';
+import type { RouteDefinition } from '../../../http/route.js';
+import type { RangeClassRecord, RangeResourceRecord, RangeSessionRecord } from '../state.js';
+
+const DAY_MS = 86_400_000;
+
+/** GET /v1/range/resources, /classes and /sessions. */
+export const rangeCatalogRoutes: readonly RouteDefinition[] = [
+  listRoute<RangeResourceRecord>('range.resources.list', {
+    rows: (sandbox) => sandbox.state.range.resources,
+    params: [
+      { name: 'type', kind: 'string', field: 'type' },
+      { name: 'location_id', kind: 'integer', field: 'location_id' },
+    ],
+    changedAt: 'updated_at',
+    location: (row) => row.location_id,
+  }),
+  // The reference shows no filters for classes: only the common pagination parameters apply.
+  listRoute<RangeClassRecord>('range.classes.list', {
+    rows: (sandbox) => sandbox.state.range.classes,
+    location: (row) => row.location_id,
+  }),
+  listRoute<RangeSessionRecord>('range.sessions.list', {
+    rows: (sandbox) => sandbox.state.range.sessions,
+    params: [
+      {
+        name: 'from',
+        kind: 'dateTime',
+        match: (row, from: number) => Date.parse(row.starts_at) >= from,
+        fallback: (sandbox) => sandbox.clock.nowMs(),
+      },
+      {
+        name: 'to',
+        kind: 'dateTime',
+        match: (row, to: number) => Date.parse(row.starts_at) <= to,
+        fallback: (sandbox) => sandbox.clock.nowMs() + 30 * DAY_MS,
+      },
+      { name: 'class_id', kind: 'integer', field: 'class_id' },
+    ],
+    location: (row) => row.location_id,
+  }),
+];

@@ -1,0 +1,205 @@
+import type { SandboxCore } from '../../core.js';
+import { apiError, invalidState, type SandboxApiError, validationError } from '../../errors.js';
+import { addDays, dateOf, startOfDate } from '../../state/dates.js';
+import { touch } from '../../state/stamps.js';
+import type { GiftCertificateMove, GiftCertificateRecord } from './promotions-state.js';
+
+/** Reference section 8: a certificate code is 6 to 40 letters, digits or dashes. */
+export const GIFT_CERTIFICATE_CODE = /^[A-Za-z0-9-]{6,40}$/;
+
+/** What POST /v1/gift-certificates issues (fields beyond code are the sandbox's own). */
+export interface NewGiftCertificate {
+  readonly amountCents: number;
+  readonly code: string | undefined;
+  readonly customerId: number | null;
+  readonly locationId: number | null;
+  readonly expiresOn: string | null;
+  readonly note: string | null;
+}
+
+function codeTaken(core: SandboxCore, code: string): boolean {
+  const wanted = code.toUpperCase();
+  return (
+    core.state.promotions.giftCertificates.find((row) => row.code.toUpperCase() === wanted) !== undefined
+  );
+}
+
+/** Issues a certificate (gift_certificate.issued): 422 GIFT_CERTIFICATE_CODE_INVALID, 409 ..._CODE_TAKEN. */
+export function issueGiftCertificate(core: SandboxCore, input: NewGiftCertificate): GiftCertificateRecord {
+  if (input.code !== undefined && !GIFT_CERTIFICATE_CODE.test(input.code)) {
+    throw apiError('GIFT_CERTIFICATE_CODE_INVALID', 'A code is 6 to 40 letters, digits or dashes', {
+      code: input.code,
+    });
+  }
+  if (input.code !== undefined && codeTaken(core, input.code)) {
+    throw apiError('GIFT_CERTIFICATE_CODE_TAKEN', `The code ${input.code} is in use`);
+  }
+  let code = input.code;
+  while (code === undefined || codeTaken(core, code)) {
+    const hex = core.random.hex(12).toUpperCase();
+    code = `GC-${hex.slice(0, 4)}-${hex.slice(4, 8)}-${hex.slice(8)}`;
+  }
+  const now = core.clock.iso();
+  const certificate = core.state.promotions.giftCertificates.insert((id) => ({
+    object: 'gift_certificate',
+    id,
+    code: code!,
+    status: 'active',
+    initial_balance_cents: input.amountCents,
+    balance_cents: input.amountCents,
+    customer_id: input.customerId,
+    location_id: input.locationId,
+    expires_on: input.expiresOn,
+    created_at: now,
+    updated_at: now,
+  }));
+  addMove(core, certificate, 'issued', input.amountCents, input.note);
+  scheduleExpiry(core, certificate);
+  core.events.record('gift_certificate.issued', certificate);
+  return certificate;
+}
+
+/** On the day after expires_on an active or depleted certificate expires (gift_certificate.updated). */
+export function scheduleExpiry(core: SandboxCore, certificate: GiftCertificateRecord): void {
+  if (certificate.expires_on === null) return;
+  const at = startOfDate(addDays(certificate.expires_on, 1));
+  core.clock.schedule(at, () => {
+    if (certificate.status !== 'active' && certificate.status !== 'depleted') return;
+    certificate.status = 'expired';
+    touch(certificate, at);
+    core.events.record('gift_certificate.updated', certificate);
+  });
+}
+
+function addMove(
+  core: SandboxCore,
+  certificate: GiftCertificateRecord,
+  kind: GiftCertificateMove['kind'],
+  amountCents: number,
+  note: string | null,
+): void {
+  core.state.promotions.giftCertificateMoves.insert((id) => ({
+    id,
+    certificate_id: certificate.id,
+    kind,
+    amount_cents: amountCents,
+    reversed: false,
+    note,
+    created_at: core.clock.iso(),
+  }));
+}
+
+function inactive(certificate: GiftCertificateRecord): SandboxApiError {
+  return apiError('GIFT_CERTIFICATE_INACTIVE', `This certificate is ${certificate.status}`, {
+    status: certificate.status,
+  });
+}
+
+/** Applies a signed balance change: depleted at zero, active again above it. */
+function changeBalance(
+  core: SandboxCore,
+  certificate: GiftCertificateRecord,
+  kind: GiftCertificateMove['kind'],
+  delta: number,
+  note: string | null,
+): GiftCertificateRecord {
+  certificate.balance_cents += delta;
+  if (certificate.status === 'active' && certificate.balance_cents === 0) certificate.status = 'depleted';
+  else if (certificate.status === 'depleted' && certificate.balance_cents > 0) certificate.status = 'active';
+  touch(certificate, core.clock.nowMs());
+  addMove(core, certificate, kind, delta, note);
+  core.events.record('gift_certificate.updated', certificate);
+  return certificate;
+}
+
+/** Spends from the balance: 422 GIFT_CERTIFICATE_INACTIVE (details.status) or ..._INSUFFICIENT. */
+export function redeem(
+  core: SandboxCore,
+  certificate: GiftCertificateRecord,
+  amountCents: number,
+  note: string | null,
+) {
+  if (certificate.status !== 'active') throw inactive(certificate);
+  if (certificate.balance_cents < amountCents) {
+    throw apiError('GIFT_CERTIFICATE_INSUFFICIENT', 'The balance is too low', {
+      balance_cents: certificate.balance_cents,
+    });
+  }
+  return changeBalance(core, certificate, 'redeemed', -amountCents, note);
+}
+
+/** Adds value; a depleted certificate becomes active, a disabled or expired one is 422 INACTIVE. */
+export function reload(
+  core: SandboxCore,
+  certificate: GiftCertificateRecord,
+  amountCents: number,
+  note: string | null,
+) {
+  if (certificate.status === 'disabled' || certificate.status === 'expired') throw inactive(certificate);
+  return changeBalance(core, certificate, 'reloaded', amountCents, note);
+}
+
+/** A correction by a signed amount; the balance may not go below zero (400 VALIDATION_ERROR). */
+export function adjust(
+  core: SandboxCore,
+  certificate: GiftCertificateRecord,
+  deltaCents: number,
+  note: string | null,
+) {
+  if (certificate.balance_cents + deltaCents < 0) {
+    throw validationError({
+      amount_cents: [`would take the balance of ${certificate.balance_cents} below zero`],
+    });
+  }
+  return changeBalance(core, certificate, 'adjusted', deltaCents, note);
+}
+
+/**
+ * Undoes the most recent redeem, reload or adjust not yet reversed (the reference names the verb only;
+ * which move it undoes is the sandbox's reading). Nothing to undo is 409 INVALID_STATE.
+ */
+export function reverse(core: SandboxCore, certificate: GiftCertificateRecord, note: string | null) {
+  const move = core.state.promotions.giftCertificateMoves
+    .filter(
+      (row) =>
+        row.certificate_id === certificate.id &&
+        !row.reversed &&
+        row.kind !== 'issued' &&
+        row.kind !== 'reversed',
+    )
+    .sort((a, b) => b.id - a.id)[0];
+  if (!move) {
+    throw apiError('INVALID_STATE', 'This certificate has no balance move left to reverse', {
+      status: certificate.status,
+    });
+  }
+  if (certificate.balance_cents - move.amount_cents < 0) {
+    throw apiError('GIFT_CERTIFICATE_INSUFFICIENT', 'The balance is too low to reverse that move', {
+      balance_cents: certificate.balance_cents,
+    });
+  }
+  move.reversed = true;
+  return changeBalance(core, certificate, 'reversed', -move.amount_cents, note);
+}
+
+/** Any status but disabled -> disabled. */
+export function disable(core: SandboxCore, certificate: GiftCertificateRecord): GiftCertificateRecord {
+  if (certificate.status === 'disabled') throw invalidState('gift certificate', 'disabled', 'disabled');
+  certificate.status = 'disabled';
+  touch(certificate, core.clock.nowMs());
+  core.events.record('gift_certificate.updated', certificate);
+  return certificate;
+}
+
+/** disabled -> expired (past expires_on), depleted (no balance) or active. */
+export function enable(core: SandboxCore, certificate: GiftCertificateRecord): GiftCertificateRecord {
+  if (certificate.status !== 'disabled')
+    throw invalidState('gift certificate', certificate.status, 'enabled');
+  const today = dateOf(core.clock.nowMs());
+  const expired = certificate.expires_on !== null && certificate.expires_on < today;
+  const status = expired ? 'expired' : certificate.balance_cents === 0 ? 'depleted' : 'active';
+  certificate.status = status;
+  touch(certificate, core.clock.nowMs());
+  core.events.record('gift_certificate.updated', certificate);
+  return certificate;
+}

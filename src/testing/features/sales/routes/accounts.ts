@@ -1,0 +1,69 @@
+import { notFound } from '../../../errors.js';
+import { findVisible } from '../../../http/access.js';
+import { FieldReader, pathId } from '../../../http/fields.js';
+import { hasPermission } from '../../../http/keys.js';
+import { listRoute } from '../../../http/list.js';
+import { routeFor } from '../../../http/operations.js';
+import { created, ok, type RouteContext, type RouteDefinition } from '../../../http/route.js';
+import { receivePayment, renderAccount } from '../accounts.js';
+import type { AccountPaymentRecord, InvoiceRecord } from '../accounts-state.js';
+
+/** The house account of the path's customer; 404 when the customer or its account does not exist. */
+function accountAt(context: RouteContext) {
+  const customerId = pathId(context.params, 'customer');
+  const account = context.sandbox.state.accounts.houseAccounts.get(customerId);
+  if (!account || !context.sandbox.state.shop.customers.get(customerId)) throw notFound('house account');
+  return account;
+}
+
+/**
+ * House accounts, invoices and account payments. The reference names these endpoints only: their
+ * shapes, filters beyond limit and cursor, and the accounts permission of the reads are the sandbox's.
+ */
+export const accountRoutes: readonly RouteDefinition[] = [
+  {
+    ...routeFor('customers.account.retrieve'),
+    handle: (context) => ok(renderAccount(context.sandbox, accountAt(context))),
+  },
+  {
+    ...routeFor('customers.account.payments.create'),
+    handle: (context) => {
+      const reader = FieldReader.body(context.body);
+      const amountCents = reader.integer('amount_cents', { required: true, min: 1 });
+      const tender = reader.string('tender') ?? 'other';
+      const reference = reader.string('reference') ?? null;
+      const note = reader.string('note') ?? null;
+      reader.done();
+      const account = accountAt(context);
+      const mayCredit = hasPermission(context.key, 'store_credit:write');
+      const payment = receivePayment(
+        context.sandbox,
+        account.customer_id,
+        { amountCents: amountCents!, tender, reference, note },
+        mayCredit,
+      );
+      return created({ ...payment, applied: payment.applied.map((entry) => ({ ...entry })) });
+    },
+  },
+  listRoute<InvoiceRecord>('invoices.list', {
+    rows: (sandbox) => sandbox.state.accounts.invoices,
+    location: (row) => row.location_id,
+  }),
+  {
+    ...routeFor('invoices.retrieve'),
+    handle: (context) =>
+      ok({
+        ...findVisible(
+          context,
+          context.sandbox.state.accounts.invoices,
+          pathId(context.params, 'invoice'),
+          'invoice',
+        ),
+      }),
+  },
+  listRoute<AccountPaymentRecord>('accountPayments.list', {
+    rows: (sandbox) => sandbox.state.accounts.payments,
+    location: (row) => row.location_id,
+    render: (row) => ({ ...row, applied: row.applied.map((entry) => ({ ...entry })) }),
+  }),
+];

@@ -1,0 +1,52 @@
+import { notFound } from '../../../errors.js';
+import { FieldReader, pathId } from '../../../http/fields.js';
+import { listRoute } from '../../../http/list.js';
+import { routeFor } from '../../../http/operations.js';
+import { ok, type RouteContext, type RouteDefinition } from '../../../http/route.js';
+import { moveCredit, renderStoreCredit } from '../accounts.js';
+
+function customerAt(context: RouteContext): number {
+  const customer = context.sandbox.state.shop.customers.get(pathId(context.params, 'customer'));
+  if (!customer) throw notFound('customer');
+  return customer.id;
+}
+
+/** issue and redeem: a balance move of amount_cents (required Idempotency-Key, store_credit.changed). */
+function move(kind: 'issued' | 'spent') {
+  return (context: RouteContext) => {
+    const reader = FieldReader.body(context.body);
+    const amountCents = reader.integer('amount_cents', { required: true, min: 1 });
+    const note = reader.string('note') ?? null;
+    reader.done();
+    const customerId = customerAt(context);
+    moveCredit(context.sandbox, customerId, kind, kind === 'spent' ? -amountCents! : amountCents!, note);
+    return ok(renderStoreCredit(context.sandbox, customerId));
+  };
+}
+
+/**
+ * Store credit (named only in the reference: the request fields amount_cents and note and every
+ * response shape beyond customer_id, balance_cents and the latest entry are the sandbox's own).
+ */
+export const storeCreditRoutes: readonly RouteDefinition[] = [
+  {
+    ...routeFor('customers.storeCredit.retrieve'),
+    handle: (context) => ok(renderStoreCredit(context.sandbox, customerAt(context))),
+  },
+  {
+    ...routeFor('customers.storeCredit.issue'),
+    handle: move('issued'),
+  },
+  {
+    ...routeFor('customers.storeCredit.redeem'),
+    handle: move('spent'),
+  },
+  listRoute<{ id: number }>('storeCredit.list', {
+    // One record per customer who ever had store credit, ordered by customer id.
+    rows: (sandbox) =>
+      [...new Set(sandbox.state.accounts.creditEntries.all().map((entry) => entry.customer_id))]
+        .sort((a, b) => a - b)
+        .map((id) => ({ id })),
+    render: ({ id }, { sandbox }) => renderStoreCredit(sandbox, id),
+  }),
+];
