@@ -1,14 +1,14 @@
 import { notFound } from '../errors.js';
+import {
+  defaultLocationId as actorDefaultLocation,
+  canSeeLocation,
+  requireWritableLocation as requireActorLocation,
+} from '../features/actor.js';
 import type { Table } from '../state/table.js';
 import { type ApiKey, hasPermission } from './keys.js';
 import type { RouteContext } from './route.js';
 
-/** Whether a key limited to certain locations may see a record at `locationId` (null: shop-wide). */
-export function canSeeLocation(key: ApiKey, locationId: number | null | undefined): boolean {
-  return (
-    key.locations === null || locationId === null || locationId === undefined || key.locations.has(locationId)
-  );
-}
+export { canSeeLocation };
 
 /** The record, or 404 NOT_FOUND when it does not exist or sits at a location the key cannot see. */
 export function findVisible<T extends { id: number; location_id: number }>(
@@ -22,20 +22,14 @@ export function findVisible<T extends { id: number; location_id: number }>(
   return row;
 }
 
-/**
- * A write naming a location must name one the key can see and the shop has; refused as 404 NOT_FOUND,
- * as the reference answers a booking "at a location the key cannot see".
- */
+/** `requireWritableLocation` of features/actor.ts for the request's key. */
 export function requireWritableLocation(context: RouteContext, locationId: number): void {
-  if (!context.sandbox.state.shop.locations.get(locationId) || !canSeeLocation(context.key, locationId)) {
-    throw notFound('location');
-  }
+  requireActorLocation(context.sandbox, context.key, locationId);
 }
 
-/** The key's only location if it is limited to one, else the shop's main location. */
+/** `defaultLocationId` of features/actor.ts for the request's key. */
 export function defaultLocationId(context: RouteContext): number {
-  const only = context.key.locations?.size === 1 ? [...context.key.locations][0] : undefined;
-  return only ?? context.sandbox.state.shop.mainLocationId;
+  return actorDefaultLocation(context.sandbox, context.key);
 }
 
 /** Who is looking at a payload: decides whether customers stay whole and dates of birth stay in. */

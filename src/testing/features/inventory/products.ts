@@ -1,7 +1,6 @@
 import type { SandboxCore } from '../../core.js';
 import { apiError } from '../../errors.js';
-import { canSeeLocation } from '../../http/access.js';
-import type { ApiKey } from '../../http/keys.js';
+import { type Actor, canSeeLocation } from '../actor.js';
 import type { ProductRecord } from './catalog-state.js';
 import { levelsOf } from './inventory.js';
 
@@ -14,13 +13,13 @@ export function effectivePrice(product: ProductRecord, nowMs: number): number {
 }
 
 /**
- * A product as the API shows it. With `inventory` it carries its levels per location: only the key's
- * locations for an API read, every location in event payloads ("product with inventory").
+ * A product as the API shows it. With `inventory` it carries its levels per location: only the acting
+ * key's locations for an API read, every location in event payloads ("product with inventory").
  */
 export function renderProduct(
   core: SandboxCore,
   product: ProductRecord,
-  options: { inventory: boolean; key?: ApiKey },
+  options: { inventory: boolean; actor?: Actor },
 ): Record<string, unknown> {
   const { vendors, ...fields } = product;
   const rendered: Record<string, unknown> = {
@@ -30,9 +29,9 @@ export function renderProduct(
     storefront: product.storefront ? { ...product.storefront } : null,
   };
   if (options.inventory) {
-    const key = options.key;
+    const actor = options.actor;
     rendered.inventory = levelsOf(core, product.id).filter(
-      (level) => key === undefined || canSeeLocation(key, level.location_id),
+      (level) => actor === undefined || canSeeLocation(actor, level.location_id),
     );
   }
   return rendered;

@@ -1,15 +1,13 @@
 import type { SandboxCore } from '../../core.js';
 import { apiError, notFound, type SandboxApiError, validationError } from '../../errors.js';
-import { canSeeLocation, defaultLocationId, requireWritableLocation } from '../../http/access.js';
-import type { FieldReader } from '../../http/fields.js';
-import type { RouteContext } from '../../http/route.js';
 import type { CustomerRecord } from '../../state/shop.js';
+import { type Actor, canSeeLocation, defaultLocationId, requireWritableLocation } from '../actor.js';
 import { insertReservation, sendConfirmation } from './reservations.js';
 import { ageOn, lanePrice, MAX_LANE_BOOKING_MS, outOfService, resourceBusy } from './rules.js';
 import type { RangeReservationRecord, ReservationLine } from './state.js';
 
-/** Who the booking is for, read from the body before anything changes. */
-interface Guest {
+/** Who the booking is for, read from the body before anything changes (the route reads it). */
+export interface Guest {
   readonly existing: CustomerRecord | null;
   readonly create: { email: string; first_name: string; last_name: string; phone: string | null } | null;
   readonly contact: { name?: string; email?: string; phone?: string };
@@ -22,45 +20,6 @@ export interface CommonBooking {
   readonly paid: boolean;
   readonly amountCents: number | undefined;
   readonly externalReference: string | null;
-}
-
-function readContact(reader: FieldReader): Guest['contact'] {
-  const contact = reader.object('contact');
-  return {
-    name: contact?.string('name'),
-    email: contact?.string('email'),
-    phone: contact?.string('phone'),
-  };
-}
-
-/** Reads customer_id / customer / contact; an unknown customer_id is 400 (reference section 4). */
-export function readGuest(core: SandboxCore, reader: FieldReader): Guest {
-  const customerId = reader.integer('customer_id');
-  const customer = reader.object('customer');
-  const contact = readContact(reader);
-  let existing: CustomerRecord | null = null;
-  let create: Guest['create'] = null;
-  if (customerId !== undefined) {
-    existing = core.state.shop.customers.get(customerId) ?? null;
-    if (!existing) reader.fail('customer_id', 'is not a customer of this shop');
-  } else if (customer) {
-    const email = customer.string('email', { required: true });
-    const first = customer.string('first_name');
-    const last = customer.string('last_name');
-    const phone = customer.string('phone');
-    const match = email
-      ? core.state.shop.customers.find((row) => row.email.toLowerCase() === email.toLowerCase())
-      : undefined;
-    if (match) existing = match;
-    else if (email) {
-      if (!first) customer.fail('first_name', 'is required for a new customer');
-      if (!last) customer.fail('last_name', 'is required for a new customer');
-      if (first && last) create = { email, first_name: first, last_name: last, phone: phone ?? null };
-    }
-  } else if (!contact.name && !contact.email) {
-    reader.fail('contact', 'is required when neither customer_id nor customer is given');
-  }
-  return { existing, create, contact };
 }
 
 /** Creates the guest's customer record if the booking brought a new one (customer.created). */
@@ -112,9 +71,10 @@ function constraint(message: string, details: Record<string, unknown> = {}): San
   return apiError('CONSTRAINT_VIOLATION', message, details);
 }
 
-/** Lane mode: every resource free for the whole window, at one location the key can see. */
+/** Lane mode: every resource free for the whole window, at one location the actor can see. */
 export function bookLanes(
-  context: RouteContext,
+  core: SandboxCore,
+  actor: Actor,
   booking: CommonBooking,
   input: {
     resourceIds: number[];
@@ -124,13 +84,12 @@ export function bookLanes(
     notes: string | null;
   },
 ): RangeReservationRecord {
-  const { sandbox: core } = context;
   if (input.startsAt < core.clock.nowMs()) throw validationError({ starts_at: ['must not be in the past'] });
-  const locationId = input.locationId ?? defaultLocationId(context);
-  requireWritableLocation(context, locationId);
+  const locationId = input.locationId ?? defaultLocationId(core, actor);
+  requireWritableLocation(core, actor, locationId);
   const resources = [...new Set(input.resourceIds)].map((id) => {
     const resource = core.state.range.resources.get(id);
-    if (!resource || !canSeeLocation(context.key, resource.location_id)) throw notFound('range resource');
+    if (!resource || !canSeeLocation(actor, resource.location_id)) throw notFound('range resource');
     return resource;
   });
   for (const resource of resources) {
@@ -186,13 +145,13 @@ export function bookLanes(
 
 /** Class mode: seats in an open session; the session's time and price apply. */
 export function bookSession(
-  context: RouteContext,
+  core: SandboxCore,
+  actor: Actor,
   booking: CommonBooking,
   sessionId: number,
 ): RangeReservationRecord {
-  const { sandbox: core } = context;
   const session = core.state.range.sessions.get(sessionId);
-  if (!session || !canSeeLocation(context.key, session.location_id)) throw notFound('class session');
+  if (!session || !canSeeLocation(actor, session.location_id)) throw notFound('class session');
   const rangeClass = core.state.range.classes.get(session.class_id);
   const room = core.state.range.resources.get(session.resource_id);
   if (!rangeClass || room?.status !== 'active') {

@@ -104,7 +104,7 @@ export const productRoutes: readonly RouteDefinition[] = [
     params: [{ name: 'include', kind: { oneOf: ['inventory'] } }],
     changedAt: 'updated_at',
     render: (row, { sandbox, key, values }) =>
-      renderProduct(sandbox, row, { inventory: values.include === 'inventory', key }),
+      renderProduct(sandbox, row, { inventory: values.include === 'inventory', actor: key }),
   }),
   { ...routeFor('products.update'), handle: update },
 ];

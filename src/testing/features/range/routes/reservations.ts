@@ -4,11 +4,51 @@ import { FieldReader, pathId } from '../../../http/fields.js';
 import { listRoute } from '../../../http/list.js';
 import { routeFor } from '../../../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../../../http/route.js';
-import { bookLanes, bookSession, readGuest } from '../booking.js';
+import type { CustomerRecord } from '../../../state/shop.js';
+import { bookLanes, bookSession, type Guest } from '../booking.js';
 import * as reservations from '../reservations.js';
 import type { RangeReservationRecord } from '../state.js';
 
 const RESERVATION = 'range reservation';
+
+function readContact(reader: FieldReader): Guest['contact'] {
+  const contact = reader.object('contact');
+  return {
+    name: contact?.string('name'),
+    email: contact?.string('email'),
+    phone: contact?.string('phone'),
+  };
+}
+
+/** Reads customer_id / customer / contact; an unknown customer_id is 400 (reference section 4). */
+function readGuest(core: SandboxCore, reader: FieldReader): Guest {
+  const customerId = reader.integer('customer_id');
+  const customer = reader.object('customer');
+  const contact = readContact(reader);
+  let existing: CustomerRecord | null = null;
+  let create: Guest['create'] = null;
+  if (customerId !== undefined) {
+    existing = core.state.shop.customers.get(customerId) ?? null;
+    if (!existing) reader.fail('customer_id', 'is not a customer of this shop');
+  } else if (customer) {
+    const email = customer.string('email', { required: true });
+    const first = customer.string('first_name');
+    const last = customer.string('last_name');
+    const phone = customer.string('phone');
+    const match = email
+      ? core.state.shop.customers.find((row) => row.email.toLowerCase() === email.toLowerCase())
+      : undefined;
+    if (match) existing = match;
+    else if (email) {
+      if (!first) customer.fail('first_name', 'is required for a new customer');
+      if (!last) customer.fail('last_name', 'is required for a new customer');
+      if (first && last) create = { email, first_name: first, last_name: last, phone: phone ?? null };
+    }
+  } else if (!contact.name && !contact.email) {
+    reader.fail('contact', 'is required when neither customer_id nor customer is given');
+  }
+  return { existing, create, contact };
+}
 
 function reservationAt(context: RouteContext) {
   return findVisible(
@@ -49,14 +89,14 @@ function create(context: RouteContext) {
   reader.done();
   const booking = { partySize: partySize!, guest, paid, amountCents, externalReference };
   const reservation = laneMode
-    ? bookLanes(context, booking, {
+    ? bookLanes(context.sandbox, context.key, booking, {
         resourceIds: resourceIds!,
         startsAt: startsAt!,
         endsAt: endsAt!,
         locationId,
         notes: notes ?? null,
       })
-    : bookSession(context, booking, sessionId!);
+    : bookSession(context.sandbox, context.key, booking, sessionId!);
   return created(reservation);
 }
 
