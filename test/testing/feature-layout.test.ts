@@ -1,0 +1,93 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The sandbox's layout rule (src/testing/README.md): a feature's domain code (everything under
+// src/testing/features/ except its routes) and the shared state, seed and register code never see HTTP.
+// They take plain values and throw API errors by code; only route files translate HTTP <-> domain.
+
+const ROOT = path.resolve(__dirname, '../../src/testing');
+const HTTP_DIR = path.join(ROOT, 'http');
+const HTTP_MODULES = [
+  HTTP_DIR,
+  path.join(ROOT, 'server.ts'),
+  path.join(ROOT, 'msw.ts'),
+  path.join(ROOT, 'msw-entry.ts'),
+];
+const HTTP_NAMES = /\b(Request|Response|Headers|RouteContext|RouteDefinition|FieldReader|ApiKey)\b/;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return filesUnder(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** A route file: `routes.ts`, or any file in a `routes/` folder of a feature. */
+function isRouteFile(file: string): boolean {
+  const rel = path.relative(ROOT, file).split(path.sep);
+  return rel[0] === 'features' && (rel.at(-1) === 'routes.ts' || rel.slice(0, -1).includes('routes'));
+}
+
+/** Where `source` (the text of `file`) reaches HTTP: imports of http/, server or msw, or HTTP type names in code. */
+function httpUses(file: string, source: string): string[] {
+  const found: string[] = [];
+  for (const match of source.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+    const target = path.resolve(path.dirname(file), match[1]!).replace(/\.js$/, '.ts');
+    if (HTTP_MODULES.some((module) => target === module || target.startsWith(`${HTTP_DIR}${path.sep}`))) {
+      found.push(`imports ${match[1]}`);
+    }
+  }
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const name = HTTP_NAMES.exec(code);
+  if (name) found.push(`names ${name[1]}`);
+  return found;
+}
+
+const domainFiles = ['features', 'state', 'seed', 'register']
+  .flatMap((dir) => filesUnder(path.join(ROOT, dir)))
+  .filter((file) => !isRouteFile(file));
+
+describe('sandbox layout: domain code without HTTP', () => {
+  it('finds the domain files of every feature', () => {
+    const features = new Set(
+      domainFiles
+        .map((file) => path.relative(path.join(ROOT, 'features'), file).split(path.sep))
+        .filter((parts) => parts.length > 1 && parts[0] !== '..')
+        .map((parts) => parts[0]),
+    );
+    expect([...features].sort()).toEqual([
+      'inventory',
+      'memberships',
+      'purchasing',
+      'range',
+      'returns',
+      'sales',
+      'shop',
+    ]);
+    expect(domainFiles.length).toBeGreaterThan(40);
+  });
+
+  it('no domain, state, seed or register file imports http/ or names a request, response, route or key', () => {
+    const offenders = domainFiles.flatMap((file) =>
+      httpUses(file, readFileSync(file, 'utf8')).map((use) => `${path.relative(ROOT, file)}: ${use}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('the check catches an HTTP import and an HTTP type (so a clean result means something)', () => {
+    const file = path.join(ROOT, 'features/range/booking.ts');
+    expect(httpUses(file, "import type { RouteContext } from '../../http/route.js';")).toEqual([
+      'imports ../../http/route.js',
+      'names RouteContext',
+    ]);
+    expect(httpUses(file, 'export function f(request: Request) {}')).toEqual(['names Request']);
+    expect(httpUses(file, "import { x } from '../actor.js';\n// a Response in a comment is fine")).toEqual(
+      [],
+    );
+    expect(isRouteFile(path.join(ROOT, 'features/range/routes/reservations.ts'))).toBe(true);
+    expect(isRouteFile(path.join(ROOT, 'features/memberships/routes.ts'))).toBe(true);
+    expect(isRouteFile(path.join(ROOT, 'features/range/booking.ts'))).toBe(false);
+  });
+});
