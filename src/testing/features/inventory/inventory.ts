@@ -1,5 +1,7 @@
 import type { SandboxCore } from '../../core.js';
+import { apiError, notFound } from '../../errors.js';
 import { touch } from '../../state/stamps.js';
+import { type Actor, defaultLocationId, requireWritableLocation } from '../actor.js';
 import type { ProductRecord } from './catalog-state.js';
 import type { InventoryLevelRecord, StockRow } from './state.js';
 
@@ -79,4 +81,71 @@ export function moveStock(core: SandboxCore, move: StockMove): StockRow {
 /** What can still be sold of a product at a location (0 where it never stocked). */
 export function availableAt(core: SandboxCore, productId: number, locationId: number): number {
   return stockRow(core, productId, locationId)?.level.qty_available ?? 0;
+}
+
+/** The product and location a stock write names, after the checks every stock write shares. */
+function stockTarget(core: SandboxCore, actor: Actor, sku: string, locationId: number | undefined) {
+  const product = productBySku(core, sku);
+  if (!product) throw notFound('product with that SKU');
+  const location = locationId ?? defaultLocationId(core, actor);
+  requireWritableLocation(core, actor, location);
+  if (!product.track_inventory) {
+    throw apiError('NOT_TRACKED', `${product.sku} does not track inventory`, {
+      sku: product.sku,
+    });
+  }
+  return { product, locationId: location };
+}
+
+/** 409 SERIALIZED: units are counted one by one (and received at the register), never as a number. */
+function refuseSerialized(product: ProductRecord, what: string): void {
+  if (product.is_serialized) {
+    throw apiError('SERIALIZED', `${product.sku} is serialized: its ${what} follows its units`, {
+      sku: product.sku,
+    });
+  }
+}
+
+/** The write's answer: the level plus what the inventory.changed event carries. */
+function writeResult(row: StockRow, product: ProductRecord, delta: number, reason: string) {
+  return { ...row.level, sku: product.sku, name: product.name, qty_delta: delta, reason };
+}
+
+/** A stock write as asked for: the SKU, the location (undefined: the actor's default) and the reason. */
+export interface StockWrite {
+  readonly sku: string;
+  readonly locationId: number | undefined;
+  readonly reason: string;
+}
+
+/** POST /v1/inventory/adjust's rule: moves qty_on_hand by `delta`, never below what is available. */
+export function adjustStock(core: SandboxCore, actor: Actor, input: StockWrite & { readonly delta: number }) {
+  const { delta, reason } = input;
+  const { product, locationId: location } = stockTarget(core, actor, input.sku, input.locationId);
+  // The reference lists SERIALIZED for set and receive; a delta on units is refused the same way.
+  refuseSerialized(product, 'count');
+  const available = stockRow(core, product.id, location)?.level.qty_available ?? 0;
+  if (available + delta < 0) {
+    throw apiError('INSUFFICIENT_STOCK', `Only ${available} of ${product.sku} available`, {
+      sku: product.sku,
+      qty_available: available,
+    });
+  }
+  const row = moveStock(core, { product, locationId: location, onHandDelta: delta, reason });
+  return writeResult(row, product, delta, reason);
+}
+
+/** POST /v1/inventory/set's rule: a count; an unchanged count moves nothing (no inventory.changed). */
+export function setStock(core: SandboxCore, actor: Actor, input: StockWrite & { readonly count: number }) {
+  const { count, reason } = input;
+  const { product, locationId: location } = stockTarget(core, actor, input.sku, input.locationId);
+  refuseSerialized(product, 'count');
+  const current = stockRow(core, product.id, location)?.level.qty_on_hand ?? 0;
+  const delta = count - current;
+  // An unchanged count moves nothing, so no inventory.changed fires.
+  const row =
+    delta === 0
+      ? ensureStockRow(core, product, location)
+      : moveStock(core, { product, locationId: location, onHandDelta: delta, reason });
+  return writeResult(row, product, delta, reason);
 }

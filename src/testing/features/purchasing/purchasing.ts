@@ -1,9 +1,9 @@
 import type { SandboxCore } from '../../core.js';
-import { apiError, invalidState, validationError } from '../../errors.js';
+import { apiError, invalidReference, invalidState, validationError } from '../../errors.js';
 import { dateOf } from '../../state/dates.js';
 import { touch } from '../../state/stamps.js';
 import type { ProductRecord } from '../inventory/catalog-state.js';
-import { moveStock } from '../inventory/inventory.js';
+import { moveStock, productBySku } from '../inventory/inventory.js';
 import type { PurchaseOrderLineRecord, PurchaseOrderRecord, ReceivingRecord } from './state.js';
 
 /** One line as a request gives it, with its product looked up. */
@@ -250,4 +250,42 @@ export function receivePurchaseOrder(core: SandboxCore, order: PurchaseOrderReco
     }
   }
   return { object: 'purchase_order_receipt', receiving, purchase_order: order, skipped };
+}
+
+/** One line of a purchase order as asked for: a SKU, a quantity and maybe a unit cost (undefined: not sent). */
+export interface PurchaseLineRequest {
+  readonly sku: string;
+  readonly qty: number;
+  readonly unitCents: number | undefined;
+}
+
+/** 422 INVALID_REFERENCE for SKUs (and a vendor) the shop does not have. */
+export function resolveLines(
+  core: SandboxCore,
+  lines: readonly PurchaseLineRequest[],
+  vendorId: number | undefined,
+): PurchaseLineInput[] {
+  const problems: Record<string, string[]> = {};
+  if (vendorId !== undefined && !core.state.catalog.vendors.get(vendorId))
+    problems.vendor_id = ['is not a vendor of this shop'];
+  const resolved = lines.map((line, index) => {
+    const product = productBySku(core, line.sku);
+    if (!product) problems[`lines[${index}].sku`] = ['no product has this SKU'];
+    return { product: product!, qty: line.qty, unitCostCents: line.unitCents ?? product?.cost_cents ?? 0 };
+  });
+  if (Object.keys(problems).length > 0) throw invalidReference(problems);
+  return resolved;
+}
+
+/** 409 DUPLICATE_PURCHASE_ORDER when another purchase order already has this channel_order_id. */
+export function refuseDuplicateChannelOrder(core: SandboxCore, channelOrderId: string | null): void {
+  if (channelOrderId === null) return;
+  const existing = core.state.purchasing.purchaseOrders.find(
+    (row) => row.channel_order_id === channelOrderId,
+  );
+  if (existing) {
+    throw apiError('DUPLICATE_PURCHASE_ORDER', `channel_order_id ${channelOrderId} already exists`, {
+      existing_id: existing.id,
+    });
+  }
 }

@@ -1,38 +1,18 @@
-import type { SandboxCore } from '../../core.js';
-import { apiError, invalidReference } from '../../errors.js';
 import { defaultLocationId, findVisible, requireWritableLocation } from '../../http/access.js';
 import { FieldReader, pathId } from '../../http/fields.js';
 import { routeFor } from '../../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../../http/route.js';
 import { isDate } from '../../state/dates.js';
-import { productBySku } from '../inventory/inventory.js';
-import { type LineItemRequest, readLineItems } from '../sales/routes/line-items.js';
+import { readLineItems } from '../sales/routes/line-items.js';
 import {
   cancelPurchaseOrder,
   createPurchaseOrder,
-  type PurchaseLineInput,
   receivePurchaseOrder,
+  refuseDuplicateChannelOrder,
+  resolveLines,
   submitPurchaseOrder,
   updatePurchaseOrder,
 } from './purchasing.js';
-
-/** 422 INVALID_REFERENCE for SKUs (and a vendor) the shop does not have. */
-function resolveLines(
-  core: SandboxCore,
-  lines: readonly LineItemRequest[],
-  vendorId: number | undefined,
-): PurchaseLineInput[] {
-  const problems: Record<string, string[]> = {};
-  if (vendorId !== undefined && !core.state.catalog.vendors.get(vendorId))
-    problems.vendor_id = ['is not a vendor of this shop'];
-  const resolved = lines.map((line, index) => {
-    const product = productBySku(core, line.sku);
-    if (!product) problems[`lines[${index}].sku`] = ['no product has this SKU'];
-    return { product: product!, qty: line.qty, unitCostCents: line.unitCents ?? product?.cost_cents ?? 0 };
-  });
-  if (Object.keys(problems).length > 0) throw invalidReference(problems);
-  return resolved;
-}
 
 function readExpectedOn(reader: FieldReader): string | undefined {
   const value = reader.string('expected_on');
@@ -61,16 +41,7 @@ function create(context: RouteContext) {
   const lines = readLineItems(reader, body.lines, 'unit_cost_cents') ?? [];
   reader.done();
   requireWritableLocation(context, locationId);
-  if (channelOrderId !== null) {
-    const existing = sandbox.state.purchasing.purchaseOrders.find(
-      (row) => row.channel_order_id === channelOrderId,
-    );
-    if (existing) {
-      throw apiError('DUPLICATE_PURCHASE_ORDER', `channel_order_id ${channelOrderId} already exists`, {
-        existing_id: existing.id,
-      });
-    }
-  }
+  refuseDuplicateChannelOrder(sandbox, channelOrderId);
   const resolved = resolveLines(sandbox, lines, vendorId);
   const order = createPurchaseOrder(sandbox, {
     vendorId: vendorId!,

@@ -1,14 +1,10 @@
-import { apiError, notFound } from '../../../errors.js';
-import { canSeeLocation } from '../../../http/access.js';
 import { FieldReader, pathId } from '../../../http/fields.js';
 import { listRoute } from '../../../http/list.js';
 import { routeFor } from '../../../http/operations.js';
 import { ok, type RouteDefinition } from '../../../http/route.js';
 import type { LocationRecord } from '../../../state/shop.js';
-import { touch } from '../../../state/stamps.js';
+import { findLocation, refuseUnwritableLocationFields, updateLocation } from '../locations.js';
 
-/** The only fields PATCH /v1/locations/{id} may change (reference section 4). */
-const WRITABLE = ['phone', 'email', 'business_hours'] as const;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const render = (row: LocationRecord): LocationRecord => ({ ...row });
@@ -24,16 +20,8 @@ export const locationRoutes: readonly RouteDefinition[] = [
     ...routeFor('locations.update'),
     handle: (context) => {
       const { sandbox, body } = context;
-      const location = sandbox.state.shop.locations.get(pathId(context.params, 'location'));
-      if (!location || !canSeeLocation(context.key, location.id)) throw notFound('location');
-      const refused = Object.keys(body).filter((field) => !(WRITABLE as readonly string[]).includes(field));
-      if (refused.length > 0) {
-        throw apiError(
-          'FIELD_NOT_WRITABLE',
-          `Only phone, email and business_hours can change: ${refused.join(', ')} cannot`,
-          { fields: refused },
-        );
-      }
+      const location = findLocation(sandbox, context.key, pathId(context.params, 'location'));
+      refuseUnwritableLocationFields(Object.keys(body));
       const reader = FieldReader.body(body);
       const phone = reader.string('phone');
       const email = reader.string('email');
@@ -44,18 +32,7 @@ export const locationRoutes: readonly RouteDefinition[] = [
         reader.fail('body', 'send at least one of phone, email, business_hours');
       }
       reader.done();
-      const next = {
-        phone: phone ?? location.phone,
-        email: email ?? location.email,
-        business_hours: hours ?? location.business_hours,
-      };
-      const changed = WRITABLE.some((field) => next[field] !== location[field]);
-      if (changed) {
-        Object.assign(location, next);
-        touch(location, sandbox.clock.nowMs());
-        sandbox.events.record('location.updated', location, location.id);
-      }
-      return ok(render(location));
+      return ok(render(updateLocation(sandbox, location, { phone, email, business_hours: hours })));
     },
   },
 ];
