@@ -1,5 +1,6 @@
 import type { SandboxCore } from '../../core.js';
-import { apiError } from '../../errors.js';
+import { apiError, notFound } from '../../errors.js';
+import { touch } from '../../state/stamps.js';
 import { type Actor, canSeeLocation } from '../actor.js';
 import type { ProductRecord } from './catalog-state.js';
 import { levelsOf } from './inventory.js';
@@ -85,4 +86,59 @@ export function preferVendor(product: ProductRecord): void {
   }
   entry.vendor_sku = product.vendor_sku;
   for (const vendor of product.vendors) vendor.preferred = vendor === entry;
+}
+
+/** What a product update changes (undefined: left as it is; null clears a nullable field). */
+export type ProductChanges = Partial<
+  Pick<
+    ProductRecord,
+    | 'price_cents'
+    | 'vendor_id'
+    | 'sku'
+    | 'sale_price_cents'
+    | 'sale_starts_at'
+    | 'sale_ends_at'
+    | 'vendor_sku'
+    | 'reorder_qty'
+    | 'is_firearm'
+    | 'is_serialized'
+    | 'is_nfa'
+    | 'product_type'
+  >
+>;
+
+/** The product, or 404 NOT_FOUND. */
+export function findProduct(core: SandboxCore, id: number): ProductRecord {
+  const product = core.state.catalog.products.get(id);
+  if (!product) throw notFound('product');
+  return product;
+}
+
+/**
+ * PATCH /v1/products/{id}'s rule: compliance fields refused unless unchanged, a SKU another product has is
+ * 409 SKU_TAKEN; a real change stamps the product and fires product.updated (with inventory). Answers the
+ * product as the API shows it, without inventory.
+ */
+export function updateProduct(core: SandboxCore, product: ProductRecord, changes: ProductChanges) {
+  for (const field of COMPLIANCE_FIELDS) {
+    if (changes[field] !== undefined) checkComplianceChange(core, product, field, changes[field]);
+  }
+  if (changes.sku !== undefined) {
+    const wanted = changes.sku.toUpperCase();
+    const owner = core.state.catalog.products.find(
+      (row) => row.id !== product.id && row.sku.toUpperCase() === wanted,
+    );
+    if (owner)
+      throw apiError('SKU_TAKEN', `The SKU ${changes.sku} belongs to another product`, {
+        sku: changes.sku,
+      });
+  }
+  const before = JSON.stringify(product);
+  Object.assign(product, changes);
+  if (changes.vendor_id !== undefined || changes.vendor_sku !== undefined) preferVendor(product);
+  if (JSON.stringify(product) !== before) {
+    touch(product, core.clock.nowMs());
+    core.events.record('product.updated', renderProduct(core, product, { inventory: true }));
+  }
+  return renderProduct(core, product, { inventory: false });
 }

@@ -1,11 +1,15 @@
-import { apiError, notFound } from '../../../errors.js';
 import { FieldReader, pathId } from '../../../http/fields.js';
 import { listRoute } from '../../../http/list.js';
 import { routeFor } from '../../../http/operations.js';
 import { ok, type RouteContext, type RouteDefinition } from '../../../http/route.js';
-import { touch } from '../../../state/stamps.js';
 import type { ProductRecord } from '../catalog-state.js';
-import { COMPLIANCE_FIELDS, checkComplianceChange, preferVendor, renderProduct } from '../products.js';
+import {
+  COMPLIANCE_FIELDS,
+  findProduct,
+  type ProductChanges,
+  renderProduct,
+  updateProduct,
+} from '../products.js';
 
 /**
  * What PATCH /v1/products/{id} takes: the reference's price_cents, sale window, vendor_id, vendor_sku
@@ -15,32 +19,14 @@ import { COMPLIANCE_FIELDS, checkComplianceChange, preferVendor, renderProduct }
 const NULLABLE = ['sale_price_cents', 'sale_starts_at', 'sale_ends_at', 'vendor_sku', 'reorder_qty'];
 const WRITABLE = ['price_cents', 'vendor_id', 'sku', ...NULLABLE, ...COMPLIANCE_FIELDS];
 
-type Changes = Partial<
-  Pick<
-    ProductRecord,
-    | 'price_cents'
-    | 'vendor_id'
-    | 'sku'
-    | 'sale_price_cents'
-    | 'sale_starts_at'
-    | 'sale_ends_at'
-    | 'vendor_sku'
-    | 'reorder_qty'
-    | 'is_firearm'
-    | 'is_serialized'
-    | 'is_nfa'
-    | 'product_type'
-  >
->;
-
 /** Reads the body into changes, naming every bad field at once (400 VALIDATION_ERROR). */
-function readChanges(context: RouteContext): Changes {
+function readChanges(context: RouteContext): ProductChanges {
   const { body, sandbox } = context;
   const reader = FieldReader.body(body);
   for (const field of Object.keys(body)) {
     if (!WRITABLE.includes(field)) reader.fail(field, 'is not writable through the API');
   }
-  const changes: Changes = {};
+  const changes: ProductChanges = {};
   const setNull = (field: string) => Object.hasOwn(body, field) && body[field] === null;
   const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
   const read = {
@@ -71,30 +57,9 @@ function readChanges(context: RouteContext): Changes {
 
 function update(context: RouteContext) {
   const { sandbox } = context;
-  const product = sandbox.state.catalog.products.get(pathId(context.params, 'product'));
-  if (!product) throw notFound('product');
+  const product = findProduct(sandbox, pathId(context.params, 'product'));
   const changes = readChanges(context);
-  for (const field of COMPLIANCE_FIELDS) {
-    if (changes[field] !== undefined) checkComplianceChange(sandbox, product, field, changes[field]);
-  }
-  if (changes.sku !== undefined) {
-    const wanted = changes.sku.toUpperCase();
-    const owner = sandbox.state.catalog.products.find(
-      (row) => row.id !== product.id && row.sku.toUpperCase() === wanted,
-    );
-    if (owner)
-      throw apiError('SKU_TAKEN', `The SKU ${changes.sku} belongs to another product`, {
-        sku: changes.sku,
-      });
-  }
-  const before = JSON.stringify(product);
-  Object.assign(product, changes);
-  if (changes.vendor_id !== undefined || changes.vendor_sku !== undefined) preferVendor(product);
-  if (JSON.stringify(product) !== before) {
-    touch(product, sandbox.clock.nowMs());
-    sandbox.events.record('product.updated', renderProduct(sandbox, product, { inventory: true }));
-  }
-  return ok(renderProduct(sandbox, product, { inventory: false }));
+  return ok(updateProduct(sandbox, product, changes));
 }
 
 /** GET /v1/products and PATCH /v1/products/{id} (reference section 4, inventory sync). */
