@@ -2,7 +2,7 @@ import { defaultLocationId, requireWritableLocation } from '../../../http/access
 import { FieldReader } from '../../../http/fields.js';
 import { routeFor } from '../../../http/operations.js';
 import { ok, type RouteDefinition } from '../../../http/route.js';
-import { lanePrice, MAX_LANE_BOOKING_MS, outOfService, resourceBusy } from '../rules.js';
+import { availability } from '../availability.js';
 
 /**
  * GET /v1/range/availability: resources free for the whole window, priced for the party. A snapshot;
@@ -25,33 +25,14 @@ export const rangeAvailabilityRoutes: readonly RouteDefinition[] = [
       }
       reader.done();
       requireWritableLocation(context, locationId);
-      const from = startsAt!;
-      const to = endsAt!;
-      const tooLong = to - from > MAX_LANE_BOOKING_MS;
-      const data = sandbox.state.range.resources
-        .filter(
-          (resource) =>
-            resource.location_id === locationId &&
-            resource.type === type &&
-            resource.booking_mode === 'exclusive' &&
-            resource.status === 'active' &&
-            !outOfService(resource) &&
-            resource.capacity >= partySize &&
-            (laneTypes === undefined ||
-              (resource.lane_type !== null && laneTypes.includes(resource.lane_type))) &&
-            !tooLong &&
-            from >= sandbox.clock.nowMs() &&
-            !resourceBusy(sandbox.state.range, resource.id, from, to),
-        )
-        .sort((a, b) => a.sort_order - b.sort_order)
-        .map((resource) => ({
-          object: 'range_availability',
-          resource,
-          price_cents: lanePrice(resource, partySize, from, to),
-          starts_at: new Date(from).toISOString(),
-          ends_at: new Date(to).toISOString(),
-          party_size: partySize,
-        }));
+      const data = availability(sandbox, {
+        locationId,
+        type,
+        partySize,
+        laneTypes,
+        from: startsAt!,
+        to: endsAt!,
+      });
       return ok(data, { count: data.length });
     },
   },
