@@ -1,7 +1,8 @@
 import type { SandboxCore } from '../../core.js';
-import { apiError, invalidState } from '../../errors.js';
+import { apiError, invalidState, notFound } from '../../errors.js';
 import { addDays, addMonths, dateOf } from '../../state/dates.js';
 import { touch } from '../../state/stamps.js';
+import { type Actor, canSeeLocation, requireWritableLocation } from '../actor.js';
 import type { MembershipChargeRecord, MembershipPlanRecord, MembershipRecord, SavedCard } from './state.js';
 
 /** Where members save a card and pay links point (the sandbox's made-up host; nothing is served there). */
@@ -262,4 +263,104 @@ export function useGuestPass(
   touch(membership, core.clock.nowMs());
   core.state.memberships.guestPasses.push({ membership_id: membership.id, note, used_at: now });
   return membership;
+}
+
+const LIVE: readonly string[] = ['pending', 'active', 'past_due', 'frozen'];
+
+/** Reads and guest passes work across every store (reference section 4), so reads ignore location limits. */
+export function membershipAt(core: SandboxCore, id: number): MembershipRecord {
+  const membership = core.state.memberships.memberships.get(id);
+  if (!membership) throw notFound('membership');
+  return membership;
+}
+
+/** The actor's location for homing: its one location, the main one if it may see it, else its lowest. */
+function homeLocation(core: SandboxCore, actor: Actor): number {
+  const main = core.state.shop.mainLocationId;
+  if (actor.locations === null || actor.locations.has(main)) return main;
+  return Math.min(...actor.locations);
+}
+
+/** Whether the customer is one of the membership's members (the primary or family). */
+export function isMember(membership: MembershipRecord, customerId: number): boolean {
+  return membership.members.some((member) => member.customer_id === customerId);
+}
+
+/** Whether a location-limited actor may change this membership: only those homed at its locations. */
+export function mayChange(actor: Actor, membership: MembershipRecord): boolean {
+  return canSeeLocation(actor, membership.location_id);
+}
+
+/** MEMBERSHIPS_OFF when the shop has memberships turned off. */
+export function requireMembershipsOn(core: SandboxCore): void {
+  if (!core.state.shop.settings.memberships) {
+    throw apiError('MEMBERSHIPS_OFF', 'This shop has memberships turned off');
+  }
+}
+
+/** A sign-up as the API asks for it, its fields already read and checked against the shop. */
+export interface ApiSignUp {
+  readonly customerId: number;
+  readonly plan: MembershipPlanRecord;
+  readonly billingMethod: 'link' | 'counter';
+  readonly paid: boolean;
+  readonly locationId: number | undefined;
+  readonly externalReference: string | null;
+  readonly family: readonly number[];
+}
+
+/**
+ * POST /v1/memberships's rule, every check before anything is written: the same external_reference again
+ * is the membership it made (`replayed`); then the location, PLAN_ARCHIVED, CARD_PROCESSING_OFF,
+ * ALREADY_MEMBER and MEMBERSHIP_FULL; then the sign-up, homed at the actor's location unless one is named.
+ */
+export function signUpByApi(
+  core: SandboxCore,
+  actor: Actor,
+  input: ApiSignUp,
+): { membership: MembershipRecord; replayed: boolean } {
+  const { memberships, extras } = core.state.memberships;
+  const { customerId, plan, billingMethod, paid, locationId, externalReference, family } = input;
+  if (externalReference !== null) {
+    const existing = memberships.find((row) => extras.get(row.id)?.external_reference === externalReference);
+    if (existing) return { membership: existing, replayed: true };
+  }
+  if (locationId !== undefined) requireWritableLocation(core, actor, locationId);
+  if (plan.status === 'archived') {
+    throw apiError('PLAN_ARCHIVED', `The plan ${plan.name} is archived`, {
+      plan_id: plan.id,
+    });
+  }
+  if (billingMethod === 'link' && !core.state.shop.settings.cardProcessing) {
+    throw apiError('CARD_PROCESSING_OFF', 'Link billing needs card processing, which this shop has off');
+  }
+  const people = [customerId, ...family];
+  const current = memberships.find(
+    (row) =>
+      row.plan_id === plan.id && LIVE.includes(row.status) && people.some((person) => isMember(row, person)),
+  );
+  if (current) {
+    throw apiError('ALREADY_MEMBER', 'The customer is already on this plan', {
+      membership_id: current.id,
+    });
+  }
+  // The reference names MEMBERSHIP_FULL without status or condition; the core's reading: more people
+  // than the plan's max_members, answered 409 like the other conflicts with existing state.
+  if (people.length > plan.max_members) {
+    throw apiError('MEMBERSHIP_FULL', `The plan ${plan.name} takes at most ${plan.max_members} members`, {
+      max_members: plan.max_members,
+      members: people.length,
+    });
+  }
+  const membership = signUp(core, {
+    customerId,
+    plan,
+    billingMethod,
+    paid,
+    locationId: locationId ?? homeLocation(core, actor),
+    externalReference,
+    source: 'api',
+    family,
+  });
+  return { membership, replayed: false };
 }

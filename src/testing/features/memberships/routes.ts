@@ -1,47 +1,26 @@
-import { apiError, notFound } from '../../errors.js';
-import { canSeeLocation, requireWritableLocation } from '../../http/access.js';
+import { notFound } from '../../errors.js';
 import { FieldReader, pathId } from '../../http/fields.js';
-import type { ApiKey } from '../../http/keys.js';
 import { listRoute } from '../../http/list.js';
 import { routeFor } from '../../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../../http/route.js';
 import {
   cancelMembership,
+  isMember,
+  mayChange,
+  membershipAt,
   renderMembership,
   renderMembershipDetail,
-  signUp,
+  requireMembershipsOn,
+  signUpByApi,
   useGuestPass,
 } from './memberships.js';
 import type { MembershipPlanRecord, MembershipRecord } from './state.js';
 
-const LIVE: readonly string[] = ['pending', 'active', 'past_due', 'frozen'];
-
-/** Reads and guest passes work across every store (reference section 4), so reads ignore location limits. */
-function membershipAt(context: RouteContext): MembershipRecord {
-  const membership = context.sandbox.state.memberships.memberships.get(pathId(context.params, 'membership'));
-  if (!membership) throw notFound('membership');
-  return membership;
-}
-
-/** The key's location for homing: its one location, the main one if it may see it, else its lowest. */
-function homeLocation(context: RouteContext): number {
-  const { key } = context;
-  const main = context.sandbox.state.shop.mainLocationId;
-  if (key.locations === null || key.locations.has(main)) return main;
-  return Math.min(...key.locations);
-}
-
-function isMember(membership: MembershipRecord, customerId: number): boolean {
-  return membership.members.some((member) => member.customer_id === customerId);
-}
-
 /** POST /v1/memberships: every check before anything is written (reference section 4). */
 function create(context: RouteContext) {
   const { sandbox } = context;
-  const { memberships, plans, extras } = sandbox.state.memberships;
-  if (!sandbox.state.shop.settings.memberships) {
-    throw apiError('MEMBERSHIPS_OFF', 'This shop has memberships turned off');
-  }
+  const { plans } = sandbox.state.memberships;
+  requireMembershipsOn(sandbox);
   const reader = FieldReader.body(context.body);
   const customerId = reader.integer('customer_id', { required: true });
   const planId = reader.integer('plan_id', { required: true });
@@ -64,54 +43,18 @@ function create(context: RouteContext) {
   const plan = planId === undefined ? undefined : plans.get(planId);
   if (planId !== undefined && !plan) reader.fail('plan_id', 'is not a membership plan of this shop');
   reader.done();
-  if (externalReference !== null) {
-    const existing = memberships.find((row) => extras.get(row.id)?.external_reference === externalReference);
-    // The natural idempotency of external_reference: the same membership again, 200 rather than 201.
-    if (existing) return ok(renderMembershipDetail(sandbox, existing));
-  }
-  if (locationId !== undefined) requireWritableLocation(context, locationId);
-  if (plan!.status === 'archived') {
-    throw apiError('PLAN_ARCHIVED', `The plan ${plan!.name} is archived`, {
-      plan_id: plan!.id,
-    });
-  }
-  if (billingMethod === 'link' && !sandbox.state.shop.settings.cardProcessing) {
-    throw apiError('CARD_PROCESSING_OFF', 'Link billing needs card processing, which this shop has off');
-  }
-  const people = [customerId!, ...family];
-  const current = memberships.find(
-    (row) =>
-      row.plan_id === plan!.id && LIVE.includes(row.status) && people.some((person) => isMember(row, person)),
-  );
-  if (current) {
-    throw apiError('ALREADY_MEMBER', 'The customer is already on this plan', {
-      membership_id: current.id,
-    });
-  }
-  // The reference names MEMBERSHIP_FULL without status or condition; the sandbox's reading: more people
-  // than the plan's max_members, answered 409 like the other conflicts with existing state.
-  if (people.length > plan!.max_members) {
-    throw apiError('MEMBERSHIP_FULL', `The plan ${plan!.name} takes at most ${plan!.max_members} members`, {
-      max_members: plan!.max_members,
-      members: people.length,
-    });
-  }
-  const membership = signUp(sandbox, {
+  const { membership, replayed } = signUpByApi(sandbox, context.key, {
     customerId: customerId!,
     plan: plan!,
     billingMethod: billingMethod as 'link' | 'counter',
     paid,
-    locationId: locationId ?? homeLocation(context),
+    locationId,
     externalReference,
-    source: 'api',
     family,
   });
+  // The natural idempotency of external_reference: the same membership again, 200 rather than 201.
+  if (replayed) return ok(renderMembershipDetail(sandbox, membership));
   return created(renderMembershipDetail(sandbox, membership));
-}
-
-/** Whether a location-limited key may change this membership: only those homed at its locations. */
-function mayChange(key: ApiKey, membership: MembershipRecord): boolean {
-  return canSeeLocation(key, membership.location_id);
 }
 
 /** Membership plans and memberships (reference sections 3 and 4). */
@@ -134,7 +77,13 @@ export const membershipRoutes: readonly RouteDefinition[] = [
   { ...routeFor('memberships.create'), handle: create },
   {
     ...routeFor('memberships.retrieve'),
-    handle: (context) => ok(renderMembershipDetail(context.sandbox, membershipAt(context))),
+    handle: (context) =>
+      ok(
+        renderMembershipDetail(
+          context.sandbox,
+          membershipAt(context.sandbox, pathId(context.params, 'membership')),
+        ),
+      ),
   },
   {
     ...routeFor('memberships.cancel'),
@@ -143,7 +92,7 @@ export const membershipRoutes: readonly RouteDefinition[] = [
       const reason = reader.string('reason') ?? null;
       const atPeriodEnd = reader.boolean('at_period_end') ?? true;
       reader.done();
-      const membership = membershipAt(context);
+      const membership = membershipAt(context.sandbox, pathId(context.params, 'membership'));
       if (!mayChange(context.key, membership)) throw notFound('membership');
       return ok(renderMembership(cancelMembership(context.sandbox, membership, { reason, atPeriodEnd })));
     },
@@ -155,7 +104,15 @@ export const membershipRoutes: readonly RouteDefinition[] = [
       const note = reader.string('note') ?? null;
       reader.done();
       // The response is not shown in the reference: the sandbox answers with the membership after the pass.
-      return ok(renderMembership(useGuestPass(context.sandbox, membershipAt(context), note)));
+      return ok(
+        renderMembership(
+          useGuestPass(
+            context.sandbox,
+            membershipAt(context.sandbox, pathId(context.params, 'membership')),
+            note,
+          ),
+        ),
+      );
     },
   },
 ];
