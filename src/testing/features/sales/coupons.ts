@@ -1,5 +1,7 @@
 import type { SandboxCore } from '../../core.js';
-import { apiError, validationError } from '../../errors.js';
+import { apiError, notFound, validationError } from '../../errors.js';
+import { touch } from '../../state/stamps.js';
+import { type Actor, canSeeLocation, requireWritableLocation } from '../actor.js';
 import type { CouponRecord } from './promotions-state.js';
 
 /** The channel values: the reference shows store_online; all and in_store are the sandbox's guesses. */
@@ -39,4 +41,53 @@ export function checkCoupon(
       code: coupon.code,
     });
   }
+}
+
+/** What a coupon write sets: every field but the record's own (object, id, stamps). */
+export type CouponFields = Omit<CouponRecord, 'object' | 'id' | 'created_at' | 'updated_at'>;
+
+/** A coupon at a location the actor cannot see answers 404; shop-wide coupons (location_id null) do not. */
+export function findCoupon(core: SandboxCore, actor: Actor, id: number): CouponRecord {
+  const coupon = liveCoupons(core).find((row) => row.id === id);
+  if (!coupon || !canSeeLocation(actor, coupon.location_id)) throw notFound('coupon');
+  return coupon;
+}
+
+/** Creates a coupon (coupon.created) after the location and the coupon rules are checked. */
+export function createCoupon(core: SandboxCore, actor: Actor, fields: CouponFields): CouponRecord {
+  if (fields.location_id !== null) requireWritableLocation(core, actor, fields.location_id);
+  checkCoupon(core, { object: 'coupon', id: null, created_at: '', updated_at: '', ...fields });
+  const now = core.clock.iso();
+  const coupon = core.state.promotions.coupons.insert((id) => ({
+    object: 'coupon',
+    id,
+    ...fields,
+    created_at: now,
+    updated_at: now,
+  }));
+  core.events.record('coupon.created', coupon);
+  return { ...coupon };
+}
+
+/** Changes a coupon (coupon.updated) after the location and the coupon rules are checked. */
+export function updateCoupon(
+  core: SandboxCore,
+  actor: Actor,
+  coupon: CouponRecord,
+  fields: CouponFields,
+): CouponRecord {
+  if (fields.location_id !== null) requireWritableLocation(core, actor, fields.location_id);
+  checkCoupon(core, { ...coupon, ...fields });
+  Object.assign(coupon, fields);
+  touch(coupon, core.clock.nowMs());
+  core.events.record('coupon.updated', coupon);
+  return { ...coupon };
+}
+
+/** Deletes a coupon (coupon.deleted); answers {object, id, deleted: true}. */
+export function deleteCoupon(core: SandboxCore, coupon: CouponRecord) {
+  core.state.promotions.deletedCoupons.add(coupon.id);
+  // The coupon.deleted payload is {id, deleted: true} (reference section 6); the answer adds object.
+  core.events.record('coupon.deleted', { id: coupon.id, deleted: true }, coupon.location_id);
+  return { object: 'coupon', id: coupon.id, deleted: true };
 }

@@ -1,8 +1,9 @@
 import type { SandboxCore } from '../../core.js';
-import { apiError } from '../../errors.js';
+import { apiError, invalidReference } from '../../errors.js';
 import { touch } from '../../state/stamps.js';
 import type { ProductRecord } from '../inventory/catalog-state.js';
-import { availableAt, moveStock } from '../inventory/inventory.js';
+import { availableAt, moveStock, productBySku } from '../inventory/inventory.js';
+import { effectivePrice } from '../inventory/products.js';
 import type { OrderRecord } from './orders-state.js';
 
 /** One product line of an order being placed. */
@@ -182,4 +183,56 @@ function releaseUnits(core: SandboxCore, order: OrderRecord, productId: number):
     touch(unit, core.clock.nowMs());
     unitOrders.delete(unit.id);
   }
+}
+
+/** An order as the API asks for it: fields read, lines as SKUs (a unit price undefined: the product's). */
+export interface ApiOrderRequest {
+  readonly locationId: number;
+  readonly customerId: number | null;
+  readonly status: 'completed' | 'held';
+  readonly lines: readonly {
+    readonly sku: string;
+    readonly qty: number;
+    readonly unitCents: number | undefined;
+  }[];
+  readonly externalReference: string | null;
+}
+
+/**
+ * POST /v1/orders's rule: the same external_reference again is the API order it made (`replayed`), another
+ * channel's is EXTERNAL_REFERENCE_TAKEN; unknown customer or SKUs are INVALID_REFERENCE; stock is checked,
+ * then the order is placed (order.created, stock moves).
+ */
+export function createApiOrder(
+  core: SandboxCore,
+  input: ApiOrderRequest,
+): { order: OrderRecord; replayed: boolean } {
+  const { locationId, customerId, status, externalReference } = input;
+  if (externalReference !== null) {
+    const existing = core.state.orders.orders.find((row) => row.external_reference === externalReference);
+    // Natural idempotency: the same API order again (200); another channel's order with it is a conflict.
+    if (existing?.source === 'api') return { order: existing, replayed: true };
+    if (existing) {
+      throw apiError(
+        'EXTERNAL_REFERENCE_TAKEN',
+        `external_reference ${externalReference} belongs to an order from another channel`,
+      );
+    }
+  }
+  const problems: Record<string, string[]> = {};
+  if (customerId !== null && !core.state.shop.customers.get(customerId))
+    problems.customer_id = ['is not a customer of this shop'];
+  const productLines = input.lines.map((line, index) => {
+    const product = productBySku(core, line.sku);
+    if (!product) problems[`lines[${index}].sku`] = ['no product has this SKU'];
+    return {
+      product: product!,
+      qty: line.qty,
+      unitPriceCents: line.unitCents ?? (product ? effectivePrice(product, core.clock.nowMs()) : 0),
+    };
+  });
+  if (Object.keys(problems).length > 0) throw invalidReference(problems);
+  const order = { locationId, customerId, lines: productLines, status, source: 'api', externalReference };
+  checkStock(core, order);
+  return { order: placeOrder(core, order, 'order.created'), replayed: false };
 }

@@ -1,20 +1,18 @@
-import { notFound } from '../../../errors.js';
-import { canSeeLocation, requireWritableLocation } from '../../../http/access.js';
 import { FieldReader, pathId } from '../../../http/fields.js';
 import { routeFor } from '../../../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../../../http/route.js';
-import { touch } from '../../../state/stamps.js';
-import { COUPON_CHANNELS, checkCoupon, liveCoupons } from '../coupons.js';
+import {
+  COUPON_CHANNELS,
+  type CouponFields,
+  createCoupon,
+  deleteCoupon,
+  findCoupon,
+  updateCoupon,
+} from '../coupons.js';
 import type { CouponRecord } from '../promotions-state.js';
 
-type CouponFields = Omit<CouponRecord, 'object' | 'id' | 'created_at' | 'updated_at'>;
-
-/** A coupon at a location the key cannot see answers 404; shop-wide coupons (location_id null) do not. */
 function couponAt(context: RouteContext): CouponRecord {
-  const id = pathId(context.params, 'coupon');
-  const coupon = liveCoupons(context.sandbox).find((row) => row.id === id);
-  if (!coupon || !canSeeLocation(context.key, coupon.location_id)) throw notFound('coupon');
-  return coupon;
+  return findCoupon(context.sandbox, context.key, pathId(context.params, 'coupon'));
 }
 
 /** Reads the coupon fields sent; on PATCH the rest stay as they are. */
@@ -51,7 +49,6 @@ function readFields(context: RouteContext, current: CouponFields | null): Coupon
     ends_at: pick('ends_at', iso('ends_at'), current?.ends_at ?? null),
   };
   reader.done();
-  if (fields.location_id !== null) requireWritableLocation(context, fields.location_id);
   return fields;
 }
 
@@ -62,44 +59,17 @@ function readFields(context: RouteContext, current: CouponFields | null): Coupon
 export const couponRoutes: readonly RouteDefinition[] = [
   {
     ...routeFor('coupons.create'),
-    handle: (context) => {
-      const { sandbox } = context;
-      const fields = readFields(context, null);
-      checkCoupon(sandbox, { object: 'coupon', id: null, created_at: '', updated_at: '', ...fields });
-      const now = sandbox.clock.iso();
-      const coupon = sandbox.state.promotions.coupons.insert((id) => ({
-        object: 'coupon',
-        id,
-        ...fields,
-        created_at: now,
-        updated_at: now,
-      }));
-      sandbox.events.record('coupon.created', coupon);
-      return created({ ...coupon });
-    },
+    handle: (context) => created(createCoupon(context.sandbox, context.key, readFields(context, null))),
   },
   {
     ...routeFor('coupons.update'),
     handle: (context) => {
-      const { sandbox } = context;
       const coupon = couponAt(context);
-      const fields = readFields(context, coupon);
-      checkCoupon(sandbox, { ...coupon, ...fields });
-      Object.assign(coupon, fields);
-      touch(coupon, sandbox.clock.nowMs());
-      sandbox.events.record('coupon.updated', coupon);
-      return ok({ ...coupon });
+      return ok(updateCoupon(context.sandbox, context.key, coupon, readFields(context, coupon)));
     },
   },
   {
     ...routeFor('coupons.delete'),
-    handle: (context) => {
-      const { sandbox } = context;
-      const coupon = couponAt(context);
-      sandbox.state.promotions.deletedCoupons.add(coupon.id);
-      // The coupon.deleted payload is {id, deleted: true} (reference section 6); the answer adds object.
-      sandbox.events.record('coupon.deleted', { id: coupon.id, deleted: true }, coupon.location_id);
-      return ok({ object: 'coupon', id: coupon.id, deleted: true });
-    },
+    handle: (context) => ok(deleteCoupon(context.sandbox, couponAt(context))),
   },
 ];

@@ -1,4 +1,3 @@
-import { apiError, invalidReference } from '../../../errors.js';
 import {
   defaultLocationId,
   findVisible,
@@ -9,10 +8,8 @@ import {
 import { FieldReader, pathId } from '../../../http/fields.js';
 import { routeFor } from '../../../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../../../http/route.js';
-import { productBySku } from '../../inventory/inventory.js';
-import { effectivePrice } from '../../inventory/products.js';
 import type { OrderRecord } from '../orders-state.js';
-import { checkStock, placeOrder, voidOrder } from '../sales.js';
+import { createApiOrder, voidOrder } from '../sales.js';
 import { readLineItems } from './line-items.js';
 
 /** Orders are answered as the key may see them: the embedded customer needs customers:read. */
@@ -39,33 +36,15 @@ function create(context: RouteContext) {
   if (lines === undefined || lines.length === 0) reader.fail('lines', 'must list at least one line');
   reader.done();
   requireWritableLocation(context, locationId);
-  if (externalReference !== null) {
-    const existing = sandbox.state.orders.orders.find((row) => row.external_reference === externalReference);
-    // Natural idempotency: the same API order again (200); another channel's order with it is a conflict.
-    if (existing?.source === 'api') return ok(render(context, existing));
-    if (existing) {
-      throw apiError(
-        'EXTERNAL_REFERENCE_TAKEN',
-        `external_reference ${externalReference} belongs to an order from another channel`,
-      );
-    }
-  }
-  const problems: Record<string, string[]> = {};
-  if (customerId !== null && !sandbox.state.shop.customers.get(customerId))
-    problems.customer_id = ['is not a customer of this shop'];
-  const productLines = lines!.map((line, index) => {
-    const product = productBySku(sandbox, line.sku);
-    if (!product) problems[`lines[${index}].sku`] = ['no product has this SKU'];
-    return {
-      product: product!,
-      qty: line.qty,
-      unitPriceCents: line.unitCents ?? (product ? effectivePrice(product, sandbox.clock.nowMs()) : 0),
-    };
+  const { order, replayed } = createApiOrder(sandbox, {
+    locationId,
+    customerId,
+    status,
+    lines: lines!,
+    externalReference,
   });
-  if (Object.keys(problems).length > 0) throw invalidReference(problems);
-  const order = { locationId, customerId, lines: productLines, status, source: 'api', externalReference };
-  checkStock(sandbox, order);
-  return created(render(context, placeOrder(sandbox, order, 'order.created')));
+  // Natural idempotency: the same API order again answers 200.
+  return replayed ? ok(render(context, order)) : created(render(context, order));
 }
 
 /** POST /v1/orders and POST /v1/orders/{id}/void (reference section 4). */
