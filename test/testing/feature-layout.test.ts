@@ -76,6 +76,20 @@ describe('sandbox layout: domain code without HTTP', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('route files change no state themselves: no touch, event record or insert outside the domain', () => {
+    const routeFiles = filesUnder(path.join(ROOT, 'features')).filter(isRouteFile);
+    expect(routeFiles.length).toBeGreaterThan(15);
+    const writes = routeFiles.flatMap((file) => {
+      const code = readFileSync(file, 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/\/\/.*$/gm, '');
+      return [...code.matchAll(/\btouch\(|\.events\.record\(|\.insert\(/g)].map(
+        (match) => `${path.relative(ROOT, file)}: ${match[0]}`,
+      );
+    });
+    expect(writes).toEqual([]);
+  });
+
   it('the check catches an HTTP import and an HTTP type (so a clean result means something)', () => {
     const file = path.join(ROOT, 'features/range/booking.ts');
     expect(httpUses(file, "import type { RouteContext } from '../../http/route.js';")).toEqual([
