@@ -1,17 +1,17 @@
 import type { KyInstance, Options as KyOptions } from 'ky';
-import { mergeHeaders } from '../internal/headers.js';
-import { compilePath, type PathBuilder } from '../internal/path.js';
 import { CallState } from './call.js';
 import { openEnvelope } from './envelope.js';
 import { RateLimitError } from './errors/api-errors.js';
 import { ShopError } from './errors/shop-error.js';
 import { HookError, ResponseTooLargeError, TimeoutError } from './errors/transport-errors.js';
+import { mergeHeaders } from './headers.js';
 import { NO_HOOKS, type PreparedHooks, prepareHooks, runBeforeError, runBeforeRetry } from './hooks.js';
 import { resolveIdempotencyKey } from './idempotency.js';
 import { checker } from './lazy-validation.js';
 import type { HttpMethod, Operation } from './operation.js';
 import type { ListMeta, PageSender } from './pagination.js';
 import { checkParams, type RequestParams } from './params.js';
+import { compilePath, type PathBuilder } from './path.js';
 import { encodeQuery } from './query.js';
 import type { RequestOptions } from './request-options.js';
 import { accepted, type ResponseValidation } from './response-policy.js';
@@ -46,11 +46,6 @@ export interface Received<T> {
   readonly data: T;
   readonly response: Response;
   readonly call: CallState;
-}
-
-/** A validated page: its items, its `meta`, and the response. */
-export interface ReceivedPage<T> extends Received<T[]> {
-  readonly meta: ListMeta;
 }
 
 export interface Prepared {

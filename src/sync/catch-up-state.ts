@@ -1,6 +1,12 @@
-import type { FeedEvent } from './catch-up.js';
 import type { Checkpoint, HeldClaim } from './checkpoint.js';
 import { compareTimestamps, isTimestamp, secondsBefore } from './timestamps.js';
+
+/** The least of an event the catch-up reads; `ShopClient`'s events satisfy it. */
+export interface FeedEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly created_at: string;
+}
 
 /**
  * What one catch-up run knows of the feed around its checkpoint: the last event passed; the ids passed

@@ -9,17 +9,10 @@ import {
 import type { EventType, ShopEvent } from '../webhooks/events.js';
 import { bounded } from '../webhooks/respond-within.js';
 import type { EventContext, EventHandler } from '../webhooks/router.js';
-import { CatchUpState } from './catch-up-state.js';
+import { CatchUpState, type FeedEvent } from './catch-up-state.js';
 import { type Checkpoint, type CheckpointStore, MemoryCheckpointStore } from './checkpoint.js';
 import { type Poller, type PollOptions, poll } from './poll.js';
 import { compareTimestamps, isTimestamp } from './timestamps.js';
-
-/** The least of an event the catch-up reads; `ShopClient`'s events satisfy it. */
-export interface FeedEvent {
-  readonly id: string;
-  readonly type: string;
-  readonly created_at: string;
-}
 
 /**
  * What the catch-up needs from a client: `events.list` walking the feed with `for await`. A `ShopClient`

@@ -1,7 +1,7 @@
 import { signPayload } from '../../webhooks/sign.js';
 import type { SandboxClock } from '../clock.js';
 import { SandboxUsageError } from '../errors.js';
-import { redactPayload } from '../http/access.js';
+import { redactPayload } from '../http/payload-view.js';
 import type { SeededRandom } from '../random.js';
 import type { EndpointRegistry, WebhookEndpoint } from './endpoints.js';
 import type { StoredEvent } from './log.js';

@@ -1,8 +1,9 @@
 import { EVENT_RETENTION_MS } from '../events/log.js';
-import { canSeeLocation, redactPayload, viewerForKey } from '../http/access.js';
+import { canSeeLocation } from '../http/access.js';
 import { FieldReader } from '../http/fields.js';
 import { hasPermission } from '../http/keys.js';
 import { paginate, readPageParams } from '../http/pagination.js';
+import { redactPayload, viewerForKey } from '../http/payload-view.js';
 import type { RouteDefinition } from '../http/route.js';
 
 /** GET /v1/events: the 30-day catch-up feed (reference section 4, "Event feed"). */

@@ -2,14 +2,9 @@ import { productBySku } from '../domain/inventory.js';
 import { effectivePrice } from '../domain/products.js';
 import { checkStock, placeOrder, voidOrder } from '../domain/sales.js';
 import { invalidReference, SandboxApiError } from '../errors.js';
-import {
-  defaultLocationId,
-  findVisible,
-  redactPayload,
-  requireWritableLocation,
-  viewerForKey,
-} from '../http/access.js';
+import { defaultLocationId, findVisible, requireWritableLocation } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
+import { redactPayload, viewerForKey } from '../http/payload-view.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../http/route.js';
 import type { OrderRecord } from '../state/orders.js';
 import { readLineItems } from './line-items.js';
