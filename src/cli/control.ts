@@ -2,7 +2,7 @@ import type { EventType } from '../generated/event-types.js';
 import type { Sandbox } from '../testing/sandbox.js';
 import { logStream } from './log-stream.js';
 import { applyOverrides, type OverrideMap, overrideProblems } from './overrides.js';
-import { RECIPES, SandboxShop, triggerCatalog } from './triggers.js';
+import { RECIPES, SandboxShop, triggerList } from './triggers.js';
 
 /** The control surface of a `shop-mgmt sandbox` process: never under /v1, never part of the API. */
 export const CONTROL_PREFIX = '/_sandbox/';
@@ -30,7 +30,7 @@ export class SandboxControl {
       });
     }
     const path = new URL(request.url).pathname.slice(CONTROL_PREFIX.length);
-    if (request.method === 'GET' && path === 'triggers') return answer(200, { triggers: triggerCatalog() });
+    if (request.method === 'GET' && path === 'triggers') return answer(200, { triggers: triggerList() });
     if (request.method === 'GET' && path === 'logs') {
       return logStream(this.sandbox.core.activity, request.headers.get('last-event-id'));
     }
@@ -51,7 +51,7 @@ export class SandboxControl {
     if (problems.length > 0) return answer(400, { error: problems.join('\n'), invalid: true });
     const override = (body?.override ?? {}) as OverrideMap;
     if (!recipe) {
-      const known = triggerCatalog().find((entry) => entry.type === type);
+      const known = triggerList().find((entry) => entry.type === type);
       return answer(422, {
         error: known
           ? `the sandbox cannot make ${type}: ${known.reason}`

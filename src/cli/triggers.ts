@@ -357,7 +357,7 @@ async function newPurchaseOrder(shop: SandboxShop): Promise<Record<string, unkno
 }
 
 /** What `trigger --list` prints: every catalog type with whether and why not. */
-export function triggerCatalog(): { type: string; supported: boolean; reason?: string }[] {
+export function triggerList(): { type: string; supported: boolean; reason?: string }[] {
   return EVENT_TYPES.map((type) =>
     type in RECIPES
       ? { type, supported: true }

@@ -12,7 +12,7 @@ export interface FeedEvent {
  * What one catch-up run knows of the feed around its checkpoint: the last event passed; the ids passed
  * within `overlapSeconds` before it (a run reads that overlap again, because an event can become visible
  * after events created later, and the ids tell it from what was passed); and the events whose claim another
- * handler held, which every run reads again until their claim has settled.
+ * handler held, which every run reads again until their claim is done, released, or held past `settleSeconds`.
  */
 export class CatchUpState {
   #position: { readonly id: string; readonly createdAt: string } | null;
@@ -53,7 +53,7 @@ export class CatchUpState {
     this.readFrom = from;
   }
 
-  /** The held claim of `event`, if an earlier run found its claim held and it has not settled. */
+  /** The held claim of `event`, if an earlier run found its claim held and it is still held. */
   heldClaim(event: FeedEvent): HeldClaim | undefined {
     const claim = this.#held.get(event.id);
     if (claim) this.#heldMet.add(event.id);
@@ -76,7 +76,7 @@ export class CatchUpState {
     );
   }
 
-  /** Records `event` as passed (handed on, or its claim settled); the checkpoint only ever moves forward. */
+  /** Records `event` as passed (handed on, or its claim done, released or held too long); the checkpoint only ever moves forward. */
   pass(event: FeedEvent): void {
     this.#held.delete(event.id);
     this.#seen.set(event.id, event.created_at);

@@ -1,5 +1,5 @@
-import { EVENT_TYPES, type EventPayloadMap, type EventType } from './catalog.js';
 import { WebhookVerificationError } from './errors.js';
+import { EVENT_TYPES, type EventPayloadMap, type EventType } from './event-types.js';
 
 export type { EventPayloadMap, EventType };
 

@@ -1,7 +1,7 @@
 // Every trigger recipe makes the event type it is listed under, and the catalog is covered: all 40 types
 // are made on demand. In-process, against the sandbox the bin serves.
 import { describe, expect, it } from 'vitest';
-import { RECIPES, SandboxShop, triggerCatalog } from '../../src/cli/triggers.js';
+import { RECIPES, SandboxShop, triggerList } from '../../src/cli/triggers.js';
 import { EVENT_TYPES } from '../../src/generated/event-types.js';
 import { newSandbox } from '../testing/helpers.js';
 
@@ -25,6 +25,6 @@ describe('trigger recipes', () => {
 
   it('covers the catalog: every type is made on demand', () => {
     expect(Object.keys(RECIPES).sort()).toEqual([...EVENT_TYPES].sort());
-    expect(triggerCatalog().filter((entry) => entry.supported)).toHaveLength(40);
+    expect(triggerList().filter((entry) => entry.supported)).toHaveLength(40);
   });
 });

@@ -6,7 +6,7 @@ import type { Output } from '../output.js';
 import { type OverrideMap, overridesFromFlags, readFixture } from '../overrides.js';
 import { httpUrl, repeatedFlag } from '../parse.js';
 import { run } from '../run.js';
-import { triggerCatalog } from '../triggers.js';
+import { triggerList } from '../triggers.js';
 
 /** `shop-mgmt trigger`: makes one event happen in a `shop-mgmt sandbox` process. */
 export const triggerCommand = defineCommand({
@@ -116,7 +116,7 @@ async function triggerOne(
 }
 
 function listTypes(output: Output): number {
-  for (const entry of triggerCatalog()) {
+  for (const entry of triggerList()) {
     output.record(
       entry,
       entry.supported
