@@ -68,7 +68,7 @@ export {
   type RateLimitStore,
 } from './core/rate-limit-store.js';
 export type { RequestHeaders, RequestOptions } from './core/request-options.js';
-export { APIResource } from './core/resource.js';
+export { APIResource, type ResourceClient } from './core/resource.js';
 export type { ResponseValidation, ValidationIssueListener } from './core/response-policy.js';
 export type { ThrottleOption, ThrottlePace } from './core/throttle.js';
 export {

@@ -7,7 +7,7 @@ import type { CustomerRecord } from './state/shop.js';
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-/** @internal Adds the bulk records to a seeded shop. */
+/** Adds the bulk records to a seeded shop. */
 export function seedRecords(core: SandboxCore, records: Required<SandboxRecords>): void {
   const start = core.clock.nowMs();
   for (let index = 0; index < records.customers; index++) addCustomer(core, start, index);

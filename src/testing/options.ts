@@ -99,7 +99,7 @@ export interface SandboxOptions {
   records?: SandboxRecords;
 }
 
-/** @internal Options with every default filled in. */
+/** Options with every default filled in. */
 export interface ResolvedOptions {
   rangeAddon: boolean;
   cardProcessing: boolean;
@@ -121,7 +121,7 @@ export interface ResolvedOptions {
   records: Required<SandboxRecords>;
 }
 
-/** @internal */
+/** The options with every default filled in. */
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   return {
     rangeAddon: options.rangeAddon ?? true,
@@ -188,7 +188,7 @@ export const RECORD_KINDS = ['reservations', 'customers'] as const;
 /** The most of one kind a sandbox takes: a snapshot of more would not fit a JSON string. */
 export const MAX_RECORDS = 500_000;
 
-/** @internal Checks `records` and fills the defaults. */
+/** Checks `records` and fills the defaults. */
 export function checkRecords(records: SandboxRecords | undefined): Required<SandboxRecords> {
   const checked = { reservations: 0, customers: 0 };
   for (const [kind, count] of Object.entries(records ?? {})) {
