@@ -9,11 +9,13 @@ import type { RequestOptions } from './request-options.js';
  * the client (src/client.ts sits above core). A `ShopClient` is one.
  */
 export interface ResourceClient {
+  /** Calls one single-record operation (`ShopClient.request`). */
   request<Op extends Operation & { readonly pagination: null }>(
     operation: Op,
     params?: RequestParams,
     options?: RequestOptions,
   ): APIPromise<OperationResult<Op>>;
+  /** Calls one cursor-paginated list operation (`ShopClient.list`). */
   list<Op extends Operation & { readonly pagination: 'cursor' }>(
     operation: Op,
     params?: RequestParams,
