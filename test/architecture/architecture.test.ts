@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -191,6 +191,19 @@ describe('src/', () => {
 
   it('places every file on a floor', () => {
     expect(unplacedFiles(graph)).toEqual([]);
+  });
+
+  it('has a README in every folder of a floor, saying that floor', () => {
+    const missing: string[] = [];
+    for (const floor of FLOORS) {
+      for (const member of floor.members.filter((name) => name.endsWith('/'))) {
+        const readme = join(SRC, member, 'README.md');
+        const text = existsSync(readme) ? readFileSync(readme, 'utf8') : '';
+        if (!text.includes(`Floor: ${floor.name}`))
+          missing.push(`src/${member}README.md: no "Floor: ${floor.name}"`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   it('has no import pointing up the floors', () => {
