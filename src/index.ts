@@ -5,7 +5,7 @@
  */
 // The public surface of `shop-mgmt`. Anything not exported here (src/internal above all) may change in any release.
 
-export { type ClientOptions, type DerivedOptions, ShopClient } from './client.js';
+export { type ClientOptions, type DerivedOptions, ShopClient, type Webhooks } from './client.js';
 export { APIPromise, type APIResponse } from './core/api-promise.js';
 export type { CallRecovery } from './core/call.js';
 export {

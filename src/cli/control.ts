@@ -1,8 +1,8 @@
 import type { EventType } from '../generated/event-types.js';
 import type { Sandbox } from '../testing/sandbox.js';
+import { triggerList } from '../testing/triggers.js';
 import { logStream } from './log-stream.js';
 import { applyOverrides, type OverrideMap, overrideProblems } from './overrides.js';
-import { RECIPES, SandboxShop, triggerList } from './triggers.js';
 
 /** The control surface of a `shop-mgmt sandbox` process: never under /v1, never part of the API. */
 export const CONTROL_PREFIX = '/_sandbox/';
@@ -12,16 +12,13 @@ export const CONTROL_PREFIX = '/_sandbox/';
  * the sandbox accepts, as `Authorization: Bearer`.
  */
 export class SandboxControl {
-  readonly #shop: SandboxShop;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly sandbox: Sandbox,
-    ownKey: string,
+    private readonly ownKey: string,
     private readonly onChange: () => void,
-  ) {
-    this.#shop = new SandboxShop(sandbox, ownKey);
-  }
+  ) {}
 
   async handle(request: Request): Promise<Response> {
     if (!this.#authorised(request)) {
@@ -46,12 +43,11 @@ export class SandboxControl {
   async #trigger(request: Request): Promise<Response> {
     const body = (await request.json().catch(() => null)) as { type?: unknown; override?: unknown } | null;
     const type = typeof body?.type === 'string' ? body.type : '';
-    const recipe = RECIPES[type];
-    const problems = recipe ? overrideProblems(type, body?.override) : [];
+    const known = triggerList().find((entry) => entry.type === type);
+    const problems = known?.supported ? overrideProblems(type, body?.override) : [];
     if (problems.length > 0) return answer(400, { error: problems.join('\n'), invalid: true });
     const override = (body?.override ?? {}) as OverrideMap;
-    if (!recipe) {
-      const known = triggerList().find((entry) => entry.type === type);
+    if (!known?.supported) {
       return answer(422, {
         error: known
           ? `the sandbox cannot make ${type}: ${known.reason}`
@@ -59,9 +55,6 @@ export class SandboxControl {
         unsupported: true,
       });
     }
-    const log = this.sandbox.core.events;
-    const before = log.all().at(-1)?.seq ?? 0;
-    this.#shop.unrecorded.length = 0;
     let overridden = false;
     if (Object.keys(override).length > 0) {
       const core = this.sandbox.core;
@@ -74,12 +67,7 @@ export class SandboxControl {
       );
     }
     try {
-      const did = await recipe(this.#shop);
-      const events = log
-        .all()
-        .filter((event) => event.seq > before)
-        .map((event) => ({ id: event.envelope.id, type: event.envelope.type }))
-        .concat(this.#shop.unrecorded);
+      const { did, events } = await this.sandbox.trigger(type, { apiKey: this.ownKey });
       this.onChange();
       return answer(200, { type, did, events, overridden });
     } catch (error) {
