@@ -69,7 +69,7 @@ export {
 } from './core/rate-limit-store.js';
 export type { RequestHeaders, RequestOptions } from './core/request-options.js';
 export { APIResource, type ResourceClient } from './core/resource.js';
-export type { ResponseValidation, ValidationIssueListener } from './core/response-policy.js';
+export type { ResponseValidation, ValidationIssueListener } from './core/response.js';
 export type { ThrottleOption, ThrottlePace } from './core/throttle.js';
 export {
   ATTEMPT_CHANNEL,

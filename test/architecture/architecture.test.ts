@@ -224,7 +224,7 @@ describe('src/', () => {
   it('lists as pending only imports that are still there and still close a circle', () => {
     for (const { edge } of PENDING_EDGES) {
       const [from, to] = edge.split(' -> ') as [string, string];
-      expect(graph.get(from), `${edge} is gone: remove it from PENDING_EDGES`).toContain(to);
+      expect(graph.get(from)?.has(to) ?? false, `${edge} is gone: remove it from PENDING_EDGES`).toBe(true);
       const others = PENDING_EDGES.map((pending) => pending.edge).filter((other) => other !== edge);
       expect(
         refusedCircles(withoutEdges(graph, others)).some((circle) => circle.includes(edge)),
