@@ -1,4 +1,5 @@
 import type { EventType } from '../generated/event-types.js';
+import { processAccess, type SandboxProcessAccess } from '../testing/process-access.js';
 import type { Sandbox } from '../testing/sandbox.js';
 import { triggerList } from '../testing/triggers.js';
 import { logStream } from './log-stream.js';
@@ -12,13 +13,16 @@ export const CONTROL_PREFIX = '/_sandbox/';
  * the sandbox accepts, as `Authorization: Bearer`.
  */
 export class SandboxControl {
+  readonly #access: SandboxProcessAccess;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly sandbox: Sandbox,
     private readonly ownKey: string,
     private readonly onChange: () => void,
-  ) {}
+  ) {
+    this.#access = processAccess(sandbox);
+  }
 
   async handle(request: Request): Promise<Response> {
     if (!this.#authorised(request)) {
@@ -29,7 +33,7 @@ export class SandboxControl {
     const path = new URL(request.url).pathname.slice(CONTROL_PREFIX.length);
     if (request.method === 'GET' && path === 'triggers') return answer(200, { triggers: triggerList() });
     if (request.method === 'GET' && path === 'logs') {
-      return logStream(this.sandbox.core.activity, request.headers.get('last-event-id'));
+      return logStream(this.#access.activity, request.headers.get('last-event-id'));
     }
     if (request.method === 'POST' && path === 'trigger') {
       // One at a time: an armed override belongs to the trigger that armed it.
@@ -57,8 +61,7 @@ export class SandboxControl {
     }
     let overridden = false;
     if (Object.keys(override).length > 0) {
-      const core = this.sandbox.core;
-      core.overrides.arm(
+      this.#access.armOverride(
         type,
         (object) => applyOverrides(type as EventType, object, override),
         () => {
@@ -74,18 +77,13 @@ export class SandboxControl {
       this.onChange();
       return answer(409, { error: `could not make ${type}: ${(error as Error).message}` });
     } finally {
-      this.sandbox.core.overrides.disarm();
+      this.#access.disarmOverride();
     }
   }
 
   /** The key check of the API (failed attempts count toward its lockout), without a request's rate cost. */
   #authorised(request: Request): boolean {
-    try {
-      this.sandbox.core.keys.authenticate(request.headers.get('authorization'), '127.0.0.1');
-      return true;
-    } catch {
-      return false;
-    }
+    return this.#access.authenticate(request.headers.get('authorization'));
   }
 }
 
