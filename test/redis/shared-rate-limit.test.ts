@@ -135,7 +135,7 @@ describe.skipIf(!redisUrl)('RedisRateLimitStore over a real redis-server', () =>
     expect(ttl).toBeLessThanOrEqual(3_000);
   });
 
-  it('paces three worker processes (ioredis and node-redis) as one: no 429, where unshared pacing collects them', async () => {
+  it('paces three worker processes (ioredis and node-redis) as one: no 429, where unshared they crowd each other', async () => {
     // 60 a sandbox minute at 30x: 30 a wall second for the shop. Each worker is told 90 % of the whole.
     const speed = 30;
     const requestsPerMinute = 60 * speed * 0.9;
@@ -168,8 +168,15 @@ describe.skipIf(!redisUrl)('RedisRateLimitStore over a real redis-server', () =>
     expect(arrivals).toHaveLength(72);
     expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(71 * (60_000 / requestsPerMinute) * 0.9);
 
+    // Unshared, each process paces only itself: the three streams start calls regardless of each other, so
+    // many arrive close behind another's (the first three at once). Counted, not timed against the shop's
+    // window: whether those calls then add up to a 429 depends on how fast a loaded machine lets them run.
     const unshared = await run('memory');
-    expect(unshared.seen.filter((request) => request.status === 429).length).toBeGreaterThan(0);
+    const interval = 60_000 / requestsPerMinute;
+    const unsharedArrivals = unshared.seen.map((request) => request.at).sort((a, b) => a - b);
+    const crowded = unsharedArrivals.filter((at, i) => i > 0 && at - unsharedArrivals[i - 1]! < interval / 4);
+    expect(unsharedArrivals).toHaveLength(72);
+    expect(crowded.length).toBeGreaterThanOrEqual(5);
   }, 90_000);
 
   it("pauses the other processes on one's 429 until its Retry-After has passed", async () => {
