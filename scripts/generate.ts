@@ -1,8 +1,9 @@
 /**
- * spec/openapi.yaml -> src/generated/ (zod schemas and types, params, the endpoint table, events, error codes)
- * and the generated files of src/resources/ (resource classes, the client's getters; see resource-files.ts).
+ * The one generator entry. spec/openapi.yaml -> src/generated/ (zod schemas and types, params, the endpoint
+ * table, events, error codes, the sync schema), src/resources/ (wholly generated: resource classes, the
+ * client's getters, index.ts; see resource-files.ts) and docs/resources.md (the method list).
  *
- *   npm run generate          rewrite src/generated/
+ *   npm run generate          rewrite all of it
  *   npm run generate:check    generate into a temporary directory; exit 1, naming each file, on any drift
  *   options: --spec <file> (default spec/openapi.yaml), --out <dir> (default src/generated)
  *
@@ -31,6 +32,7 @@ import { formatSource } from './generator/format.js';
 import { diffFiles, generate, writeFiles } from './generator/index.js';
 import { buildModel } from './generator/model.js';
 import { diffResourceFiles, generateResources, writeResourceFiles } from './generator/resource-files.js';
+import { RESOURCES_DOC } from './generator/resources-doc.js';
 import { loadSpec } from './generator/spec.js';
 import { desiredTables, historyText, nextHistory, readHistory, syncModel } from './generator/sync-schema.js';
 
@@ -58,8 +60,8 @@ function parseArgs(argv: readonly string[]): Cli {
 
 async function main(): Promise<number> {
   const cli = parseArgs(process.argv.slice(2));
-  // src/resources/: the resource classes and client getters (generated files only; see resource-files.ts).
-  // Only beside the SDK's own src/generated: a fixture spec written to another --out has no resource groups.
+  // src/resources/ and docs/resources.md: only beside the SDK's own src/generated (a fixture spec written to
+  // another --out has no resource groups).
   const resourcesDir = path.join(root, 'src/resources');
   const ownOut = cli.out === path.join(root, 'src/generated');
   // The sync schema's versions: the SDK's own history file, extended (never rewritten) by each run.
@@ -72,10 +74,12 @@ async function main(): Promise<number> {
   });
   const shown = path.relative(process.cwd(), cli.out) || '.';
   const history = historyPath ? await syncHistory(cli.spec, historyPath) : null;
-  const resources = ownOut ? await generateResources(cli.spec, root, files) : new Map<string, string>();
+  const resources = ownOut ? await generateResources(cli.spec, root, files) : null;
+  const docPath = path.join(root, RESOURCES_DOC);
   if (!cli.check) {
+    if (resources) await writeResourceFiles(resourcesDir, resources.files);
     await writeFiles(cli.out, files);
-    await writeResourceFiles(resourcesDir, resources);
+    if (resources) await writeFile(docPath, resources.doc);
     if (history && history.text !== history.before) await writeFile(historyPath!, history.text);
     console.log(`generated ${files.size} files in ${shown} from ${path.relative(process.cwd(), cli.spec)}`);
     return 0;
@@ -85,15 +89,20 @@ async function main(): Promise<number> {
   await writeFiles(scratch, files);
   const differences = [
     ...(await diffFiles(cli.out, files)),
-    ...(ownOut ? await diffResourceFiles(resourcesDir, resources) : []),
+    ...(resources ? await diffResourceFiles(resourcesDir, resources.files) : []),
+    ...(resources && (await readFile(docPath, 'utf8').catch(() => '')) !== resources.doc
+      ? [`${RESOURCES_DOC} (differs)`]
+      : []),
     ...(history && history.text !== history.before ? ['spec/sync-schema.json (a new schema version)'] : []),
   ];
   if (differences.length === 0) {
     await rm(scratch, { recursive: true, force: true });
-    console.log(`${shown} is up to date with ${path.relative(process.cwd(), cli.spec)}`);
+    console.log(
+      `${shown}${resources ? ', src/resources and docs/resources.md are' : ' is'} up to date with ${path.relative(process.cwd(), cli.spec)}`,
+    );
     return 0;
   }
-  console.error(`${shown} is out of date with the spec; run \`npm run generate\`. Differing files:`);
+  console.error(`generated files are out of date with the spec; run \`npm run generate\`. Differing files:`);
   for (const line of differences) console.error(`  ${line}`);
   console.error(`(fresh output kept in ${scratch} for diffing)`);
   return 1;

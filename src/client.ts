@@ -13,9 +13,26 @@ import type { RequestOptions } from './core/request-options.js';
 import { Transport } from './core/transport.js';
 import type { z } from './internal/schema-types.js';
 import { ShopClientResources } from './resources/client-resources.js';
-import { type Webhooks, webhooks } from './resources/webhooks.js';
+import { verifyWebhook } from './webhooks/verify.js';
 
 export type { ClientOptions, DerivedOptions };
+
+/**
+ * `shop.webhooks`: webhook helpers for code that already holds a client. Nothing here calls the API;
+ * `verify` is the very function `shop-mgmt/webhooks` exports, so the two can be mixed freely.
+ */
+export interface Webhooks {
+  /**
+   * Verifies a delivery's `Service-Signature` over the raw body and parses the event (the same function
+   * as `verifyWebhook` from `shop-mgmt/webhooks`).
+   * @example
+   * const event = await shop.webhooks.verify({ body: rawBody, headers: req.headers, secret: process.env.WHSEC! });
+   */
+  readonly verify: typeof verifyWebhook;
+}
+
+/** The one `shop.webhooks` object; it holds no state, so every client shares it. */
+const webhooks: Webhooks = Object.freeze({ verify: verifyWebhook });
 
 /** The transport a derived client is built on, passed through the constructor (not a public option). */
 const DERIVED: unique symbol = Symbol('shop-mgmt.derivedTransport');

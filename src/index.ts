@@ -5,7 +5,7 @@
  */
 // The public surface of `shop-mgmt`. Anything not exported here (src/internal above all) may change in any release.
 
-export { type ClientOptions, type DerivedOptions, ShopClient } from './client.js';
+export { type ClientOptions, type DerivedOptions, ShopClient, type Webhooks } from './client.js';
 export { APIPromise, type APIResponse } from './core/api-promise.js';
 export type { CallRecovery } from './core/call.js';
 export {
@@ -73,7 +73,7 @@ export {
 } from './core/rate-limit-store.js';
 export type { RequestHeaders, RequestOptions } from './core/request-options.js';
 export { APIResource } from './core/resource.js';
-export type { ResponseValidation, ValidationIssueListener } from './core/response-policy.js';
+export type { ResponseValidation, ValidationIssueListener } from './core/response.js';
 export type { ThrottleOption, ThrottlePace } from './core/throttle.js';
 export {
   ATTEMPT_CHANNEL,

@@ -15,6 +15,23 @@ export interface EmittedOperations {
 }
 
 /**
+ * Whether `op`'s result schema leaves every value that passes it as it is, so the transport may check an
+ * answer without building a copy (`OperationSchemas.resultIsInput`): the fact the hot path needs about a
+ * schema, told here rather than read out of zod's internals at run time. Every result the generator emits
+ * is: response schemas are built in the zod emitter's `output` mode, which emits no transform, default or
+ * coercion (loose objects keep unknown keys), and `z.unknown()`, `z.array()` and `z.partial()` around them
+ * change nothing either. A result form that could change a value must answer false here.
+ */
+function resultIsInput(op: OperationModel): boolean {
+  switch (op.result.kind) {
+    case 'unknown':
+    case 'schema':
+    case 'array':
+      return true;
+  }
+}
+
+/**
  * operations.ts: the endpoint table, data rather than code (as Octokit's endpoints are). Each entry
  * satisfies `Operation`; its `schemas` is a loader of its entry in its resource group's
  * operation-schemas.<group>.ts, a module the table imports with `import()` so that zod and the schemas stay
@@ -89,6 +106,7 @@ export function emitOperations(
       query: ${optionalUnless(names.query, queryRequired)},
       body: ${optionalUnless(names.body, op.bodyRequired)},
       result: ${result},
+      resultIsInput: ${resultIsInput(op)},
     },\n`;
   }
 

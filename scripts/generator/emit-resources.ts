@@ -1,9 +1,9 @@
 /**
- * src/resources/ from the spec: one class per resource group (`shop.range.reservations` ->
- * `RangeReservations` in range-reservations.ts), thin one-expression methods over the operation table, and
- * `ShopClientResources`, the lazy top-level getters ShopClient extends. The prose comes from the spec:
- * `x-sdk-groups` (group getter and class docs), each operation's `x-sdk-doc`, `x-sdk-example` and
- * `x-error-notes`, with permission and error codes from `x-permission` and `x-error-codes`.
+ * src/resources/ from the spec, the whole folder: one class per resource group (`shop.range.reservations` ->
+ * `RangeReservationsApi` in range-reservations.ts), thin one-expression methods over the operation table,
+ * `ShopClientResources` (the lazy top-level getters ShopClient extends) and `index.ts`. The prose comes from
+ * the spec: `x-sdk-groups` (group getter and class docs), each operation's `description`, `x-codeSamples`
+ * and `x-error-notes`, with permission and error codes from `x-permission` and `x-error-codes`.
  */
 import type { OperationModel } from './model.js';
 import { jsDoc, pascalCase, words } from './names.js';
@@ -17,46 +17,44 @@ export const RESOURCE_HEADER =
 interface GroupDoc {
   readonly summary: string;
   readonly description: string;
-  /**
-   * The extension point: the group has a hand-written subclass. The generator then emits `<Class>Base` and
-   * every getter builds `<Class>` from `<file>-extension.ts`, which declares `class <Class> extends <Class>Base`
-   * with the methods whose behaviour differs (operations marked `x-sdk-method: hand-written`, left out of
-   * the base).
-   */
-  readonly extension?: boolean;
 }
 
 interface Group {
   /** `range.reservations`. */
   readonly path: string;
   readonly className: string;
-  /** The generated file; its class is `className`, or `<className>Base` for a group with an extension. */
+  /** The generated file declaring `className`. */
   readonly file: string;
-  /** Where `className` is declared: `file`, or the hand-written `<stem>-extension.ts`. */
-  readonly classFile: string;
   readonly doc: GroupDoc;
   readonly children: Group[];
   readonly operations: OperationModel[];
 }
 
 type SdkOperation = OperationObject & {
-  'x-sdk-doc'?: string;
-  'x-sdk-example'?: string;
+  'x-codeSamples'?: readonly { lang: string; label?: string; source: string }[];
   'x-error-notes'?: Record<string, string>;
-  /** A hand-written type (under src/) the result is declared as instead of the schema's own. */
+  /** A type (under src/) the result is declared as instead of the schema's own. */
   'x-sdk-item-type'?: { name: string; from: string };
-  /** `hand-written`: the method lives in the group's hand-written extension, not the generated class. */
-  'x-sdk-method'?: 'hand-written';
 };
 
+/** spec/sdk-notes.yaml: operationId -> the SDK-only words of its method's comment, after the description. */
+export type SdkNotes = Readonly<Record<string, string>>;
+
+interface DocContext {
+  readonly statuses: Record<string, number | null>;
+  readonly notes: SdkNotes;
+}
+
+/** The suffix of every resource class; no record or params type may end in it, so the two never meet. */
+export const CLASS_SUFFIX = 'Api';
+
 /**
- * The one naming rule: a group's class is its accessor path in PascalCase (`range.reservations` ->
- * `RangeReservations`, `me` -> `Me`); where that name is already a record or params type of the SDK
- * (`Me`, `StoreCredit`, `RangeAvailability`), `Resource` is appended.
+ * The one naming rule: a group's class is its accessor path in PascalCase plus `Api`
+ * (`range.reservations` -> `RangeReservationsApi`, `me` -> `MeApi`). It reads nothing but the path, so
+ * adding a record never renames a class; a record named `...Api` is refused by {@link emitResources}.
  */
-export function resourceClassName(groupPath: string, typeNames: ReadonlySet<string>): string {
-  const name = pascalCase(groupPath);
-  return typeNames.has(name) ? `${name}Resource` : name;
+export function resourceClassName(groupPath: string): string {
+  return `${pascalCase(groupPath)}${CLASS_SUFFIX}`;
 }
 
 /** Every generated file of src/resources/: file name -> unformatted source. */
@@ -64,9 +62,20 @@ export function emitResources(
   doc: OpenApiDocument,
   operations: readonly OperationModel[],
   typeNames: ReadonlySet<string>,
+  notes: SdkNotes = {},
 ): Map<string, string> {
-  const groups = buildGroups(doc, operations, typeNames);
-  const statuses = errorStatuses(doc);
+  const clash = [...typeNames].filter((name) => name.endsWith(CLASS_SUFFIX));
+  if (clash.length > 0) {
+    throw new Error(
+      `${clash.join(', ')}: a record or params type may not end in '${CLASS_SUFFIX}', the suffix of resource classes`,
+    );
+  }
+  const groups = buildGroups(doc, operations);
+  for (const id of Object.keys(notes)) {
+    if (!operations.some((op) => op.id === id))
+      throw new Error(`spec/sdk-notes.yaml names ${id}, no operation`);
+  }
+  const context: DocContext = { statuses: errorStatuses(doc), notes };
   const files = new Map<string, string>();
   const all: Group[] = [];
   const visit = (group: Group) => {
@@ -74,24 +83,20 @@ export function emitResources(
     group.children.forEach(visit);
   };
   groups.forEach(visit);
-  for (const group of all) files.set(group.file, emitGroup(doc, group, statuses));
+  for (const group of all) files.set(group.file, emitGroup(doc, group, context));
   files.set('client-resources.ts', emitClientResources(groups));
   const exports = all
-    .map((group) => `export { ${group.className} } from './${js(group.classFile)}';\n`)
+    .map((group) => `export { ${group.className} } from './${js(group.file)}';\n`)
     .sort()
     .join('');
   files.set(
-    'groups.ts',
-    `${RESOURCE_HEADER}// Every resource group class, for typing and extension.\n${exports}`,
+    'index.ts',
+    `${RESOURCE_HEADER}// Every resource group class, for typing and extension (ShopClient imports client-resources.ts).\n${exports}`,
   );
   return files;
 }
 
-function buildGroups(
-  doc: OpenApiDocument,
-  operations: readonly OperationModel[],
-  typeNames: ReadonlySet<string>,
-): Group[] {
+function buildGroups(doc: OpenApiDocument, operations: readonly OperationModel[]): Group[] {
   const docs = ((doc as { 'x-sdk-groups'?: Record<string, GroupDoc> })['x-sdk-groups'] ?? {}) as Record<
     string,
     GroupDoc
@@ -111,9 +116,8 @@ function buildGroups(
     const stem = words(path.replace(/\./g, ' ')).join('-');
     byPath.set(path, {
       path,
-      className: resourceClassName(path, typeNames),
+      className: resourceClassName(path),
       file: `${stem}.ts`,
-      classFile: groupDoc.extension ? `${stem}-extension.ts` : `${stem}.ts`,
       doc: groupDoc,
       children: [],
       operations: operations.filter((op) => op.id.split('.').slice(0, -1).join('.') === path),
@@ -143,7 +147,7 @@ function specOperation(doc: OpenApiDocument, op: OperationModel): SdkOperation {
   return found as SdkOperation;
 }
 
-function emitGroup(doc: OpenApiDocument, group: Group, statuses: Record<string, number | null>): string {
+function emitGroup(doc: OpenApiDocument, group: Group, context: DocContext): string {
   const types = new Set<string>();
   const params = new Set<string>();
   const extra = new Set<string>();
@@ -157,12 +161,7 @@ function emitGroup(doc: OpenApiDocument, group: Group, statuses: Record<string, 
     body += `this.#${name} ??= new ${child.className}(this._client);\nreturn this.#${name};\n}\n`;
   }
   for (const op of group.operations) {
-    if (specOperation(doc, op)['x-sdk-method'] === 'hand-written') {
-      if (!group.doc.extension)
-        throw new Error(`${op.id} is hand-written but ${group.path} has no extension`);
-      continue;
-    }
-    body += `\n${emitMethod(doc, op, statuses, types, params, extra)}`;
+    body += `\n${emitMethod(doc, op, context, types, params, extra)}`;
   }
 
   const imports: string[] = [];
@@ -180,24 +179,16 @@ function emitGroup(doc: OpenApiDocument, group: Group, statuses: Record<string, 
     imports.push(`import type { ${[...types].sort().join(', ')} } from '../generated/schemas.js';`);
   imports.push(...extra);
   for (const child of group.children) {
-    imports.push(`import { ${child.className} } from './${js(child.classFile)}';`);
+    imports.push(`import { ${child.className} } from './${js(child.file)}';`);
   }
-  const about = `\`shop.${group.path}\`: ${group.doc.description}`;
-  const classDoc = group.doc.extension
-    ? jsDoc([
-        ...wrapWords(about),
-        '',
-        `Generated base of {@link ${group.className}} (${group.classFile}, hand-written).`,
-      ])
-    : jsDoc(wrapWords(about));
-  const name = group.doc.extension ? `${group.className}Base` : group.className;
-  return `${RESOURCE_HEADER}${imports.join('\n')}\n\n${classDoc}export class ${name} extends APIResource {\n${body}}\n`;
+  const classDoc = jsDoc(wrapWords(`\`shop.${group.path}\`: ${group.doc.description}`));
+  return `${RESOURCE_HEADER}${imports.join('\n')}\n\n${classDoc}export class ${group.className} extends APIResource {\n${body}}\n`;
 }
 
 function emitMethod(
   doc: OpenApiDocument,
   op: OperationModel,
-  statuses: Record<string, number | null>,
+  context: DocContext,
   types: Set<string>,
   params: Set<string>,
   imports: Set<string>,
@@ -235,23 +226,23 @@ function emitMethod(
   }
   const returns = op.pagination === 'cursor' ? `PagePromise<${result}>` : `APIPromise<${result}>`;
   const invoke = op.pagination === 'cursor' ? 'list' : 'request';
-  const comment = jsDoc(methodDoc(spec, op, statuses));
+  const comment = jsDoc(methodDoc(spec, op, context));
   // The schema validated the item; the declared type is the spec's x-sdk-item-type.
   const cast = override ? ` as ${returns.replace(result, 'unknown')} as ${returns}` : '';
   return `${comment}${name}(${args.join(', ')}): ${returns} {\nreturn this._client.${invoke}(operations['${op.id}'], { ${call.join(', ')} }, options)${cast};\n}\n`;
 }
 
-/** Prose, permission, errors (with the spec's notes, "inferred" marks included) and the example. */
-function methodDoc(
-  spec: SdkOperation,
-  op: OperationModel,
-  statuses: Record<string, number | null>,
-): string[] {
-  const prose = spec['x-sdk-doc'] ?? [op.summary, spec.description ?? ''].filter(Boolean).join('\n\n');
-  const example = spec['x-sdk-example'];
-  if (!example) throw new Error(`${op.id} has no x-sdk-example`);
-  const notes = spec['x-error-notes'] ?? {};
-  for (const code of Object.keys(notes)) {
+/**
+ * The method's comment: the operation's `description` (the spec's one prose for it), what the SDK adds that
+ * follows from the table (how a result arrives, the Idempotency-Key, loose types where the reference is
+ * silent) and the SDK-only note of spec/sdk-notes.yaml if it has one; then permission, errors (with the
+ * spec's notes, "inferred" marks included) and the `x-codeSamples` TypeScript sample as the example.
+ */
+function methodDoc(spec: SdkOperation, op: OperationModel, { statuses, notes }: DocContext): string[] {
+  const example = spec['x-codeSamples']?.find((sample) => sample.lang === 'TypeScript')?.source;
+  if (!example) throw new Error(`${op.id} has no TypeScript sample in x-codeSamples`);
+  const errorNotes = spec['x-error-notes'] ?? {};
+  for (const code of Object.keys(errorNotes)) {
     if (!op.errorCodes.includes(code))
       throw new Error(`${op.id}: x-error-notes names ${code}, not in x-error-codes`);
   }
@@ -261,12 +252,16 @@ function methodDoc(
       : `${op.errorCodes
           .map((code) => {
             const status = statuses[code];
-            const note = notes[code] ? ` (${notes[code]})` : '';
+            const note = errorNotes[code] ? ` (${errorNotes[code]})` : '';
             return `${status ?? ''} \`${code}\`${note}`.trim();
           })
           .join(', ')}.`;
+  const note = notes[op.id];
   return [
-    prose,
+    spec.description ?? op.summary,
+    '',
+    ...wrapWords(sdkSentences(op)),
+    ...(note ? ['', note.trim()] : []),
     '',
     `Permission: ${op.permission ? `\`${op.permission}\`` : 'none'}${inferredMark(op, 'permission')}.`,
     ...(op.inferred.includes('status')
@@ -276,6 +271,31 @@ function methodDoc(
     '@example',
     example,
   ];
+}
+
+/** What follows for the SDK from the operation's table entry, said the same way for every method. */
+function sdkSentences(op: OperationModel): string {
+  const out: string[] = [];
+  if (op.pagination === 'cursor')
+    out.push('Returns a `PagePromise`: `await` it for the first page, `for await` walks every item.');
+  else if (op.result.kind === 'array') out.push('Not paginated: resolves to the array.');
+  if (op.idempotency === 'required' || op.idempotency === 'optional')
+    out.push(
+      'Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).',
+    );
+  if (op.undocumented) {
+    const parts: string[] = [];
+    if (op.query.length > 0 || op.body) parts.push('params the reference does not name are passed through');
+    if (op.result.kind === 'schema' && op.result.partial)
+      parts.push(
+        `the result is \`Partial<${op.result.name}>\` (any object is accepted, a field present is checked)`,
+      );
+    else if (op.result.kind === 'unknown') parts.push('the result is `unknown`');
+    out.push(
+      `What the reference does not show is typed loosely${parts.length > 0 ? `: ${parts.join('; ')}` : ''}.`,
+    );
+  }
+  return out.join(' ');
 }
 
 /** ` (inferred, ...)` after what the spec states by inference only. */
@@ -311,7 +331,7 @@ function accessor(group: Group): string {
 
 function emitClientResources(roots: readonly Group[]): string {
   const imports = roots
-    .map((group) => `import { ${group.className} } from './${js(group.classFile)}';`)
+    .map((group) => `import { ${group.className} } from './${js(group.file)}';`)
     .join('\n');
   let body = '';
   for (const group of roots) body += `#${accessor(group)}: ${group.className} | undefined;\n`;

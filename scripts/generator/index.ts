@@ -61,9 +61,10 @@ The schemas are \`zod/mini\` (functional forms, imported as a namespace) so that
 functions they call. Types and schemas cannot drift: each schema is declared \`satisfies\` its type, and
 test/types/records.test.ts and params.test.ts compare them both ways.
 
-The same run writes the resource classes and the client's getters into \`src/resources/\` (its README says
-how, and the rule their class names follow: the accessor path in PascalCase, \`shop.range.reservations\` ->
-\`RangeReservations\`); \`npm run generate:check\` covers those files too.
+The same run writes all of \`src/resources/\` (the resource classes, the client's getters and its index; its
+README says how, and the rule their class names follow: the accessor path in PascalCase plus \`Api\`,
+\`shop.range.reservations\` -> \`RangeReservationsApi\`) and \`docs/resources.md\`; \`npm run generate:check\`
+covers those files too.
 `;
 
 /** Generates every file of src/generated from the spec: file name -> formatted content. */

@@ -1,8 +1,9 @@
 import type { EventType } from '../generated/event-types.js';
+import { processAccess, type SandboxProcessAccess } from '../testing/process-access.js';
 import type { Sandbox } from '../testing/sandbox.js';
+import { triggerCatalog } from '../testing/triggers.js';
 import { logStream } from './log-stream.js';
 import { applyOverrides, type OverrideMap, overrideProblems } from './overrides.js';
-import { RECIPES, SandboxShop, triggerCatalog } from './triggers.js';
 
 /** The control surface of a `shop-mgmt sandbox` process: never under /v1, never part of the API. */
 export const CONTROL_PREFIX = '/_sandbox/';
@@ -12,15 +13,15 @@ export const CONTROL_PREFIX = '/_sandbox/';
  * the sandbox accepts, as `Authorization: Bearer`.
  */
 export class SandboxControl {
-  readonly #shop: SandboxShop;
+  readonly #access: SandboxProcessAccess;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly sandbox: Sandbox,
-    ownKey: string,
+    private readonly ownKey: string,
     private readonly onChange: () => void,
   ) {
-    this.#shop = new SandboxShop(sandbox, ownKey);
+    this.#access = processAccess(sandbox);
   }
 
   async handle(request: Request): Promise<Response> {
@@ -32,7 +33,7 @@ export class SandboxControl {
     const path = new URL(request.url).pathname.slice(CONTROL_PREFIX.length);
     if (request.method === 'GET' && path === 'triggers') return answer(200, { triggers: triggerCatalog() });
     if (request.method === 'GET' && path === 'logs') {
-      return logStream(this.sandbox.core.activity, request.headers.get('last-event-id'));
+      return logStream(this.#access.activity, request.headers.get('last-event-id'));
     }
     if (request.method === 'POST' && path === 'trigger') {
       // One at a time: an armed override belongs to the trigger that armed it.
@@ -46,12 +47,11 @@ export class SandboxControl {
   async #trigger(request: Request): Promise<Response> {
     const body = (await request.json().catch(() => null)) as { type?: unknown; override?: unknown } | null;
     const type = typeof body?.type === 'string' ? body.type : '';
-    const recipe = RECIPES[type];
-    const problems = recipe ? overrideProblems(type, body?.override) : [];
+    const known = triggerCatalog().find((entry) => entry.type === type);
+    const problems = known?.supported ? overrideProblems(type, body?.override) : [];
     if (problems.length > 0) return answer(400, { error: problems.join('\n'), invalid: true });
     const override = (body?.override ?? {}) as OverrideMap;
-    if (!recipe) {
-      const known = triggerCatalog().find((entry) => entry.type === type);
+    if (!known?.supported) {
       return answer(422, {
         error: known
           ? `the sandbox cannot make ${type}: ${known.reason}`
@@ -59,13 +59,9 @@ export class SandboxControl {
         unsupported: true,
       });
     }
-    const log = this.sandbox.core.events;
-    const before = log.all().at(-1)?.seq ?? 0;
-    this.#shop.unrecorded.length = 0;
     let overridden = false;
     if (Object.keys(override).length > 0) {
-      const core = this.sandbox.core;
-      core.overrides.arm(
+      this.#access.armOverride(
         type,
         (object) => applyOverrides(type as EventType, object, override),
         () => {
@@ -74,30 +70,20 @@ export class SandboxControl {
       );
     }
     try {
-      const did = await recipe(this.#shop);
-      const events = log
-        .all()
-        .filter((event) => event.seq > before)
-        .map((event) => ({ id: event.envelope.id, type: event.envelope.type }))
-        .concat(this.#shop.unrecorded);
+      const { did, events } = await this.sandbox.trigger(type, { apiKey: this.ownKey });
       this.onChange();
       return answer(200, { type, did, events, overridden });
     } catch (error) {
       this.onChange();
       return answer(409, { error: `could not make ${type}: ${(error as Error).message}` });
     } finally {
-      this.sandbox.core.overrides.disarm();
+      this.#access.disarmOverride();
     }
   }
 
   /** The key check of the API (failed attempts count toward its lockout), without a request's rate cost. */
   #authorised(request: Request): boolean {
-    try {
-      this.sandbox.core.keys.authenticate(request.headers.get('authorization'), '127.0.0.1');
-      return true;
-    } catch {
-      return false;
-    }
+    return this.#access.authenticate(request.headers.get('authorization'));
   }
 }
 

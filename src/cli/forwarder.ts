@@ -1,4 +1,4 @@
-import { deliveryHeaders } from '../webhooks/delivery-headers.js';
+import { sendSignedDelivery } from '../webhooks/send-delivery.js';
 
 /** What one attempt to deliver to the local receiver gave. */
 export interface ForwardResult {
@@ -60,7 +60,7 @@ export class ForwardError extends Error {
 
 /**
  * Delivers feed events to a local receiver as the service delivers webhooks: the event envelope as the
- * body, signed by `signPayload` with the local secret, and the service's headers. Each event keeps one
+ * body, sent by `sendSignedDelivery` (the sandbox's sender too) signed with the local secret. Each event keeps one
  * attempt counter for the life of the process, so a retry says `Service-Attempt: 2` and so on; each
  * delivery (a fresh call of `deliver`) has its own id.
  */
@@ -112,7 +112,9 @@ export class Forwarder {
   ): Promise<ForwardResult> {
     const attempt = (this.#attempts.get(event.id) ?? this.#options.attemptsOf(event.id)) + 1;
     this.#attempts.set(event.id, attempt);
-    const signed = await deliveryHeaders({
+    const started = performance.now();
+    const outcome = await sendSignedDelivery({
+      url: this.#options.url,
       body,
       eventType: event.type,
       eventId: event.id,
@@ -120,66 +122,21 @@ export class Forwarder {
       attempt,
       secret: this.#options.secret,
       userAgent: this.#options.userAgent,
+      timeoutMs: this.#options.timeoutMs,
+      extraHeaders: this.#options.extraHeaders,
+      readAnswer: true,
     });
-    const headers = { ...this.#options.extraHeaders, ...signed };
-    const started = performance.now();
-    const signal = AbortSignal.timeout(this.#options.timeoutMs);
-    const result = (
-      status: number | null,
-      error: string | null,
-      answer: string | null = null,
-    ): ForwardResult => ({
+    return {
       eventId: event.id,
       eventType: event.type,
       deliveryId,
       attempt,
-      status,
-      error,
-      answer,
+      status: outcome.status,
+      error: outcome.error,
+      answer: outcome.answer,
       ms: Math.round(performance.now() - started),
-    });
-    try {
-      const response = await fetch(this.#options.url, {
-        method: 'POST',
-        headers,
-        body,
-        redirect: 'manual',
-        signal,
-      });
-      const answer = await answerOf(response);
-      const ok = response.status >= 200 && response.status < 300;
-      return result(response.status, ok ? null : `http_${response.status}`, answer);
-    } catch (error) {
-      if (signal.aborted) return result(null, 'timeout');
-      const cause = (error as { cause?: { code?: string } }).cause;
-      return result(null, `connection_error: ${cause?.code ?? (error as Error).message}`);
-    }
+    };
   }
-}
-
-/** The start of a receiver's answer, one line, secrets left out; null when empty. */
-async function answerOf(response: Response): Promise<string | null> {
-  const reader = response.body?.getReader();
-  if (!reader) return null;
-  let text = '';
-  const decoder = new TextDecoder();
-  try {
-    while (text.length < 300) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    // What arrived is enough.
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  const line = text
-    .replace(/whsec_[A-Za-z0-9_+/=-]+/g, 'whsec_[redacted]')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 300);
-  return line === '' ? null : line;
 }
 
 /** True when a receiver's answer says the signature did not verify. */

@@ -9,9 +9,9 @@ import {
   setAt,
   splitPath,
 } from '../testing/factories/schema-walk.js';
+import { RECIPES } from '../testing/triggers.js';
 import { isKnownEventType } from '../webhooks/events.js';
 import { usageError } from './exit-codes.js';
-import { RECIPES } from './triggers.js';
 
 /** Payload fields to set on the event a trigger makes: dotted path -> value. */
 export type OverrideMap = Record<string, unknown>;

@@ -1,6 +1,10 @@
 import type { CallRecovery } from './call.js';
-import { isIdempotentReplay } from './idempotency.js';
 import { parseRateLimit, type RateLimitInfo } from './rate-limit.js';
+
+/** True when the server answered from its idempotency store instead of acting again. */
+function isIdempotentReplay(headers: Headers): boolean {
+  return headers.get('idempotent-replayed') === 'true';
+}
 
 /** What `.withResponse()` gives: the result, what came with it, and the call's recovery data. */
 export interface APIResponse<T> extends CallRecovery {

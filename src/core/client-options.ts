@@ -7,16 +7,13 @@ import {
   secondsProblem,
   timeoutProblem,
 } from '../internal/limits.js';
-import { RETRY_BACKOFF, type RetryBackoff } from '../internal/test-hooks.js';
+import { RETRY_BACKOFF, type TestOptions } from '../internal/test-hooks.js';
+import { ParamsValidationError } from './errors/params-validation-error.js';
 import { ShopError } from './errors/shop-error.js';
 import { NO_HOOKS, type PreparedHooks, prepareHooks, type ShopHooks } from './hooks.js';
 import { isLogLevel, type Logger, type LogLevel, SdkLogger } from './logger.js';
 import type { RequestHeaders } from './request-options.js';
-import {
-  isResponseValidation,
-  type ResponseValidation,
-  type ValidationIssueListener,
-} from './response-policy.js';
+import { isResponseValidation, type ResponseValidation, type ValidationIssueListener } from './response.js';
 import {
   isPacing,
   isRateLimitStore,
@@ -34,6 +31,8 @@ export interface ClientOptions {
   /**
    * The API key, sent as `Authorization: Bearer <key>`; never logged. Or a function giving the key to use
    * now, called before each attempt (key rolling, a vault); every key it returns is kept out of logs and errors.
+   * Headers that name `authorization` themselves (`defaultHeaders`, a derived client's or a call's `headers`)
+   * are sent instead of the key's, and `authorization: null` there sends none (custom auth).
    * @default process.env.SHOP_API_KEY
    */
   apiKey?: ApiKeyOption;
@@ -109,12 +108,53 @@ export interface ClientOptions {
    * @example { throttle: { requestsPerMinute: 60, store: new RedisRateLimitStore(redis), key: shopId } }
    */
   throttle?: ThrottleOption;
-  /** @internal Back-off timing for the SDK's own tests. */
-  [RETRY_BACKOFF]?: RetryBackoff;
 }
 
 function configError(message: string): ShopError {
   return new ShopError(`new ShopClient(): ${message}`);
+}
+
+/** What is wrong with a `responseValidation` value, or null. */
+function validationProblem(value: unknown): string | null {
+  return isResponseValidation(value) ? null : `must be 'strict', 'warn' or 'off', got ${String(value)}`;
+}
+
+/** What is wrong with a `maxPages` value (a positive integer), or null. */
+function pageCountProblem(value: unknown): string | null {
+  return Number.isSafeInteger(value) && (value as number) > 0
+    ? null
+    : `must be a positive integer, got ${String(value)}`;
+}
+
+/** The rule of each checked option, the same for the client's, a derived client's and one call's options. */
+const RULES = {
+  timeout: timeoutProblem,
+  deadline: timeoutProblem,
+  maxRetries: countProblem,
+  maxRetryAfterSeconds: secondsProblem,
+  maxResponseBytes: byteCountProblem,
+  maxPages: pageCountProblem,
+  responseValidation: validationProblem,
+} satisfies Record<string, (value: unknown) => string | null>;
+
+/** An option {@link checkOption} checks. */
+export type CheckedOption = keyof typeof RULES;
+
+/**
+ * The one checker of the options with bounds: `value` when it keeps its option's rule, else the error where it
+ * was given: a `ShopError` naming the option for the client and `shop.withOptions` (`at: 'client'`), a
+ * `ParamsValidationError` with the option as its field for one call (`at: 'call'`), so nothing is sent.
+ */
+export function checkOption<T>(name: CheckedOption, value: T, at: 'client' | 'call'): T {
+  const problem = RULES[name](value);
+  if (problem === null) return value;
+  if (at === 'call') throw new ParamsValidationError({ [name]: [problem] });
+  throw configError(`${name} ${problem}`);
+}
+
+/** A client option: `fallback` when left out, else `value` once {@link checkOption} accepts it. */
+function resolveOption<T>(name: CheckedOption, value: T | undefined, fallback: T): T {
+  return value === undefined ? fallback : checkOption(name, value, 'client');
 }
 
 const KEY = /^[\x21-\x7e]+$/;
@@ -178,19 +218,6 @@ function resolveBaseUrl(option: string | undefined): string {
   return url.origin + path;
 }
 
-/** A numeric option: the fallback when left out, else `value` when `problemOf` finds nothing wrong. */
-function resolveNumber(
-  value: number | undefined,
-  fallback: number,
-  name: string,
-  problemOf: (value: unknown) => string | null,
-): number {
-  if (value === undefined) return fallback;
-  const problem = problemOf(value);
-  if (problem !== null) throw configError(`${name} ${problem}`);
-  return value;
-}
-
 function resolveThrottle(option: ThrottleOption | undefined, logger: SdkLogger): Throttle | null {
   if (option === undefined) return null;
   if (option !== 'auto' && !isPacing(option?.requestsPerMinute)) {
@@ -239,14 +266,6 @@ function resolveHeaders(option: RequestHeaders | undefined, base: Readonly<Recor
   }
 }
 
-function resolveValidation(option: ResponseValidation | undefined): ResponseValidation {
-  if (option === undefined) return 'strict';
-  if (!isResponseValidation(option)) {
-    throw configError(`responseValidation must be 'strict', 'warn' or 'off', got ${String(option)}`);
-  }
-  return option;
-}
-
 /** What a derived client (`shop.withOptions`) may change. */
 export interface DerivedOptions {
   /** Another key (or key function) for the derived client. */
@@ -280,15 +299,9 @@ export function deriveClientOptions(parent: TransportConfig, options: DerivedOpt
     apiKey,
     readKey: keyReader(apiKey, parent.secrets),
     defaultHeaders,
-    timeout: resolveNumber(options.timeout, parent.timeout, 'timeout', timeoutProblem),
-    deadline:
-      options.deadline === undefined
-        ? parent.deadline
-        : resolveNumber(options.deadline, 0, 'deadline', timeoutProblem),
-    retry: {
-      ...retry,
-      maxRetries: resolveNumber(options.maxRetries, retry.maxRetries, 'maxRetries', countProblem),
-    },
+    timeout: resolveOption('timeout', options.timeout, parent.timeout),
+    deadline: resolveOption('deadline', options.deadline, parent.deadline),
+    retry: { ...retry, maxRetries: resolveOption('maxRetries', options.maxRetries, retry.maxRetries) },
     throttle:
       options.throttle === undefined ? parent.throttle : resolveThrottle(options.throttle, parent.logger),
     // The parent's ky hooks are already on the ky instance the child extends; its SDK hooks run first.
@@ -300,10 +313,7 @@ export function deriveClientOptions(parent: TransportConfig, options: DerivedOpt
             beforeRetry: [...parent.hooks.beforeRetry, ...childHooks.beforeRetry],
             beforeError: [...parent.hooks.beforeError, ...childHooks.beforeError],
           },
-    validation:
-      options.responseValidation === undefined
-        ? parent.validation
-        : resolveValidation(options.responseValidation),
+    validation: resolveOption('responseValidation', options.responseValidation, parent.validation),
   };
 }
 
@@ -311,7 +321,8 @@ export function deriveClientOptions(parent: TransportConfig, options: DerivedOpt
 export function resolveClientOptions(options: ClientOptions): TransportConfig {
   const apiKey = resolveApiKey(options.apiKey);
   const secrets = typeof apiKey === 'string' ? [apiKey] : [];
-  const backoff = options[RETRY_BACKOFF] ?? { baseMs: 500, capMs: 8_000 };
+  // The SDK's own tests shorten the back-off through a symbol key that ClientOptions does not declare.
+  const backoff = (options as TestOptions)[RETRY_BACKOFF] ?? { baseMs: 500, capMs: 8_000 };
   if (options.fetch !== undefined && typeof options.fetch !== 'function')
     throw configError('fetch must be a function');
   if (options.onValidationIssue !== undefined && typeof options.onValidationIssue !== 'function') {
@@ -329,26 +340,15 @@ export function resolveClientOptions(options: ClientOptions): TransportConfig {
     }),
     // Undefined unless given: ky then looks globalThis.fetch up per request (msw and polyfills replace it later).
     fetch: options.fetch,
-    timeout: resolveNumber(options.timeout, 30_000, 'timeout', timeoutProblem),
-    deadline:
-      options.deadline === undefined ? null : resolveNumber(options.deadline, 0, 'deadline', timeoutProblem),
+    timeout: resolveOption('timeout', options.timeout, 30_000),
+    deadline: resolveOption<number | null>('deadline', options.deadline, null),
     hooks: resolveHooks(options.hooks),
-    validation: resolveValidation(options.responseValidation),
+    validation: resolveOption<ResponseValidation>('responseValidation', options.responseValidation, 'strict'),
     onValidationIssue: options.onValidationIssue,
-    maxResponseBytes: resolveNumber(
-      options.maxResponseBytes,
-      DEFAULT_MAX_RESPONSE_BYTES,
-      'maxResponseBytes',
-      byteCountProblem,
-    ),
+    maxResponseBytes: resolveOption('maxResponseBytes', options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES),
     retry: {
-      maxRetries: resolveNumber(options.maxRetries, 2, 'maxRetries', countProblem),
-      maxRetryAfterSeconds: resolveNumber(
-        options.maxRetryAfterSeconds,
-        60,
-        'maxRetryAfterSeconds',
-        secondsProblem,
-      ),
+      maxRetries: resolveOption('maxRetries', options.maxRetries, 2),
+      maxRetryAfterSeconds: resolveOption('maxRetryAfterSeconds', options.maxRetryAfterSeconds, 60),
       backoffBaseMs: backoff.baseMs,
       backoffCapMs: backoff.capMs,
     },

@@ -1,11 +1,15 @@
+import type { z } from '../internal/schema-types.js';
+import { ParamsValidationError } from './errors/params-validation-error.js';
 import { ShopError } from './errors/shop-error.js';
 import type { Operation, OperationSchemas } from './operation.js';
+import type { RequestParams } from './params.js';
 
 // zod and the validators (validation.ts), and the generated operations' schemas, are loaded with `import()`
 // on the first call instead of with the entry, so that an application's first bundle carries neither (the
 // ESM build puts them in chunks of their own). Once loaded, everything here answers synchronously from a
 // cache: a call after the first awaits nothing it did not await before. No Node-only API: the chunks are
-// plain ES modules that Workers, Deno and Bun import as they import the entry.
+// plain ES modules that Workers, Deno and Bun import as they import the entry. The checker a call loads
+// checks its params here (`checkParams`) and then travels with the call to check its answer.
 
 /** The validators of validation.ts, which import zod. */
 export type Validators = typeof import('./validation.js');
@@ -85,4 +89,38 @@ async function loadChecker(operation: Operation): Promise<Checker> {
   const found: Checker = { schemas: resolved, validators: module };
   loaded.set(schemas ?? operation, found);
   return found;
+}
+
+function collect(
+  validate: Validators['validate'],
+  schema: z.ZodType | null,
+  value: unknown,
+  root: string,
+  into: Record<string, string[]>,
+): void {
+  if (!schema) return;
+  const issues = validate(schema, value ?? {});
+  if (issues === null) return;
+  for (const issue of issues) {
+    const field = issue.path.length ? issue.path.join('.') : root;
+    const messages = into[field] ?? [];
+    messages.push(issue.message);
+    into[field] = messages;
+  }
+}
+
+/**
+ * Refuses a call whose query or body breaks the operation's schema, before anything is sent, with the
+ * fields named as the server would name them. An operation without a schema sends what it is given. The
+ * values are sent as the caller gave them (the query encoder turns a `Date` into its ISO string), so only
+ * validity is checked: no parsed copy is built.
+ */
+export function checkParams(operation: Operation, checker: Checker, params: RequestParams): void {
+  const { query, body } = checker.schemas;
+  if (!query && !body) return;
+  const { validate } = checker.validators;
+  const details: Record<string, string[]> = {};
+  collect(validate, query, params.query, 'query', details);
+  collect(validate, body, params.body, 'body', details);
+  if (Object.keys(details).length > 0) throw new ParamsValidationError(details, operation.id);
 }

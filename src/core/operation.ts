@@ -62,6 +62,12 @@ export interface OperationSchemas<Result extends z.ZodType = z.ZodType> {
   readonly body: z.ZodType | null;
   /** Schema of the envelope's `data` (for a cursor-paginated list, of one item); null: not checked. */
   readonly result: Result | null;
+  /**
+   * True when `result` changes no value that passes it (no transform, default or coercion): the answer is
+   * then checked without building a copy and returned as parsed from JSON. The generator sets it for every
+   * generated operation; leave it out for a schema of your own, whose parsed output is returned.
+   */
+  readonly resultIsInput?: boolean;
 }
 
 /** Loads an operation's schemas once; the transport caches what it resolves to. */

@@ -1,5 +1,5 @@
 import type { ShopHooks } from './hooks.js';
-import type { ResponseValidation } from './response-policy.js';
+import type { ResponseValidation } from './response.js';
 
 /**
  * Extra headers of one call, in any shape `fetch` takes: a `Headers`, `[name, value]` pairs, or a record.

@@ -1,6 +1,6 @@
 import type { PreparedHooks } from './hooks.js';
 import type { SdkLogger } from './logger.js';
-import type { ResponseValidation, ValidationIssueListener } from './response-policy.js';
+import type { ResponseValidation, ValidationIssueListener } from './response.js';
 import type { RetryPolicy } from './retry.js';
 import type { Throttle } from './throttle.js';
 

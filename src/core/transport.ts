@@ -1,45 +1,32 @@
 import type { KyInstance, Options as KyOptions } from 'ky';
-import { mergeHeaders } from '../internal/headers.js';
-import { compilePath, type PathBuilder } from '../internal/path.js';
+import { redact, redactedCause } from '../internal/redact.js';
 import { CallState } from './call.js';
-import { openEnvelope } from './envelope.js';
+import { checkOption } from './client-options.js';
 import { RateLimitError } from './errors/api-errors.js';
-import { ShopError } from './errors/shop-error.js';
+import { isShopError, ShopError } from './errors/shop-error.js';
 import { HookError, ResponseTooLargeError, TimeoutError } from './errors/transport-errors.js';
 import { NO_HOOKS, type PreparedHooks, prepareHooks, runBeforeError, runBeforeRetry } from './hooks.js';
-import { resolveIdempotencyKey } from './idempotency.js';
-import { checker } from './lazy-validation.js';
-import type { HttpMethod, Operation } from './operation.js';
+import { type Checker, checker, checkParams } from './lazy-validation.js';
+import type { Operation } from './operation.js';
 import type { ListMeta, PageSender } from './pagination.js';
-import { checkParams, type RequestParams } from './params.js';
-import { encodeQuery } from './query.js';
+import type { RequestParams } from './params.js';
+import { type BaseHeaders, baseHeaders, bearer, type Prepared, prepare, withQuery } from './request.js';
 import type { RequestOptions } from './request-options.js';
-import { accepted, type ResponseValidation } from './response-policy.js';
+import { accepted, openEnvelope, type ResponseValidation } from './response.js';
 import { type RetryPolicy, withRetries } from './retry.js';
 import { tracingChannels } from './tracing.js';
 import type { TransportConfig } from './transport-config.js';
 import {
   type AttemptInit,
   aborted,
-  checkCount,
-  checkDeadline,
-  checkMaxPages,
-  checkTimeout,
-  checkValidation,
   connectionError,
-  deletedStub,
-  describe,
   fetchWithAttemptSignal,
   loadKy,
   readBody,
-  scrubError,
-  serialise,
   within,
-  withQuery,
-} from './transport-parts.js';
+} from './wire.js';
 
 export type { FetchLike, TransportConfig } from './transport-config.js';
-export { checkCount, checkTimeout } from './transport-parts.js';
 
 /** A validated single-record result, the response it came in, and the call's recovery data. */
 export interface Received<T> {
@@ -51,18 +38,6 @@ export interface Received<T> {
 /** A validated page: its items, its `meta`, and the response. */
 export interface ReceivedPage<T> extends Received<T[]> {
   readonly meta: ListMeta;
-}
-
-export interface Prepared {
-  readonly label: string;
-  readonly url: string;
-  readonly method: HttpMethod;
-  /** Copied by ky into every attempt's Request: a hook that changes its headers changes nothing else. */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | undefined;
-  readonly idempotencyKey: string | null;
-  /** A DELETE's result when the server answers 2xx with no body at all (204 No Content). */
-  readonly emptyResult: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** What one call runs with: the client's settings with the call's options over them, resolved once. */
@@ -94,9 +69,9 @@ export class Transport {
   #kyLoading: Promise<KyInstance> | undefined;
   readonly #kyOptions: KyOptions;
   readonly #parent: Transport | undefined;
-  readonly #headers: Readonly<Record<string, string>>;
-  readonly #jsonHeaders: Readonly<Record<string, string>>;
-  readonly #paths = new WeakMap<Operation, PathBuilder>();
+  readonly #headers: BaseHeaders;
+  /** `Authorization` of a string key, the same for every attempt; null for a key function. */
+  readonly #authorization: string | null;
   #defaults: CallSettings | undefined;
   /** True when the ky instance (or the one it extends) has hooks: only then is a context passed to ky. */
   readonly #kyHooks: boolean;
@@ -115,10 +90,8 @@ export class Transport {
     this.#kyOptions = kyOptions;
     this.#parent = parent;
     this.#kyHooks = Boolean(config.hooks.ky) || (parent ? parent.#kyHooks : false);
-    const base = { ...config.defaultHeaders };
-    if (typeof config.apiKey === 'string') base.authorization = `Bearer ${config.apiKey}`;
-    this.#headers = base;
-    this.#jsonHeaders = { ...base, 'content-type': 'application/json' };
+    this.#headers = baseHeaders(config.defaultHeaders);
+    this.#authorization = typeof config.apiKey === 'string' ? bearer(config.apiKey) : null;
   }
 
   /** A transport over this one's ky instance (extended), secrets and, unless `config` has its own, throttle. */
@@ -157,11 +130,13 @@ export class Transport {
     params: RequestParams,
     options?: RequestOptions,
   ): Promise<Received<T>> {
-    // Synchronous after the operation's first call: only the first awaits the schemas' chunk.
+    // Synchronous after the operation's first call: only the first awaits the schemas' chunk. The checker
+    // then travels with the call (on its Prepared) to check the answer.
     const found = checker(operation);
-    checkParams(operation, found instanceof Promise ? await found : found, params);
+    const loaded = found instanceof Promise ? await found : found;
+    checkParams(operation, loaded, params);
     const settings = this.#settings(options);
-    const prepared = this.#prepare(operation, params, options);
+    const prepared = this.#prepare(operation, loaded, params, options);
     const call = this.#call(operation, prepared, options);
     const { data, response } = await this.#send(prepared, call, settings);
     return { data: data as T, response, call };
@@ -179,12 +154,13 @@ export class Transport {
     const maxPages = options?.maxPages;
     const send = async (cursor: string | undefined) => {
       if (!first) {
-        if (maxPages !== undefined) checkMaxPages(maxPages);
+        if (maxPages !== undefined) checkOption('maxPages', maxPages, 'call');
         const found = checker(operation);
-        checkParams(operation, found instanceof Promise ? await found : found, params);
+        const loaded = found instanceof Promise ? await found : found;
+        checkParams(operation, loaded, params);
         // The caller's own cursor (resuming a walk) is replaced by the server's on later pages.
         const { cursor: given, ...query } = params.query ?? {};
-        const prepared = this.#prepare(operation, { ...params, query }, options);
+        const prepared = this.#prepare(operation, loaded, { ...params, query }, options);
         first = { prepared, cursor: given, settings: this.#settings(options) };
       }
       const next = cursor ?? first.cursor;
@@ -206,12 +182,16 @@ export class Transport {
     }
     return {
       policy:
-        options.maxRetries === undefined ? retry : { ...retry, maxRetries: checkCount(options.maxRetries) },
-      timeout: options.timeout === undefined ? timeout : checkTimeout(options.timeout),
+        options.maxRetries === undefined
+          ? retry
+          : { ...retry, maxRetries: checkOption('maxRetries', options.maxRetries, 'call') },
+      timeout: options.timeout === undefined ? timeout : checkOption('timeout', options.timeout, 'call'),
       signal: options.signal,
       hooks: options.hooks === undefined ? NO_HOOKS : prepareHooks(options.hooks),
       validation:
-        options.responseValidation === undefined ? validation : checkValidation(options.responseValidation),
+        options.responseValidation === undefined
+          ? validation
+          : checkOption('responseValidation', options.responseValidation, 'call'),
     };
   }
 
@@ -222,7 +202,9 @@ export class Transport {
     list = false,
   ): CallState {
     const deadline =
-      options?.deadline === undefined ? this.#config.deadline : checkDeadline(options.deadline);
+      options?.deadline === undefined
+        ? this.#config.deadline
+        : checkOption('deadline', options.deadline, 'call');
     return new CallState(
       operation,
       list,
@@ -288,31 +270,14 @@ export class Transport {
     }
   }
 
-  /** The request of a call whose params were checked: URL, headers and body, built once for all attempts. */
-  #prepare(operation: Operation, params: RequestParams, options: RequestOptions | undefined): Prepared {
-    let buildPath = this.#paths.get(operation);
-    if (!buildPath) {
-      buildPath = compilePath(operation.path, operation.pathParams, operation.id);
-      this.#paths.set(operation, buildPath);
-    }
-    const path = buildPath(params.path);
-    const body = params.body === undefined ? undefined : serialise(operation, params.body);
-    const base = body === undefined ? this.#headers : this.#jsonHeaders;
-    let headers = options?.headers ? mergeHeaders(base, options.headers) : base;
-    let idempotencyKey: string | null = null;
-    if (operation.method === 'POST') {
-      idempotencyKey = resolveIdempotencyKey(options?.idempotencyKey ?? headers['idempotency-key']);
-      headers = { ...headers, 'idempotency-key': idempotencyKey };
-    }
-    return {
-      label: `${operation.method} ${path}`,
-      url: this.#config.baseUrl + path + encodeQuery(params.query),
-      method: operation.method,
-      headers,
-      body,
-      idempotencyKey,
-      emptyResult: operation.method === 'DELETE' ? deletedStub(operation, params) : undefined,
-    };
+  /** The request of a call whose params were checked with `loaded`: built once for all attempts. */
+  #prepare(
+    operation: Operation,
+    loaded: Checker,
+    params: RequestParams,
+    options: RequestOptions | undefined,
+  ): Prepared {
+    return prepare(this.#config.baseUrl, this.#headers, operation, loaded, params, options);
   }
 
   async #attempt(prepared: Prepared, call: CallState, settings: CallSettings) {
@@ -343,14 +308,19 @@ export class Transport {
       if (remaining <= 0) throw call.deadlineError(call.attempts - 1);
       if (remaining < timeout) timeout = Math.ceil(remaining);
     }
+    // The one place `Authorization` is set: the key's, unless the caller's headers named it (Prepared.keyed).
     let headers = prepared.headers;
-    if (typeof this.#config.apiKey !== 'string' && !('authorization' in headers)) {
-      // A key function (a vault, a secrets manager) that never settles is ended like a hung exchange.
-      const key = await within(this.#config.readKey(), timeout, signal, () =>
-        timeout < settings.timeout ? call.deadlineError(call.attempts) : new TimeoutError(timeout),
-      );
-      headers = { ...headers, authorization: `Bearer ${key}` };
-      if (signal?.aborted) throw signal.reason;
+    if (prepared.keyed) {
+      let authorization = this.#authorization;
+      if (authorization === null) {
+        // A key function (a vault, a secrets manager) that never settles is ended like a hung exchange.
+        const key = await within(this.#config.readKey(), timeout, signal, () =>
+          timeout < settings.timeout ? call.deadlineError(call.attempts) : new TimeoutError(timeout),
+        );
+        if (signal?.aborted) throw signal.reason;
+        authorization = bearer(key);
+      }
+      headers = { ...headers, authorization };
     }
     const attemptChannel = channels?.attempt;
     if (attemptChannel?.hasSubscribers && call.trace) {
@@ -446,7 +416,7 @@ export class Transport {
     }
     // Checked inside the attempt, so a refused answer is an error of the call like any other: never retried,
     // stamped with the recovery data, seen by beforeError and the trace.
-    return accepted(call, response, envelope, settings.validation, this.#config);
+    return accepted(call, prepared.checker, response, envelope, settings.validation, this.#config);
   }
 
   #logAttempt(prepared: Prepared, call: CallState, outcome: string, status: number | null, started: number) {
@@ -504,4 +474,40 @@ export class Transport {
     }
     return delay;
   }
+}
+
+/** How a failed attempt reads in a log line: its HTTP status, else the error's name. */
+function describe(error: Error): string {
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' ? `HTTP ${status}` : error.name;
+}
+
+/**
+ * The last look at an error before a call rejects with it, hands it to a hook or publishes it: a message,
+ * stack or `cause` that quotes a secret (a hook's or a custom fetch's text echoing the request) is redacted.
+ * Server text was redacted when the error was built; this catches what the caller's own code put there.
+ */
+function scrubError(error: unknown, secrets: readonly string[]): void {
+  if (!(error instanceof Error) || !isShopError(error) || !Object.isExtensible(error)) return;
+  const message = redact(error.message, secrets);
+  if (message !== error.message) {
+    Object.defineProperty(error, 'message', { value: message, writable: true, configurable: true });
+  }
+  if (typeof error.stack === 'string') {
+    const stack = redact(error.stack, secrets);
+    if (stack !== error.stack) error.stack = stack;
+  }
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause !== undefined && !isShopError(cause) && quotesSecret(cause, secrets)) {
+    Object.defineProperty(error, 'cause', {
+      value: redactedCause(cause, secrets),
+      writable: true,
+      configurable: true,
+    });
+  }
+}
+
+function quotesSecret(value: unknown, secrets: readonly string[]): boolean {
+  const text = value instanceof Error ? `${value.message}\n${value.stack ?? ''}` : String(value);
+  return redact(text, secrets) !== text;
 }

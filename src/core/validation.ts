@@ -1,15 +1,19 @@
 import { array, compile, config, safeParse, unknown, validate as validates } from 'zod/mini';
 import type * as core from 'zod/v4/core';
+import { $ZodCheckOverwrite } from 'zod/v4/core';
 import en from 'zod/v4/locales/en.js';
 import type { z } from '../internal/schema-types.js';
 import type { ResponseIssue } from './errors/transport-errors.js';
 
 // Schema checks on the hot path. Each schema is compiled once (`z.compile`, zod's code-generated fast path)
-// and cached. Where the schema cannot change a valid value (no transforms, defaults, coercion: true of every
-// generated response schema), the check runs as an assert-only validator and the parsed JSON is returned
-// as is: no copy of a 200-item page is built. Elsewhere the compiled parser builds the output; request
-// params, whose output nobody reads, always take the validator (`validate`). Either way the slower runtime
-// parser runs only to describe a failure.
+// and cached. Where the schema cannot change a valid value (no transforms, defaults, coercion), the check
+// runs as an assert-only validator and the parsed JSON is returned as is: no copy of a 200-item page is
+// built. For a generated operation that is told, not found out: the generator marks each one
+// (`OperationSchemas.resultIsInput`), so the hot path looks at no schema's structure. A schema of the
+// caller's own (`defineOperation`, `shop.get(..., { result })`) is looked at once, through zod's public
+// members only (`schema.def`, a check's class): see `outputIsInput`. Request params, whose output nobody
+// reads, always take the validator (`validate`). Either way the slower runtime parser runs only to describe
+// a failure. Nothing here reads zod's private `_zod` fields.
 
 /** The outcome of checking one value. */
 export type CheckResult<T> =
@@ -18,10 +22,12 @@ export type CheckResult<T> =
 
 type Check = (value: unknown) => CheckResult<unknown>;
 
-interface SchemaInternals {
-  _zod: {
-    def: Record<string, unknown> & { type: string; checks?: Array<{ _zod: { def: { check: string } } }> };
-  };
+/** The public `def` of a classic or zod/mini schema: the fields {@link outputIsInput} reads. */
+interface PublicDef {
+  readonly type: string;
+  readonly coerce?: boolean;
+  readonly checks?: readonly unknown[];
+  readonly [child: string]: unknown;
 }
 
 const SCALARS = new Set([
@@ -44,13 +50,19 @@ const SCALARS = new Set([
   'custom',
 ]);
 
-/** True when a value that passes `schema` is also its output, so returning the input is exact. */
-function outputIsInput(schema: unknown, seen: Set<unknown>): boolean {
+/**
+ * True when a value that passes a schema of the caller's own is also its output (no transform, default,
+ * coercion or overwriting check), so returning the input is exact; false when unsure (a schema without a
+ * public `def`), which takes the parser. Read once per schema, never for a generated operation (the tests
+ * hold the generator's `resultIsInput` to it).
+ */
+export function outputIsInput(schema: unknown, seen: Set<unknown> = new Set()): boolean {
   if (seen.has(schema)) return true;
   seen.add(schema);
-  const def = (schema as SchemaInternals)._zod.def;
+  const def = (schema as { readonly def?: PublicDef }).def;
+  if (def === undefined) return false;
   if (def.coerce) return false;
-  if (def.checks?.some((check) => check._zod.def.check === 'overwrite')) return false;
+  if (def.checks?.some((check) => check instanceof $ZodCheckOverwrite)) return false;
   const child = (value: unknown) => value === undefined || outputIsInput(value, seen);
   switch (def.type) {
     case 'optional':
@@ -109,10 +121,15 @@ function flatten(issues: readonly core.$ZodIssue[], prefix: readonly PropertyKey
   return out;
 }
 
-function buildCheck(schema: z.ZodType): Check {
+function compiled(schema: z.ZodType): z.ZodType {
   // `new Function` is refused on some edge runtimes; z.compile then hands back the schema unchanged.
-  const fast = config().jitless ? schema : compile(schema);
-  if (outputIsInput(schema, new Set())) {
+  return config().jitless ? schema : compile(schema);
+}
+
+/** The check of `schema`: assert-only when `asIs` (its output is its input), else the compiled parser. */
+function buildCheck(schema: z.ZodType, asIs: boolean): Check {
+  const fast = compiled(schema);
+  if (asIs) {
     return (value) =>
       validates(fast, value) ? { ok: true, value } : { ok: false, issues: issuesOf(schema, value) };
   }
@@ -123,31 +140,42 @@ function buildCheck(schema: z.ZodType): Check {
 }
 
 // An operation without a result schema (`defineOperation` without `result`) checks its answer as zod's
-// `unknown()`: anything passes, and a list's `data` must still be an array.
+// `unknown()`: anything passes (as it is), and a list's `data` must still be an array.
 const UNCHECKED: z.ZodType = unknown();
 
-const checks = new WeakMap<z.ZodType, Check>();
-const listChecks = new WeakMap<z.ZodType, Check>();
+/** Compiled checks by schema: of schemas the generator vouched for, and of the caller's own (looked at). */
+const checks = { told: new WeakMap<z.ZodType, Check>(), other: new WeakMap<z.ZodType, Check>() };
+const listChecks = { told: new WeakMap<z.ZodType, Check>(), other: new WeakMap<z.ZodType, Check>() };
 const validators = new WeakMap<z.ZodType, (value: unknown) => ResponseIssue[] | null>();
 
-/** Checks `value` against `schema`; the compiled check is built on first use and cached. */
-export function check(schema: z.ZodType | null, value: unknown): CheckResult<unknown> {
+/**
+ * Checks `value` against `schema`; the compiled check is built on first use and cached. `told`: the
+ * generator says the schema changes no valid value (`OperationSchemas.resultIsInput`), so `value` itself is
+ * returned; else (a schema of the caller's own) {@link outputIsInput} decides, once.
+ */
+export function check(schema: z.ZodType | null, value: unknown, told: boolean): CheckResult<unknown> {
+  const cache = told || !schema ? checks.told : checks.other;
   schema ??= UNCHECKED;
-  let run = checks.get(schema);
+  let run = cache.get(schema);
   if (!run) {
-    run = buildCheck(schema);
-    checks.set(schema, run);
+    run = buildCheck(schema, cache === checks.told || outputIsInput(schema, new Set()));
+    cache.set(schema, run);
   }
   return run(value);
 }
 
 /** Checks a page's `data` against the schema of ONE item (what a list operation's `result` holds). */
-export function checkList(itemSchema: z.ZodType | null, value: unknown): CheckResult<unknown[]> {
+export function checkList(
+  itemSchema: z.ZodType | null,
+  value: unknown,
+  told: boolean,
+): CheckResult<unknown[]> {
+  const cache = told || !itemSchema ? listChecks.told : listChecks.other;
   itemSchema ??= UNCHECKED;
-  let run = listChecks.get(itemSchema);
+  let run = cache.get(itemSchema);
   if (!run) {
-    run = buildCheck(array(itemSchema));
-    listChecks.set(itemSchema, run);
+    run = buildCheck(array(itemSchema), cache === listChecks.told || outputIsInput(itemSchema, new Set()));
+    cache.set(itemSchema, run);
   }
   return run(value) as CheckResult<unknown[]>;
 }
@@ -160,7 +188,7 @@ export function checkList(itemSchema: z.ZodType | null, value: unknown): CheckRe
 export function validate(schema: z.ZodType, value: unknown): ResponseIssue[] | null {
   let run = validators.get(schema);
   if (!run) {
-    const fast = config().jitless ? schema : compile(schema);
+    const fast = compiled(schema);
     run = (input) => (validates(fast, input) ? null : issuesOf(schema, input));
     validators.set(schema, run);
   }

@@ -211,3 +211,47 @@ export type EventPayloadMap = {
   'range.rental.returned_to_service': RangeRental;
   ping: Ping;
 };
+
+declare const unknownEventTypeBrand: unique symbol;
+
+/**
+ * An event type this version of the SDK does not know yet (the API adds types within /v1). It is a plain
+ * string at runtime. The brand keeps `switch (event.type)` narrowing the known events (a bare `string` here
+ * would stop TypeScript narrowing the union at all); to compare with a type newer than the SDK, widen first:
+ * `(event.type as string) === 'range.lane.repainted'`, or use `EventRouter.onUnknown`.
+ */
+export type UnknownEventType = `${string}.${string}` & { readonly [unknownEventTypeBrand]: true };
+
+/** The envelope every event shares, in webhook deliveries and in the feed alike (reference section 2). */
+export interface ShopEventEnvelope {
+  /** `evt_...`: the dedupe key, the same in the feed and in every delivery of the event. */
+  id: string;
+  object: 'event';
+  /** The date-form API version the payload follows, e.g. `2026-09-24`. */
+  api_version: string;
+  /** When the change happened (ISO-8601 UTC). */
+  created_at: string;
+  /** false on the sandbox. */
+  livemode: boolean;
+}
+
+/** An event of one known type, with its typed `data.object`. */
+export interface ShopEventOf<T extends EventType> extends ShopEventEnvelope {
+  type: T;
+  data: { object: EventPayloadMap[T]; [key: string]: unknown };
+}
+
+/** Any event of a type the SDK knows, discriminated by `type`. */
+export type KnownShopEvent = { [T in EventType]: ShopEventOf<T> }[EventType];
+
+/** An event of a type newer than this SDK: its payload is an open object. */
+export interface UnknownShopEvent extends ShopEventEnvelope {
+  type: UnknownEventType;
+  data: { object: { object?: string; [key: string]: unknown }; [key: string]: unknown };
+}
+
+/**
+ * An event as delivered by a webhook or read from the feed. `switch (event.type)` narrows `data.object`;
+ * types the SDK does not know yet arrive as {@link UnknownShopEvent} and never fail to parse.
+ */
+export type ShopEvent = KnownShopEvent | UnknownShopEvent;

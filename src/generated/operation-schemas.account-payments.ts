@@ -15,5 +15,6 @@ export const GROUP_SCHEMAS = {
     query: z.optional(AccountPaymentsListParamsSchema),
     body: null,
     result: AccountPaymentSchema,
+    resultIsInput: true,
   },
 } as const satisfies Record<string, OperationSchemas>;

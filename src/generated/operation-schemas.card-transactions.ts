@@ -15,10 +15,12 @@ export const GROUP_SCHEMAS = {
     query: z.optional(CardTransactionsListParamsSchema),
     body: null,
     result: CardTransactionSchema,
+    resultIsInput: true,
   },
   'cardTransactions.retrieve': {
     query: null,
     body: null,
     result: CardTransactionSchema,
+    resultIsInput: true,
   },
 } as const satisfies Record<string, OperationSchemas>;

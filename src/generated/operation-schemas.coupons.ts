@@ -15,15 +15,18 @@ export const GROUP_SCHEMAS = {
     query: null,
     body: CouponsCreateParamsSchema,
     result: CouponSchema,
+    resultIsInput: true,
   },
   'coupons.update': {
     query: null,
     body: CouponsUpdateParamsSchema,
     result: CouponSchema,
+    resultIsInput: true,
   },
   'coupons.delete': {
     query: null,
     body: null,
     result: z.partial(DeletedObjectSchema),
+    resultIsInput: true,
   },
 } as const satisfies Record<string, OperationSchemas>;

@@ -20,25 +20,30 @@ export const GROUP_SCHEMAS = {
     query: null,
     body: null,
     result: CustomerAccountSchema,
+    resultIsInput: true,
   },
   'customers.account.payments.create': {
     query: null,
     body: CustomersAccountPaymentsCreateParamsSchema,
     result: AccountPaymentSchema,
+    resultIsInput: true,
   },
   'customers.storeCredit.retrieve': {
     query: null,
     body: null,
     result: StoreCreditSchema,
+    resultIsInput: true,
   },
   'customers.storeCredit.issue': {
     query: null,
     body: CustomersStoreCreditIssueParamsSchema,
     result: StoreCreditSchema,
+    resultIsInput: true,
   },
   'customers.storeCredit.redeem': {
     query: null,
     body: CustomersStoreCreditRedeemParamsSchema,
     result: StoreCreditSchema,
+    resultIsInput: true,
   },
 } as const satisfies Record<string, OperationSchemas>;

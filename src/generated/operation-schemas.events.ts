@@ -15,5 +15,6 @@ export const GROUP_SCHEMAS = {
     query: z.optional(EventsListParamsSchema),
     body: null,
     result: EventSchema,
+    resultIsInput: true,
   },
 } as const satisfies Record<string, OperationSchemas>;

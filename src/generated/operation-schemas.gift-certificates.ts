@@ -23,35 +23,42 @@ export const GROUP_SCHEMAS = {
     query: null,
     body: GiftCertificatesIssueParamsSchema,
     result: GiftCertificateSchema,
+    resultIsInput: true,
   },
   'giftCertificates.redeem': {
     query: null,
     body: z.optional(GiftCertificatesRedeemParamsSchema),
     result: GiftCertificateSchema,
+    resultIsInput: true,
   },
   'giftCertificates.reverse': {
     query: null,
     body: z.optional(GiftCertificatesReverseParamsSchema),
     result: GiftCertificateSchema,
+    resultIsInput: true,
   },
   'giftCertificates.reload': {
     query: null,
     body: z.optional(GiftCertificatesReloadParamsSchema),
     result: GiftCertificateSchema,
+    resultIsInput: true,
   },
   'giftCertificates.adjust': {
     query: null,
     body: z.optional(GiftCertificatesAdjustParamsSchema),
     result: GiftCertificateSchema,
+    resultIsInput: true,
   },
   'giftCertificates.disable': {
     query: null,
     body: z.optional(GiftCertificatesDisableParamsSchema),
     result: GiftCertificateSchema,
+    resultIsInput: true,
   },
   'giftCertificates.enable': {
     query: null,
     body: z.optional(GiftCertificatesEnableParamsSchema),
     result: GiftCertificateSchema,
+    resultIsInput: true,
   },
 } as const satisfies Record<string, OperationSchemas>;

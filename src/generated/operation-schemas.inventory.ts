@@ -21,20 +21,24 @@ export const GROUP_SCHEMAS = {
     query: z.optional(InventoryListParamsSchema),
     body: null,
     result: z.partial(InventoryLevelSchema),
+    resultIsInput: true,
   },
   'inventory.listSerialized': {
     query: z.optional(InventoryListSerializedParamsSchema),
     body: null,
     result: SerializedItemSchema,
+    resultIsInput: true,
   },
   'inventory.adjust': {
     query: null,
     body: InventoryAdjustParamsSchema,
     result: InventoryWriteResultSchema,
+    resultIsInput: true,
   },
   'inventory.set': {
     query: null,
     body: InventorySetParamsSchema,
     result: InventoryWriteResultSchema,
+    resultIsInput: true,
   },
 } as const satisfies Record<string, OperationSchemas>;

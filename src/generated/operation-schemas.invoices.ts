@@ -15,10 +15,12 @@ export const GROUP_SCHEMAS = {
     query: z.optional(InvoicesListParamsSchema),
     body: null,
     result: InvoiceSchema,
+    resultIsInput: true,
   },
   'invoices.retrieve': {
     query: null,
     body: null,
     result: InvoiceSchema,
+    resultIsInput: true,
   },
 } as const satisfies Record<string, OperationSchemas>;

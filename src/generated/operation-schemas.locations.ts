@@ -15,10 +15,12 @@ export const GROUP_SCHEMAS = {
     query: z.optional(LocationsListParamsSchema),
     body: null,
     result: LocationSchema,
+    resultIsInput: true,
   },
   'locations.update': {
     query: null,
     body: LocationsUpdateParamsSchema,
     result: LocationSchema,
+    resultIsInput: true,
   },
 } as const satisfies Record<string, OperationSchemas>;

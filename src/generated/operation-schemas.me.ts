@@ -13,5 +13,6 @@ export const GROUP_SCHEMAS = {
     query: null,
     body: null,
     result: MeSchema,
+    resultIsInput: true,
   },
 } as const satisfies Record<string, OperationSchemas>;

@@ -15,5 +15,6 @@ export const GROUP_SCHEMAS = {
     query: z.optional(MembershipPlansListParamsSchema),
     body: null,
     result: MembershipPlanSchema,
+    resultIsInput: true,
   },
 } as const satisfies Record<string, OperationSchemas>;

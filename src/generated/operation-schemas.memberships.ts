@@ -20,25 +20,30 @@ export const GROUP_SCHEMAS = {
     query: z.optional(MembershipsListParamsSchema),
     body: null,
     result: MembershipSchema,
+    resultIsInput: true,
   },
   'memberships.create': {
     query: null,
     body: MembershipsCreateParamsSchema,
     result: MembershipDetailSchema,
+    resultIsInput: true,
   },
   'memberships.retrieve': {
     query: null,
     body: null,
     result: MembershipDetailSchema,
+    resultIsInput: true,
   },
   'memberships.cancel': {
     query: null,
     body: z.optional(MembershipsCancelParamsSchema),
     result: z.partial(MembershipSchema),
+    resultIsInput: true,
   },
   'memberships.useGuestPass': {
     query: null,
     body: z.optional(MembershipsUseGuestPassParamsSchema),
     result: GuestPassResultSchema,
+    resultIsInput: true,
   },
 } as const satisfies Record<string, OperationSchemas>;

@@ -14,10 +14,12 @@ export const GROUP_SCHEMAS = {
     query: null,
     body: OrdersCreateParamsSchema,
     result: OrderSchema,
+    resultIsInput: true,
   },
   'orders.void': {
     query: null,
     body: null,
     result: OrderSchema,
+    resultIsInput: true,
   },
 } as const satisfies Record<string, OperationSchemas>;

@@ -15,10 +15,12 @@ export const GROUP_SCHEMAS = {
     query: z.optional(ProductsListParamsSchema),
     body: null,
     result: ProductSchema,
+    resultIsInput: true,
   },
   'products.update': {
     query: null,
     body: ProductsUpdateParamsSchema,
     result: ProductSchema,
+    resultIsInput: true,
   },
 } as const satisfies Record<string, OperationSchemas>;

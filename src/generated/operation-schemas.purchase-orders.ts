@@ -19,25 +19,30 @@ export const GROUP_SCHEMAS = {
     query: null,
     body: PurchaseOrdersCreateParamsSchema,
     result: PurchaseOrderSchema,
+    resultIsInput: true,
   },
   'purchaseOrders.update': {
     query: null,
     body: PurchaseOrdersUpdateParamsSchema,
     result: PurchaseOrderSchema,
+    resultIsInput: true,
   },
   'purchaseOrders.submit': {
     query: null,
     body: null,
     result: PurchaseOrderSchema,
+    resultIsInput: true,
   },
   'purchaseOrders.cancel': {
     query: null,
     body: null,
     result: PurchaseOrderSchema,
+    resultIsInput: true,
   },
   'purchaseOrders.receive': {
     query: null,
     body: z.optional(PurchaseOrdersReceiveParamsSchema),
     result: PurchaseOrderReceiveResultSchema,
+    resultIsInput: true,
   },
 } as const satisfies Record<string, OperationSchemas>;

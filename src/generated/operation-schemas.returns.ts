@@ -15,10 +15,12 @@ export const GROUP_SCHEMAS = {
     query: z.optional(ReturnsListParamsSchema),
     body: null,
     result: ReturnSchema,
+    resultIsInput: true,
   },
   'returns.retrieve': {
     query: null,
     body: null,
     result: ReturnSchema,
+    resultIsInput: true,
   },
 } as const satisfies Record<string, OperationSchemas>;

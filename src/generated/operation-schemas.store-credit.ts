@@ -15,5 +15,6 @@ export const GROUP_SCHEMAS = {
     query: z.optional(StoreCreditListParamsSchema),
     body: null,
     result: StoreCreditSchema,
+    resultIsInput: true,
   },
 } as const satisfies Record<string, OperationSchemas>;

@@ -10,10 +10,14 @@ import type { AccountPayment } from '../generated/schemas.js';
  * `shop.accountPayments`: money received on house accounts (record one with
  * `shop.customers.account.payments.create`).
  */
-export class AccountPayments extends APIResource {
+export class AccountPaymentsApi extends APIResource {
   /**
-   * Lists account payments. Named only in the reference: filters and the item shape are not shown, so
-   * only `limit` and `cursor` are typed and items are typed loosely.
+   * Lists money received on house accounts. Named only in the reference: filters and the item shape are
+   * not shown.
+   * Inferred, not stated by the reference: the permission (accounts:read) and the success status (200).
+   *
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item. What the reference
+   * does not show is typed loosely: params the reference does not name are passed through.
    *
    * Permission: `accounts:read` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

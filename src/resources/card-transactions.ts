@@ -11,11 +11,14 @@ import type { CardTransaction } from '../generated/schemas.js';
  * `shop.cardTransactions`: every attempt at the card processor, for reconciling against settlement
  * reports. Read only; card numbers and tokens are never returned.
  */
-export class CardTransactions extends APIResource {
+export class CardTransactionsApi extends APIResource {
   /**
-   * Lists card transactions, oldest first: terminal sales, saved-card charges, pay-link payments,
-   * reversals and refunds, declines and failures included. Match `processor_ref` against the
-   * processor's reports. Shops without card processing have none.
+   * Lists every attempt at the card processor, oldest first: terminal sales, charges to a saved card
+   * (such as membership dues), pay-link payments, reversals and refunds, including declines,
+   * cancellations and failures. Match `processor_ref` against the processor's settlement reports.
+   * Shops without card processing have none.
+   *
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item.
    *
    * Permission: `card_transactions:read`.
    * Errors: 400 `VALIDATION_ERROR` (bad filter or cursor).
@@ -29,7 +32,8 @@ export class CardTransactions extends APIResource {
   }
 
   /**
-   * Reads one card transaction.
+   * Reads one card transaction. Card numbers and card tokens are never returned.
+   *
    *
    * Permission: `card_transactions:read`.
    * Errors: 404 `NOT_FOUND`.

@@ -10,13 +10,18 @@ import type { Coupon, DeletedObject } from '../generated/schemas.js';
  * `shop.coupons`: discount codes. Named only in the reference: fields beyond `code`, `channel` and
  * `location_id` are not shown (typed loosely; other fields are passed through).
  */
-export class Coupons extends APIResource {
+export class CouponsApi extends APIResource {
   /**
-   * Creates a coupon. `location_id` null means every location; a location coupon is refused at other
-   * locations' registers and, with channel `store_online`, published only to that location's storefront.
+   * Creates a coupon and fires coupon.created. A code in use is 409 CODE_TAKEN. `location_id` null means
+   * every location; a location coupon is refused at other locations' registers, and with channel
+   * store_online it is published only to that location's storefront (saving is refused with 400
+   * VALIDATION_ERROR if the location has no storefront). Fields beyond code, channel and location_id and
+   * the response shape are not shown in the reference.
+   * Inferred, not stated by the reference: the permission (coupons:write) and the success status (201).
    *
-   * The request fields beyond `code`, `channel` and `location_id`, and the response shape, are not shown in
-   * the reference: other fields are passed through as given, and the coupon is typed loosely.
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `coupons:write` (inferred, not stated by the reference).
    * Success: HTTP 201 (inferred, not stated by the reference).
@@ -30,9 +35,12 @@ export class Coupons extends APIResource {
   }
 
   /**
-   * Changes a coupon; the same code and location rules as create apply. Named only in the reference:
-   * request and response shapes are not shown. `code`, `channel` and `location_id` are typed as on create,
-   * other fields are passed through as given, and the coupon is typed loosely.
+   * Changes a coupon and fires coupon.updated. The same code and location rules as create apply. Request
+   * and response shapes are not shown in the reference.
+   * Inferred, not stated by the reference: the permission (coupons:write) and the success status (200).
+   *
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `coupons:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -45,13 +53,12 @@ export class Coupons extends APIResource {
   }
 
   /**
-   * Deletes a coupon. The response is not shown in the reference: a body is typed like the coupon.deleted
-   * payload with every field optional (any object is accepted), and an answer with no body (204 No
-   * Content) resolves to `{ id, deleted: true }` with the `id` passed here.
+   * Deletes a coupon and fires coupon.deleted. The response shape is not shown in the reference;
+   * documented here like the coupon.deleted payload, {id, deleted: true}.
+   * Inferred, not stated by the reference: the permission (coupons:write) and the success status (200).
    *
-   * A DELETE is retried like a GET (deleting twice leaves the same state), so when the first answer is lost
-   * (a timeout, a reset connection) the retry may find the coupon gone and raise `NotFoundError` (404):
-   * after a call that may have been retried, take a 404 as already deleted.
+   * What the reference does not show is typed loosely: the result is `Partial<DeletedObject>` (any object is
+   * accepted, a field present is checked).
    *
    * Permission: `coupons:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

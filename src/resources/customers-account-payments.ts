@@ -7,12 +7,16 @@ import type { CustomersAccountPaymentsCreateParams } from '../generated/params.j
 import type { AccountPayment } from '../generated/schemas.js';
 
 /** `shop.customers.account.payments`: money received on a house account outside the shop. */
-export class CustomersAccountPayments extends APIResource {
+export class CustomersAccountPaymentsApi extends APIResource {
   /**
-   * Records a payment received elsewhere on the customer's house account. A balance move: the call
-   * always carries an Idempotency-Key (yours, or one generated and reused on every retry), so it cannot
-   * be recorded twice. Request and response shapes are not shown in the reference (typed loosely: pass
-   * the fields your shop documents).
+   * Records money received elsewhere on a customer's house account and fires account.payment_received.
+   * Requires an Idempotency-Key. Paying more than is owed also needs store_credit:write, else 422
+   * OVERPAYMENT. Request and response shapes are not shown in the reference.
+   * Inferred, not stated by the reference: the permission (accounts:write) and the success status (201).
+   *
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `accounts:write` (inferred, not stated by the reference).
    * Success: HTTP 201 (inferred, not stated by the reference).

@@ -4,21 +4,23 @@ import type { RequestOptions } from '../core/request-options.js';
 import { APIResource } from '../core/resource.js';
 import { operations } from '../generated/operations.js';
 import type { CustomerAccount } from '../generated/schemas.js';
-import { CustomersAccountPayments } from './customers-account-payments.js';
+import { CustomersAccountPaymentsApi } from './customers-account-payments.js';
 
 /** `shop.customers.account`: a customer's house account. */
-export class CustomersAccount extends APIResource {
-  #payments?: CustomersAccountPayments;
+export class CustomersAccountApi extends APIResource {
+  #payments?: CustomersAccountPaymentsApi;
 
   /** Payments recorded on a house account: create. */
-  get payments(): CustomersAccountPayments {
-    this.#payments ??= new CustomersAccountPayments(this._client);
+  get payments(): CustomersAccountPaymentsApi {
+    this.#payments ??= new CustomersAccountPaymentsApi(this._client);
     return this.#payments;
   }
 
   /**
-   * Reads a customer's house account. Named only in the reference: the response shape is not shown
-   * (typed loosely).
+   * Reads the customer's house account. Named only in the reference: the response shape is not shown.
+   * Inferred, not stated by the reference: the permission (accounts:read) and the success status (200).
+   *
+   * What the reference does not show is typed loosely.
    *
    * Permission: `accounts:read` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

@@ -14,10 +14,12 @@ import type { StoreCredit } from '../generated/schemas.js';
  * paths of issue and redeem are the SDK's resource-style choice, and request and response shapes are not
  * shown (typed loosely, with `balance_cents` where the server sends it).
  */
-export class CustomersStoreCredit extends APIResource {
+export class CustomersStoreCreditApi extends APIResource {
   /**
-   * Reads a customer's store-credit balance. Named only in the reference: the response shape is not shown
-   * (typed loosely, with `customer_id` and `balance_cents` where the server sends them).
+   * Reads a customer's store-credit balance. Named only in the reference; the shape is not shown.
+   * Inferred, not stated by the reference: the permission (store_credit:read) and the success status (200).
+   *
+   * What the reference does not show is typed loosely.
    *
    * Permission: `store_credit:read` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -30,12 +32,14 @@ export class CustomersStoreCredit extends APIResource {
   }
 
   /**
-   * Adds store credit to a customer. A balance move: the call always carries an Idempotency-Key (yours,
-   * or one generated and reused on every retry), so a retry cannot issue twice.
+   * Adds store credit to a customer (a balance move: an Idempotency-Key is required) and fires
+   * store_credit.changed. The path is resource-style by choice: the reference names only "issue" under
+   * /v1/customers/{id}/store-credit; the exact path, request and response shapes are not shown.
+   * Inferred, not stated by the reference: the permission (store_credit:write) and the success status (200).
    *
-   * Named only in the reference: request and response shapes are not shown, and the path is the SDK's
-   * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
-   * the result has `balance_cents` where the server sends it.
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `store_credit:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -57,12 +61,15 @@ export class CustomersStoreCredit extends APIResource {
   }
 
   /**
-   * Spends a customer's store credit. A balance move: the call always carries an Idempotency-Key (yours,
-   * or one generated and reused on every retry), so a retry cannot spend twice.
+   * Spends store credit (a balance move: an Idempotency-Key is required) and fires store_credit.changed.
+   * Not enough credit is 422 INSUFFICIENT_CREDIT. The path is resource-style by choice: the reference
+   * names only "redeem" under /v1/customers/{id}/store-credit; the exact path, request and response
+   * shapes are not shown.
+   * Inferred, not stated by the reference: the permission (store_credit:write) and the success status (200).
    *
-   * Named only in the reference: request and response shapes are not shown, and the path is the SDK's
-   * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
-   * the result has `balance_cents` where the server sends it.
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `store_credit:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

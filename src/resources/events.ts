@@ -2,21 +2,25 @@
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { APIResource } from '../core/resource.js';
+import type { ShopEvent } from '../generated/events.js';
 import { operations } from '../generated/operations.js';
 import type { EventsListParams } from '../generated/params.js';
-import type { ShopEvent } from '../webhooks/events.js';
 
 /** `shop.events`: the 30-day catch-up feed behind the webhooks. */
-export class Events extends APIResource {
+export class EventsApi extends APIResource {
   /**
-   * Lists events of the last 30 days, oldest first, in the same envelope as webhook deliveries (dedupe
-   * on `id` across both). Only types some active webhook endpoint subscribes to are recorded, only
-   * readable resources and the key's locations are included, and unknown event types come through as
-   * they are. The feed needs no permission of its own.
+   * The catch-up feed for webhooks: the last 30 days, the same envelope as webhook deliveries, oldest
+   * first. Follow `next_cursor` while `has_more` is true. Only events for resources the key can read are
+   * returned (a key needs no permission of its own for the feed), events at locations outside the key's
+   * limit are left out, and an event exists only if an active webhook endpoint subscribes to its type.
+   * Date of birth is removed unless the key has customer_dob:read; without customers:read an embedded
+   * customer is reduced to {object, id}.
    *
-   * Each item is a `ShopEvent`, the union the webhooks deliver: `switch (event.type)` narrows
-   * `data.object`, so one handler serves deliveries and the feed. The envelope is validated; `data.object`
-   * is the resource as the server sent it.
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item.
+   *
+   * Each item is a `ShopEvent`, the union the webhooks deliver: `switch (event.type)` narrows `data.object`,
+   * so one handler serves deliveries and the feed. The envelope is validated; `data.object` is the resource as
+   * the server sent it.
    *
    * Permission: none.
    * Errors: 400 `VALIDATION_ERROR` (bad filter or cursor).

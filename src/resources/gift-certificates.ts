@@ -21,13 +21,17 @@ import type { GiftCertificate } from '../generated/schemas.js';
  * shop documents). Every balance move (issue, redeem, reverse, reload, adjust) always carries an
  * Idempotency-Key, yours or one generated and reused on every retry, so a retry cannot move money twice.
  */
-export class GiftCertificates extends APIResource {
+export class GiftCertificatesApi extends APIResource {
   /**
-   * Issues a gift certificate. A balance move: always sent with an Idempotency-Key.
+   * Issues a gift certificate (a balance move: an Idempotency-Key is required) and fires
+   * gift_certificate.issued. A requested code must be 6 to 40 letters, digits or dashes (422
+   * GIFT_CERTIFICATE_CODE_INVALID) and unused (409 GIFT_CERTIFICATE_CODE_TAKEN). The reference names only
+   * the verb: this path is a resource-style choice, and the request and response shapes are not shown.
+   * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (201).
    *
-   * Named only in the reference: the request fields beyond `code` and the response shape are not shown,
-   * and the path is the SDK's resource-style choice. Typed loosely: other fields are passed through as
-   * given; the result has `code`, `balance_cents` and `status` where the server sends them.
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `gift_certificates:write` (inferred, not stated by the reference).
    * Success: HTTP 201 (inferred, not stated by the reference).
@@ -42,11 +46,14 @@ export class GiftCertificates extends APIResource {
   }
 
   /**
-   * Spends from a certificate's balance. A balance move: always sent with an Idempotency-Key.
+   * Spends from a certificate's balance. A disabled, expired or depleted certificate is 422 GIFT_CERTIFICATE_INACTIVE (details.status); a balance too low is 422 GIFT_CERTIFICATE_INSUFFICIENT (details.balance_cents). This is a balance move: an Idempotency-Key is required. Fires gift_certificate.updated.
+   * The reference names only the verb: this path is a resource-style choice, and the request and
+   * response shapes are not shown.
+   * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
-   * Named only in the reference: request and response shapes are not shown, and the path is the SDK's
-   * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
-   * the result has `code`, `balance_cents` and `status` where the server sends them.
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `gift_certificates:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -70,12 +77,15 @@ export class GiftCertificates extends APIResource {
   }
 
   /**
-   * Reverses an earlier balance move on the certificate. A balance move: always sent with an
-   * Idempotency-Key.
+   * Reverses an earlier balance move on the certificate. This is a balance move: an Idempotency-Key is
+   * required. Fires gift_certificate.updated. 409 INVALID_STATE, for a move that cannot be reversed, is
+   * inferred, not listed by the reference. The reference names only the verb: this path is a
+   * resource-style choice, and the request and response shapes are not shown.
+   * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
-   * Named only in the reference: request and response shapes are not shown, and the path is the SDK's
-   * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
-   * the result has `code`, `balance_cents` and `status` where the server sends them.
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `gift_certificates:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -98,11 +108,15 @@ export class GiftCertificates extends APIResource {
   }
 
   /**
-   * Adds value to a certificate. A balance move: always sent with an Idempotency-Key.
+   * Adds value to a certificate. This is a balance move: an Idempotency-Key is required. Fires
+   * gift_certificate.updated. 422 GIFT_CERTIFICATE_INACTIVE, for a disabled or expired certificate, is
+   * inferred, not listed by the reference. The reference names only the verb: this path is a
+   * resource-style choice, and the request and response shapes are not shown.
+   * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
-   * Named only in the reference: request and response shapes are not shown, and the path is the SDK's
-   * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
-   * the result has `code`, `balance_cents` and `status` where the server sends them.
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `gift_certificates:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -125,11 +139,14 @@ export class GiftCertificates extends APIResource {
   }
 
   /**
-   * Corrects a certificate's balance. A balance move: always sent with an Idempotency-Key.
+   * Corrects a certificate's balance. This is a balance move: an Idempotency-Key is required. Fires gift_certificate.updated.
+   * The reference names only the verb: this path is a resource-style choice, and the request and
+   * response shapes are not shown.
+   * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
-   * Named only in the reference: request and response shapes are not shown, and the path is the SDK's
-   * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
-   * the result has `code`, `balance_cents` and `status` where the server sends them.
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `gift_certificates:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -151,11 +168,15 @@ export class GiftCertificates extends APIResource {
   }
 
   /**
-   * Disables a certificate so it cannot be spent.
+   * Disables a certificate so it cannot be spent. Fires gift_certificate.updated. 409 INVALID_STATE, for a
+   * certificate whose status does not allow it, is inferred, not listed by the reference. The reference
+   * names only the verb: this path is a resource-style choice, and the request and response shapes are not
+   * shown.
+   * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
-   * Named only in the reference: request and response shapes are not shown, and the path is the SDK's
-   * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
-   * the result has `code`, `balance_cents` and `status` where the server sends them.
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `gift_certificates:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -178,11 +199,15 @@ export class GiftCertificates extends APIResource {
   }
 
   /**
-   * Enables a disabled certificate again.
+   * Enables a disabled certificate again. Fires gift_certificate.updated. 409 INVALID_STATE, for a
+   * certificate whose status does not allow it, is inferred, not listed by the reference. The reference
+   * names only the verb: this path is a resource-style choice, and the request and response shapes are not
+   * shown.
+   * Inferred, not stated by the reference: the permission (gift_certificates:write) and the success status (200).
    *
-   * Named only in the reference: request and response shapes are not shown, and the path is the SDK's
-   * resource-style choice. Typed loosely: pass the fields your shop documents (passed through as given);
-   * the result has `code`, `balance_cents` and `status` where the server sends them.
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `gift_certificates:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

@@ -16,16 +16,18 @@ import type { InventoryLevel, InventoryWriteResult, SerializedItem } from '../ge
  * `shop.inventory`: stock levels per product and location. Keep bulk writes under 60 a minute on the
  * Established plan; reconcile by pulling every 15 to 60 minutes.
  */
-export class Inventory extends APIResource {
+export class InventoryApi extends APIResource {
   /**
-   * Lists inventory levels. Serialized items (every firearm) are counted per unit. A mirror sets its
-   * stock to `qty_available`, never adds deltas.
+   * Lists inventory levels per product and location. Serialized items (every firearm) are counted per
+   * unit. For a mirror, set stock to `qty_available`; reconcile pulls every 15 to 60 minutes. The
+   * reference's partly shown table names `updated_since` and `limit` (and the common `cursor`): those are
+   * typed, and other filters in the request are not shown (passed through as given). The items are typed
+   * as the inventory_level that inventory.changed carries; the reference shows that shape only there.
+   * Inferred, not stated by the reference: the permission (inventory:read) and the success status (200).
    *
-   * The reference shows this endpoint only in part: `updated_since`, `limit` and `cursor` are typed, and
-   * request filters beyond them are not shown (others are passed through as given, not refused). The
-   * response items are not shown either: they are typed as the inventory level that inventory.changed
-   * carries (the one place the reference shows that shape) with every field optional, and any object is
-   * accepted (a field present is checked).
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item. What the reference
+   * does not show is typed loosely: params the reference does not name are passed through; the result is
+   * `Partial<InventoryLevel>` (any object is accepted, a field present is checked).
    *
    * Permission: `inventory:read` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -40,9 +42,12 @@ export class Inventory extends APIResource {
   }
 
   /**
-   * Lists serialized units and their serial numbers. Request filters beyond `product_id` and `status`,
-   * and the response's item shape beyond the serial number and status, are not shown in the reference
-   * (other filters are passed through; items are typed loosely).
+   * Lists the serial numbers of serialized units. Filters beyond `product_id` and `status` and the item
+   * shape beyond the serial number are not shown in the reference.
+   * Inferred, not stated by the reference: the permission (inventory:read) and the success status (200).
+   *
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item. What the reference
+   * does not show is typed loosely: params the reference does not name are passed through.
    *
    * Permission: `inventory:read` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -58,11 +63,19 @@ export class Inventory extends APIResource {
   }
 
   /**
-   * Adds the signed `qty_delta` to a product's stock at a location. The call always carries an
-   * Idempotency-Key, so a retry cannot apply the change twice. Request fields beyond `sku`, `location_id`,
-   * `qty_delta`, `reason` and `note` are not shown in the reference (others are passed through), nor which
-   * are required: `sku` and `qty_delta` are, since an adjustment means nothing without them. The response
-   * shape is not shown either: it is typed as the new inventory level, fields optional.
+   * Adds `qty_delta` (signed) to a product's stock at a location. Send an Idempotency-Key so a retry
+   * cannot apply twice. Keep bulk writes under 60 per minute on the Established plan. 404 NOT_FOUND (an
+   * unknown sku, or a location the key cannot see) is inferred, not listed by the reference. 409
+   * INSUFFICIENT_STOCK, for a negative change below zero where negative stock is not allowed, is inferred,
+   * not listed by the reference. The reference lists the body fields without saying which are required:
+   * `sku` and `qty_delta` are required here because an adjustment means nothing without them. Request
+   * fields beyond `sku`, `location_id`, `qty_delta`, `reason` and `note` and the response shape are not
+   * shown in the reference.
+   * Inferred, not stated by the reference: the success status (200).
+   *
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `inventory:write`.
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -82,9 +95,15 @@ export class Inventory extends APIResource {
   }
 
   /**
-   * Sets a product's absolute count at a location. The request fields beyond the product and location,
-   * and the response, are not shown in the reference: both are typed loosely, so pass the count field
-   * your shop documents.
+   * Sets a product's absolute count at a location. A serialized product is 409 SERIALIZED (its units are
+   * counted one by one). 404 NOT_FOUND (an unknown sku, or a location the key cannot see) is inferred, not
+   * listed by the reference. The request fields (beyond identifying the product and location, as adjust
+   * does) and the response shape are not shown in the reference.
+   * Inferred, not stated by the reference: the permission (inventory:write) and the success status (200).
+   *
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `inventory:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

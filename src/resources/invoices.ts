@@ -12,11 +12,14 @@ import type { Invoice } from '../generated/schemas.js';
  * filters and the invoice shape are not shown (typed loosely), and the permission `accounts:read` is
  * inferred, not stated.
  */
-export class Invoices extends APIResource {
+export class InvoicesApi extends APIResource {
   /**
-   * Lists invoices. Named only in the reference: the filters and the invoice shape are not shown, so only
-   * `limit` and `cursor` are typed (other filters are passed through) and items are typed loosely. The
-   * permission is inferred, not stated.
+   * Lists invoices and monthly statements issued to house accounts. Named only in the reference: filters
+   * and the item shape are not shown, and the permission (accounts:read) is inferred, not stated.
+   * Inferred, not stated by the reference: the permission (accounts:read) and the success status (200).
+   *
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item. What the reference
+   * does not show is typed loosely: params the reference does not name are passed through.
    *
    * Permission: `accounts:read` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -29,8 +32,11 @@ export class Invoices extends APIResource {
   }
 
   /**
-   * Reads one invoice. Named only in the reference: the invoice shape is not shown (typed loosely), and
-   * the permission is inferred, not stated.
+   * Reads one invoice. Named only in the reference: the shape is not shown, and the permission
+   * (accounts:read) is inferred, not stated.
+   * Inferred, not stated by the reference: the permission (accounts:read) and the success status (200).
+   *
+   * What the reference does not show is typed loosely.
    *
    * Permission: `accounts:read` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

@@ -8,12 +8,17 @@ import type { LocationsListParams, LocationsUpdateParams } from '../generated/pa
 import type { Location } from '../generated/schemas.js';
 
 /** `shop.locations`: the shop's stores. */
-export class Locations extends APIResource {
+export class LocationsApi extends APIResource {
   /**
-   * Lists the locations the key can see. The reference shows this endpoint only in part: request filters
-   * beyond `limit` and `cursor` are not shown (others are passed through as given, not refused), and the
-   * response's location fields beyond those the reference names are not shown (typed loosely; every field
-   * the server sends is kept).
+   * Lists the shop's locations (stores) the key can see. The reference names this endpoint in its partly
+   * shown table without filters: only the common pagination parameters (`limit`, `cursor`) are typed, and
+   * other filters in the request are not shown (passed through as given). Location fields beyond
+   * `storefront_location_id`, `phone`, `email` and `business_hours` are not shown, so the response is
+   * typed loosely.
+   * Inferred, not stated by the reference: the success status (200).
+   *
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item. What the reference
+   * does not show is typed loosely: params the reference does not name are passed through.
    *
    * Permission: `locations:read`.
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -26,8 +31,13 @@ export class Locations extends APIResource {
   }
 
   /**
-   * Changes a location's `phone`, `email` or `business_hours`; no other field is writable. The format of
-   * `business_hours` and the response shape are not shown in the reference (typed loosely).
+   * Changes a location's phone, email or business hours. Any other field is 409 FIELD_NOT_WRITABLE with
+   * `details.fields` naming them. The format of business_hours and the response shape are not shown in
+   * the reference.
+   * Inferred, not stated by the reference: the permission (locations:write) and the success status (200).
+   *
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `locations:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

@@ -6,10 +6,13 @@ import { operations } from '../generated/operations.js';
 import type { Me } from '../generated/schemas.js';
 
 /** `shop.me`: the calling key. */
-export class MeResource extends APIResource {
+export class MeApi extends APIResource {
   /**
-   * Reads what the API knows about the calling key and its shop; a cheap way to check a key works.
-   * Named only in the reference: the response shape is not shown (typed loosely).
+   * Reads what the API knows about the calling key and its shop. Needs no permission. Named only in the
+   * reference: the response shape is not shown.
+   * Inferred, not stated by the reference: the permission (none) and the success status (200).
+   *
+   * What the reference does not show is typed loosely.
    *
    * Permission: none (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

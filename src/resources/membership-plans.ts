@@ -7,9 +7,11 @@ import type { MembershipPlansListParams } from '../generated/params.js';
 import type { MembershipPlan } from '../generated/schemas.js';
 
 /** `shop.membershipPlans`: the plans people can join. */
-export class MembershipPlans extends APIResource {
+export class MembershipPlansApi extends APIResource {
   /**
-   * Lists the shop's membership plans. Members keep the price they joined at even if a plan changes.
+   * Lists the shop's membership plans. Members keep the price they joined at even if the plan changes.
+   *
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item.
    *
    * Permission: `memberships:read`.
    * Errors: 400 `VALIDATION_ERROR` (bad filter or cursor).

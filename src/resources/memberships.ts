@@ -13,10 +13,12 @@ import type {
 import type { GuestPassResult, Membership, MembershipDetail } from '../generated/schemas.js';
 
 /** `shop.memberships`: sign-ups, reads, cancellations and guest passes. */
-export class Memberships extends APIResource {
+export class MembershipsApi extends APIResource {
   /**
-   * Lists memberships, oldest first. `customer_id` matches the primary member or a family member. List
-   * items carry no charges (retrieve one membership for them). Reads work across every store.
+   * Lists memberships, oldest first. Reads work across every store, even for a location-limited key.
+   * List items do not carry `charges`; retrieve one membership for its last 50 charges.
+   *
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item.
    *
    * Permission: `memberships:read`.
    * Errors: 400 `VALIDATION_ERROR` (bad filter or cursor).
@@ -28,10 +30,14 @@ export class Memberships extends APIResource {
   }
 
   /**
-   * Signs a customer up for an active plan; resolves to the membership with its charges. `paid: true`
-   * means the first period was paid on your channel: the membership starts active and no order is
-   * created; otherwise it starts pending until the first payment. Sending the same
-   * `external_reference` again returns the same membership.
+   * Creates a membership and fires membership.created. With `paid: true` the first period is paid on your
+   * channel: the membership starts active and no order is created. Otherwise it starts pending and waits
+   * for the first payment by pay link or at the register. Sending the same `external_reference` again
+   * returns the same membership. MEMBERSHIP_FULL is a code of the API whose status and condition the
+   * reference does not show. 404 NOT_FOUND, for a location the key cannot see as on range bookings, is
+   * inferred, not listed by the reference.
+   *
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
    *
    * Permission: `memberships:write`.
    * Errors: 400 `VALIDATION_ERROR`,
@@ -55,6 +61,7 @@ export class Memberships extends APIResource {
   /**
    * Reads one membership with `charges`, its last 50 charges.
    *
+   *
    * Permission: `memberships:read`.
    * Errors: 404 `NOT_FOUND`.
    * @example
@@ -66,11 +73,17 @@ export class Memberships extends APIResource {
   }
 
   /**
-   * Cancels a membership. `at_period_end: false` ends it now and voids anything owed; `true` or absent
-   * keeps it until the paid period (or the minimum term, if later) ends, with `cancel_at_period_end`
-   * set. A location-limited key can cancel only memberships homed at its locations. The reference does
-   * not show the response: it is typed as the membership with every field optional, and any object the
-   * server answers is accepted (a field present is checked).
+   * With `at_period_end` false the membership ends now and anything owed is voided. With `at_period_end`
+   * true or absent it stays unchanged until the paid period (or the minimum term, if later) ends:
+   * `cancel_at_period_end` becomes true, dues continue, then it is cancelled. Fires membership.updated.
+   * A location-limited key can cancel only memberships homed at its locations; others answer 404. The
+   * response shape is not shown in the reference (documented here as the membership, every field
+   * optional).
+   * Inferred, not stated by the reference: the success status (200).
+   *
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through; the result is `Partial<Membership>` (any object is accepted, a field present is checked).
    *
    * Permission: `memberships:write`.
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -88,9 +101,14 @@ export class Memberships extends APIResource {
   }
 
   /**
-   * Uses one of the member's guest passes for this period (the allowance resets every period); works
-   * across every store. The reference does not show the response: it is typed loosely, with
-   * `guest_passes_left` where the server sends it.
+   * Uses one of the member's guest passes for this period (the allowance resets every period). None
+   * left is 422 NO_GUEST_PASSES. Works across every store. The response body is not shown in the
+   * reference.
+   * Inferred, not stated by the reference: the success status (200).
+   *
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `memberships:write`.
    * Success: HTTP 200 (inferred, not stated by the reference).

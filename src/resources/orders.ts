@@ -7,11 +7,20 @@ import type { OrdersCreateParams } from '../generated/params.js';
 import type { Order } from '../generated/schemas.js';
 
 /** `shop.orders`: orders from outside channels. */
-export class Orders extends APIResource {
+export class OrdersApi extends APIResource {
   /**
-   * Creates an order from an outside channel. `external_reference` gives natural idempotency: sending it
-   * again returns the same order, and it collides only with a non-API order. Request fields beyond
-   * `external_reference` and the response shape are not shown in the reference (typed loosely).
+   * Creates an order from an outside channel and fires order.created. `external_reference` gives natural
+   * idempotency: it collides (409 EXTERNAL_REFERENCE_TAKEN) only with a non-API order. 404 NOT_FOUND (a
+   * location the key cannot see) is inferred, not listed by the reference. 409 INSUFFICIENT_STOCK, for
+   * lines beyond the stock where negative stock is not allowed, is inferred, not listed by the reference.
+   * 422 INVALID_REFERENCE (a product or customer that names no record) is inferred, not listed by the
+   * reference. Request fields beyond external_reference and the response shape are not shown in the
+   * reference.
+   * Inferred, not stated by the reference: the success status (201).
+   *
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `orders:write`.
    * Success: HTTP 201 (inferred, not stated by the reference).
@@ -29,8 +38,13 @@ export class Orders extends APIResource {
   }
 
   /**
-   * Voids an order. Orders with firearm lines cannot be voided through the API. The response shape is
-   * not shown in the reference (typed loosely).
+   * Voids an order and fires sale.voided. Orders with firearm lines cannot be voided through the API
+   * (409 FIREARM_ORDER); nor can voided or refunded ones (409 ALREADY_VOIDED, SALE_REFUNDED). The
+   * response shape is not shown in the reference.
+   * Inferred, not stated by the reference: the permission (orders:write) and the success status (200).
+   *
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely.
    *
    * Permission: `orders:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

@@ -8,12 +8,15 @@ import type { ProductsListParams, ProductsUpdateParams } from '../generated/para
 import type { Product } from '../generated/schemas.js';
 
 /** `shop.products`: the catalog, for an inventory mirror. */
-export class Products extends APIResource {
+export class ProductsApi extends APIResource {
   /**
-   * Lists products, oldest first; `include: 'inventory'` adds the inventory levels per location.
-   * Request filters beyond `include`, `updated_since`, `limit` and `cursor`, and product fields beyond
-   * those the inventory guide names, are not shown in the reference: other filters are passed through,
-   * and every field the server sends is kept.
+   * Lists catalog products, oldest first. `include=inventory` adds the inventory levels per location.
+   * Filters beyond `include`, `updated_since`, `limit` and `cursor` and product fields beyond those the
+   * inventory guide names are not shown in the reference.
+   * Inferred, not stated by the reference: the permission (products:read) and the success status (200).
+   *
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item. What the reference
+   * does not show is typed loosely: params the reference does not name are passed through.
    *
    * Permission: `products:read` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -26,9 +29,16 @@ export class Products extends APIResource {
   }
 
   /**
-   * Changes a product's `price_cents`, sale window, `vendor_id`, `vendor_sku` or `reorder_qty` (null
-   * unsets it). Setting the vendor or vendor SKU also makes that vendor the preferred one. The sale
-   * window's field names and the response shape are not shown in the reference (typed loosely).
+   * Changes a product's price, sale window, vendor, vendor SKU or reorder quantity. Setting `vendor_id` or
+   * `vendor_sku` also makes that vendor the preferred one on the product's vendor list. Changing
+   * is_firearm, is_serialized, is_nfa, or product_type to or from firearm is 409 COMPLIANCE_FIELD;
+   * flipping is_serialized with stock on hand is 409 HAS_STOCK. 409 SKU_TAKEN, should a `sku` sent along
+   * belong to another product, is inferred, not listed by the reference (its table names no sku among the
+   * writable fields). The sale window's field names and the response shape are not shown in the reference.
+   * Inferred, not stated by the reference: the success status (200).
+   *
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `products:write`.
    * Success: HTTP 200 (inferred, not stated by the reference).

@@ -14,12 +14,20 @@ import type { PurchaseOrder, PurchaseOrderReceiveResult } from '../generated/sch
  * `shop.purchaseOrders`: orders to vendors and their receiving. Purchase-order records are shown only by
  * the fields the reference names; every field the server sends is kept.
  */
-export class PurchaseOrders extends APIResource {
+export class PurchaseOrdersApi extends APIResource {
   /**
-   * Creates a purchase order from `vendor_id`, `location_id`, `channel_order_id` (unique per shop) and
-   * `lines` of `{sku, qty, unit_cost_cents}`; `submit: true` also sends it to the vendor. Request fields
-   * beyond these and the response shape are not shown in the reference (others are passed through; the
-   * result is typed loosely).
+   * Creates a purchase order, optionally submitting it to the vendor (`submit: true`). `channel_order_id`
+   * is unique per shop (409 DUPLICATE_PURCHASE_ORDER). Fires purchase_order.created (and
+   * purchase_order.submitted when submitted). 404 NOT_FOUND (a location the key cannot see) is inferred,
+   * not listed by the reference. 422 EMPTY_PO, when `submit: true` comes with no lines, is inferred, not
+   * listed by the reference. 422 INVALID_REFERENCE (a vendor or sku that names no record) is inferred, not
+   * listed by the reference. Request fields beyond `vendor_id`, `location_id`, `channel_order_id`,
+   * `submit` and `lines` and the response shape are not shown in the reference.
+   * Inferred, not stated by the reference: the success status (201).
+   *
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `purchase_orders:write`.
    * Success: HTTP 201 (inferred, not stated by the reference).
@@ -43,8 +51,12 @@ export class PurchaseOrders extends APIResource {
   }
 
   /**
-   * Changes a purchase order. Named only in the reference: request and response shapes are not shown,
-   * so `vendor_id` and `lines` are typed and anything else is passed through.
+   * Changes a purchase order. Changing the vendor or lines of a submitted PO is 409 PO_SUBMITTED. Named
+   * only in the reference: request and response shapes are not shown.
+   * Inferred, not stated by the reference: the permission (purchase_orders:write) and the success status (200).
+   *
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `purchase_orders:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -61,7 +73,14 @@ export class PurchaseOrders extends APIResource {
   }
 
   /**
-   * Sends a purchase order to the vendor. Named only in the reference: the response shape is not shown.
+   * Sends a purchase order to the vendor and fires purchase_order.submitted. A PO with no lines is 422
+   * EMPTY_PO. 409 INVALID_STATE, for a PO whose status does not allow submitting (already submitted,
+   * cancelled or received), is inferred, not listed by the reference. Named only in the reference: the
+   * response shape is not shown.
+   * Inferred, not stated by the reference: the permission (purchase_orders:write) and the success status (200).
+   *
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely.
    *
    * Permission: `purchase_orders:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -76,7 +95,13 @@ export class PurchaseOrders extends APIResource {
   }
 
   /**
-   * Cancels a purchase order. Named only in the reference: request and response shapes are not shown.
+   * Cancels a purchase order and fires purchase_order.cancelled. 409 INVALID_STATE, for a PO whose status
+   * does not allow cancelling, is inferred, not listed by the reference. Named only in the reference:
+   * request and response shapes are not shown.
+   * Inferred, not stated by the reference: the permission (purchase_orders:write) and the success status (200).
+   *
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely.
    *
    * Permission: `purchase_orders:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -91,10 +116,16 @@ export class PurchaseOrders extends APIResource {
   }
 
   /**
-   * Receives stock for the PO's non-serialized lines (`all_outstanding: true` for everything left) and
-   * posts receiving.posted and inventory.changed. Serialized lines are received at the register: they
-   * come back in `skipped`. Request fields beyond `all_outstanding` and `reference` (others are passed
-   * through), and the response beyond `skipped`, are not shown in the reference.
+   * Adds stock for the PO's non-serialized lines and emits receiving.posted and inventory.changed.
+   * Serialized lines are not received through the API: they are listed in `skipped`. Nothing
+   * non-serialized left to receive is 409 NOTHING_OUTSTANDING (details.skipped); receiving a serialized
+   * line is 409 SERIALIZED. Request fields beyond `all_outstanding` and `reference`, and the response
+   * beyond `skipped`, are not shown in the reference.
+   * Inferred, not stated by the reference: the permission (purchase_orders:write) and the success status (200).
+   *
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `purchase_orders:write` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

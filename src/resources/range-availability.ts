@@ -7,10 +7,12 @@ import type { RangeAvailabilityListParams } from '../generated/params.js';
 import type { RangeAvailability } from '../generated/schemas.js';
 
 /** `shop.range.availability`: which resources are free for a window. */
-export class RangeAvailabilityResource extends APIResource {
+export class RangeAvailabilityApi extends APIResource {
   /**
-   * Lists the resources free for the whole window from `starts_at` to `ends_at` (both required), priced
-   * for the party. Not paginated: resolves to the array. It is a snapshot; booking checks again.
+   * Returns the resources free for the whole window, priced for the party. It is a snapshot: the booking
+   * call checks again. Not paginated; `meta.count` is the number of results.
+   *
+   * Not paginated: resolves to the array.
    *
    * Permission: `range:read`.
    * Errors: 400 `VALIDATION_ERROR` (missing or malformed window), 402 `RANGE_ADDON_REQUIRED`.

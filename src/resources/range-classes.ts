@@ -7,10 +7,13 @@ import type { RangeClassesListParams } from '../generated/params.js';
 import type { RangeClass } from '../generated/schemas.js';
 
 /** `shop.range.classes`: the classes the range offers. */
-export class RangeClasses extends APIResource {
+export class RangeClassesApi extends APIResource {
   /**
-   * Lists the range's classes, oldest first. The reference does not show this list's filters: only
-   * `limit` and `cursor` are typed, and any other field you pass is sent as a query parameter.
+   * Lists the classes the range offers, oldest first. The reference does not show this list's filters;
+   * only the common pagination parameters are documented here.
+   *
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item. What the reference
+   * does not show is typed loosely: params the reference does not name are passed through.
    *
    * Permission: `range:read`.
    * Errors: 400 `VALIDATION_ERROR` (bad cursor), 402 `RANGE_ADDON_REQUIRED`.

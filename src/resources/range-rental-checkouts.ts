@@ -7,10 +7,11 @@ import type { RangeRentalCheckoutsListParams } from '../generated/params.js';
 import type { RangeRentalCheckout } from '../generated/schemas.js';
 
 /** `shop.range.rentalCheckouts`: the custody history of the rental guns. */
-export class RangeRentalCheckouts extends APIResource {
+export class RangeRentalCheckoutsApi extends APIResource {
   /**
-   * Lists rental checkouts (who had which gun, when, in what condition), oldest first. `open: true`
-   * gives the guns still out, `open: false` the returned ones.
+   * Lists the custody history of the rental guns (who had which gun, when, in what condition), oldest first.
+   *
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item.
    *
    * Permission: `range:read`.
    * Errors: 400 `VALIDATION_ERROR` (bad filter or cursor), 402 `RANGE_ADDON_REQUIRED`.

@@ -11,10 +11,12 @@ import type { RangeRental, RangeRentalDetail } from '../generated/schemas.js';
  * `shop.range.rentals`: the rental-gun fleet, read only (guns are rented and returned at the register,
  * never through the API; serial numbers are readable, never writable).
  */
-export class RangeRentals extends APIResource {
+export class RangeRentalsApi extends APIResource {
   /**
-   * Lists the rental guns, oldest first. `checkout` is the open checkout while a gun is out; list items
-   * carry no history (retrieve one gun for `recent_checkouts`).
+   * Lists the rental-gun fleet, oldest first. `checkout` is the open checkout while a gun is out. The
+   * list items do not carry `recent_checkouts`; retrieve one gun for its history.
+   *
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item.
    *
    * Permission: `range:read`.
    * Errors:
@@ -31,6 +33,7 @@ export class RangeRentals extends APIResource {
 
   /**
    * Reads one rental gun with `recent_checkouts`, its last 20 checkouts, newest first.
+   *
    *
    * Permission: `range:read`.
    * Errors: 404 `NOT_FOUND`, 402 `RANGE_ADDON_REQUIRED`.

@@ -16,9 +16,11 @@ import type {
 } from '../generated/schemas.js';
 
 /** `shop.range.reservations`: lane and class bookings and their front-desk transitions. */
-export class RangeReservations extends APIResource {
+export class RangeReservationsApi extends APIResource {
   /**
-   * Lists lane and class reservations, oldest first; `for await` walks every page.
+   * Lists lane and class reservations, oldest first.
+   *
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item.
    *
    * Permission: `range:read`.
    * Errors: 400 `VALIDATION_ERROR` (bad filter or cursor), 402 `RANGE_ADDON_REQUIRED`.
@@ -32,15 +34,18 @@ export class RangeReservations extends APIResource {
   }
 
   /**
-   * Books a lane for a time window (`resource_ids` from availability, `starts_at`, `ends_at`,
-   * `party_size`) or seats in a class session (`class_session_id`, `party_size`; the session's own time
-   * and price apply). The booking engine checks availability again, applies the range's rules and
-   * pricing, and emails the guest a confirmation with waiver links; the result has status `booked` and
-   * source `api`. `paid` (default true) confirms it as paid on your channel for `amount_cents` (default:
-   * the booking's price); `paid: false` leaves it to be settled at the desk.
+   * Books through the same engine as the shop's booking widget and front desk: availability is checked
+   * again at booking time, the range's rules and pricing apply, and the guest receives the shop's
+   * confirmation email with waiver links. Two modes:
+   * - a lane for a time window: `resource_ids` (from availability), `starts_at`, `ends_at`, `party_size`;
+   * - seats in a class session: `class_session_id` and `party_size` (the session's time and price apply).
    *
-   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each
-   * retry), so a retry with the same key cannot book twice: the server replays the first booking.
+   * Success is 201 with the reservation (status booked, source api) and fires range.reservation.booked.
+   * With `paid` true (the default) it is confirmed with payment_status paid and paid_cents = amount_cents;
+   * `paid: false` books it unpaid for settlement at the desk. Send an Idempotency-Key so a retry cannot
+   * book twice. Refunds are never issued through the range API.
+   *
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
    *
    * Permission: `range:write`.
    * Errors: 400 `VALIDATION_ERROR` (bad time window, unknown customer_id),
@@ -67,7 +72,8 @@ export class RangeReservations extends APIResource {
   }
 
   /**
-   * Reads one reservation.
+   * Reads one reservation. A reservation at a location the key cannot see is 404 NOT_FOUND.
+   *
    *
    * Permission: `range:read`.
    * Errors: 404 `NOT_FOUND` (also for a location the key cannot see), 402 `RANGE_ADDON_REQUIRED`.
@@ -79,8 +85,12 @@ export class RangeReservations extends APIResource {
   }
 
   /**
-   * Checks in a booked reservation (it moves to `checked_in`). The reference does not show the response
-   * body: the result is typed as the fields a reservation would carry, all optional.
+   * Moves a booked reservation to checked_in and fires range.reservation.checked_in. Any other state is
+   * 409 INVALID_STATE. The response body is not shown in the reference.
+   * Inferred, not stated by the reference: the success status (200).
+   *
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely.
    *
    * Permission: `range:write`.
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -94,9 +104,12 @@ export class RangeReservations extends APIResource {
   }
 
   /**
-   * Marks a booked reservation as a no-show (it moves to `no_show` and the lane is flagged for reset).
-   * The reference does not show the response body: the result is typed as the fields a reservation
-   * would carry, all optional.
+   * Moves a booked reservation to no_show, flags the lane for reset and fires range.reservation.no_show.
+   * Any other state is 409 INVALID_STATE. The response body is not shown in the reference.
+   * Inferred, not stated by the reference: the success status (200).
+   *
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely.
    *
    * Permission: `range:write`.
    * Success: HTTP 200 (inferred, not stated by the reference).
@@ -110,10 +123,16 @@ export class RangeReservations extends APIResource {
   }
 
   /**
-   * Cancels a held, booked or checked-in reservation: seats or lane time are released and a confirmed
-   * guest is emailed. No refund is issued through the API: `requires_manual_refund` is true when money
-   * was paid and not yet refunded, for the shop to settle at the register. The response beyond
-   * `requires_manual_refund` is not shown in the reference: its reservation fields are typed optional.
+   * Cancels a held, booked or checked_in reservation (any other state is 409 INVALID_STATE): seats or
+   * lane time are released, the guest gets a cancellation email if the booking was confirmed, and
+   * range.reservation.cancelled fires. No refund is issued: `requires_manual_refund` is true when money
+   * was paid and not yet refunded, for the shop to settle at the register. The rest of the response
+   * beyond `requires_manual_refund` is not shown in the reference.
+   * Inferred, not stated by the reference: the success status (200).
+   *
+   * Every call carries an Idempotency-Key (yours, or one generated for the call and reused on each retry).
+   * What the reference does not show is typed loosely: params the reference does not name are passed
+   * through.
    *
    * Permission: `range:write`.
    * Success: HTTP 200 (inferred, not stated by the reference).

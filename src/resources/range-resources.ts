@@ -7,9 +7,12 @@ import type { RangeResourcesListParams } from '../generated/params.js';
 import type { RangeResource } from '../generated/schemas.js';
 
 /** `shop.range.resources`: the range's bookable lanes, bays and instructors. */
-export class RangeResources extends APIResource {
+export class RangeResourcesApi extends APIResource {
   /**
-   * Lists the range's resources, oldest first. Only a resource with status `active` can be booked.
+   * Lists the range's bookable resources (lanes, bays, instructors), oldest first. Only a resource with
+   * status active can be booked.
+   *
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item.
    *
    * Permission: `range:read`.
    * Errors: 400 `VALIDATION_ERROR` (bad filter or cursor), 402 `RANGE_ADDON_REQUIRED`.

@@ -7,10 +7,13 @@ import type { RangeSessionsListParams } from '../generated/params.js';
 import type { RangeClassSession } from '../generated/schemas.js';
 
 /** `shop.range.sessions`: scheduled sessions of the range's classes. */
-export class RangeSessions extends APIResource {
+export class RangeSessionsApi extends APIResource {
   /**
-   * Lists class sessions by start time; without `from` and `to` the window is now through 30 days ahead.
-   * Book seats with `shop.range.reservations.create({ class_session_id, party_size })`.
+   * Lists scheduled class sessions, filtered on start time. Without `from` and `to` the window is now
+   * through 30 days from now. A session that is not open for booking yields 422 INVALID_SESSION when
+   * booked.
+   *
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item.
    *
    * Permission: `range:read`.
    * Errors: 400 `VALIDATION_ERROR` (bad time or cursor), 402 `RANGE_ADDON_REQUIRED`.

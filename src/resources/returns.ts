@@ -8,10 +8,11 @@ import type { ReturnsListParams } from '../generated/params.js';
 import type { Return } from '../generated/schemas.js';
 
 /** `shop.returns`: processed returns of point-of-sale and online orders, read only. */
-export class Returns extends APIResource {
+export class ReturnsApi extends APIResource {
   /**
-   * Lists returns at the key's locations, oldest first. `updated_since` filters on creation time
-   * (returns have no `updated_at`).
+   * Lists processed returns, oldest first. `updated_since` filters on creation time (returns have no updated_at).
+   *
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item.
    *
    * Permission: `returns:read`.
    * Errors: 400 `VALIDATION_ERROR` (bad filter or cursor).
@@ -24,6 +25,7 @@ export class Returns extends APIResource {
 
   /**
    * Reads one return with its lines.
+   *
    *
    * Permission: `returns:read`.
    * Errors: 404 `NOT_FOUND`.

@@ -10,10 +10,13 @@ import type { StoreCredit } from '../generated/schemas.js';
  * `shop.storeCredit`: store-credit balances across customers (one customer's:
  * `shop.customers.storeCredit`).
  */
-export class StoreCreditResource extends APIResource {
+export class StoreCreditApi extends APIResource {
   /**
-   * Lists store credit. Named only in the reference: filters and the item shape are not shown, so only
-   * `limit` and `cursor` are typed and items are typed loosely.
+   * Lists store credit. Named only in the reference; filters and the item shape are not shown.
+   * Inferred, not stated by the reference: the permission (store_credit:read) and the success status (200).
+   *
+   * Returns a `PagePromise`: `await` it for the first page, `for await` walks every item. What the reference
+   * does not show is typed loosely: params the reference does not name are passed through.
    *
    * Permission: `store_credit:read` (inferred, not stated by the reference).
    * Success: HTTP 200 (inferred, not stated by the reference).

@@ -1,4 +1,5 @@
 import { SandboxUsageError } from './errors.js';
+import { noteWrites } from './state/table.js';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -94,6 +95,10 @@ export class SandboxClock {
   /** @internal Runs every scheduled job whose time has come, oldest first. */
   runDue(): void {
     const now = this.nowMs();
-    while (this.jobs.length > 0 && this.jobs[0]!.at <= now) this.jobs.shift()!.run();
+    while (this.jobs.length > 0 && this.jobs[0]!.at <= now) {
+      // A job changes records in place: the tables' list indexes re-check their rows.
+      noteWrites();
+      this.jobs.shift()!.run();
+    }
   }
 }

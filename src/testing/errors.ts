@@ -1,3 +1,5 @@
+import { ERROR_CODE_STATUS, type ErrorCode } from '../generated/error-codes.js';
+
 /**
  * An API error the sandbox answers with: thrown anywhere inside a route handler and turned into the
  * reference's error envelope `{status: 'error', error: {code, message, details}}` by the pipeline.
@@ -17,6 +19,27 @@ export class SandboxApiError extends Error {
 }
 
 /**
+ * The sandbox's status for a code the reference names without one (`ERROR_CODE_STATUS` holds null):
+ * MEMBERSHIP_FULL answers 409, as the other capacity conflicts (SESSION_FULL) do.
+ */
+const SANDBOX_STATUS: Partial<Record<ErrorCode, number>> = { MEMBERSHIP_FULL: 409 };
+
+/**
+ * The API error for `code`, with the HTTP status the generated error-code table (reference section 7)
+ * gives it: no error site spells a status.
+ */
+export function apiError(
+  code: ErrorCode,
+  message: string,
+  details: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): SandboxApiError {
+  const status = ERROR_CODE_STATUS[code] ?? SANDBOX_STATUS[code];
+  if (status === undefined) throw new Error(`sandbox: no HTTP status for error code ${code}`);
+  return new SandboxApiError(status, code, message, details, headers);
+}
+
+/**
  * Thrown to the partner's own test code when it drives the sandbox wrongly (a bad webhook URL, a register
  * action on a gun in the wrong state, an unknown permission name). It never travels over HTTP.
  */
@@ -27,27 +50,22 @@ export class SandboxUsageError extends Error {
 /** 400 VALIDATION_ERROR with the reference's per-field details (field name -> list of messages). */
 export function validationError(details: Record<string, string[]>): SandboxApiError {
   const fields = Object.keys(details).join(', ');
-  return new SandboxApiError(400, 'VALIDATION_ERROR', `Invalid request: ${fields}`, details);
+  return apiError('VALIDATION_ERROR', `Invalid request: ${fields}`, details);
 }
 
 /** 422 INVALID_REFERENCE: the request names records the shop does not have (details per field). */
 export function invalidReference(details: Record<string, string[]>): SandboxApiError {
-  return new SandboxApiError(
-    422,
-    'INVALID_REFERENCE',
-    'The request names records this shop does not have',
-    details,
-  );
+  return apiError('INVALID_REFERENCE', 'The request names records this shop does not have', details);
 }
 
 /** 404 NOT_FOUND: also the answer for records at a location the key cannot see (reference section 1). */
 export function notFound(what: string): SandboxApiError {
-  return new SandboxApiError(404, 'NOT_FOUND', `No such ${what}`);
+  return apiError('NOT_FOUND', `No such ${what}`);
 }
 
 /** 409 INVALID_STATE: the record's status does not allow the action. */
 export function invalidState(what: string, status: string, action: string): SandboxApiError {
-  return new SandboxApiError(409, 'INVALID_STATE', `A ${what} in status ${status} cannot be ${action}`, {
+  return apiError('INVALID_STATE', `A ${what} in status ${status} cannot be ${action}`, {
     status,
   });
 }
@@ -59,8 +77,7 @@ export function invalidState(what: string, status: string, action: string): Sand
  */
 export function rateLimited(message: string, sandboxMs: number, wallMs: number): SandboxApiError {
   const seconds = wallMs <= 0 ? 0 : Math.max(1, Math.ceil(wallMs / 1000));
-  return new SandboxApiError(
-    429,
+  return apiError(
     'RATE_LIMITED',
     message,
     {},

@@ -44,3 +44,4 @@ export type { ListenOptions, SandboxServer } from './server.js';
 export type { SandboxSnapshot, SnapshotOptions } from './snapshot.js';
 export { restoreSandbox, SNAPSHOT_VERSION, sandboxSnapshot } from './snapshot.js';
 export type { SentEmail } from './state/shop.js';
+export type { TriggerResult } from './triggers.js';

@@ -19,6 +19,7 @@ import { ROUTES } from './routes/index.js';
 import { seedShopState } from './seed/index.js';
 import type { ListenOptions, SandboxServer } from './server.js';
 import type { SentEmail } from './state/shop.js';
+import type { TriggerResult } from './triggers.js';
 
 /** How often a listening sandbox with autoDeliver looks for deliveries due: retries are minutes apart. */
 const AUTO_DELIVER_EVERY_MS = 250;
@@ -102,6 +103,23 @@ export class Sandbox {
         return served.close();
       },
     };
+  }
+
+  #triggerKey: string | undefined;
+
+  /**
+   * Makes one event of `type` happen as it happens in a shop: through the SDK's own client (a key of this
+   * sandbox, answered in-process) or at the register, e.g. `range.reservation.booked` books a lane. The one
+   * entry for triggers: `shop-mgmt trigger` calls it in the sandbox process. Rejects with SandboxUsageError for
+   * a type the sandbox cannot make, and with the API's error when a call is refused.
+   * @example
+   * const { events } = await sandbox.trigger('sale.completed');
+   */
+  async trigger(type: string, options: { apiKey?: string } = {}): Promise<TriggerResult> {
+    const { runTrigger } = await import('./triggers.js');
+    if (options.apiKey) return runTrigger(this, options.apiKey, type);
+    this.#triggerKey ??= this.createKey();
+    return runTrigger(this, this.#triggerKey, type);
   }
 
   /** Issues an API key. With no argument: write on every resource, at every location. */

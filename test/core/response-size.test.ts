@@ -3,8 +3,8 @@
 // (the issue measured 1.96 GB for one) and not be retried (it measured 3 x 600 MB downloaded).
 import { describe, expect, it } from 'vitest';
 import { ResponseTooLargeError, ShopError } from '../../src/core/errors/index.js';
-import { ShopClient } from '../../src/index.js';
-import { RETRY_BACKOFF } from '../../src/internal/test-hooks.js';
+import { type ClientOptions, ShopClient } from '../../src/index.js';
+import { RETRY_BACKOFF, type TestOptions } from '../../src/internal/test-hooks.js';
 import { json, useLoopback } from './loopback.js';
 import { API_KEY, listReservations, ok, rejection, reservation, retrieveReservation } from './support.js';
 
@@ -12,13 +12,14 @@ const loopback = useLoopback();
 const MB = 1024 * 1024;
 
 function client(options: { maxResponseBytes?: number } = {}) {
-  return new ShopClient({
+  const all: ClientOptions & TestOptions = {
     apiKey: API_KEY,
     baseUrl: loopback.baseUrl,
     logLevel: 'off',
     [RETRY_BACKOFF]: { baseMs: 1, capMs: 5 },
     ...options,
-  });
+  };
+  return new ShopClient(all);
 }
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { z } from 'zod';
 import { type ClientOptions, ShopClient } from '../../src/client.js';
 import type { Operation } from '../../src/core/operation.js';
-import { RETRY_BACKOFF } from '../../src/internal/test-hooks.js';
+import { RETRY_BACKOFF, type TestOptions } from '../../src/internal/test-hooks.js';
 
 export const BASE_URL = 'http://127.0.0.1:4010';
 export const API_KEY = 'sk_test_a1b2c3d4e5f6';
@@ -124,14 +124,15 @@ export function failure(code: string, message = 'It failed', details?: unknown):
 }
 
 /** A client against {@link BASE_URL} that logs nothing and backs off for 1-5 ms instead of 0.5-8 s. */
-export function testClient(options: ClientOptions = {}): ShopClient {
-  return new ShopClient({
+export function testClient(options: ClientOptions & TestOptions = {}): ShopClient {
+  const all: ClientOptions & TestOptions = {
     apiKey: API_KEY,
     baseUrl: BASE_URL,
     logLevel: 'off',
     [RETRY_BACKOFF]: { baseMs: 1, capMs: 5 },
     ...options,
-  });
+  };
+  return new ShopClient(all);
 }
 
 /** An msw server for the file, failing any request no handler expects; returns it for `server.use(...)`. */

@@ -1,95 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { REFERENCE_ERROR_STATUS, REFERENCE_EVENT_TYPES } from '../support/reference.js';
+import {
+  REFERENCE_BALANCE_MOVES,
+  REFERENCE_ERROR_STATUS,
+  REFERENCE_EVENT_TYPES,
+  REFERENCE_OPERATIONS,
+  REFERENCE_RATE_LIMIT_HEADERS,
+} from '../support/reference.js';
 
-// The lists below are copied BY HAND from shared/shop-api-reference.md (sections 4, 6 and 7) and the SDK
-// method names of DESIGN.md "Client", so a spec that drops or renames anything fails here instead of
-// silently shrinking the generated SDK.
-
-/** [method, path, operationId]: every endpoint of reference section 4, with its fixed SDK method path. */
-const OPERATIONS: ReadonlyArray<readonly [string, string, string]> = [
-  ['get', '/v1/range/resources', 'range.resources.list'],
-  ['get', '/v1/range/classes', 'range.classes.list'],
-  ['get', '/v1/range/sessions', 'range.sessions.list'],
-  ['get', '/v1/range/reservations', 'range.reservations.list'],
-  ['get', '/v1/range/reservations/{id}', 'range.reservations.retrieve'],
-  ['get', '/v1/range/availability', 'range.availability.list'],
-  ['post', '/v1/range/reservations', 'range.reservations.create'],
-  ['post', '/v1/range/reservations/{id}/check-in', 'range.reservations.checkIn'],
-  ['post', '/v1/range/reservations/{id}/no-show', 'range.reservations.markNoShow'],
-  ['post', '/v1/range/reservations/{id}/cancel', 'range.reservations.cancel'],
-  ['get', '/v1/range/rentals', 'range.rentals.list'],
-  ['get', '/v1/range/rentals/{id}', 'range.rentals.retrieve'],
-  ['get', '/v1/range/rental-checkouts', 'range.rentalCheckouts.list'],
-  ['get', '/v1/membership-plans', 'membershipPlans.list'],
-  ['get', '/v1/memberships', 'memberships.list'],
-  ['get', '/v1/memberships/{id}', 'memberships.retrieve'],
-  ['post', '/v1/memberships', 'memberships.create'],
-  ['post', '/v1/memberships/{id}/cancel', 'memberships.cancel'],
-  ['post', '/v1/memberships/{id}/guest-pass', 'memberships.useGuestPass'],
-  ['get', '/v1/card-transactions', 'cardTransactions.list'],
-  ['get', '/v1/card-transactions/{id}', 'cardTransactions.retrieve'],
-  ['get', '/v1/returns', 'returns.list'],
-  ['get', '/v1/returns/{id}', 'returns.retrieve'],
-  ['get', '/v1/events', 'events.list'],
-  ['get', '/v1/locations', 'locations.list'],
-  ['patch', '/v1/locations/{id}', 'locations.update'],
-  ['get', '/v1/products', 'products.list'],
-  ['patch', '/v1/products/{id}', 'products.update'],
-  ['get', '/v1/inventory', 'inventory.list'],
-  ['get', '/v1/inventory/serialized', 'inventory.listSerialized'],
-  ['post', '/v1/inventory/adjust', 'inventory.adjust'],
-  ['post', '/v1/inventory/set', 'inventory.set'],
-  ['post', '/v1/purchase-orders', 'purchaseOrders.create'],
-  ['post', '/v1/purchase-orders/{id}/receive', 'purchaseOrders.receive'],
-  ['patch', '/v1/purchase-orders/{id}', 'purchaseOrders.update'],
-  ['post', '/v1/purchase-orders/{id}/submit', 'purchaseOrders.submit'],
-  ['post', '/v1/purchase-orders/{id}/cancel', 'purchaseOrders.cancel'],
-  ['post', '/v1/orders', 'orders.create'],
-  ['post', '/v1/orders/{id}/void', 'orders.void'],
-  ['post', '/v1/customers/{id}/account/payments', 'customers.account.payments.create'],
-  ['get', '/v1/me', 'me.retrieve'],
-  ['get', '/v1/customers/{id}/account', 'customers.account.retrieve'],
-  ['get', '/v1/invoices', 'invoices.list'],
-  ['get', '/v1/invoices/{id}', 'invoices.retrieve'],
-  ['get', '/v1/account-payments', 'accountPayments.list'],
-  // Named by verb only in the reference; the paths are the spec's resource-style choice.
-  ['post', '/v1/gift-certificates', 'giftCertificates.issue'],
-  ['post', '/v1/gift-certificates/{id}/redeem', 'giftCertificates.redeem'],
-  ['post', '/v1/gift-certificates/{id}/reverse', 'giftCertificates.reverse'],
-  ['post', '/v1/gift-certificates/{id}/reload', 'giftCertificates.reload'],
-  ['post', '/v1/gift-certificates/{id}/adjust', 'giftCertificates.adjust'],
-  ['post', '/v1/gift-certificates/{id}/disable', 'giftCertificates.disable'],
-  ['post', '/v1/gift-certificates/{id}/enable', 'giftCertificates.enable'],
-  ['post', '/v1/coupons', 'coupons.create'],
-  ['patch', '/v1/coupons/{id}', 'coupons.update'],
-  ['delete', '/v1/coupons/{id}', 'coupons.delete'],
-  ['get', '/v1/customers/{id}/store-credit', 'customers.storeCredit.retrieve'],
-  ['post', '/v1/customers/{id}/store-credit/issue', 'customers.storeCredit.issue'],
-  ['post', '/v1/customers/{id}/store-credit/redeem', 'customers.storeCredit.redeem'],
-  ['get', '/v1/store-credit', 'storeCredit.list'],
-];
-
-/** Balance moves and account payments: the reference requires an Idempotency-Key on these. */
-const IDEMPOTENCY_REQUIRED = [
-  'giftCertificates.issue',
-  'giftCertificates.redeem',
-  'giftCertificates.reverse',
-  'giftCertificates.reload',
-  'giftCertificates.adjust',
-  'customers.storeCredit.issue',
-  'customers.storeCredit.redeem',
-  'customers.account.payments.create',
-];
-
-const RATE_LIMIT_HEADERS = [
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'X-RateLimit-Daily-Limit',
-  'X-RateLimit-Daily-Remaining',
-];
+// The lists (test/support/reference.ts) are copied BY HAND from shared/shop-api-reference.md (sections 4, 6
+// and 7) and the SDK method names of DESIGN.md "Client", so a spec that drops or renames anything fails here
+// instead of silently shrinking the generated SDK.
 
 type Node = Record<string, unknown>;
 
@@ -134,7 +56,7 @@ function successOf(op: Node, where: string): [string, Node] {
 
 describe('spec/openapi.yaml covers the reference', () => {
   it('has every section 4 operation under its SDK method name', () => {
-    for (const [method, path, operationId] of OPERATIONS) {
+    for (const [method, path, operationId] of REFERENCE_OPERATIONS) {
       const item = paths[path];
       expect(item, `path ${path}`).toBeDefined();
       const op = obj(item, path)[method];
@@ -144,7 +66,7 @@ describe('spec/openapi.yaml covers the reference', () => {
   });
 
   it('has no operation beyond the reference', () => {
-    const expected = new Set(OPERATIONS.map(([method, path]) => `${method} ${path}`));
+    const expected = new Set(REFERENCE_OPERATIONS.map(([method, path]) => `${method} ${path}`));
     const extra = specOperations
       .map(({ method, path }) => `${method} ${path}`)
       .filter((k) => !expected.has(k));
@@ -184,7 +106,7 @@ describe('spec/openapi.yaml covers the reference', () => {
           deref(response, `${method} ${path} ${status}`).headers,
           `${path} ${status} headers`,
         );
-        for (const header of RATE_LIMIT_HEADERS)
+        for (const header of REFERENCE_RATE_LIMIT_HEADERS)
           expect(headers[header], `${path} ${status} ${header}`).toBeDefined();
         if (status === '429') expect(headers['Retry-After'], path).toBeDefined();
       }
@@ -198,11 +120,11 @@ describe('spec/openapi.yaml covers the reference', () => {
         expect(op['x-idempotency'], id).toBeUndefined();
         continue;
       }
-      expect(op['x-idempotency'], id).toBe(IDEMPOTENCY_REQUIRED.includes(id) ? 'required' : 'optional');
+      expect(op['x-idempotency'], id).toBe(REFERENCE_BALANCE_MOVES.includes(id) ? 'required' : 'optional');
       const key = (op.parameters as unknown[])
         .map((p) => deref(p, id))
         .find((p) => p.name === 'Idempotency-Key');
-      expect(key?.required, `${id} Idempotency-Key header`).toBe(IDEMPOTENCY_REQUIRED.includes(id));
+      expect(key?.required, `${id} Idempotency-Key header`).toBe(REFERENCE_BALANCE_MOVES.includes(id));
       expect(obj(key?.schema, id).maxLength, id).toBe(100);
     }
   });

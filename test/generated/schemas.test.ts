@@ -10,7 +10,7 @@ import { RangeReservationsListParamsSchema } from '../../src/generated/params.js
 import * as schemas from '../../src/generated/schemas.js';
 import { isOpenEnum } from '../../src/internal/schema-helpers.js';
 import { parseInEnglish } from '../support/english.js';
-import { REFERENCE_ERROR_STATUS } from '../support/reference.js';
+import { REFERENCE_ERROR_STATUS, REFERENCE_RESERVATION_STATUSES } from '../support/reference.js';
 import { openEnumFields, samples } from './samples.js';
 
 const componentSchemas = Object.fromEntries(
@@ -209,16 +209,7 @@ describe('paths, nullability and formats', () => {
 
 describe('generated tables', () => {
   it('lists the reservation states of the reference, in its order', () => {
-    expect(RANGE_RESERVATION_STATUSES).toEqual([
-      'held',
-      'booked',
-      'checked_in',
-      'in_progress',
-      'completed',
-      'cancelled',
-      'no_show',
-      'released',
-    ]);
+    expect(RANGE_RESERVATION_STATUSES).toEqual(REFERENCE_RESERVATION_STATUSES);
   });
 
   it('maps every section 7 error code to its HTTP status', () => {

@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { collectResourceMethods, renderResourcesDoc } from '../../scripts/docs-resources.js';
+import { buildModel } from '../../scripts/generator/model.js';
+import { readResourceMethods, renderResourcesDoc } from '../../scripts/generator/resources-doc.js';
+import { loadSpec } from '../../scripts/generator/spec.js';
 import { operations } from '../../src/generated/operations.js';
 import { ShopClient } from '../../src/index.js';
 
-const methods = collectResourceMethods();
+const methods = readResourceMethods(fileURLToPath(new URL('../..', import.meta.url)));
 
 describe('generated resource methods against the operation table', () => {
   it('map one method to each operation, named as the operationId ends', () => {
@@ -24,7 +27,10 @@ describe('generated resource methods against the operation table', () => {
 });
 
 describe('docs/resources.md', () => {
-  it('is what scripts/docs-resources.ts renders (run it after changing a method)', () => {
-    expect(readFileSync('docs/resources.md', 'utf8')).toBe(renderResourcesDoc(methods));
+  it('is what `npm run generate` renders from the spec and the classes (run it after changing the spec)', async () => {
+    const doc = await loadSpec(fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url)));
+    expect(readFileSync('docs/resources.md', 'utf8')).toBe(
+      renderResourcesDoc(methods, buildModel(doc).operations),
+    );
   });
 });

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { collectResourceMethods } from '../../scripts/docs-resources.js';
-import { emitResources, resourceClassName } from '../../scripts/generator/emit-resources.js';
+import { CLASS_SUFFIX, emitResources, resourceClassName } from '../../scripts/generator/emit-resources.js';
 import { buildModel } from '../../scripts/generator/model.js';
+import { readResourceMethods } from '../../scripts/generator/resources-doc.js';
 import { loadSpec } from '../../scripts/generator/spec.js';
 import { ERROR_CODE_STATUS } from '../../src/generated/error-codes.js';
 import { operations } from '../../src/generated/operations.js';
@@ -17,8 +17,7 @@ interface SpecOperation {
   readonly operationId?: string;
   readonly description?: string;
   readonly 'x-shape'?: string;
-  readonly 'x-sdk-doc'?: string;
-  readonly 'x-sdk-example'?: string;
+  readonly 'x-codeSamples'?: readonly { lang: string; source: string }[];
   readonly 'x-error-notes'?: Record<string, string>;
 }
 const spec = parse(readFileSync(new URL('../../spec/openapi.yaml', import.meta.url), 'utf8')) as {
@@ -31,29 +30,33 @@ const specOps = new Map(
     .filter((op) => typeof op.operationId === 'string')
     .map((op) => [op.operationId!, op] as const),
 );
-const methods = collectResourceMethods();
+const methods = readResourceMethods(fileURLToPath(new URL('../..', import.meta.url)));
+const sampleOf = (op: SpecOperation) =>
+  op['x-codeSamples']?.find((sample) => sample.lang === 'TypeScript')?.source;
 const specPath = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
 const folded = (text: string) => text.replace(/\s+/g, ' ');
-/** The parts of a shape a description can say are not shown; the SDK's prose must name the same ones. */
-const PARTS = ['request', 'response', 'filters'] as const;
+describe('the spec gives every operation its prose once', () => {
+  it.each([...specOps.keys()])(
+    '%s has a description and a TypeScript x-codeSamples entry that calls shop.',
+    (id) => {
+      const op = specOps.get(id)!;
+      expect(op.description?.trim().length).toBeGreaterThan(10);
+      expect(sampleOf(op)).toMatch(new RegExp(`shop\\.${id.replace(/\./g, '\\.')}\\(`));
+    },
+  );
 
-describe('the spec gives every operation its SDK prose', () => {
-  it.each([...specOps.keys()])('%s has x-sdk-doc and an x-sdk-example that calls shop.', (id) => {
-    const op = specOps.get(id)!;
-    expect(op['x-sdk-doc']?.trim().length).toBeGreaterThan(10);
-    expect(op['x-sdk-example']).toMatch(new RegExp(`shop\\.${id.replace(/\./g, '\\.')}\\(`));
+  it('keeps no SDK paraphrase of a description (x-sdk-doc, x-sdk-example are gone)', () => {
+    const text = readFileSync(new URL('../../spec/openapi.yaml', import.meta.url), 'utf8');
+    expect(text).not.toMatch(/^\s*x-sdk-(doc|example|method):/m);
   });
 
   it.each(
     [...specOps.values()].filter((op) => op['x-shape'] === 'undocumented').map((op) => op.operationId!),
-  )('%s says in its x-sdk-doc what the reference leaves undocumented', (id) => {
+  )('%s says in its description what the reference leaves undocumented', (id) => {
     const op = specOps.get(id)!;
-    const doc = folded(op['x-sdk-doc'] ?? '').toLowerCase();
-    expect(doc).toMatch(/not shown|named only|does not show|not spell/);
-    const description = (op.description ?? '').toLowerCase();
-    for (const part of PARTS.filter((word) => description.includes(word))) {
-      expect(doc, `the spec says the ${part} is open`).toContain(part);
-    }
+    expect(folded(op.description ?? '').toLowerCase()).toMatch(
+      /not shown|named only|does not show|not spell/,
+    );
   });
 });
 
@@ -62,7 +65,9 @@ describe('generated doc comments', () => {
     const op = operations[method.operationId as keyof typeof operations];
     const specOp = specOps.get(method.operationId)!;
     const doc = folded(method.doc);
-    expect(doc).toContain(folded(specOp['x-sdk-doc']!));
+    expect(doc).toContain(folded(specOp.description!));
+    if (specOp['x-shape'] === 'undocumented')
+      expect(doc).toContain('What the reference does not show is typed loosely');
     // What the spec states by inference only (x-inferred, issue 20) says so.
     const inferred = (specOp as { 'x-inferred'?: string[] })['x-inferred'] ?? [];
     const mark = (what: string) =>
@@ -77,17 +82,16 @@ describe('generated doc comments', () => {
       const note = specOp['x-error-notes']?.[code];
       expect(doc).toContain(`${status} \`${code}\`${note ? ` (${folded(note)})` : ''}`);
     }
-    expect(method.doc).toContain(`@example\n${specOp['x-sdk-example']}`);
+    expect(method.doc).toContain(`@example\n${sampleOf(specOp)}`);
   });
 });
 
 describe('class names follow the accessor path', () => {
-  it('PascalCase of the path; Resource appended where a record type has the name', () => {
-    const types = new Set(['Me', 'StoreCredit']);
-    expect(resourceClassName('range.reservations', types)).toBe('RangeReservations');
-    expect(resourceClassName('customers.account.payments', types)).toBe('CustomersAccountPayments');
-    expect(resourceClassName('me', types)).toBe('MeResource');
-    expect(resourceClassName('storeCredit', types)).toBe('StoreCreditResource');
+  it('PascalCase of the path plus Api, whatever records exist', () => {
+    expect(resourceClassName('range.reservations')).toBe('RangeReservationsApi');
+    expect(resourceClassName('customers.account.payments')).toBe('CustomersAccountPaymentsApi');
+    expect(resourceClassName('me')).toBe('MeApi');
+    expect(resourceClassName('storeCredit')).toBe('StoreCreditApi');
   });
 
   it('every group class is exported from the root under its rule name, with a group doc in the spec', () => {
@@ -95,53 +99,26 @@ describe('class names follow the accessor path', () => {
     for (const method of methods) {
       const group = method.operationId.split('.').slice(0, -1).join('.');
       expect(spec['x-sdk-groups'][group], group).toBeDefined();
-      expect(method.className.replace(/Resource$/, '')).toBe(
-        group.replace(/(^|\.)(\w)/g, (_m, _dot, letter: string) => letter.toUpperCase()),
+      expect(method.className).toBe(
+        `${group.replace(/(^|\.)(\w)/g, (_m: string, _dot: string, letter: string) => letter.toUpperCase())}${CLASS_SUFFIX}`,
       );
     }
     for (const name of classes) expect(typeof (root as Record<string, unknown>)[name], name).toBe('function');
   });
 
-  it('keeps the old class names as deprecated aliases of the new classes', () => {
-    expect(root.ShootingRange).toBe(root.Range);
-    expect(root.CurrentKey).toBe(root.MeResource);
-    expect(root.StoreCreditBalances).toBe(root.StoreCreditResource);
-    expect(root.Reservations).toBe(root.RangeReservations);
-    expect(root.CustomerStoreCredit).toBe(root.CustomersStoreCredit);
-  });
-});
-
-describe('the extension point for a method whose behaviour differs', () => {
-  it('emits <Class>Base without the hand-written method and builds <Class> from <file>-extension.ts', async () => {
+  it('adding a record renames no class; a record taking the class suffix is refused', async () => {
     const doc = await loadSpec(specPath);
-    const groups = (doc as unknown as { 'x-sdk-groups': Record<string, { extension?: boolean }> })[
-      'x-sdk-groups'
-    ];
-    groups.customers = { ...groups.customers, extension: true };
-    groups['customers.storeCredit'] = { ...groups['customers.storeCredit'], extension: true };
-    const redeem = doc.paths!['/v1/customers/{id}/store-credit/redeem']!.post as Record<string, unknown>;
-    redeem['x-sdk-method'] = 'hand-written';
-    const files = emitResources(doc, buildModel(doc).operations, new Set(['StoreCredit']));
-
-    const generated = files.get('customers-store-credit.ts')!;
-    expect(generated).toContain('export class CustomersStoreCreditBase extends APIResource');
-    expect(generated).toContain("operations['customers.storeCredit.issue']");
-    expect(generated).not.toContain("operations['customers.storeCredit.redeem']");
-    expect(files.get('customers.ts')).toContain(
-      "import { CustomersStoreCredit } from './customers-store-credit-extension.js'",
+    const { operations: model } = buildModel(doc);
+    const before = emitResources(doc, model, new Set(['Me']));
+    const after = emitResources(doc, model, new Set(['Me', 'RangeReservations', 'Range', 'StoreCredit']));
+    expect([...after]).toEqual([...before]);
+    expect(() => emitResources(doc, model, new Set(['RangeReservationsApi']))).toThrow(
+      /RangeReservationsApi: a record or params type may not end in 'Api'/,
     );
-    expect(files.get('client-resources.ts')).toContain(
-      "import { Customers } from './customers-extension.js'",
-    );
-    expect(files.get('groups.ts')).toContain(
-      "export { CustomersStoreCredit } from './customers-store-credit-extension.js'",
-    );
-    expect(files.has('customers-store-credit-extension.ts')).toBe(false);
   });
 
-  it('refuses a hand-written method in a group without an extension', async () => {
-    const doc = await loadSpec(specPath);
-    (doc.paths!['/v1/me']!.get as Record<string, unknown>)['x-sdk-method'] = 'hand-written';
-    expect(() => emitResources(doc, buildModel(doc).operations, new Set())).toThrow(/me has no extension/);
+  it('the names never released as aliases are gone', () => {
+    for (const name of ['ShootingRange', 'CurrentKey', 'StoreCreditBalances', 'Reservations', 'MeResource'])
+      expect((root as Record<string, unknown>)[name], name).toBeUndefined();
   });
 });

@@ -1,8 +1,8 @@
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { ShopClient } from '../../src/client.js';
-import { RETRY_BACKOFF } from '../../src/internal/test-hooks.js';
+import { type ClientOptions, ShopClient } from '../../src/client.js';
+import { RETRY_BACKOFF, type TestOptions } from '../../src/internal/test-hooks.js';
 
 /** Loopback only: msw answers in-process, nothing leaves the machine. */
 export const BASE_URL = 'http://127.0.0.1:4010';
@@ -80,13 +80,14 @@ export function mockApi() {
 
 /** A client for the mock API; no retries unless asked, and retry waits of a millisecond. */
 export function client(options: { maxRetries?: number } = {}): ShopClient {
-  return new ShopClient({
+  const all: ClientOptions & TestOptions = {
     apiKey: API_KEY,
     baseUrl: BASE_URL,
     maxRetries: options.maxRetries ?? 0,
     logLevel: 'off',
     [RETRY_BACKOFF]: { baseMs: 1, capMs: 1 },
-  });
+  };
+  return new ShopClient(all);
 }
 
 /** A UUID v4, the shape of a generated Idempotency-Key. */

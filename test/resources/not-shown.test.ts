@@ -2,8 +2,10 @@
 // `x-shape: undocumented`) accepts any object, the documented fields typed optional, and its method's doc
 // comment says so. Each such operation is called over HTTP (msw) and answered the least a server could send.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { readResourceMethods } from '../../scripts/generator/resources-doc.js';
 import { Page } from '../../src/core/pagination.js';
 import { operations } from '../../src/generated/operations.js';
 import { client, mockApi, ok } from './helpers.js';
@@ -11,6 +13,10 @@ import { OPERATION_CASES } from './operation-table.js';
 
 type Node = Record<string, unknown>;
 const spec = parse(readFileSync(new URL('../../spec/openapi.yaml', import.meta.url), 'utf8')) as Node;
+/** Each generated method's doc comment, by operation id. */
+const docs = new Map(
+  readResourceMethods(fileURLToPath(new URL('../..', import.meta.url))).map((m) => [m.operationId, m.doc]),
+);
 
 /** The operations whose success response the spec marks as not shown by the reference. */
 const notShown = Object.values(spec.paths as Record<string, Node>).flatMap((item) =>
@@ -22,7 +28,10 @@ const notShown = Object.values(spec.paths as Record<string, Node>).flatMap((item
         ([status, response]) => /^2\d\d$/.test(status) && response['x-shape'] === 'undocumented',
       ),
     )
-    .map((op) => ({ id: op.operationId as keyof typeof operations, doc: String(op['x-sdk-doc'] ?? '') })),
+    .map((op) => ({
+      id: op.operationId as keyof typeof operations,
+      doc: docs.get(String(op.operationId)) ?? '',
+    })),
 );
 
 /** The fields the reference does show in an answer otherwise not shown (section 4: the cancel response). */

@@ -7,8 +7,8 @@ import type { Operation } from '../../src/core/operation.js';
 import { OPERATION_SCHEMAS } from '../../src/generated/operation-schemas.js';
 import { operations } from '../../src/generated/operations.js';
 import { parseInEnglish } from '../support/english.js';
+import { PARTLY_SHOWN_OPERATIONS, REFERENCE_CODES } from '../support/reference.js';
 import { client, mockApi, ok } from './helpers.js';
-import { PARTLY_SHOWN_OPERATIONS, REFERENCE_CODES } from './reference-codes.js';
 
 const ops = operations as Record<string, Operation>;
 /** Text with its line breaks and indentation folded, so a wrapped phrase still reads as one. */

@@ -1,20 +1,12 @@
 // The seeded shop holds a record in every state the reference lists, including the reservation states the
 // API cannot produce (held, released, in_progress), as docs/testing.md promises.
 import { describe, expect, it } from 'vitest';
+import { REFERENCE_RESERVATION_STATUSES } from '../support/reference.js';
 import { call, listAll, newSandbox } from './helpers.js';
 
 type Row = Record<string, unknown> & { id: number; status: string };
 
-const RESERVATION_STATES = [
-  'held',
-  'booked',
-  'checked_in',
-  'in_progress',
-  'completed',
-  'cancelled',
-  'no_show',
-  'released',
-];
+const RESERVATION_STATES: readonly string[] = REFERENCE_RESERVATION_STATUSES;
 
 async function seeded() {
   const sandbox = newSandbox();

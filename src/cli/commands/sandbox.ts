@@ -3,6 +3,7 @@ import { readEnv } from '../../internal/env.js';
 import type { DeliveryAttempt } from '../../testing/events/delivery.js';
 import type { Permission } from '../../testing/http/keys.js';
 import type { SandboxPlan, SandboxRateLimits } from '../../testing/options.js';
+import { processAccess } from '../../testing/process-access.js';
 import { createSandbox, type Sandbox } from '../../testing/sandbox.js';
 import { listen, type SandboxServer } from '../../testing/server.js';
 import { CONTROL_PREFIX, SandboxControl } from '../control.js';
@@ -100,8 +101,8 @@ export const sandboxCommand = defineCommand({
 
       // Listen for Ctrl-C before saying ready: a signal right after the ready line must stop it cleanly.
       const stopped = untilSignal();
-      const endpoints = sandbox.core.endpoints
-        .all()
+      const endpoints = sandbox.webhooks
+        .endpoints()
         .filter((saved) => saved.enabled)
         .map((saved) => ({ id: saved.id, url: saved.url }));
       output.record(
@@ -192,11 +193,11 @@ async function openSandbox(
     file: flags.state!,
     savedAt,
     clock: sandbox.clock.now().toISOString(),
-    keys: sandbox.core.keys.size,
-    endpoints: sandbox.core.endpoints
-      .all()
+    keys: processAccess(sandbox).keyCount(),
+    endpoints: sandbox.webhooks
+      .endpoints()
       .map((saved) => ({ id: saved.id, url: saved.url, enabled: saved.enabled })),
-    events: sandbox.core.events.all().length,
+    events: processAccess(sandbox).eventCount(),
   };
   output.note(
     [
@@ -266,7 +267,9 @@ function forwardingEndpoint(
   add: boolean,
   output: Output,
 ): { id: string; secret: string; url: string } {
-  const all = sandbox.core.endpoints.all();
+  const all = sandbox.webhooks
+    .endpoints()
+    .map((saved) => ({ ...saved, secrets: processAccess(sandbox).endpointSecrets(saved.id) }));
   if (!add) {
     for (const other of all.filter((saved) => saved.url !== url)) {
       sandbox.webhooks.removeEndpoint(other.id);

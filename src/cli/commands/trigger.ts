@@ -1,12 +1,12 @@
 import { defineCommand } from 'citty';
 import { readEnv } from '../../internal/env.js';
+import { triggerCatalog } from '../../testing/triggers.js';
 import { CONTROL_PREFIX } from '../control.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
 import type { Output } from '../output.js';
 import { type OverrideMap, overridesFromFlags, readFixture } from '../overrides.js';
 import { httpUrl, repeatedFlag } from '../parse.js';
 import { run } from '../run.js';
-import { triggerCatalog } from '../triggers.js';
 
 /** `shop-mgmt trigger`: makes one event happen in a `shop-mgmt sandbox` process. */
 export const triggerCommand = defineCommand({

@@ -1,5 +1,5 @@
 import type { SandboxCore } from '../core.js';
-import { SandboxApiError } from '../errors.js';
+import { apiError } from '../errors.js';
 import type { AccountPaymentRecord, HouseAccountRecord, StoreCreditEntryRecord } from '../state/accounts.js';
 import { touch } from './stamps.js';
 
@@ -63,7 +63,7 @@ export function moveCredit(
 ): StoreCreditEntryRecord {
   const balance = creditBalance(core, customerId);
   if (balance + amountCents < 0) {
-    throw new SandboxApiError(422, 'INSUFFICIENT_CREDIT', 'Not enough store credit', {
+    throw apiError('INSUFFICIENT_CREDIT', 'Not enough store credit', {
       balance_cents: balance,
     });
   }
@@ -102,14 +102,9 @@ export function receivePayment(
 ): AccountPaymentRecord {
   const owed = owedCents(core, customerId);
   if (payment.amountCents > owed && !mayCreditExcess) {
-    throw new SandboxApiError(
-      422,
-      'OVERPAYMENT',
-      `Only ${owed} cents are owed; paying more needs store_credit:write`,
-      {
-        owed_cents: owed,
-      },
-    );
+    throw apiError('OVERPAYMENT', `Only ${owed} cents are owed; paying more needs store_credit:write`, {
+      owed_cents: owed,
+    });
   }
   const now = core.clock.iso();
   const open = core.state.accounts.invoices

@@ -1,5 +1,5 @@
 import type { SandboxCore } from '../core.js';
-import { notFound, SandboxApiError, validationError } from '../errors.js';
+import { apiError, notFound, type SandboxApiError, validationError } from '../errors.js';
 import { canSeeLocation, defaultLocationId, requireWritableLocation } from '../http/access.js';
 import type { FieldReader } from '../http/fields.js';
 import type { RouteContext } from '../http/route.js';
@@ -109,7 +109,7 @@ function finish(
 }
 
 function constraint(message: string, details: Record<string, unknown> = {}): SandboxApiError {
-  return new SandboxApiError(422, 'CONSTRAINT_VIOLATION', message, details);
+  return apiError('CONSTRAINT_VIOLATION', message, details);
 }
 
 /** Lane mode: every resource free for the whole window, at one location the key can see. */
@@ -138,7 +138,7 @@ export function bookLanes(
       throw constraint(`${resource.name} is not at location ${locationId}`, { resource_id: resource.id });
     }
     if (resource.status !== 'active') {
-      throw new SandboxApiError(422, 'INVALID_RESOURCE', `${resource.name} is not active`, {
+      throw apiError('INVALID_RESOURCE', `${resource.name} is not active`, {
         resource_id: resource.id,
       });
     }
@@ -157,7 +157,7 @@ export function bookLanes(
   }
   for (const resource of resources) {
     if (outOfService(resource) || resourceBusy(core.state.range, resource.id, input.startsAt, input.endsAt)) {
-      throw new SandboxApiError(409, 'RESOURCE_UNAVAILABLE', `${resource.name} is not free for that time`, {
+      throw apiError('RESOURCE_UNAVAILABLE', `${resource.name} is not free for that time`, {
         resource_id: resource.id,
       });
     }
@@ -196,12 +196,12 @@ export function bookSession(
   const rangeClass = core.state.range.classes.get(session.class_id);
   const room = core.state.range.resources.get(session.resource_id);
   if (!rangeClass || room?.status !== 'active') {
-    throw new SandboxApiError(422, 'INVALID_RESOURCE', 'This class is no longer offered', {
+    throw apiError('INVALID_RESOURCE', 'This class is no longer offered', {
       class_id: session.class_id,
     });
   }
   if (session.status !== 'scheduled' || Date.parse(session.starts_at) <= core.clock.nowMs()) {
-    throw new SandboxApiError(422, 'INVALID_SESSION', 'This class session is not open for booking', {
+    throw apiError('INVALID_SESSION', 'This class session is not open for booking', {
       status: session.status,
     });
   }
@@ -220,7 +220,7 @@ export function bookSession(
     });
   }
   if (booking.partySize > session.seats_left) {
-    throw new SandboxApiError(409, 'SESSION_FULL', `Only ${session.seats_left} seats left`, {
+    throw apiError('SESSION_FULL', `Only ${session.seats_left} seats left`, {
       seats_left: session.seats_left,
     });
   }

@@ -1,5 +1,5 @@
 import type { SandboxCore } from '../core.js';
-import { SandboxApiError, validationError } from '../errors.js';
+import { apiError, validationError } from '../errors.js';
 import type { CouponRecord } from '../state/promotions.js';
 
 /** The channel values: the reference shows store_online; all and in_store are the sandbox's guesses. */
@@ -35,7 +35,7 @@ export function checkCoupon(
   }
   const code = coupon.code.toUpperCase();
   if (liveCoupons(core).some((row) => row.id !== coupon.id && row.code.toUpperCase() === code)) {
-    throw new SandboxApiError(409, 'CODE_TAKEN', `The coupon code ${coupon.code} is in use`, {
+    throw apiError('CODE_TAKEN', `The coupon code ${coupon.code} is in use`, {
       code: coupon.code,
     });
   }

@@ -1,5 +1,5 @@
 import type { SandboxCore } from '../core.js';
-import { invalidState, SandboxApiError, validationError } from '../errors.js';
+import { apiError, invalidState, type SandboxApiError, validationError } from '../errors.js';
 import type { GiftCertificateMove, GiftCertificateRecord } from '../state/promotions.js';
 import { addDays, dateOf, startOfDate } from './dates.js';
 import { touch } from './stamps.js';
@@ -27,17 +27,12 @@ function codeTaken(core: SandboxCore, code: string): boolean {
 /** Issues a certificate (gift_certificate.issued): 422 GIFT_CERTIFICATE_CODE_INVALID, 409 ..._CODE_TAKEN. */
 export function issueGiftCertificate(core: SandboxCore, input: NewGiftCertificate): GiftCertificateRecord {
   if (input.code !== undefined && !GIFT_CERTIFICATE_CODE.test(input.code)) {
-    throw new SandboxApiError(
-      422,
-      'GIFT_CERTIFICATE_CODE_INVALID',
-      'A code is 6 to 40 letters, digits or dashes',
-      {
-        code: input.code,
-      },
-    );
+    throw apiError('GIFT_CERTIFICATE_CODE_INVALID', 'A code is 6 to 40 letters, digits or dashes', {
+      code: input.code,
+    });
   }
   if (input.code !== undefined && codeTaken(core, input.code)) {
-    throw new SandboxApiError(409, 'GIFT_CERTIFICATE_CODE_TAKEN', `The code ${input.code} is in use`);
+    throw apiError('GIFT_CERTIFICATE_CODE_TAKEN', `The code ${input.code} is in use`);
   }
   let code = input.code;
   while (code === undefined || codeTaken(core, code)) {
@@ -95,7 +90,7 @@ function addMove(
 }
 
 function inactive(certificate: GiftCertificateRecord): SandboxApiError {
-  return new SandboxApiError(422, 'GIFT_CERTIFICATE_INACTIVE', `This certificate is ${certificate.status}`, {
+  return apiError('GIFT_CERTIFICATE_INACTIVE', `This certificate is ${certificate.status}`, {
     status: certificate.status,
   });
 }
@@ -126,7 +121,7 @@ export function redeem(
 ) {
   if (certificate.status !== 'active') throw inactive(certificate);
   if (certificate.balance_cents < amountCents) {
-    throw new SandboxApiError(422, 'GIFT_CERTIFICATE_INSUFFICIENT', 'The balance is too low', {
+    throw apiError('GIFT_CERTIFICATE_INSUFFICIENT', 'The balance is too low', {
       balance_cents: certificate.balance_cents,
     });
   }
@@ -174,19 +169,14 @@ export function reverse(core: SandboxCore, certificate: GiftCertificateRecord, n
     )
     .sort((a, b) => b.id - a.id)[0];
   if (!move) {
-    throw new SandboxApiError(409, 'INVALID_STATE', 'This certificate has no balance move left to reverse', {
+    throw apiError('INVALID_STATE', 'This certificate has no balance move left to reverse', {
       status: certificate.status,
     });
   }
   if (certificate.balance_cents - move.amount_cents < 0) {
-    throw new SandboxApiError(
-      422,
-      'GIFT_CERTIFICATE_INSUFFICIENT',
-      'The balance is too low to reverse that move',
-      {
-        balance_cents: certificate.balance_cents,
-      },
-    );
+    throw apiError('GIFT_CERTIFICATE_INSUFFICIENT', 'The balance is too low to reverse that move', {
+      balance_cents: certificate.balance_cents,
+    });
   }
   move.reversed = true;
   return changeBalance(core, certificate, 'reversed', -move.amount_cents, note);

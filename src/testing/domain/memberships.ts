@@ -1,5 +1,5 @@
 import type { SandboxCore } from '../core.js';
-import { invalidState, SandboxApiError } from '../errors.js';
+import { apiError, invalidState } from '../errors.js';
 import type {
   MembershipChargeRecord,
   MembershipPlanRecord,
@@ -257,7 +257,7 @@ export function useGuestPass(
 ): MembershipRecord {
   if (!perksOn(membership)) throw invalidState('membership', membership.status, 'used for a guest pass');
   if (membership.guest_passes_left <= 0) {
-    throw new SandboxApiError(422, 'NO_GUEST_PASSES', 'No guest passes left this period', {
+    throw apiError('NO_GUEST_PASSES', 'No guest passes left this period', {
       guest_passes_left: 0,
       resets_on: membership.next_bill_on,
     });

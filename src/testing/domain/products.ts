@@ -1,5 +1,5 @@
 import type { SandboxCore } from '../core.js';
-import { SandboxApiError } from '../errors.js';
+import { apiError } from '../errors.js';
 import { canSeeLocation } from '../http/access.js';
 import type { ApiKey } from '../http/keys.js';
 import type { ProductRecord } from '../state/catalog.js';
@@ -61,7 +61,7 @@ export function checkComplianceChange(
 ): void {
   if (product[field] === value) return;
   const refuse = () =>
-    new SandboxApiError(409, 'COMPLIANCE_FIELD', `${field} cannot be changed on an existing product`, {
+    apiError('COMPLIANCE_FIELD', `${field} cannot be changed on an existing product`, {
       field,
     });
   if (field === 'is_firearm' || field === 'is_nfa') throw refuse();
@@ -69,7 +69,7 @@ export function checkComplianceChange(
   if (field === 'is_serialized') {
     if (product.is_firearm) throw refuse();
     if (hasStock(core, product.id)) {
-      throw new SandboxApiError(409, 'HAS_STOCK', 'is_serialized cannot flip while stock is on hand', {
+      throw apiError('HAS_STOCK', 'is_serialized cannot flip while stock is on hand', {
         field,
       });
     }

@@ -1,5 +1,5 @@
 import type { SandboxCore } from '../core.js';
-import { invalidState, SandboxApiError, validationError } from '../errors.js';
+import { apiError, invalidState, validationError } from '../errors.js';
 import type { ProductRecord } from '../state/catalog.js';
 import type { PurchaseOrderLineRecord, PurchaseOrderRecord, ReceivingRecord } from '../state/purchasing.js';
 import { dateOf } from './dates.js';
@@ -33,8 +33,7 @@ function totalCost(lines: readonly PurchaseOrderLineRecord[]): number {
 
 /** 422 EMPTY_PO: a PO with no lines cannot go to the vendor. */
 export function requireLines(lineCount: number): void {
-  if (lineCount === 0)
-    throw new SandboxApiError(422, 'EMPTY_PO', 'A purchase order with no lines cannot be submitted');
+  if (lineCount === 0) throw apiError('EMPTY_PO', 'A purchase order with no lines cannot be submitted');
 }
 
 /** What POST /v1/purchase-orders creates; the route has checked vendor, location, SKUs and uniqueness. */
@@ -97,14 +96,9 @@ export function updatePurchaseOrder(
       changes.vendorId !== undefined && 'vendor_id',
       changes.lines !== undefined && 'lines',
     ].filter(Boolean);
-    throw new SandboxApiError(
-      409,
-      'PO_SUBMITTED',
-      `The vendor and lines of a submitted purchase order cannot change`,
-      {
-        fields,
-      },
-    );
+    throw apiError('PO_SUBMITTED', `The vendor and lines of a submitted purchase order cannot change`, {
+      fields,
+    });
   }
   if (changes.vendorId !== undefined) order.vendor_id = changes.vendorId;
   if (changes.lines !== undefined) {
@@ -187,14 +181,9 @@ function plan(core: SandboxCore, order: PurchaseOrderRecord, request: ReceiveReq
     const line = order.lines.find((candidate) => candidate.sku === wanted.sku);
     if (!line) problems[`lines[${index}].sku`] = ['is not on this purchase order'];
     else if (isSerialized(core, line)) {
-      throw new SandboxApiError(
-        409,
-        'SERIALIZED',
-        `${line.sku} is serialized: receive its units at the register`,
-        {
-          sku: line.sku,
-        },
-      );
+      throw apiError('SERIALIZED', `${line.sku} is serialized: receive its units at the register`, {
+        sku: line.sku,
+      });
     } else if (wanted.qty > line.qty - line.qty_received) {
       problems[`lines[${index}].qty`] = [`must be at most the ${line.qty - line.qty_received} outstanding`];
     }
@@ -243,7 +232,7 @@ export function receivePurchaseOrder(core: SandboxCore, order: PurchaseOrderReco
   const skipped = skippedLines(core, order);
   const picks = plan(core, order, request);
   if (picks.length === 0) {
-    throw new SandboxApiError(409, 'NOTHING_OUTSTANDING', 'Nothing non-serialized is left to receive', {
+    throw apiError('NOTHING_OUTSTANDING', 'Nothing non-serialized is left to receive', {
       skipped,
     });
   }

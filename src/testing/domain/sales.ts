@@ -1,5 +1,5 @@
 import type { SandboxCore } from '../core.js';
-import { SandboxApiError } from '../errors.js';
+import { apiError } from '../errors.js';
 import type { ProductRecord } from '../state/catalog.js';
 import type { OrderRecord } from '../state/orders.js';
 import { availableAt, moveStock } from './inventory.js';
@@ -50,7 +50,7 @@ export function checkStock(core: SandboxCore, order: NewProductOrder): void {
       ? inStockUnits(core, product.id, order.locationId).length
       : availableAt(core, product.id, order.locationId);
     if (available < qty) {
-      throw new SandboxApiError(409, 'INSUFFICIENT_STOCK', `Only ${available} of ${product.sku} available`, {
+      throw apiError('INSUFFICIENT_STOCK', `Only ${available} of ${product.sku} available`, {
         sku: product.sku,
         available,
         requested: qty,
@@ -144,24 +144,15 @@ export function isRefunded(core: SandboxCore, order: OrderRecord): boolean {
  * fires.
  */
 export function voidOrder(core: SandboxCore, order: OrderRecord): OrderRecord {
-  if (order.status === 'voided')
-    throw new SandboxApiError(409, 'ALREADY_VOIDED', `Order ${order.number} is already voided`);
+  if (order.status === 'voided') throw apiError('ALREADY_VOIDED', `Order ${order.number} is already voided`);
   if (isRefunded(core, order)) {
-    throw new SandboxApiError(
-      409,
-      'SALE_REFUNDED',
-      `Order ${order.number} was refunded and cannot be voided`,
-    );
+    throw apiError('SALE_REFUNDED', `Order ${order.number} was refunded and cannot be voided`);
   }
   const products = order.lines.map((line) =>
     line.product_id === null ? undefined : core.state.catalog.products.get(line.product_id),
   );
   if (products.some((product) => product?.is_firearm)) {
-    throw new SandboxApiError(
-      409,
-      'FIREARM_ORDER',
-      'Orders with firearm lines cannot be voided through the API',
-    );
+    throw apiError('FIREARM_ORDER', 'Orders with firearm lines cannot be voided through the API');
   }
   const held = order.status === 'held';
   order.status = 'voided';

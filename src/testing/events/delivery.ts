@@ -1,4 +1,4 @@
-import { signPayload } from '../../webhooks/sign.js';
+import { sendSignedDelivery } from '../../webhooks/send-delivery.js';
 import type { SandboxClock } from '../clock.js';
 import { SandboxUsageError } from '../errors.js';
 import { redactPayload } from '../http/access.js';
@@ -295,52 +295,26 @@ export class DeliveryQueue {
   ): Promise<{ httpStatus: number | null; error: string | null }> {
     const refusal = refuseEndpointUrl(endpoint.url, this.settings.allowLoopback);
     if (refusal) return { httpStatus: null, error: `url_refused: ${refusal}` };
-    const signal = AbortSignal.timeout(this.settings.timeoutMs);
-    try {
-      const response = await this.settings.fetch(endpoint.url, {
-        method: 'POST',
-        headers: await this.headers(delivery, endpoint),
-        body: delivery.body,
-        redirect: 'manual',
-        signal,
-      });
-      await response.body?.cancel().catch(() => undefined);
-      if (response.status >= 200 && response.status < 300)
-        return { httpStatus: response.status, error: null };
-      if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
-        return { httpStatus: response.status || null, error: `redirect_${response.status || 'opaque'}` };
-      }
-      return { httpStatus: response.status, error: `http_${response.status}` };
-    } catch (error) {
-      if (signal.aborted) return { httpStatus: null, error: 'timeout' };
-      return { httpStatus: null, error: `connection_error: ${describe(error)}` };
-    }
-  }
-
-  /** The section 6 delivery headers, signed with every current secret of the endpoint. */
-  private async headers(delivery: Delivery, endpoint: WebhookEndpoint): Promise<Headers> {
-    const headers = new Headers({
-      'Content-Type': 'application/json',
-      'User-Agent': 'shop-mgmt-sandbox-webhooks',
-      'Service-Event': delivery.event.envelope.type,
-      'Service-Event-Id': delivery.event.envelope.id,
-      'Service-Delivery-Id': delivery.id,
-      'Service-Attempt': String(delivery.attemptsMade),
-      'Service-Signature': await signPayload({
-        body: delivery.body,
-        secret: endpoint.secrets,
-        // The service signs with the real time; a receiver checks it against its own clock.
-        timestamp: Math.floor(
-          (this.settings.signatureClock === 'wall' ? Date.now() : this.clock.nowMs()) / 1000,
-        ),
-      }),
+    const outcome = await sendSignedDelivery({
+      url: endpoint.url,
+      body: delivery.body,
+      eventType: delivery.event.envelope.type,
+      eventId: delivery.event.envelope.id,
+      deliveryId: delivery.id,
+      attempt: delivery.attemptsMade,
+      // Signed with every current secret of the endpoint, at the real time (a receiver checks it against
+      // its own clock) unless the sandbox's clock is asked for.
+      secret: endpoint.secrets,
+      timestamp: Math.floor(
+        (this.settings.signatureClock === 'wall' ? Date.now() : this.clock.nowMs()) / 1000,
+      ),
+      userAgent: 'shop-mgmt-sandbox-webhooks',
+      timeoutMs: this.settings.timeoutMs,
+      fetch: this.settings.fetch,
+      ...(endpoint.authHeader
+        ? { extraHeaders: { [endpoint.authHeader.name]: endpoint.authHeader.value } }
+        : {}),
     });
-    if (endpoint.authHeader) headers.set(endpoint.authHeader.name, endpoint.authHeader.value);
-    return headers;
+    return { httpStatus: outcome.status, error: outcome.error };
   }
-}
-
-function describe(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }

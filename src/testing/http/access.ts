@@ -10,11 +10,6 @@ export function canSeeLocation(key: ApiKey, locationId: number | null | undefine
   );
 }
 
-/** The records at locations the key can see (reference section 1, rule 1). */
-export function visibleRows<T extends { location_id: number }>(key: ApiKey, rows: readonly T[]): T[] {
-  return rows.filter((row) => canSeeLocation(key, row.location_id));
-}
-
 /** The record, or 404 NOT_FOUND when it does not exist or sits at a location the key cannot see. */
 export function findVisible<T extends { id: number; location_id: number }>(
   context: RouteContext,

@@ -1,5 +1,5 @@
 import type { SandboxClock } from '../clock.js';
-import { SandboxApiError } from '../errors.js';
+import { apiError } from '../errors.js';
 
 const WINDOW_MS = 24 * 3_600_000;
 
@@ -50,18 +50,10 @@ export class IdempotencyStore {
     const entry = this.entries.get(id);
     if (entry) {
       if (entry.fingerprint !== fingerprint) {
-        throw new SandboxApiError(
-          422,
-          'IDEMPOTENCY_MISMATCH',
-          'This Idempotency-Key was used with a different request',
-        );
+        throw apiError('IDEMPOTENCY_MISMATCH', 'This Idempotency-Key was used with a different request');
       }
       if (entry.response === null) {
-        throw new SandboxApiError(
-          409,
-          'IDEMPOTENCY_IN_PROGRESS',
-          'A request with this Idempotency-Key is still running',
-        );
+        throw apiError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still running');
       }
       return entry.response;
     }

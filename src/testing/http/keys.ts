@@ -1,5 +1,5 @@
 import type { SandboxClock } from '../clock.js';
-import { rateLimited, SandboxApiError, SandboxUsageError } from '../errors.js';
+import { apiError, rateLimited, type SandboxApiError, SandboxUsageError } from '../errors.js';
 import type { SandboxEnvironment } from '../options.js';
 import { secretHex } from '../random.js';
 import { ipAllowed } from './ip.js';
@@ -187,8 +187,7 @@ export class KeyStore {
     const key = credential?.key;
     const otherEnvironment = this.environment === 'sandbox' ? 'live' : 'sandbox';
     if (key?.environment === otherEnvironment || (!key && secret.startsWith(PREFIX[otherEnvironment]))) {
-      throw new SandboxApiError(
-        401,
+      throw apiError(
         'WRONG_ENVIRONMENT',
         `A ${otherEnvironment} key cannot be used on the ${this.environment} service`,
       );
@@ -205,13 +204,13 @@ export class KeyStore {
   /** 403 IP_NOT_ALLOWED when the key has an allowlist the caller is not on. */
   checkIp(key: ApiKey, ip: string): void {
     if (key.ipAllowlist && !key.ipAllowlist.some((entry) => ipAllowed(entry, ip))) {
-      throw new SandboxApiError(403, 'IP_NOT_ALLOWED', `Calls from ${ip} are not allowed for this key`);
+      throw apiError('IP_NOT_ALLOWED', `Calls from ${ip} are not allowed for this key`);
     }
   }
 }
 
 function invalidKey(message: string): SandboxApiError {
-  return new SandboxApiError(401, 'INVALID_API_KEY', message);
+  return apiError('INVALID_API_KEY', message);
 }
 
 /** Whether the key holds `permission` (write also grants read). */
@@ -224,7 +223,7 @@ export function hasPermission(key: ApiKey, permission: string): boolean {
 /** 403 INSUFFICIENT_SCOPE naming the missing permission in details.required. */
 export function requirePermission(key: ApiKey, permission: string): void {
   if (!hasPermission(key, permission)) {
-    throw new SandboxApiError(403, 'INSUFFICIENT_SCOPE', `This key lacks the ${permission} permission`, {
+    throw apiError('INSUFFICIENT_SCOPE', `This key lacks the ${permission} permission`, {
       required: permission,
     });
   }

@@ -1,5 +1,4 @@
 import type { FieldReader } from './fields.js';
-import { ok, type RouteResult } from './route.js';
 
 /** limit and cursor of a list request (reference section 4: limit 1 to 200, default 50). */
 export interface PageParams {
@@ -37,36 +36,4 @@ export function readPageParams(reader: FieldReader): PageParams {
   const after = decodeCursor(cursor);
   if (after === null) reader.fail('cursor', 'is not a cursor this API issued');
   return { limit, after };
-}
-
-/**
- * One page of `rows` in ascending `sortKey` order, with meta {limit, has_more, next_cursor}. `render`
- * turns a stored record into what this caller may see.
- */
-export function paginate<T>(
-  rows: readonly T[],
-  page: PageParams,
-  sortKey: (row: T) => number,
-  render: (row: T) => unknown = (row) => row,
-): RouteResult {
-  const ordered = [...rows].sort((a, b) => sortKey(a) - sortKey(b));
-  const after = page.after;
-  const remaining = after === null ? ordered : ordered.filter((row) => sortKey(row) > after);
-  const slice = remaining.slice(0, page.limit);
-  const hasMore = remaining.length > page.limit;
-  const last = slice.at(-1);
-  return ok(slice.map(render), {
-    limit: page.limit,
-    has_more: hasMore,
-    next_cursor: hasMore && last !== undefined ? encodeCursor(sortKey(last)) : null,
-  });
-}
-
-/** Keeps rows changed at or after `since` (ms); `changedAt` reads the record's updated or created time. */
-export function changedSince<T>(
-  rows: readonly T[],
-  since: number | undefined,
-  changedAt: (row: T) => string,
-): T[] {
-  return since === undefined ? [...rows] : rows.filter((row) => Date.parse(changedAt(row)) >= since);
 }

@@ -1,6 +1,8 @@
+import type { ErrorCode } from '../../generated/error-codes.js';
 import { keyPrefix, operationOf } from '../activity.js';
 import type { SandboxCore } from '../core.js';
-import { SandboxApiError, validationError } from '../errors.js';
+import { apiError, SandboxApiError, validationError } from '../errors.js';
+import { noteWrites } from '../state/table.js';
 import type { Fault } from './faults.js';
 import { fingerprintOf, type StoredResponse } from './idempotency.js';
 import { type ApiKey, requirePermission } from './keys.js';
@@ -16,7 +18,7 @@ export interface ClientInfo {
 /** The header the sandbox takes the caller's IP from, before the socket address. */
 export const CLIENT_IP_HEADER = 'X-Forwarded-For';
 
-const SUBSCRIPTION_CODES: Record<string, string> = {
+const SUBSCRIPTION_CODES: Record<string, ErrorCode> = {
   api_not_in_plan: 'API_NOT_IN_PLAN',
   trial_expired: 'TRIAL_EXPIRED',
   billing_past_due: 'BILLING_PAST_DUE',
@@ -180,16 +182,16 @@ async function prepare(
   const subscription = core.state.shop.settings.subscription;
   if (subscription !== 'active') {
     const code = SUBSCRIPTION_CODES[subscription]!;
-    throw new SandboxApiError(402, code, `The shop's subscription needs attention (${subscription})`);
+    throw apiError(code, `The shop's subscription needs attention (${subscription})`);
   }
   if ((path === '/v1/range' || path.startsWith('/v1/range/')) && !core.state.shop.settings.rangeAddon) {
-    throw new SandboxApiError(402, 'RANGE_ADDON_REQUIRED', 'This shop does not have the Range add-on');
+    throw apiError('RANGE_ADDON_REQUIRED', 'This shop does not have the Range add-on');
   }
   const method = request.method.toUpperCase();
   const match = router.match(method, path);
-  if (match.kind === 'not_found') throw new SandboxApiError(404, 'NOT_FOUND', `No endpoint ${path}`);
+  if (match.kind === 'not_found') throw apiError('NOT_FOUND', `No endpoint ${path}`);
   if (match.kind === 'method_not_allowed') {
-    throw new SandboxApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`, {
+    throw apiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`, {
       allowed: match.allowed,
     });
   }
@@ -201,11 +203,7 @@ async function prepare(
     throw validationError({ 'Idempotency-Key': ['must be at most 100 characters'] });
   }
   if (method === 'POST' && !idempotencyKey && route.idempotency === 'required') {
-    throw new SandboxApiError(
-      400,
-      'IDEMPOTENCY_KEY_REQUIRED',
-      'This call moves a balance: send an Idempotency-Key',
-    );
+    throw apiError('IDEMPOTENCY_KEY_REQUIRED', 'This call moves a balance: send an Idempotency-Key');
   }
   return {
     route,
@@ -222,6 +220,10 @@ async function run(
   request: Request,
   key: ApiKey,
 ): Promise<Response> {
+  // A write may change records in place: the tables' list indexes re-check their rows before the next
+  // lookup (noted before and after, since a handler may wait between its checks and its changes).
+  const writes = request.method.toUpperCase() !== 'GET';
+  if (writes) noteWrites();
   const result = await prepared.route.handle({
     sandbox: core,
     key,
@@ -231,6 +233,7 @@ async function run(
     request,
     now: core.clock.iso(),
   });
+  if (writes) noteWrites();
   return jsonResponse(result.status, successBody(result.data, result.meta));
 }
 
@@ -252,10 +255,11 @@ async function readBody(request: Request): Promise<Record<string, unknown>> {
 function asApiError(error: unknown): SandboxApiError {
   if (error instanceof SandboxApiError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new SandboxApiError(500, 'SERVER_ERROR', `The sandbox failed: ${message}`);
+  return apiError('SERVER_ERROR', `The sandbox failed: ${message}`);
 }
 
 function serverError(status: number): Response {
+  // The fault's own status (any 5xx the test asked for), not the table's 500.
   return errorResponse(new SandboxApiError(status, 'SERVER_ERROR', 'Injected server fault (sandbox.faults)'));
 }
 

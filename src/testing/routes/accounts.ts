@@ -1,10 +1,12 @@
 import { receivePayment, renderAccount } from '../domain/accounts.js';
 import { notFound } from '../errors.js';
-import { canSeeLocation, findVisible } from '../http/access.js';
+import { findVisible } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
 import { hasPermission } from '../http/keys.js';
-import { paginate, readPageParams } from '../http/pagination.js';
+import { listRoute } from '../http/list.js';
+import { routeFor } from '../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../http/route.js';
+import type { AccountPaymentRecord, InvoiceRecord } from '../state/accounts.js';
 
 /** The house account of the path's customer; 404 when the customer or its account does not exist. */
 function accountAt(context: RouteContext) {
@@ -20,16 +22,11 @@ function accountAt(context: RouteContext) {
  */
 export const accountRoutes: readonly RouteDefinition[] = [
   {
-    method: 'GET',
-    path: '/v1/customers/{id}/account',
-    permission: 'accounts:read',
+    ...routeFor('customers.account.retrieve'),
     handle: (context) => ok(renderAccount(context.sandbox, accountAt(context))),
   },
   {
-    method: 'POST',
-    path: '/v1/customers/{id}/account/payments',
-    permission: 'accounts:write',
-    idempotency: 'required',
+    ...routeFor('customers.account.payments.create'),
     handle: (context) => {
       const reader = FieldReader.body(context.body);
       const amountCents = reader.integer('amount_cents', { required: true, min: 1 });
@@ -48,22 +45,12 @@ export const accountRoutes: readonly RouteDefinition[] = [
       return created({ ...payment, applied: payment.applied.map((entry) => ({ ...entry })) });
     },
   },
+  listRoute<InvoiceRecord>('invoices.list', {
+    rows: (sandbox) => sandbox.state.accounts.invoices,
+    location: (row) => row.location_id,
+  }),
   {
-    method: 'GET',
-    path: '/v1/invoices',
-    permission: 'accounts:read',
-    handle: ({ sandbox, key, query }) => {
-      const reader = FieldReader.query(query);
-      const page = readPageParams(reader);
-      reader.done();
-      const rows = sandbox.state.accounts.invoices.filter((row) => canSeeLocation(key, row.location_id));
-      return paginate(rows, page, (row) => row.id);
-    },
-  },
-  {
-    method: 'GET',
-    path: '/v1/invoices/{id}',
-    permission: 'accounts:read',
+    ...routeFor('invoices.retrieve'),
     handle: (context) =>
       ok({
         ...findVisible(
@@ -74,21 +61,9 @@ export const accountRoutes: readonly RouteDefinition[] = [
         ),
       }),
   },
-  {
-    method: 'GET',
-    path: '/v1/account-payments',
-    permission: 'accounts:read',
-    handle: ({ sandbox, key, query }) => {
-      const reader = FieldReader.query(query);
-      const page = readPageParams(reader);
-      reader.done();
-      const rows = sandbox.state.accounts.payments.filter((row) => canSeeLocation(key, row.location_id));
-      return paginate(
-        rows,
-        page,
-        (row) => row.id,
-        (row) => ({ ...row, applied: row.applied.map((entry) => ({ ...entry })) }),
-      );
-    },
-  },
+  listRoute<AccountPaymentRecord>('accountPayments.list', {
+    rows: (sandbox) => sandbox.state.accounts.payments,
+    location: (row) => row.location_id,
+    render: (row) => ({ ...row, applied: row.applied.map((entry) => ({ ...entry })) }),
+  }),
 ];

@@ -3,6 +3,7 @@ import { touch } from '../domain/stamps.js';
 import { notFound } from '../errors.js';
 import { canSeeLocation, requireWritableLocation } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
+import { routeFor } from '../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../http/route.js';
 import type { CouponRecord } from '../state/promotions.js';
 
@@ -60,9 +61,7 @@ function readFields(context: RouteContext, current: CouponFields | null): Coupon
  */
 export const couponRoutes: readonly RouteDefinition[] = [
   {
-    method: 'POST',
-    path: '/v1/coupons',
-    permission: 'coupons:write',
+    ...routeFor('coupons.create'),
     handle: (context) => {
       const { sandbox } = context;
       const fields = readFields(context, null);
@@ -80,9 +79,7 @@ export const couponRoutes: readonly RouteDefinition[] = [
     },
   },
   {
-    method: 'PATCH',
-    path: '/v1/coupons/{id}',
-    permission: 'coupons:write',
+    ...routeFor('coupons.update'),
     handle: (context) => {
       const { sandbox } = context;
       const coupon = couponAt(context);
@@ -95,9 +92,7 @@ export const couponRoutes: readonly RouteDefinition[] = [
     },
   },
   {
-    method: 'DELETE',
-    path: '/v1/coupons/{id}',
-    permission: 'coupons:write',
+    ...routeFor('coupons.delete'),
     handle: (context) => {
       const { sandbox } = context;
       const coupon = couponAt(context);

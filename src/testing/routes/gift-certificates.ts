@@ -3,6 +3,7 @@ import * as certificates from '../domain/gift-certificates.js';
 import { notFound } from '../errors.js';
 import { requireWritableLocation } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
+import { routeFor } from '../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../http/route.js';
 import type { GiftCertificateRecord } from '../state/promotions.js';
 
@@ -72,9 +73,6 @@ function statusChange(
   return (context: RouteContext) => ok({ ...change(context.sandbox, certificateAt(context)) });
 }
 
-const path = (verb: string) => `/v1/gift-certificates/{id}/${verb}`;
-const WRITE = 'gift_certificates:write' as const;
-
 /**
  * Gift certificates (named only in the reference: the paths follow spec/openapi.yaml, the fields
  * amount_cents, code, customer_id, location_id, expires_on and note are the sandbox's own). Balance moves
@@ -82,38 +80,23 @@ const WRITE = 'gift_certificates:write' as const;
  */
 export const giftCertificateRoutes: readonly RouteDefinition[] = [
   {
-    method: 'POST',
-    path: '/v1/gift-certificates',
-    permission: WRITE,
-    idempotency: 'required',
+    ...routeFor('giftCertificates.issue'),
     handle: issue,
   },
   {
-    method: 'POST',
-    path: path('redeem'),
-    permission: WRITE,
-    idempotency: 'required',
+    ...routeFor('giftCertificates.redeem'),
     handle: balanceMove(certificates.redeem),
   },
   {
-    method: 'POST',
-    path: path('reload'),
-    permission: WRITE,
-    idempotency: 'required',
+    ...routeFor('giftCertificates.reload'),
     handle: balanceMove(certificates.reload),
   },
   {
-    method: 'POST',
-    path: path('adjust'),
-    permission: WRITE,
-    idempotency: 'required',
+    ...routeFor('giftCertificates.adjust'),
     handle: balanceMove(certificates.adjust, true),
   },
   {
-    method: 'POST',
-    path: path('reverse'),
-    permission: WRITE,
-    idempotency: 'required',
+    ...routeFor('giftCertificates.reverse'),
     handle: (context) => {
       const reader = FieldReader.body(context.body);
       const note = reader.string('note') ?? null;
@@ -121,6 +104,6 @@ export const giftCertificateRoutes: readonly RouteDefinition[] = [
       return ok({ ...certificates.reverse(context.sandbox, certificateAt(context), note) });
     },
   },
-  { method: 'POST', path: path('disable'), permission: WRITE, handle: statusChange(certificates.disable) },
-  { method: 'POST', path: path('enable'), permission: WRITE, handle: statusChange(certificates.enable) },
+  { ...routeFor('giftCertificates.disable'), handle: statusChange(certificates.disable) },
+  { ...routeFor('giftCertificates.enable'), handle: statusChange(certificates.enable) },
 ];

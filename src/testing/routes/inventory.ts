@@ -1,11 +1,12 @@
 import { ensureStockRow, moveStock, productBySku, stockRow } from '../domain/inventory.js';
-import { notFound, SandboxApiError } from '../errors.js';
-import { canSeeLocation, defaultLocationId, requireWritableLocation, visibleRows } from '../http/access.js';
+import { apiError, notFound } from '../errors.js';
+import { defaultLocationId, requireWritableLocation } from '../http/access.js';
 import { FieldReader } from '../http/fields.js';
-import { changedSince, paginate, readPageParams } from '../http/pagination.js';
+import { listRoute } from '../http/list.js';
+import { routeFor } from '../http/operations.js';
 import { ok, type RouteContext, type RouteDefinition } from '../http/route.js';
 import type { ProductRecord } from '../state/catalog.js';
-import type { StockRow } from '../state/inventory.js';
+import type { SerializedUnitRecord, StockRow } from '../state/inventory.js';
 
 /** The product and location a stock write names, after the checks every stock write shares. */
 function stockTarget(
@@ -20,7 +21,7 @@ function stockTarget(
   const location = locationId ?? defaultLocationId(context);
   requireWritableLocation(context, location);
   if (!product.track_inventory) {
-    throw new SandboxApiError(409, 'NOT_TRACKED', `${product.sku} does not track inventory`, {
+    throw apiError('NOT_TRACKED', `${product.sku} does not track inventory`, {
       sku: product.sku,
     });
   }
@@ -30,14 +31,9 @@ function stockTarget(
 /** 409 SERIALIZED: units are counted one by one (and received at the register), never as a number. */
 function refuseSerialized(product: ProductRecord, what: string): void {
   if (product.is_serialized) {
-    throw new SandboxApiError(
-      409,
-      'SERIALIZED',
-      `${product.sku} is serialized: its ${what} follows its units`,
-      {
-        sku: product.sku,
-      },
-    );
+    throw apiError('SERIALIZED', `${product.sku} is serialized: its ${what} follows its units`, {
+      sku: product.sku,
+    });
   }
 }
 
@@ -48,47 +44,22 @@ function writeResult(row: StockRow, product: ProductRecord, delta: number, reaso
 
 /** Inventory levels, serialized units, and stock writes (reference section 4, inventory sync). */
 export const inventoryRoutes: readonly RouteDefinition[] = [
+  listRoute<StockRow>('inventory.list', {
+    rows: (sandbox) => sandbox.state.inventory.levels,
+    changedAt: (row) => Date.parse(row.level.updated_at),
+    location: (row) => row.location_id,
+    render: (row) => ({ ...row.level }),
+  }),
+  listRoute<SerializedUnitRecord>('inventory.listSerialized', {
+    rows: (sandbox) => sandbox.state.inventory.units,
+    params: [
+      { name: 'product_id', kind: 'integer', field: 'product_id' },
+      { name: 'status', kind: 'string', field: 'status' },
+    ],
+    location: (row) => row.location_id,
+  }),
   {
-    method: 'GET',
-    path: '/v1/inventory',
-    permission: 'inventory:read',
-    handle: ({ sandbox, key, query }) => {
-      const reader = FieldReader.query(query);
-      const since = reader.dateTime('updated_since');
-      const page = readPageParams(reader);
-      reader.done();
-      const rows = visibleRows(key, sandbox.state.inventory.levels.all());
-      return paginate(
-        changedSince(rows, since, (row) => row.level.updated_at),
-        page,
-        (row) => row.id,
-        (row) => ({ ...row.level }),
-      );
-    },
-  },
-  {
-    method: 'GET',
-    path: '/v1/inventory/serialized',
-    permission: 'inventory:read',
-    handle: ({ sandbox, key, query }) => {
-      const reader = FieldReader.query(query);
-      const productId = reader.integer('product_id');
-      const status = reader.string('status');
-      const page = readPageParams(reader);
-      reader.done();
-      const rows = sandbox.state.inventory.units.filter(
-        (unit) =>
-          canSeeLocation(key, unit.location_id) &&
-          (productId === undefined || unit.product_id === productId) &&
-          (status === undefined || unit.status === status),
-      );
-      return paginate(rows, page, (row) => row.id);
-    },
-  },
-  {
-    method: 'POST',
-    path: '/v1/inventory/adjust',
-    permission: 'inventory:write',
+    ...routeFor('inventory.adjust'),
     handle: (context) => {
       const reader = FieldReader.body(context.body);
       const sku = reader.string('sku', { required: true });
@@ -102,24 +73,17 @@ export const inventoryRoutes: readonly RouteDefinition[] = [
       refuseSerialized(product, 'count');
       const available = stockRow(context.sandbox, product.id, location)?.level.qty_available ?? 0;
       if (available + delta! < 0) {
-        throw new SandboxApiError(
-          409,
-          'INSUFFICIENT_STOCK',
-          `Only ${available} of ${product.sku} available`,
-          {
-            sku: product.sku,
-            qty_available: available,
-          },
-        );
+        throw apiError('INSUFFICIENT_STOCK', `Only ${available} of ${product.sku} available`, {
+          sku: product.sku,
+          qty_available: available,
+        });
       }
       const row = moveStock(context.sandbox, { product, locationId: location, onHandDelta: delta!, reason });
       return ok(writeResult(row, product, delta!, reason));
     },
   },
   {
-    method: 'POST',
-    path: '/v1/inventory/set',
-    permission: 'inventory:write',
+    ...routeFor('inventory.set'),
     handle: (context) => {
       const reader = FieldReader.body(context.body);
       const sku = reader.string('sku', { required: true });

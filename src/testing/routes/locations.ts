@@ -1,8 +1,9 @@
 import { touch } from '../domain/stamps.js';
-import { notFound, SandboxApiError } from '../errors.js';
+import { apiError, notFound } from '../errors.js';
 import { canSeeLocation } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
-import { paginate, readPageParams } from '../http/pagination.js';
+import { listRoute } from '../http/list.js';
+import { routeFor } from '../http/operations.js';
 import { ok, type RouteDefinition } from '../http/route.js';
 import type { LocationRecord } from '../state/shop.js';
 
@@ -14,30 +15,20 @@ const render = (row: LocationRecord): LocationRecord => ({ ...row });
 
 /** GET /v1/locations and PATCH /v1/locations/{id}. */
 export const locationRoutes: readonly RouteDefinition[] = [
+  listRoute<LocationRecord>('locations.list', {
+    rows: (sandbox) => sandbox.state.shop.locations,
+    location: (row) => row.id,
+    render: (row) => render(row),
+  }),
   {
-    method: 'GET',
-    path: '/v1/locations',
-    permission: 'locations:read',
-    handle: ({ sandbox, key, query }) => {
-      const reader = FieldReader.query(query);
-      const page = readPageParams(reader);
-      reader.done();
-      const rows = sandbox.state.shop.locations.filter((row) => canSeeLocation(key, row.id));
-      return paginate(rows, page, (row) => row.id, render);
-    },
-  },
-  {
-    method: 'PATCH',
-    path: '/v1/locations/{id}',
-    permission: 'locations:write',
+    ...routeFor('locations.update'),
     handle: (context) => {
       const { sandbox, body } = context;
       const location = sandbox.state.shop.locations.get(pathId(context.params, 'location'));
       if (!location || !canSeeLocation(context.key, location.id)) throw notFound('location');
       const refused = Object.keys(body).filter((field) => !(WRITABLE as readonly string[]).includes(field));
       if (refused.length > 0) {
-        throw new SandboxApiError(
-          409,
+        throw apiError(
           'FIELD_NOT_WRITABLE',
           `Only phone, email and business_hours can change: ${refused.join(', ')} cannot`,
           { fields: refused },

@@ -1,3 +1,4 @@
+import { routeFor } from '../http/operations.js';
 import { ok, type RouteDefinition } from '../http/route.js';
 
 /**
@@ -6,9 +7,7 @@ import { ok, type RouteDefinition } from '../http/route.js';
  */
 export const meRoutes: readonly RouteDefinition[] = [
   {
-    method: 'GET',
-    path: '/v1/me',
-    permission: null,
+    ...routeFor('me.retrieve'),
     handle: ({ sandbox, key }) => {
       const { settings, mainLocationId } = sandbox.state.shop;
       return ok({

@@ -5,13 +5,14 @@ import {
   signUp,
   useGuestPass,
 } from '../domain/memberships.js';
-import { notFound, SandboxApiError } from '../errors.js';
+import { apiError, notFound } from '../errors.js';
 import { canSeeLocation, requireWritableLocation } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
 import type { ApiKey } from '../http/keys.js';
-import { changedSince, paginate, readPageParams } from '../http/pagination.js';
+import { listRoute } from '../http/list.js';
+import { routeFor } from '../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../http/route.js';
-import type { MembershipRecord } from '../state/memberships.js';
+import type { MembershipPlanRecord, MembershipRecord } from '../state/memberships.js';
 
 const LIVE: readonly string[] = ['pending', 'active', 'past_due', 'frozen'];
 
@@ -39,7 +40,7 @@ function create(context: RouteContext) {
   const { sandbox } = context;
   const { memberships, plans, extras } = sandbox.state.memberships;
   if (!sandbox.state.shop.settings.memberships) {
-    throw new SandboxApiError(422, 'MEMBERSHIPS_OFF', 'This shop has memberships turned off');
+    throw apiError('MEMBERSHIPS_OFF', 'This shop has memberships turned off');
   }
   const reader = FieldReader.body(context.body);
   const customerId = reader.integer('customer_id', { required: true });
@@ -70,16 +71,12 @@ function create(context: RouteContext) {
   }
   if (locationId !== undefined) requireWritableLocation(context, locationId);
   if (plan!.status === 'archived') {
-    throw new SandboxApiError(422, 'PLAN_ARCHIVED', `The plan ${plan!.name} is archived`, {
+    throw apiError('PLAN_ARCHIVED', `The plan ${plan!.name} is archived`, {
       plan_id: plan!.id,
     });
   }
   if (billingMethod === 'link' && !sandbox.state.shop.settings.cardProcessing) {
-    throw new SandboxApiError(
-      422,
-      'CARD_PROCESSING_OFF',
-      'Link billing needs card processing, which this shop has off',
-    );
+    throw apiError('CARD_PROCESSING_OFF', 'Link billing needs card processing, which this shop has off');
   }
   const people = [customerId!, ...family];
   const current = memberships.find(
@@ -87,19 +84,17 @@ function create(context: RouteContext) {
       row.plan_id === plan!.id && LIVE.includes(row.status) && people.some((person) => isMember(row, person)),
   );
   if (current) {
-    throw new SandboxApiError(409, 'ALREADY_MEMBER', 'The customer is already on this plan', {
+    throw apiError('ALREADY_MEMBER', 'The customer is already on this plan', {
       membership_id: current.id,
     });
   }
   // The reference names MEMBERSHIP_FULL without status or condition; the sandbox's reading: more people
   // than the plan's max_members, answered 409 like the other conflicts with existing state.
   if (people.length > plan!.max_members) {
-    throw new SandboxApiError(
-      409,
-      'MEMBERSHIP_FULL',
-      `The plan ${plan!.name} takes at most ${plan!.max_members} members`,
-      { max_members: plan!.max_members, members: people.length },
-    );
+    throw apiError('MEMBERSHIP_FULL', `The plan ${plan!.name} takes at most ${plan!.max_members} members`, {
+      max_members: plan!.max_members,
+      members: people.length,
+    });
   }
   const membership = signUp(sandbox, {
     customerId: customerId!,
@@ -121,59 +116,28 @@ function mayChange(key: ApiKey, membership: MembershipRecord): boolean {
 
 /** Membership plans and memberships (reference sections 3 and 4). */
 export const membershipRoutes: readonly RouteDefinition[] = [
+  listRoute<MembershipPlanRecord>('membershipPlans.list', {
+    rows: (sandbox) => sandbox.state.memberships.plans,
+    // An unknown status value gives an empty list: the reference refuses unknown values only on rentals.
+    params: [{ name: 'status', kind: 'string', field: 'status' }],
+  }),
+  listRoute<MembershipRecord>('memberships.list', {
+    rows: (sandbox) => sandbox.state.memberships.memberships,
+    params: [
+      { name: 'customer_id', kind: 'integer', match: (row, customerId: number) => isMember(row, customerId) },
+      { name: 'plan_id', kind: 'integer', field: 'plan_id' },
+      { name: 'status', kind: 'string', field: 'status' },
+    ],
+    changedAt: 'updated_at',
+    render: (row) => renderMembership(row),
+  }),
+  { ...routeFor('memberships.create'), handle: create },
   {
-    method: 'GET',
-    path: '/v1/membership-plans',
-    permission: 'memberships:read',
-    handle: ({ sandbox, query }) => {
-      const reader = FieldReader.query(query);
-      // An unknown status value gives an empty list: the reference refuses unknown values only on rentals.
-      const status = reader.string('status');
-      const page = readPageParams(reader);
-      reader.done();
-      const rows = sandbox.state.memberships.plans.filter(
-        (plan) => status === undefined || plan.status === status,
-      );
-      return paginate(rows, page, (row) => row.id);
-    },
-  },
-  {
-    method: 'GET',
-    path: '/v1/memberships',
-    permission: 'memberships:read',
-    handle: ({ sandbox, query }) => {
-      const reader = FieldReader.query(query);
-      const customerId = reader.integer('customer_id');
-      const planId = reader.integer('plan_id');
-      const status = reader.string('status');
-      const since = reader.dateTime('updated_since');
-      const page = readPageParams(reader);
-      reader.done();
-      const rows = sandbox.state.memberships.memberships.filter(
-        (row) =>
-          (customerId === undefined || isMember(row, customerId)) &&
-          (planId === undefined || row.plan_id === planId) &&
-          (status === undefined || row.status === status),
-      );
-      return paginate(
-        changedSince(rows, since, (row) => row.updated_at),
-        page,
-        (row) => row.id,
-        renderMembership,
-      );
-    },
-  },
-  { method: 'POST', path: '/v1/memberships', permission: 'memberships:write', handle: create },
-  {
-    method: 'GET',
-    path: '/v1/memberships/{id}',
-    permission: 'memberships:read',
+    ...routeFor('memberships.retrieve'),
     handle: (context) => ok(renderMembershipDetail(context.sandbox, membershipAt(context))),
   },
   {
-    method: 'POST',
-    path: '/v1/memberships/{id}/cancel',
-    permission: 'memberships:write',
+    ...routeFor('memberships.cancel'),
     handle: (context) => {
       const reader = FieldReader.body(context.body);
       const reason = reader.string('reason') ?? null;
@@ -185,9 +149,7 @@ export const membershipRoutes: readonly RouteDefinition[] = [
     },
   },
   {
-    method: 'POST',
-    path: '/v1/memberships/{id}/guest-pass',
-    permission: 'memberships:write',
+    ...routeFor('memberships.useGuestPass'),
     handle: (context) => {
       const reader = FieldReader.body(context.body);
       const note = reader.string('note') ?? null;

@@ -1,7 +1,7 @@
 import { productBySku } from '../domain/inventory.js';
 import { effectivePrice } from '../domain/products.js';
 import { checkStock, placeOrder, voidOrder } from '../domain/sales.js';
-import { invalidReference, SandboxApiError } from '../errors.js';
+import { apiError, invalidReference } from '../errors.js';
 import {
   defaultLocationId,
   findVisible,
@@ -10,6 +10,7 @@ import {
   viewerForKey,
 } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
+import { routeFor } from '../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../http/route.js';
 import type { OrderRecord } from '../state/orders.js';
 import { readLineItems } from './line-items.js';
@@ -43,8 +44,7 @@ function create(context: RouteContext) {
     // Natural idempotency: the same API order again (200); another channel's order with it is a conflict.
     if (existing?.source === 'api') return ok(render(context, existing));
     if (existing) {
-      throw new SandboxApiError(
-        409,
+      throw apiError(
         'EXTERNAL_REFERENCE_TAKEN',
         `external_reference ${externalReference} belongs to an order from another channel`,
       );
@@ -70,11 +70,9 @@ function create(context: RouteContext) {
 
 /** POST /v1/orders and POST /v1/orders/{id}/void (reference section 4). */
 export const orderRoutes: readonly RouteDefinition[] = [
-  { method: 'POST', path: '/v1/orders', permission: 'orders:write', handle: create },
+  { ...routeFor('orders.create'), handle: create },
   {
-    method: 'POST',
-    path: '/v1/orders/{id}/void',
-    permission: 'orders:write',
+    ...routeFor('orders.void'),
     handle: (context) => {
       const order = findVisible(
         context,

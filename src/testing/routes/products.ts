@@ -1,8 +1,9 @@
 import { COMPLIANCE_FIELDS, checkComplianceChange, preferVendor, renderProduct } from '../domain/products.js';
 import { touch } from '../domain/stamps.js';
-import { notFound, SandboxApiError } from '../errors.js';
+import { apiError, notFound } from '../errors.js';
 import { FieldReader, pathId } from '../http/fields.js';
-import { changedSince, paginate, readPageParams } from '../http/pagination.js';
+import { listRoute } from '../http/list.js';
+import { routeFor } from '../http/operations.js';
 import { ok, type RouteContext, type RouteDefinition } from '../http/route.js';
 import type { ProductRecord } from '../state/catalog.js';
 
@@ -82,7 +83,7 @@ function update(context: RouteContext) {
       (row) => row.id !== product.id && row.sku.toUpperCase() === wanted,
     );
     if (owner)
-      throw new SandboxApiError(409, 'SKU_TAKEN', `The SKU ${changes.sku} belongs to another product`, {
+      throw apiError('SKU_TAKEN', `The SKU ${changes.sku} belongs to another product`, {
         sku: changes.sku,
       });
   }
@@ -98,24 +99,12 @@ function update(context: RouteContext) {
 
 /** GET /v1/products and PATCH /v1/products/{id} (reference section 4, inventory sync). */
 export const productRoutes: readonly RouteDefinition[] = [
-  {
-    method: 'GET',
-    path: '/v1/products',
-    permission: 'products:read',
-    handle: ({ sandbox, key, query }) => {
-      const reader = FieldReader.query(query);
-      const include = reader.string('include', { oneOf: ['inventory'] });
-      const since = reader.dateTime('updated_since');
-      const page = readPageParams(reader);
-      reader.done();
-      const rows = changedSince(sandbox.state.catalog.products.all(), since, (row) => row.updated_at);
-      return paginate(
-        rows,
-        page,
-        (row) => row.id,
-        (row) => renderProduct(sandbox, row, { inventory: include === 'inventory', key }),
-      );
-    },
-  },
-  { method: 'PATCH', path: '/v1/products/{id}', permission: 'products:write', handle: update },
+  listRoute<ProductRecord>('products.list', {
+    rows: (sandbox) => sandbox.state.catalog.products,
+    params: [{ name: 'include', kind: { oneOf: ['inventory'] } }],
+    changedAt: 'updated_at',
+    render: (row, { sandbox, key, values }) =>
+      renderProduct(sandbox, row, { inventory: values.include === 'inventory', key }),
+  }),
+  { ...routeFor('products.update'), handle: update },
 ];

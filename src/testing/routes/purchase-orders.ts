@@ -9,9 +9,10 @@ import {
   submitPurchaseOrder,
   updatePurchaseOrder,
 } from '../domain/purchasing.js';
-import { invalidReference, SandboxApiError } from '../errors.js';
+import { apiError, invalidReference } from '../errors.js';
 import { defaultLocationId, findVisible, requireWritableLocation } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
+import { routeFor } from '../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../http/route.js';
 import { type LineItemRequest, readLineItems } from './line-items.js';
 
@@ -65,14 +66,9 @@ function create(context: RouteContext) {
       (row) => row.channel_order_id === channelOrderId,
     );
     if (existing) {
-      throw new SandboxApiError(
-        409,
-        'DUPLICATE_PURCHASE_ORDER',
-        `channel_order_id ${channelOrderId} already exists`,
-        {
-          existing_id: existing.id,
-        },
-      );
+      throw apiError('DUPLICATE_PURCHASE_ORDER', `channel_order_id ${channelOrderId} already exists`, {
+        existing_id: existing.id,
+      });
     }
   }
   const resolved = resolveLines(sandbox, lines, vendorId);
@@ -125,24 +121,18 @@ function receive(context: RouteContext) {
 
 /** Purchase orders: create, change, submit, cancel, receive (reference section 4; shapes partly shown). */
 export const purchaseOrderRoutes: readonly RouteDefinition[] = [
-  { method: 'POST', path: '/v1/purchase-orders', permission: 'purchase_orders:write', handle: create },
-  { method: 'PATCH', path: '/v1/purchase-orders/{id}', permission: 'purchase_orders:write', handle: update },
+  { ...routeFor('purchaseOrders.create'), handle: create },
+  { ...routeFor('purchaseOrders.update'), handle: update },
   {
-    method: 'POST',
-    path: '/v1/purchase-orders/{id}/submit',
-    permission: 'purchase_orders:write',
+    ...routeFor('purchaseOrders.submit'),
     handle: (context) => ok(submitPurchaseOrder(context.sandbox, purchaseOrderAt(context))),
   },
   {
-    method: 'POST',
-    path: '/v1/purchase-orders/{id}/cancel',
-    permission: 'purchase_orders:write',
+    ...routeFor('purchaseOrders.cancel'),
     handle: (context) => ok(cancelPurchaseOrder(context.sandbox, purchaseOrderAt(context))),
   },
   {
-    method: 'POST',
-    path: '/v1/purchase-orders/{id}/receive',
-    permission: 'purchase_orders:write',
+    ...routeFor('purchaseOrders.receive'),
     handle: receive,
   },
 ];

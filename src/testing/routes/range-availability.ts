@@ -1,6 +1,7 @@
 import { lanePrice, MAX_LANE_BOOKING_MS, outOfService, resourceBusy } from '../domain/range-rules.js';
 import { defaultLocationId, requireWritableLocation } from '../http/access.js';
 import { FieldReader } from '../http/fields.js';
+import { routeFor } from '../http/operations.js';
 import { ok, type RouteDefinition } from '../http/route.js';
 
 /**
@@ -9,9 +10,7 @@ import { ok, type RouteDefinition } from '../http/route.js';
  */
 export const rangeAvailabilityRoutes: readonly RouteDefinition[] = [
   {
-    method: 'GET',
-    path: '/v1/range/availability',
-    permission: 'range:read',
+    ...routeFor('range.availability.list'),
     handle: (context) => {
       const { sandbox, query } = context;
       const reader = FieldReader.query(query);

@@ -1,41 +1,27 @@
 import { renderRental, renderRentalDetail } from '../domain/rentals.js';
-import { findVisible, visibleRows } from '../http/access.js';
-import { FieldReader, pathId } from '../http/fields.js';
-import { changedSince, paginate, readPageParams } from '../http/pagination.js';
+import { findVisible } from '../http/access.js';
+import { pathId } from '../http/fields.js';
+import { listRoute } from '../http/list.js';
+import { routeFor } from '../http/operations.js';
 import { ok, type RouteDefinition } from '../http/route.js';
+import type { RangeRentalCheckoutRecord, RangeRentalRecord } from '../state/range.js';
 
 const RENTAL_STATUSES = ['available', 'checked_out', 'maintenance', 'retired'];
 
 /** The rental-gun fleet and its custody history: read only, range:read (reference section 4). */
 export const rangeRentalRoutes: readonly RouteDefinition[] = [
+  listRoute<RangeRentalRecord>('range.rentals.list', {
+    rows: (sandbox) => sandbox.state.range.rentals,
+    params: [
+      { name: 'status', kind: { oneOf: RENTAL_STATUSES }, field: 'status' },
+      { name: 'location_id', kind: 'integer', field: 'location_id' },
+    ],
+    changedAt: 'updated_at',
+    location: (row) => row.location_id,
+    render: (row, { sandbox }) => renderRental(sandbox, row),
+  }),
   {
-    method: 'GET',
-    path: '/v1/range/rentals',
-    permission: 'range:read',
-    handle: ({ sandbox, key, query }) => {
-      const reader = FieldReader.query(query);
-      const status = reader.string('status', { oneOf: RENTAL_STATUSES });
-      const locationId = reader.integer('location_id');
-      const since = reader.dateTime('updated_since');
-      const page = readPageParams(reader);
-      reader.done();
-      const rows = visibleRows(key, sandbox.state.range.rentals.all()).filter(
-        (row) =>
-          (status === undefined || row.status === status) &&
-          (locationId === undefined || row.location_id === locationId),
-      );
-      return paginate(
-        changedSince(rows, since, (row) => row.updated_at),
-        page,
-        (row) => row.id,
-        (row) => renderRental(sandbox, row),
-      );
-    },
-  },
-  {
-    method: 'GET',
-    path: '/v1/range/rentals/{id}',
-    permission: 'range:read',
+    ...routeFor('range.rentals.retrieve'),
     handle: (context) => {
       const rental = findVisible(
         context,
@@ -46,32 +32,18 @@ export const rangeRentalRoutes: readonly RouteDefinition[] = [
       return ok(renderRentalDetail(context.sandbox, rental));
     },
   },
-  {
-    method: 'GET',
-    path: '/v1/range/rental-checkouts',
-    permission: 'range:read',
-    handle: ({ sandbox, key, query }) => {
-      const reader = FieldReader.query(query);
-      const rentalId = reader.integer('rental_id');
-      const customerId = reader.integer('customer_id');
-      const reservationId = reader.integer('reservation_id');
-      const open = reader.boolean('open');
-      const locationId = reader.integer('location_id');
-      const since = reader.dateTime('updated_since');
-      const page = readPageParams(reader);
-      reader.done();
-      const { checkouts, checkoutChangedAt } = sandbox.state.range;
-      const rows = visibleRows(key, checkouts.all()).filter(
-        (row) =>
-          (rentalId === undefined || row.rental_id === rentalId) &&
-          (customerId === undefined || row.customer_id === customerId) &&
-          (reservationId === undefined || row.reservation_id === reservationId) &&
-          (open === undefined || (row.checked_in_at === null) === open) &&
-          (locationId === undefined || row.location_id === locationId),
-      );
-      // Checkouts have no updated_at: updated_since reads when the checkout last changed (out or back in).
-      const changed = changedSince(rows, since, (row) => checkoutChangedAt.get(row.id) ?? row.checked_out_at);
-      return paginate(changed, page, (row) => row.id);
-    },
-  },
+  listRoute<RangeRentalCheckoutRecord>('range.rentalCheckouts.list', {
+    rows: (sandbox) => sandbox.state.range.checkouts,
+    params: [
+      { name: 'rental_id', kind: 'integer', field: 'rental_id' },
+      { name: 'customer_id', kind: 'integer', field: 'customer_id' },
+      { name: 'reservation_id', kind: 'integer', field: 'reservation_id' },
+      { name: 'open', kind: 'boolean', match: (row, open: boolean) => (row.checked_in_at === null) === open },
+      { name: 'location_id', kind: 'integer', field: 'location_id' },
+    ],
+    // Checkouts have no updated_at: updated_since reads when the checkout last changed (out or back in).
+    changedAt: (row, sandbox) =>
+      Date.parse(sandbox.state.range.checkoutChangedAt.get(row.id) ?? row.checked_out_at),
+    location: (row) => row.location_id,
+  }),
 ];

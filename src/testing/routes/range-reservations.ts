@@ -1,9 +1,10 @@
 import type { SandboxCore } from '../core.js';
 import { bookLanes, bookSession, readGuest } from '../domain/booking.js';
 import * as reservations from '../domain/reservations.js';
-import { findVisible, visibleRows } from '../http/access.js';
+import { findVisible } from '../http/access.js';
 import { FieldReader, pathId } from '../http/fields.js';
-import { changedSince, paginate, readPageParams } from '../http/pagination.js';
+import { listRoute } from '../http/list.js';
+import { routeFor } from '../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../http/route.js';
 import type { RangeReservationRecord } from '../state/range.js';
 
@@ -64,13 +65,11 @@ function create(context: RouteContext) {
  * (which refuses the wrong state with 409 INVALID_STATE) and answers the reservation.
  */
 function transition(
-  verb: string,
+  operationId: 'range.reservations.checkIn' | 'range.reservations.markNoShow',
   apply: (core: SandboxCore, reservation: RangeReservationRecord) => void,
 ): RouteDefinition {
   return {
-    method: 'POST',
-    path: `/v1/range/reservations/{id}/${verb}`,
-    permission: 'range:write',
+    ...routeFor(operationId),
     handle: (context) => {
       const reservation = reservationAt(context);
       apply(context.sandbox, reservation);
@@ -81,53 +80,29 @@ function transition(
 
 /** The range reservation endpoints (reference section 4, "Range"), with the state machine of section 3. */
 export const rangeReservationRoutes: readonly RouteDefinition[] = [
+  listRoute<RangeReservationRecord>('range.reservations.list', {
+    rows: (sandbox) => sandbox.state.range.reservations,
+    // Unknown status values give an empty list: the reference refuses them only on rentals.
+    params: [
+      { name: 'status', kind: 'string', field: 'status' },
+      { name: 'class_session_id', kind: 'integer', field: 'class_session_id' },
+      { name: 'source', kind: 'string', field: 'source' },
+      { name: 'from', kind: 'dateTime', match: (row, from: number) => Date.parse(row.starts_at) >= from },
+      { name: 'to', kind: 'dateTime', match: (row, to: number) => Date.parse(row.starts_at) <= to },
+      { name: 'location_id', kind: 'integer', field: 'location_id' },
+    ],
+    changedAt: 'updated_at',
+    location: (row) => row.location_id,
+  }),
+  { ...routeFor('range.reservations.create'), handle: create },
   {
-    method: 'GET',
-    path: '/v1/range/reservations',
-    permission: 'range:read',
-    handle: ({ sandbox, key, query }) => {
-      const reader = FieldReader.query(query);
-      // Unknown status values give an empty list: the reference refuses them only on rentals.
-      const status = reader.string('status');
-      const sessionId = reader.integer('class_session_id');
-      const source = reader.string('source');
-      const from = reader.dateTime('from');
-      const to = reader.dateTime('to');
-      const locationId = reader.integer('location_id');
-      const since = reader.dateTime('updated_since');
-      const page = readPageParams(reader);
-      reader.done();
-      const rows = visibleRows(key, sandbox.state.range.reservations.all()).filter((row) => {
-        const startsAt = Date.parse(row.starts_at);
-        return (
-          (status === undefined || row.status === status) &&
-          (sessionId === undefined || row.class_session_id === sessionId) &&
-          (source === undefined || row.source === source) &&
-          (from === undefined || startsAt >= from) &&
-          (to === undefined || startsAt <= to) &&
-          (locationId === undefined || row.location_id === locationId)
-        );
-      });
-      return paginate(
-        changedSince(rows, since, (row) => row.updated_at),
-        page,
-        (row) => row.id,
-      );
-    },
-  },
-  { method: 'POST', path: '/v1/range/reservations', permission: 'range:write', handle: create },
-  {
-    method: 'GET',
-    path: '/v1/range/reservations/{id}',
-    permission: 'range:read',
+    ...routeFor('range.reservations.retrieve'),
     handle: (context) => ok(reservationAt(context)),
   },
-  transition('check-in', reservations.checkIn),
-  transition('no-show', reservations.markNoShow),
+  transition('range.reservations.checkIn', reservations.checkIn),
+  transition('range.reservations.markNoShow', reservations.markNoShow),
   {
-    method: 'POST',
-    path: '/v1/range/reservations/{id}/cancel',
-    permission: 'range:write',
+    ...routeFor('range.reservations.cancel'),
     handle: (context) => {
       const reader = FieldReader.body(context.body);
       const reason = reader.string('reason') ?? null;

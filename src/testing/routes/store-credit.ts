@@ -1,7 +1,8 @@
 import { moveCredit, renderStoreCredit } from '../domain/accounts.js';
 import { notFound } from '../errors.js';
 import { FieldReader, pathId } from '../http/fields.js';
-import { paginate, readPageParams } from '../http/pagination.js';
+import { listRoute } from '../http/list.js';
+import { routeFor } from '../http/operations.js';
 import { ok, type RouteContext, type RouteDefinition } from '../http/route.js';
 
 function customerAt(context: RouteContext): number {
@@ -29,43 +30,23 @@ function move(kind: 'issued' | 'spent') {
  */
 export const storeCreditRoutes: readonly RouteDefinition[] = [
   {
-    method: 'GET',
-    path: '/v1/customers/{id}/store-credit',
-    permission: 'store_credit:read',
+    ...routeFor('customers.storeCredit.retrieve'),
     handle: (context) => ok(renderStoreCredit(context.sandbox, customerAt(context))),
   },
   {
-    method: 'POST',
-    path: '/v1/customers/{id}/store-credit/issue',
-    permission: 'store_credit:write',
-    idempotency: 'required',
+    ...routeFor('customers.storeCredit.issue'),
     handle: move('issued'),
   },
   {
-    method: 'POST',
-    path: '/v1/customers/{id}/store-credit/redeem',
-    permission: 'store_credit:write',
-    idempotency: 'required',
+    ...routeFor('customers.storeCredit.redeem'),
     handle: move('spent'),
   },
-  {
-    method: 'GET',
-    path: '/v1/store-credit',
-    permission: 'store_credit:read',
-    handle: ({ sandbox, query }) => {
-      const reader = FieldReader.query(query);
-      const page = readPageParams(reader);
-      reader.done();
-      // One record per customer who ever had store credit, ordered by customer id.
-      const customers = [
-        ...new Set(sandbox.state.accounts.creditEntries.all().map((entry) => entry.customer_id)),
-      ];
-      return paginate(
-        customers,
-        page,
-        (id) => id,
-        (id) => renderStoreCredit(sandbox, id),
-      );
-    },
-  },
+  listRoute<{ id: number }>('storeCredit.list', {
+    // One record per customer who ever had store credit, ordered by customer id.
+    rows: (sandbox) =>
+      [...new Set(sandbox.state.accounts.creditEntries.all().map((entry) => entry.customer_id))]
+        .sort((a, b) => a - b)
+        .map((id) => ({ id })),
+    render: ({ id }, { sandbox }) => renderStoreCredit(sandbox, id),
+  }),
 ];

@@ -3,7 +3,7 @@
 // the file's last test: nothing the sandbox answered broke the spec.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ClientOptions, ShopClient } from '../../../src/index.js';
-import { RETRY_BACKOFF } from '../../../src/internal/test-hooks.js';
+import { RETRY_BACKOFF, type TestOptions } from '../../../src/internal/test-hooks.js';
 import {
   type CreateKeyOptions,
   createSandbox,
@@ -31,7 +31,7 @@ export interface E2E {
   /** `http://127.0.0.1:<port>` once the file's beforeAll has run. */
   readonly url: string;
   /** A client over real HTTP, recorded; `key` defaults to a full-access key. */
-  client(options?: ClientOptions): ShopClient;
+  client(options?: ClientOptions & TestOptions): ShopClient;
   /** Issues a key on the file's sandbox. */
   key(options?: CreateKeyOptions): string;
   /**
@@ -62,9 +62,9 @@ export function useE2E(options: SandboxOptions = {}): E2E {
       if (!server) throw new Error('the sandbox server starts in beforeAll');
       return server.url;
     },
-    client(clientOptions: ClientOptions = {}) {
+    client(clientOptions: ClientOptions & TestOptions = {}) {
       if (!server) throw new Error('the sandbox server starts in beforeAll');
-      return new ShopClient({
+      const options: ClientOptions & TestOptions = {
         apiKey: sandbox.createKey(),
         baseUrl: server.url,
         fetch: recorder.fetch,
@@ -72,7 +72,8 @@ export function useE2E(options: SandboxOptions = {}): E2E {
         // Back-off in milliseconds: the retries are real, only shorter.
         [RETRY_BACKOFF]: { baseMs: 5, capMs: 20 },
         ...clientOptions,
-      });
+      };
+      return new ShopClient(options);
     },
     key: (keyOptions) => sandbox.createKey(keyOptions),
     async another(anotherOptions) {

@@ -1,22 +1,12 @@
 /**
- * src/resources/ + src/generated/operations.ts -> docs/resources.md, the list of every SDK method with its
- * HTTP call, permission and errors. Read from the code, so the page cannot drift from it.
- *
- *   npx tsx scripts/docs-resources.ts          rewrite docs/resources.md
- *   npx tsx scripts/docs-resources.ts --check  exit 1 when docs/resources.md is stale
- *
- * The methods are generated from the spec (src/resources/README.md); test/resources/docs.test.ts uses the same
- * collector to map one method to each operation, and generated-docs.test.ts to read the generated comments.
+ * docs/resources.md, the list of every SDK method with its HTTP call, permission and errors, rendered by
+ * `npm run generate` from the resource classes it has just emitted and the operation model, so the page cannot
+ * drift from the code (`npm run generate:check` covers it). test/resources/docs.test.ts and
+ * generated-docs.test.ts read src/resources/ with the same collector.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
-import type { Operation } from '../src/core/operation.js';
-import { operations } from '../src/generated/operations.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DOC_PATH = path.join(root, 'docs/resources.md');
 
 /** One resource method as written in src/resources/. */
 export interface ResourceMethod {
@@ -36,12 +26,20 @@ export interface ResourceMethod {
   readonly statements: number;
 }
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .sort();
+/** What the page shows of an operation (the generator's model and the runtime table both have it). */
+export interface DocOperation {
+  readonly id: string;
+  readonly method: string;
+  readonly path: string;
+  readonly summary: string;
+  readonly permission: string | null;
+  readonly errorCodes: readonly string[];
+  readonly pagination: 'cursor' | null;
+  readonly idempotency: 'required' | 'optional' | null;
+  readonly undocumented: boolean;
 }
+
+export const RESOURCES_DOC = 'docs/resources.md';
 
 function docOf(node: ts.Node, text: string): string {
   const ranges = ts.getLeadingCommentRanges(text, node.getFullStart()) ?? [];
@@ -55,11 +53,10 @@ function docOf(node: ts.Node, text: string): string {
     .trim();
 }
 
-/** Every method of every resource class that calls an operation, in file order. */
-export function collectResourceMethods(dir = path.join(root, 'src/resources')): ResourceMethod[] {
+/** Every method of every resource class that calls an operation, in file order; `files`: path -> source. */
+export function collectResourceMethods(files: ReadonlyMap<string, string>): ResourceMethod[] {
   const methods: ResourceMethod[] = [];
-  for (const file of sourceFiles(dir)) {
-    const text = readFileSync(file, 'utf8');
+  for (const [file, text] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
     for (const statement of source.statements) {
       if (!ts.isClassDeclaration(statement) || !statement.name) continue;
@@ -69,7 +66,7 @@ export function collectResourceMethods(dir = path.join(root, 'src/resources')): 
         if (!operationId) continue;
         methods.push({
           operationId,
-          file: path.relative(root, file),
+          file,
           className: statement.name.text,
           name: member.name.getText(source),
           parameters: member.parameters.map((parameter) => parameter.getText(source).replace(/\s+/g, ' ')),
@@ -84,11 +81,21 @@ export function collectResourceMethods(dir = path.join(root, 'src/resources')): 
   return methods;
 }
 
+/** The resource methods as src/resources/ holds them now (for tests). */
+export function readResourceMethods(root: string): ResourceMethod[] {
+  const dir = path.join(root, 'src/resources');
+  const files = new Map<string, string>();
+  for (const name of readdirSync(dir)) {
+    if (name.endsWith('.ts')) files.set(`src/resources/${name}`, readFileSync(path.join(dir, name), 'utf8'));
+  }
+  return collectResourceMethods(files);
+}
+
 function groupOf(operationId: string): string {
   return `shop.${operationId.split('.').slice(0, -1).join('.')}`;
 }
 
-function notes(op: Operation): string {
+function notes(op: DocOperation): string {
   const out: string[] = [];
   if (op.pagination === 'cursor') out.push('paginated');
   if (op.idempotency === 'required') out.push('balance move: Idempotency-Key always sent (required)');
@@ -111,15 +118,17 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)];
 }
 
-/** The markdown of docs/resources.md. */
-export function renderResourcesDoc(methods = collectResourceMethods()): string {
+/** The markdown of docs/resources.md: the operations in table order, each with its method. */
+export function renderResourcesDoc(
+  methods: readonly ResourceMethod[],
+  operations: readonly DocOperation[],
+): string {
   const byId = new Map(methods.map((method) => [method.operationId, method]));
   const groups = new Map<string, string[][]>();
-  for (const id of Object.keys(operations)) {
-    const rows = groups.get(groupOf(id)) ?? [];
-    groups.set(groupOf(id), rows);
-    const op: Operation = operations[id as keyof typeof operations];
-    const method = byId.get(id);
+  for (const op of operations) {
+    const rows = groups.get(groupOf(op.id)) ?? [];
+    groups.set(groupOf(op.id), rows);
+    const method = byId.get(op.id);
     const parameters = (method?.parameters ?? []).filter((parameter) => !parameter.startsWith('options'));
     const signature = method ? `${method.name}(${parameters.join(', ')})` : '(missing)';
     const errors = op.errorCodes.map((code) => `\`${code}\``).join(' ');
@@ -136,9 +145,9 @@ export function renderResourcesDoc(methods = collectResourceMethods()): string {
   const lines = [
     '# Resource methods',
     '',
-    '<!-- Generated by scripts/docs-resources.ts from src/resources/ and src/generated/operations.ts. Do not edit. -->',
+    '<!-- Generated by `npm run generate` (scripts/generator/resources-doc.ts) from the spec and the resource classes. Do not edit. -->',
     '',
-    `Every endpoint of the API (${Object.keys(operations).length} in all) is one method. Each method also takes`,
+    `Every endpoint of the API (${operations.length} in all) is one method. Each method also takes`,
     '`options?: RequestOptions` last (`idempotencyKey`, `timeout`, `maxRetries`, `signal`, `headers`). Path ids',
     'are integers, checked before sending; required parameters are checked before sending too, and a refusal is',
     'a `ParamsValidationError` (`code` `VALIDATION_ERROR`, `details` naming each field) with nothing sent.',
@@ -158,21 +167,3 @@ export function renderResourcesDoc(methods = collectResourceMethods()): string {
   }
   return lines.join('\n');
 }
-
-function main(): number {
-  const rendered = renderResourcesDoc();
-  if (process.argv.includes('--check')) {
-    let current = '';
-    try {
-      current = readFileSync(DOC_PATH, 'utf8');
-    } catch {}
-    if (current === rendered) return 0;
-    console.error('docs/resources.md is stale: run `npx tsx scripts/docs-resources.ts`');
-    return 1;
-  }
-  writeFileSync(DOC_PATH, rendered);
-  console.log(`wrote ${path.relative(process.cwd(), DOC_PATH)}`);
-  return 0;
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = main();

@@ -1,76 +1,95 @@
+import { ShopClient } from '../client.js';
 import { EVENT_TYPES } from '../generated/event-types.js';
-import type { Sandbox } from '../testing/sandbox.js';
-
-/** One way to make an event in a running sandbox: API calls through the sandbox's own pipeline, or the register. */
-type Recipe = (shop: SandboxShop) => Promise<string>;
+import type { RangeReservationsCreateParams } from '../generated/params.js';
+import { SandboxUsageError } from './errors.js';
+import type { Sandbox } from './sandbox.js';
 
 /**
- * The sandbox process acting as a partner (API calls with a key, through the same pipeline an HTTP caller
- * meets) and as staff (the register). Trigger recipes use nothing else.
+ * What a trigger works with: the sandbox acting as a partner (`client`, the SDK's own client with a key of
+ * the sandbox, answered in-process) and as staff (`sandbox.register`, `sandbox.owner`).
  */
-export class SandboxShop {
+export interface TriggerContext {
+  readonly sandbox: Sandbox;
+  readonly client: ShopClient;
   /** Events a recipe made that the feed does not hold (the ping of Send test). */
-  readonly unrecorded: { id: string; type: string }[] = [];
+  readonly unrecorded: { id: string; type: string }[];
+}
 
-  constructor(
-    readonly sandbox: Sandbox,
-    private readonly key: string,
-  ) {}
+/** One way to make an event in the sandbox: SDK calls, or the register; resolves to what it did. */
+type Recipe = (shop: TriggerContext) => Promise<string>;
 
-  /** One API call; an error answer throws with its code, so a recipe never reports an event it did not make. */
-  async api(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${this.key}` };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    if (method === 'POST') headers['Idempotency-Key'] = globalThis.crypto.randomUUID();
-    const response = await this.sandbox.fetch(`${this.sandbox.baseUrl}${path}`, {
-      method,
-      headers,
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const json = (await response.json()) as { data?: unknown; error?: { code?: string; message?: string } };
-    if (!response.ok) {
-      throw new Error(
-        `${method} ${path} answered ${response.status} ${json.error?.code ?? ''}: ${json.error?.message ?? ''}`,
-      );
-    }
-    return json.data as Record<string, unknown>;
+/** What `sandbox.trigger(type)` did and which events it made. */
+export interface TriggerResult {
+  readonly type: string;
+  /** What it did, e.g. `booked reservation 5012 (API)`. */
+  readonly did: string;
+  /** The events it made, in order (a ping of Send test included). */
+  readonly events: readonly { readonly id: string; readonly type: string }[];
+}
+
+/**
+ * Makes one event of `type` (`sandbox.trigger` calls it). Throws SandboxUsageError for a type the sandbox
+ * cannot make, and the SDK's error when a call is refused, so it never reports an event it did not make.
+ */
+export async function runTrigger(sandbox: Sandbox, key: string, type: string): Promise<TriggerResult> {
+  const recipe = RECIPES[type];
+  if (!recipe) {
+    const known = triggerCatalog().find((entry) => entry.type === type);
+    throw new SandboxUsageError(
+      known
+        ? `the sandbox cannot make ${type}: ${known.reason}`
+        : `${JSON.stringify(type)} is not an event type of the catalog`,
+    );
   }
-
-  /** A list endpoint's rows (first page). */
-  async rows(path: string): Promise<Record<string, unknown>[]> {
-    return (await this.api('GET', path)) as unknown as Record<string, unknown>[];
-  }
+  const client = new ShopClient({
+    apiKey: key,
+    baseUrl: sandbox.baseUrl,
+    fetch: sandbox.fetch,
+    maxRetries: 0,
+  });
+  const context: TriggerContext = { sandbox, client, unrecorded: [] };
+  const log = sandbox.core.events;
+  const before = log.all().at(-1)?.seq ?? 0;
+  const did = await recipe(context);
+  const events = log
+    .all()
+    .filter((event) => event.seq > before)
+    .map((event) => ({ id: event.envelope.id, type: event.envelope.type }))
+    .concat(context.unrecorded);
+  return { type, did, events };
 }
 
 /** Books a free rifle lane tomorrow for an hour; returns the reservation id. */
 async function bookLane(
-  shop: SandboxShop,
-  who: Record<string, unknown> = { customer_id: 1 },
+  shop: TriggerContext,
+  who: Pick<RangeReservationsCreateParams, 'customer_id' | 'customer'> = { customer_id: 1 },
 ): Promise<number> {
   const start = new Date(shop.sandbox.clock.nowMs() + 86_400_000);
   start.setUTCHours(17, 0, 0, 0);
   for (let hour = 0; hour < 48; hour++) {
     const startsAt = new Date(start.getTime() + hour * 3_600_000).toISOString();
     const endsAt = new Date(start.getTime() + (hour + 1) * 3_600_000).toISOString();
-    const free = await shop.rows(
-      `/v1/range/availability?starts_at=${startsAt}&ends_at=${endsAt}&lane_type=rifle`,
-    );
-    const lane = (free[0]?.resource as { id?: number } | undefined)?.id;
+    const free = await shop.client.range.availability.list({
+      starts_at: startsAt,
+      ends_at: endsAt,
+      lane_type: 'rifle',
+    });
+    const lane = free[0]?.resource?.id;
     if (lane === undefined) continue;
-    const booking = await shop.api('POST', '/v1/range/reservations', {
+    const booking = await shop.client.range.reservations.create({
       starts_at: startsAt,
       ends_at: endsAt,
       resource_ids: [lane],
       party_size: 1,
       ...who,
     });
-    return booking.id as number;
+    return booking.id;
   }
   throw new Error('no rifle lane is free in the next two days');
 }
 
 /** Books a free rifle lane tomorrow for a new customer (new email): the booking creates the customer. */
-async function bookForNewCustomer(shop: SandboxShop): Promise<number> {
+async function bookForNewCustomer(shop: TriggerContext): Promise<number> {
   const email = `trigger.${Date.now().toString(36)}.${++uniques}@example.com`;
   return bookLane(shop, { customer: { first_name: 'Trigger', last_name: 'Guest', email } });
 }
@@ -78,11 +97,11 @@ async function bookForNewCustomer(shop: SandboxShop): Promise<number> {
 let uniques = 0;
 
 /** A rental gun with `status`, by the API. */
-async function rentalIn(shop: SandboxShop, status: string): Promise<number> {
-  const rentals = await shop.rows('/v1/range/rentals?limit=200');
-  const found = rentals.find((rental) => rental.status === status);
+async function rentalIn(shop: TriggerContext, status: string): Promise<number> {
+  const rentals = await shop.client.range.rentals.list({ limit: 200 });
+  const found = rentals.data.find((rental) => rental.status === status);
   if (!found) throw new Error(`no rental gun is ${status}`);
-  return found.id as number;
+  return found.id;
 }
 
 const SALE = { customerId: 1, locationId: 1, lines: [{ sku: 'AMMO-FED-9MM-50', qty: 1 }] };
@@ -92,22 +111,22 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
   'range.reservation.booked': async (shop) => `booked reservation ${await bookLane(shop)} (API)`,
   'range.reservation.cancelled': async (shop) => {
     const id = await bookLane(shop);
-    await shop.api('POST', `/v1/range/reservations/${id}/cancel`, {});
+    await shop.client.range.reservations.cancel(id, {});
     return `booked and cancelled reservation ${id} (API)`;
   },
   'range.reservation.checked_in': async (shop) => {
     const id = await bookLane(shop);
-    await shop.api('POST', `/v1/range/reservations/${id}/check-in`, {});
+    await shop.client.range.reservations.checkIn(id);
     return `booked and checked in reservation ${id} (API)`;
   },
   'range.reservation.no_show': async (shop) => {
     const id = await bookLane(shop);
-    await shop.api('POST', `/v1/range/reservations/${id}/no-show`, {});
+    await shop.client.range.reservations.markNoShow(id);
     return `booked reservation ${id} and marked it a no-show (API)`;
   },
   'range.reservation.completed': async (shop) => {
     const id = await bookLane(shop);
-    await shop.api('POST', `/v1/range/reservations/${id}/check-in`, {});
+    await shop.client.range.reservations.checkIn(id);
     shop.sandbox.register.closeVisit(id);
     return `booked, checked in (API) and closed the visit of reservation ${id} (register)`;
   },
@@ -135,7 +154,7 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
   },
   'sale.completed': async (shop) => `rang up sale ${shop.sandbox.register.sell(SALE).id} (register)`,
   'inventory.changed': async (shop) => {
-    await shop.api('POST', '/v1/inventory/adjust', {
+    await shop.client.inventory.adjust({
       sku: 'AMMO-FED-9MM-50',
       location_id: 1,
       qty_delta: 1,
@@ -145,7 +164,7 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
     return 'adjusted AMMO-FED-9MM-50 at location 1 by +1 (API)';
   },
   'order.created': async (shop) => {
-    const order = await shop.api('POST', '/v1/orders', {
+    const order = await shop.client.orders.create({
       customer_id: 2,
       lines: [{ sku: 'AMMO-FED-9MM-50', qty: 1 }],
     });
@@ -153,34 +172,34 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
   },
   'sale.voided': async (shop) => {
     const sale = shop.sandbox.register.sell(SALE);
-    await shop.api('POST', `/v1/orders/${sale.id}/void`, {});
+    await shop.client.orders.void(sale.id);
     return `rang up sale ${sale.id} (register) and voided it (API)`;
   },
   'coupon.created': async (shop) => `created coupon ${(await newCoupon(shop)).id} (API)`,
   'coupon.updated': async (shop) => {
     const { id } = await newCoupon(shop);
-    await shop.api('PATCH', `/v1/coupons/${id}`, { name: 'Renamed by shop-mgmt trigger' });
+    await shop.client.coupons.update(id, { name: 'Renamed by shop-mgmt trigger' });
     return `created and renamed coupon ${id} (API)`;
   },
   'coupon.deleted': async (shop) => {
     const { id } = await newCoupon(shop);
-    await shop.api('DELETE', `/v1/coupons/${id}`);
+    await shop.client.coupons.delete(id);
     return `created and deleted coupon ${id} (API)`;
   },
   'location.updated': async (shop) => {
-    await shop.api('PATCH', '/v1/locations/1', { phone: `+1208555${String(Date.now()).slice(-4)}` });
+    await shop.client.locations.update(1, { phone: `+1208555${String(Date.now()).slice(-4)}` });
     return 'changed the phone number of location 1 (API)';
   },
   'product.updated': async (shop) => {
-    const [product] = await shop.rows('/v1/products?limit=1');
+    const [product] = (await shop.client.products.list({ limit: 1 })).data;
     if (!product) throw new Error('the shop has no product');
-    await shop.api('PATCH', `/v1/products/${product.id}`, {
-      price_cents: (product.price_cents as number) + 1,
+    await shop.client.products.update(idOf(product, 'product'), {
+      price_cents: (product.price_cents ?? 0) + 1,
     });
     return `raised the price of product ${product.id} by a cent (API)`;
   },
   'store_credit.changed': async (shop) => {
-    await shop.api('POST', '/v1/customers/3/store-credit/issue', {
+    await shop.client.customers.storeCredit.issue(3, {
       amount_cents: 500,
       note: 'shop-mgmt trigger',
     });
@@ -190,18 +209,18 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
     `created purchase order ${(await newPurchaseOrder(shop)).id} (API)`,
   'purchase_order.submitted': async (shop) => {
     const { id } = await newPurchaseOrder(shop);
-    await shop.api('POST', `/v1/purchase-orders/${id}/submit`, {});
+    await shop.client.purchaseOrders.submit(id);
     return `created and submitted purchase order ${id} (API)`;
   },
   'purchase_order.cancelled': async (shop) => {
     const { id } = await newPurchaseOrder(shop);
-    await shop.api('POST', `/v1/purchase-orders/${id}/cancel`, {});
+    await shop.client.purchaseOrders.cancel(id);
     return `created and cancelled purchase order ${id} (API)`;
   },
   'receiving.posted': async (shop) => {
     const { id } = await newPurchaseOrder(shop);
-    await shop.api('POST', `/v1/purchase-orders/${id}/submit`, {});
-    await shop.api('POST', `/v1/purchase-orders/${id}/receive`, { all_outstanding: true });
+    await shop.client.purchaseOrders.submit(id);
+    await shop.client.purchaseOrders.receive(id, { all_outstanding: true });
     return `created, submitted and received purchase order ${id} (API)`;
   },
   'customer.created': async (shop) => {
@@ -209,18 +228,18 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
     return `booked reservation ${id} for a new customer (API)`;
   },
   'gift_certificate.issued': async (shop) => {
-    const certificate = await shop.api('POST', '/v1/gift-certificates', {
+    const certificate = await shop.client.giftCertificates.issue({
       amount_cents: 2500,
       note: 'shop-mgmt trigger',
     });
     return `issued gift certificate ${certificate.id} for $25.00 (API)`;
   },
   'gift_certificate.updated': async (shop) => {
-    const certificate = await shop.api('POST', '/v1/gift-certificates', {
+    const certificate = await shop.client.giftCertificates.issue({
       amount_cents: 2500,
       note: 'shop-mgmt trigger',
     });
-    await shop.api('POST', `/v1/gift-certificates/${certificate.id}/redeem`, { amount_cents: 500 });
+    await shop.client.giftCertificates.redeem(idOf(certificate, 'gift certificate'), { amount_cents: 500 });
     return `issued gift certificate ${certificate.id} and redeemed $5.00 of it (API)`;
   },
   'account.payment_received': async (shop) => `${await payAccount(shop)} (API)`,
@@ -282,21 +301,21 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
 };
 
 /** A customer added at the counter (one per run: a customer joins a plan once), signed up for plan 1. */
-async function signUp(shop: SandboxShop): Promise<{ customer: number; membership: number }> {
+async function signUp(shop: TriggerContext): Promise<{ customer: number; membership: number }> {
   const customer = shop.sandbox.register.addCustomer({
     firstName: 'Trigger',
     lastName: 'Member',
     email: `member.${Date.now().toString(36)}.${++uniques}@example.com`,
   }).id;
-  const membership = await shop.api('POST', '/v1/memberships', {
+  const membership = await shop.client.memberships.create({
     customer_id: customer,
     plan_id: 1,
     billing_method: 'counter',
   });
-  return { customer, membership: membership.id as number };
+  return { customer, membership: membership.id };
 }
 
-async function newProduct(shop: SandboxShop): Promise<{ id: number }> {
+async function newProduct(shop: TriggerContext): Promise<{ id: number }> {
   return shop.sandbox.owner.addProduct({
     sku: `TRIGGER-${Date.now().toString(36).toUpperCase()}-${++uniques}`,
     name: 'Trigger test product',
@@ -305,14 +324,14 @@ async function newProduct(shop: SandboxShop): Promise<{ id: number }> {
 }
 
 /** Rings up a sale and takes it back at the counter. */
-function sellAndReturn(shop: SandboxShop, settlement: 'refund' | 'store_credit'): string {
+function sellAndReturn(shop: TriggerContext, settlement: 'refund' | 'store_credit'): string {
   const sale = shop.sandbox.register.sell(SALE);
   const taken = shop.sandbox.register.returnSale(sale.id, { settlement });
   return `rang up sale ${sale.id} and took it back as return ${taken.number} (${settlement === 'refund' ? 'refunded' : 'in store credit'})`;
 }
 
 /** A card-billed membership whose saved card declines and that owes something (membership 3 of the seed). */
-function decliningMember(shop: SandboxShop): number {
+function decliningMember(shop: TriggerContext): number {
   const { memberships } = shop.sandbox.core.state;
   const found = memberships.memberships.all().find((membership) => {
     const owes =
@@ -328,11 +347,13 @@ function decliningMember(shop: SandboxShop): number {
 }
 
 /** A $1.00 payment on the house account of the first customer who owes something. */
-async function payAccount(shop: SandboxShop): Promise<string> {
+async function payAccount(shop: TriggerContext): Promise<string> {
   for (let customer = 1; customer <= 14; customer++) {
-    const account = await shop.api('GET', `/v1/customers/${customer}/account`).catch(() => null);
-    if (!account || (account.balance_cents as number) < 100) continue;
-    await shop.api('POST', `/v1/customers/${customer}/account/payments`, {
+    const account = await shop.client.customers.account.retrieve(customer).catch(() => null);
+    // The reference does not show the account's shape: its balance is a field the SDK keeps, untyped.
+    const balance = (account as { balance_cents?: number } | null)?.balance_cents ?? 0;
+    if (balance < 100) continue;
+    await shop.client.customers.account.payments.create(customer, {
       amount_cents: 100,
       tender: 'cash',
     });
@@ -342,18 +363,26 @@ async function payAccount(shop: SandboxShop): Promise<string> {
 }
 
 let coupons = 0;
-async function newCoupon(shop: SandboxShop): Promise<Record<string, unknown>> {
+async function newCoupon(shop: TriggerContext): Promise<{ id: number }> {
   coupons += 1;
   const code = `TRIGGER${Date.now().toString(36).toUpperCase()}${coupons}`;
-  return shop.api('POST', '/v1/coupons', { code, name: 'shop-mgmt trigger', percent_off: 5 });
+  const coupon = await shop.client.coupons.create({ code, name: 'shop-mgmt trigger', percent_off: 5 });
+  return { id: idOf(coupon, 'coupon') };
 }
 
-async function newPurchaseOrder(shop: SandboxShop): Promise<Record<string, unknown>> {
-  return shop.api('POST', '/v1/purchase-orders', {
+async function newPurchaseOrder(shop: TriggerContext): Promise<{ id: number }> {
+  const order = await shop.client.purchaseOrders.create({
     vendor_id: 1,
     location_id: 1,
     lines: [{ sku: 'TGT-BC-SNC12', qty: 5 }],
   });
+  return { id: idOf(order, 'purchase order') };
+}
+
+/** The id of a record whose shape the reference does not show (typed optional), which the sandbox sends. */
+function idOf(record: { id?: number }, what: string): number {
+  if (record.id === undefined) throw new Error(`the sandbox answered a ${what} without an id`);
+  return record.id;
 }
 
 /** What `trigger --list` prints: every catalog type with whether and why not. */

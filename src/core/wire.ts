@@ -1,47 +1,11 @@
 import type { KyInstance } from 'ky';
-import { countProblem, MAX_TIMER_MS, timeoutProblem } from '../internal/limits.js';
+import { MAX_TIMER_MS } from '../internal/limits.js';
 import { redact, redactedCause } from '../internal/redact.js';
-import { ParamsValidationError } from './errors/params-validation-error.js';
-import { isShopError } from './errors/shop-error.js';
 import { ConnectionError, ResponseTooLargeError } from './errors/transport-errors.js';
-import type { Operation } from './operation.js';
-import type { RequestParams } from './params.js';
-import { encodeQuery } from './query.js';
-import { isResponseValidation, type ResponseValidation } from './response-policy.js';
-import type { Prepared } from './transport.js';
 
-// The transport's small pure helpers: request building, the checks of per-call options, error wording.
-
-/** `prepared` with `extra` added to its query string. */
-export function withQuery(prepared: Prepared, extra: Readonly<Record<string, unknown>>): Prepared {
-  const added = encodeQuery(extra);
-  if (added === '') return prepared;
-  const url = prepared.url.includes('?') ? `${prepared.url}&${added.slice(1)}` : prepared.url + added;
-  return { ...prepared, url };
-}
-
-/**
- * What a DELETE answered with no body resolves to: `{ id, deleted: true }`, the id taken from the path's
- * last parameter (a number where the path takes an integer), the shape the API's deletion events carry.
- */
-export function deletedStub(operation: Operation, params: RequestParams): Record<string, unknown> {
-  const last = operation.pathParams[operation.pathParams.length - 1];
-  const value = last === undefined ? undefined : params.path?.[last.name];
-  if (value === undefined) return { deleted: true };
-  return { id: last?.type === 'integer' ? Number(value) : value, deleted: true };
-}
-
-/** The JSON body of a request; a body JSON cannot hold (a cycle, a BigInt) is refused before sending. */
-export function serialise(operation: Operation, body: unknown): string {
-  try {
-    return JSON.stringify(body);
-  } catch (error) {
-    throw new ParamsValidationError(
-      { body: [`cannot be sent as JSON: ${(error as Error).message}`] },
-      operation.id,
-    );
-  }
-}
+// The exchange on the wire, below the transport: ky loaded once, the runtime's fetch given the attempt's
+// signal, the body read within its bound, a failed fetch worded as a ConnectionError, and the bounded waits
+// on the caller's own code (a key function, a hook, a fetch) that may never settle.
 
 /**
  * A failed fetch as a ConnectionError. The runtime's text may quote the URL or headers, so the message and
@@ -67,47 +31,6 @@ function urlWithoutQuery(url: string): string {
   } catch {
     return '(an unparsable URL)';
   }
-}
-
-/** How a failed attempt reads in a log line: its HTTP status, else the error's name. */
-export function describe(error: Error): string {
-  const status = (error as { status?: unknown }).status;
-  return typeof status === 'number' ? `HTTP ${status}` : error.name;
-}
-
-/** A per-call `maxRetries`: a non-negative integer. */
-export function checkCount(value: number): number {
-  const problem = countProblem(value);
-  if (problem !== null) throw new ParamsValidationError({ maxRetries: [problem] });
-  return value;
-}
-
-/** A per-call `timeout`: positive milliseconds no larger than setTimeout accepts. */
-export function checkTimeout(value: number): number {
-  const problem = timeoutProblem(value);
-  if (problem !== null) throw new ParamsValidationError({ timeout: [problem] });
-  return value;
-}
-
-/** A per-call `deadline`: positive milliseconds no larger than setTimeout accepts. */
-export function checkDeadline(value: number): number {
-  const problem = timeoutProblem(value);
-  if (problem !== null) throw new ParamsValidationError({ deadline: [problem] });
-  return value;
-}
-
-/** A list call's `maxPages`: a positive integer. */
-export function checkMaxPages(value: number): number {
-  if (Number.isSafeInteger(value) && value > 0) return value;
-  throw new ParamsValidationError({ maxPages: [`must be a positive integer, got ${String(value)}`] });
-}
-
-/** A per-call `responseValidation`: one of the three modes. */
-export function checkValidation(value: unknown): ResponseValidation {
-  if (isResponseValidation(value)) return value;
-  throw new ParamsValidationError({
-    responseValidation: [`must be 'strict', 'warn' or 'off', got ${String(value)}`],
-  });
 }
 
 /** ky passes options it does not know to fetch as they are: how the attempt's signal reaches the fetch below. */
@@ -143,36 +66,6 @@ export function loadKy(): Promise<KyInstance> {
     },
   );
   return kyLoading;
-}
-
-/**
- * The last look at an error before a call rejects with it, hands it to a hook or publishes it: a message,
- * stack or `cause` that quotes a secret (a hook's or a custom fetch's text echoing the request) is redacted.
- * Server text was redacted when the error was built; this catches what the caller's own code put there.
- */
-export function scrubError(error: unknown, secrets: readonly string[]): void {
-  if (!(error instanceof Error) || !isShopError(error) || !Object.isExtensible(error)) return;
-  const message = redact(error.message, secrets);
-  if (message !== error.message) {
-    Object.defineProperty(error, 'message', { value: message, writable: true, configurable: true });
-  }
-  if (typeof error.stack === 'string') {
-    const stack = redact(error.stack, secrets);
-    if (stack !== error.stack) error.stack = stack;
-  }
-  const cause = (error as { cause?: unknown }).cause;
-  if (cause !== undefined && !isShopError(cause) && quotesSecret(cause, secrets)) {
-    Object.defineProperty(error, 'cause', {
-      value: redactedCause(cause, secrets),
-      writable: true,
-      configurable: true,
-    });
-  }
-}
-
-function quotesSecret(value: unknown, secrets: readonly string[]): boolean {
-  const text = value instanceof Error ? `${value.message}\n${value.stack ?? ''}` : String(value);
-  return redact(text, secrets) !== text;
 }
 
 /**

@@ -1,0 +1,52 @@
+// The server side of bench/sandbox-list.ts, in a child process of its own: the sandbox seeded with
+// `--records reservations=N` served on loopback, or (mode `bare`) a bare node:http server answering each of
+// the bench's paths with the JSON the sandbox answered it with, computed once at start. Prints the port, then
+// answers `memory` messages with this process's heap and RSS.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createSandbox } from '../src/testing/sandbox.js';
+
+const mode = process.argv[2] === 'bare' ? 'bare' : 'sandbox';
+const records = Number(process.argv[3] ?? 50_000);
+const paths: string[] = JSON.parse(process.argv[4] ?? '[]');
+
+const sandbox = createSandbox({
+  records: { reservations: records },
+  rateLimits: { perMinute: 1_000_000_000, perDay: null },
+  now: '2026-06-01T12:00:00Z',
+});
+const key = sandbox.createKey();
+const send = (message: unknown) => process.send?.(message);
+
+if (mode === 'sandbox') {
+  const served = await sandbox.listen();
+  send({ port: Number(new URL(served.url).port), key });
+} else {
+  // The same bytes the sandbox answers, fetched once; from then on only node:http runs per request.
+  const bodies = new Map<string, string>();
+  for (const path of paths) {
+    const response = await sandbox.handle(
+      new Request(`https://sandbox.shop.test${path}`, { headers: { Authorization: `Bearer ${key}` } }),
+    );
+    bodies.set(path, await response.text());
+  }
+  const server = createServer((request, response) => {
+    const body = bodies.get(request.url ?? '') ?? '{"status":"error"}';
+    response.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+    });
+    response.end(body);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  send({ port: (server.address() as AddressInfo).port, key });
+}
+
+process.on('message', (message) => {
+  if (message === 'memory') {
+    globalThis.gc?.();
+    const { heapUsed, rss } = process.memoryUsage();
+    send({ heapUsed, rss });
+  }
+});
+process.on('disconnect', () => process.exit(0));

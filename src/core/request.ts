@@ -1,0 +1,204 @@
+import { mergeHeaders } from '../internal/headers.js';
+import { compilePath, type PathBuilder } from '../internal/path.js';
+import { ParamsValidationError } from './errors/params-validation-error.js';
+import type { Checker } from './lazy-validation.js';
+import type { HttpMethod, Operation } from './operation.js';
+import type { RequestParams } from './params.js';
+import type { RequestOptions } from './request-options.js';
+
+// One call's request, built once for all its attempts from the operation, the checked params and the call's
+// options: URL (path and query encoded), method, headers, body, Idempotency-Key, and the loaded checker its
+// answer is checked with.
+
+/** The request of one call, the same for every attempt. */
+export interface Prepared {
+  readonly label: string;
+  readonly url: string;
+  readonly method: HttpMethod;
+  /** Copied by ky into every attempt's Request: a hook that changes its headers changes nothing else. */
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * True when no header the caller gave names `authorization` (a value replaces the key's, null removes it):
+   * each attempt then adds the key's `Authorization: Bearer`, read for that attempt.
+   */
+  readonly keyed: boolean;
+  readonly body: string | undefined;
+  readonly idempotencyKey: string | null;
+  /** A DELETE's result when the server answers 2xx with no body at all (204 No Content). */
+  readonly emptyResult: Readonly<Record<string, unknown>> | undefined;
+  /** The operation's schemas and the validators, loaded before the params were checked: the answer's check. */
+  readonly checker: Checker;
+}
+
+/** The headers every request of one client starts from, built once per client. */
+export interface BaseHeaders {
+  /** The client's default headers. */
+  readonly plain: Readonly<Record<string, string>>;
+  /** The same with `content-type: application/json`, for a request with a body. */
+  readonly json: Readonly<Record<string, string>>;
+  /** False when the default headers name `authorization` themselves: then the key's is not added. */
+  readonly keyed: boolean;
+}
+
+/** The value `authorization` holds while a call's headers are merged: still there after, the key is sent. */
+const KEY_SLOT = '\0key';
+
+/** The {@link BaseHeaders} of a client with `defaultHeaders`. */
+export function baseHeaders(defaultHeaders: Readonly<Record<string, string>>): BaseHeaders {
+  return {
+    plain: defaultHeaders,
+    json: { ...defaultHeaders, 'content-type': 'application/json' },
+    keyed: !('authorization' in defaultHeaders),
+  };
+}
+
+/** The `Authorization` value of an API key: the one place the header is spelled. */
+export function bearer(key: string): string {
+  return `Bearer ${key}`;
+}
+
+const paths = new WeakMap<Operation, PathBuilder>();
+
+/** The request of a call whose params were checked (with `checker`): built once for all attempts. */
+export function prepare(
+  baseUrl: string,
+  base: BaseHeaders,
+  operation: Operation,
+  checker: Checker,
+  params: RequestParams,
+  options: RequestOptions | undefined,
+): Prepared {
+  let buildPath = paths.get(operation);
+  if (!buildPath) {
+    buildPath = compilePath(operation.path, operation.pathParams, operation.id);
+    paths.set(operation, buildPath);
+  }
+  const path = buildPath(params.path);
+  const body = params.body === undefined ? undefined : serialise(operation, params.body);
+  let headers = body === undefined ? base.plain : base.json;
+  let keyed = base.keyed;
+  if (options?.headers) {
+    // The slot shows whether the caller's headers named `authorization` (set or removed) or left it to the key.
+    const merged = mergeHeaders(keyed ? { ...headers, authorization: KEY_SLOT } : headers, options.headers);
+    keyed = merged.authorization === KEY_SLOT;
+    if (keyed) delete merged.authorization;
+    headers = merged;
+  }
+  let idempotencyKey: string | null = null;
+  if (operation.method === 'POST') {
+    idempotencyKey = resolveIdempotencyKey(options?.idempotencyKey ?? headers['idempotency-key']);
+    headers = { ...headers, 'idempotency-key': idempotencyKey };
+  }
+  return {
+    label: `${operation.method} ${path}`,
+    url: baseUrl + path + encodeQuery(params.query),
+    method: operation.method,
+    headers,
+    keyed,
+    body,
+    idempotencyKey,
+    emptyResult: operation.method === 'DELETE' ? deletedStub(operation, params) : undefined,
+    checker,
+  };
+}
+
+/** `prepared` with `extra` added to its query string. */
+export function withQuery(prepared: Prepared, extra: Readonly<Record<string, unknown>>): Prepared {
+  const added = encodeQuery(extra);
+  if (added === '') return prepared;
+  const url = prepared.url.includes('?') ? `${prepared.url}&${added.slice(1)}` : prepared.url + added;
+  return { ...prepared, url };
+}
+
+/**
+ * What a DELETE answered with no body resolves to: `{ id, deleted: true }`, the id taken from the path's
+ * last parameter (a number where the path takes an integer), the shape the API's deletion events carry.
+ */
+function deletedStub(operation: Operation, params: RequestParams): Record<string, unknown> {
+  const last = operation.pathParams[operation.pathParams.length - 1];
+  const value = last === undefined ? undefined : params.path?.[last.name];
+  if (value === undefined) return { deleted: true };
+  return { id: last?.type === 'integer' ? Number(value) : value, deleted: true };
+}
+
+/** The JSON body of a request; a body JSON cannot hold (a cycle, a BigInt) is refused before sending. */
+function serialise(operation: Operation, body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    throw new ParamsValidationError(
+      { body: [`cannot be sent as JSON: ${(error as Error).message}`] },
+      operation.id,
+    );
+  }
+}
+
+/** The API refuses longer keys (reference section 8); the SDK refuses them first, before anything is sent. */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 100;
+
+/**
+ * The Idempotency-Key of a POST: the caller's, else a fresh UUID v4. Resolved once per call, so every retry
+ * of the call sends the same key and the server can replay instead of acting twice.
+ */
+export function resolveIdempotencyKey(callerKey: string | undefined): string {
+  if (callerKey === undefined) return globalThis.crypto.randomUUID(); // Web Crypto: on every runtime
+  if (typeof callerKey !== 'string' || callerKey.length === 0) {
+    throw new ParamsValidationError({ idempotencyKey: ['must be a non-empty string'] });
+  }
+  if (callerKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw new ParamsValidationError({
+      idempotencyKey: [`must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, got ${callerKey.length}`],
+    });
+  }
+  // A header value must be printable ASCII; anything else would fail inside fetch with a bare TypeError.
+  if (!/^[\x20-\x7e]+$/.test(callerKey)) {
+    throw new ParamsValidationError({ idempotencyKey: ['must be printable ASCII'] });
+  }
+  return callerKey;
+}
+
+// Query encoding of the design's "Transport rules": booleans as true/false, arrays comma-separated, a Date as
+// its ISO string, undefined and null left out. Values are percent-encoded whole, so an opaque cursor reaches
+// the server byte for byte (a `+` stays a plus, not a space).
+
+function scalar(name: string, value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      try {
+        return encodeURIComponent(value);
+      } catch {
+        break; // a lone UTF-16 surrogate cannot be percent-encoded: the typed error below says so
+      }
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (Number.isFinite(value)) return String(value);
+      break;
+    case 'object':
+      if (value instanceof Date && !Number.isNaN(value.getTime()))
+        return encodeURIComponent(value.toISOString());
+      break;
+  }
+  throw new ParamsValidationError({
+    [name]: ['must be a well-formed string, a finite number, a boolean, a valid Date or an array of them'],
+  });
+}
+
+/** `query` as a query string with its leading `?`, or `''` when nothing is left to send. */
+export function encodeQuery(query: Readonly<Record<string, unknown>> | undefined | null): string {
+  if (!query) return '';
+  let out = '';
+  for (const name in query) {
+    const value = query[name];
+    if (value === undefined || value === null) continue;
+    let encoded: string;
+    if (Array.isArray(value)) {
+      if (value.length === 0) continue;
+      encoded = value.map((item) => scalar(name, item)).join(',');
+    } else {
+      encoded = scalar(name, value);
+    }
+    out += `${out === '' ? '?' : '&'}${encodeURIComponent(name)}=${encoded}`;
+  }
+  return out;
+}

@@ -1,0 +1,261 @@
+import { preview, redact, redactedCopy, snippet } from '../internal/redact.js';
+import type { CallState } from './call.js';
+import { createApiError } from './errors/api-errors.js';
+import { HookError, InvalidResponseError, ResponseValidationError } from './errors/transport-errors.js';
+import type { Checker } from './lazy-validation.js';
+import type { SdkLogger } from './logger.js';
+import type { Operation } from './operation.js';
+import type { ListMeta } from './pagination.js';
+import type { CheckResult } from './validation.js';
+
+// The answer of one attempt: the envelope opened (or the error it stands for), then `data` checked with the
+// call's loaded checker under its validation mode, and a list's `meta` checked.
+
+/** The success envelope: `{status: 'ok', data, meta}`. `meta` is present on lists and availability. */
+export interface SuccessEnvelope {
+  readonly status: 'ok';
+  readonly data: unknown;
+  readonly meta?: unknown;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * Turns one response, whose body was read once as `text`, into its success envelope, or throws the error it
+ * stands for: the status's `ShopApiError` subclass (with `code` null when there is no error envelope), or
+ * `InvalidResponseError` for a 2xx that is not the envelope. Server text in messages is redacted of `secrets`.
+ * `emptyData`, when given, is the `data` of a 2xx with an empty body (a DELETE's 204 No Content).
+ */
+export function openEnvelope(
+  response: Response,
+  text: string,
+  secrets: readonly string[],
+  emptyData?: unknown,
+): SuccessEnvelope {
+  const { status, headers } = response;
+  if (text === '' && emptyData !== undefined && status >= 200 && status < 300) {
+    return { status: 'ok', data: emptyData };
+  }
+  const parsed = parseJson(text);
+  if (status >= 200 && status < 300) {
+    if (!parsed.ok) {
+      throw new InvalidResponseError(
+        `Expected a JSON envelope, got ${text === '' ? 'an empty body' : `'${snippet(text, secrets)}'`} (HTTP ${status})`,
+        status,
+        headers,
+      );
+    }
+    const body = parsed.value;
+    if (!isRecord(body) || body.status !== 'ok' || !('data' in body)) {
+      throw new InvalidResponseError(
+        `Expected the envelope {status: 'ok', data}, got '${snippet(text, secrets)}' (HTTP ${status})`,
+        status,
+        headers,
+      );
+    }
+    return body as unknown as SuccessEnvelope;
+  }
+  const error =
+    parsed.ok && isRecord(parsed.value) && parsed.value.status === 'error' ? parsed.value.error : null;
+  if (isRecord(error) && typeof error.code === 'string') {
+    // The server's words, redacted and cut short: a proxy may echo the request, and a message may be huge.
+    const message = typeof error.message === 'string' ? snippet(error.message, secrets, 500) : '';
+    const code = snippet(error.code, secrets, 100);
+    // A VALIDATION_ERROR's field reasons go into the message too, not only into details.
+    const fields = code === 'VALIDATION_ERROR' ? fieldMessages(error.details, secrets) : '';
+    return throwApi(
+      status,
+      code,
+      `${status} ${code}${message ? `: ${message}` : ''}${fields}`,
+      isRecord(error.details) ? redactedCopy(error.details, secrets) : undefined,
+      headers,
+    );
+  }
+  const start = text === '' ? 'empty body' : `'${snippet(text, secrets)}'`;
+  const reason = response.statusText ? `${status} ${response.statusText}` : `HTTP ${status}`;
+  return throwApi(status, null, `${reason} without an error envelope: ${start}`, undefined, headers);
+}
+
+/** ` (limit: must be between 1 and 200; from: is not a date)`: a VALIDATION_ERROR's reasons, for its message. */
+function fieldMessages(details: unknown, secrets: readonly string[]): string {
+  if (!isRecord(details)) return '';
+  const parts: string[] = [];
+  for (const [field, messages] of Object.entries(details).slice(0, 10)) {
+    const list = (Array.isArray(messages) ? messages : [messages]).filter(
+      (message): message is string => typeof message === 'string',
+    );
+    if (list.length > 0) parts.push(`${field}: ${list.join(', ')}`);
+  }
+  const text = redact(parts.join('; '), secrets);
+  return text === '' ? '' : ` (${text.length > 500 ? `${text.slice(0, 500)}...` : text})`;
+}
+
+function throwApi(
+  status: number,
+  code: string | null,
+  message: string,
+  details: unknown,
+  headers: Headers,
+): never {
+  throw createApiError({ status, code, message, details: isRecord(details) ? details : {}, headers });
+}
+
+/**
+ * What a response whose `data` breaks the operation's schema does: `'strict'` rejects with a
+ * ResponseValidationError, `'warn'` returns the data as received and reports the error through
+ * `onValidationIssue` and the logger, `'off'` returns it unchecked.
+ */
+export type ResponseValidation = 'strict' | 'warn' | 'off';
+
+/** Told of each response that broke its schema under `'warn'`; the error carries the issues and the `data`. */
+export type ValidationIssueListener = (error: ResponseValidationError) => void;
+
+const MODES: ReadonlySet<unknown> = new Set(['strict', 'warn', 'off']);
+
+/** True for a {@link ResponseValidation} value. */
+export function isResponseValidation(value: unknown): value is ResponseValidation {
+  return MODES.has(value);
+}
+
+interface PolicyConfig {
+  readonly logger: SdkLogger;
+  readonly onValidationIssue: ValidationIssueListener | undefined;
+  /** Redacted from the `data` an error keeps and from message excerpts. */
+  readonly secrets: readonly string[];
+}
+
+/** A single record's `data` under the call's validation mode, checked with the call's loaded `checker`. */
+export function validatedRecord(
+  operation: Operation,
+  { schemas, validators }: Checker,
+  response: Response,
+  data: unknown,
+  mode: ResponseValidation,
+  config: PolicyConfig,
+): unknown {
+  if (mode === 'off') return data;
+  return settle(
+    operation,
+    response,
+    data,
+    validators.check(schemas.result, data, schemas.resultIsInput === true),
+    mode,
+    config,
+  );
+}
+
+/** A page's `data` under the call's validation mode; an array in every mode, else InvalidResponseError. */
+export function validatedList(
+  operation: Operation,
+  { schemas, validators }: Checker,
+  response: Response,
+  data: unknown,
+  mode: ResponseValidation,
+  config: PolicyConfig,
+): unknown[] {
+  if (mode !== 'strict' && !Array.isArray(data)) {
+    throw new InvalidResponseError(
+      `Expected an array of items from ${operation.id}, got ${data === null ? 'null' : typeof data}`,
+      response.status,
+      response.headers,
+    );
+  }
+  if (mode === 'off') return data as unknown[];
+  return settle(
+    operation,
+    response,
+    data,
+    validators.checkList(schemas.result, data, schemas.resultIsInput === true),
+    mode,
+    config,
+  ) as unknown[];
+}
+
+function settle(
+  operation: Operation,
+  response: Response,
+  data: unknown,
+  result: CheckResult<unknown>,
+  mode: ResponseValidation,
+  config: PolicyConfig,
+): unknown {
+  if (result.ok) return result.value;
+  const issues = result.issues.map((issue) => ({ path: ['data', ...issue.path], message: issue.message }));
+  // The error keeps a redacted, depth-bounded copy of `data`: it may be logged or serialized anywhere.
+  const error = new ResponseValidationError(
+    operation.id,
+    issues,
+    response.status,
+    response.headers,
+    redactedCopy(data, config.secrets),
+  );
+  if (mode === 'strict') throw error;
+  config.logger.warn(`${error.message}; returning the data as received (responseValidation: 'warn')`, {
+    operation: operation.id,
+    method: operation.method,
+    path: operation.path,
+    status: response.status,
+    issues: issues.length,
+  });
+  if (config.onValidationIssue) {
+    try {
+      config.onValidationIssue(error);
+    } catch (thrown) {
+      const message = thrown instanceof Error ? thrown.message : String(thrown);
+      throw new HookError(`onValidationIssue threw: ${message}`, { cause: thrown });
+    }
+  }
+  return data;
+}
+
+/** What an attempt resolves to: `data` checked under the call's mode, and a list's `meta`. */
+export interface Accepted {
+  readonly data: unknown;
+  readonly meta: ListMeta | undefined;
+  readonly response: Response;
+}
+
+/** The answer of one attempt, opened: a record's `data`, or a page's items and its checked `meta`. */
+export function accepted(
+  call: CallState,
+  checker: Checker,
+  response: Response,
+  envelope: SuccessEnvelope,
+  mode: ResponseValidation,
+  config: PolicyConfig,
+): Accepted {
+  if (!call.list) {
+    return {
+      data: validatedRecord(call.spec, checker, response, envelope.data, mode, config),
+      meta: undefined,
+      response,
+    };
+  }
+  const meta = envelope.meta;
+  if (!isListMeta(meta)) {
+    throw new InvalidResponseError(
+      `Expected list meta {has_more, next_cursor} from ${call.operation}, got ${preview(meta ?? null, config.secrets)}`,
+      response.status,
+      response.headers,
+    );
+  }
+  return { data: validatedList(call.spec, checker, response, envelope.data, mode, config), meta, response };
+}
+
+/** A usable `meta`: a boolean `has_more`, and a cursor to follow whenever it is true. */
+export function isListMeta(meta: unknown): meta is ListMeta {
+  if (typeof meta !== 'object' || meta === null) return false;
+  const { has_more: hasMore, next_cursor: cursor } = meta as Record<string, unknown>;
+  if (hasMore === true) return typeof cursor === 'string' && cursor !== '';
+  return hasMore === false && (cursor === undefined || cursor === null || typeof cursor === 'string');
+}

@@ -1,0 +1,156 @@
+import type { SandboxCore } from '../core.js';
+import { lowerBound, Table } from '../state/table.js';
+import { canSeeLocation } from './access.js';
+import { FieldReader } from './fields.js';
+import type { ApiKey } from './keys.js';
+import { type OperationId, routeFor } from './operations.js';
+import { encodeCursor, readPageParams } from './pagination.js';
+import { ok, type RouteContext, type RouteDefinition, type RouteResult } from './route.js';
+
+/** How a query parameter is read (and refused with 400 VALIDATION_ERROR when malformed). */
+export type ListParamKind =
+  | 'string'
+  | 'integer'
+  | 'boolean'
+  | 'dateTime'
+  | { readonly oneOf: readonly string[] };
+
+/** One query parameter of a list: a filter on the rows, or (neither `field` nor `match`) an option of `render`. */
+export interface ListParam<T> {
+  readonly name: string;
+  readonly kind: ListParamKind;
+  /** The rows whose `field` equals the value (on a table: answered from an index). */
+  readonly field?: keyof T & string;
+  /** Or the rows `match` keeps. */
+  readonly match?: (row: T, value: never) => boolean;
+  /** The value when the request leaves the parameter out (read per request, e.g. from the clock). */
+  readonly fallback?: (sandbox: SandboxCore) => unknown;
+}
+
+/** What `render` and `where` see of the request: the sandbox, the key, and every parameter's value. */
+export interface ListContext {
+  readonly sandbox: SandboxCore;
+  readonly key: ApiKey;
+  readonly values: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * One list endpoint, described as data: where its rows live, the filters the reference names for it, what
+ * `updated_since` reads, who may see a row, and how a row is shown. `listRoute` serves it with the common
+ * pagination (limit, cursor; reference section 4), ascending by `position` (the id unless said otherwise).
+ */
+export interface ListSpec<T> {
+  /** The rows: a table (filters on fields are answered from its indexes) or a list ascending by `position`. */
+  readonly rows: (sandbox: SandboxCore) => Table<T & { id: number }> | readonly T[];
+  readonly params?: readonly ListParam<T>[];
+  /**
+   * Accepts `updated_since`: the ISO field the rows' change time is in (indexed on a table), or the change
+   * time in ms. Absent: the list takes no updated_since.
+   */
+  readonly changedAt?: (keyof T & string) | ((row: T, sandbox: SandboxCore) => number);
+  /** The location a row is at, for keys limited to some locations (reference section 1); absent: shop-wide. */
+  readonly location?: (row: T) => number | null | undefined;
+  /** A further test of each row, prepared once per request (retention, permissions per row). */
+  readonly where?: (context: ListContext) => (row: T) => boolean;
+  /** The cursor's sort key. @default the row's id */
+  readonly position?: (row: T) => number;
+  /** What the caller sees of a row. @default the row */
+  readonly render?: (row: T, context: ListContext) => unknown;
+}
+
+/** Above this share of the candidates, `updated_since` is tested row by row rather than gathered from its index. */
+const GATHER_SHARE = 0.25;
+
+/**
+ * The list endpoint `operationId` (method, path and permission from the generated operation table) served
+ * from `spec`. A page costs the rows it looks at: candidates come from the smallest index a filter names
+ * (or the table in id order), the cursor is found by binary search, and the scan stops at limit + 1 matches.
+ */
+export function listRoute<T>(operationId: OperationId, spec: ListSpec<T>): RouteDefinition {
+  return { ...routeFor(operationId), handle: (context) => list(spec, context) };
+}
+
+function read(reader: FieldReader, param: ListParam<unknown>): unknown {
+  const kind = param.kind;
+  if (kind === 'string') return reader.string(param.name);
+  if (kind === 'integer') return reader.integer(param.name);
+  if (kind === 'boolean') return reader.boolean(param.name);
+  if (kind === 'dateTime') return reader.dateTime(param.name);
+  return reader.string(param.name, { oneOf: kind.oneOf });
+}
+
+function list<T>(spec: ListSpec<T>, context: RouteContext): RouteResult {
+  const { sandbox, key } = context;
+  const reader = FieldReader.query(context.query);
+  const values: Record<string, unknown> = {};
+  const params = spec.params ?? [];
+  for (const param of params) {
+    values[param.name] = read(reader, param as ListParam<unknown>) ?? param.fallback?.(sandbox);
+  }
+  const since = spec.changedAt === undefined ? undefined : reader.dateTime('updated_since');
+  const page = readPageParams(reader);
+  reader.done();
+  const listContext: ListContext = { sandbox, key, values };
+  const position = spec.position ?? ((row: T) => (row as { id: number }).id);
+
+  const tests: ((row: T) => boolean)[] = [];
+  const source = spec.rows(sandbox);
+  const table = source instanceof Table ? (source as unknown as Table<T & { id: number }>) : null;
+  let candidates: readonly T[] = table ? table.ordered() : (source as readonly T[]);
+  for (const param of params) {
+    const value = values[param.name];
+    if (value === undefined) continue;
+    if (param.field !== undefined) {
+      const field = param.field;
+      if (table) {
+        const matching = table.equal(field, value);
+        if (matching.length < candidates.length) candidates = matching;
+      }
+      tests.push((row) => row[field] === value);
+    } else if (param.match !== undefined) {
+      const match = param.match as (row: T, value: unknown) => boolean;
+      tests.push((row) => match(row, value));
+    }
+  }
+  if (since !== undefined && spec.changedAt !== undefined) {
+    const changedAt = spec.changedAt;
+    if (typeof changedAt === 'string') {
+      const field = changedAt;
+      tests.push((row) => Date.parse(row[field] as string) >= since);
+      if (table) {
+        const changed = table.changedSince(field, since);
+        // Few changed rows (a sync catching up): gather them in id order instead of scanning the table.
+        if (changed.count < candidates.length * GATHER_SHARE) {
+          candidates = changed.rows.sort((a, b) => a.id - b.id);
+        }
+      }
+    } else {
+      tests.push((row) => changedAt(row, sandbox) >= since);
+    }
+  }
+  if (spec.location !== undefined && key.locations !== null) {
+    const location = spec.location;
+    tests.push((row) => canSeeLocation(key, location(row)));
+  }
+  if (spec.where !== undefined) tests.push(spec.where(listContext));
+
+  const start = page.after === null ? 0 : lowerBound(candidates, page.after + 1, position);
+  const slice: T[] = [];
+  let hasMore = false;
+  for (let index = start; index < candidates.length; index++) {
+    const row = candidates[index]!;
+    if (!tests.every((test) => test(row))) continue;
+    if (slice.length === page.limit) {
+      hasMore = true;
+      break;
+    }
+    slice.push(row);
+  }
+  const last = slice.at(-1);
+  const render = spec.render;
+  return ok(render ? slice.map((row) => render(row, listContext)) : slice, {
+    limit: page.limit,
+    has_more: hasMore,
+    next_cursor: hasMore && last !== undefined ? encodeCursor(position(last)) : null,
+  });
+}

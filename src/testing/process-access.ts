@@ -1,0 +1,47 @@
+import type { ActivityLog } from './activity.js';
+import type { Sandbox } from './sandbox.js';
+
+/**
+ * @internal What the CLI's `shop-mgmt sandbox` process needs of a sandbox beyond its public API
+ * (`sandbox.trigger` makes the events, `sandbox.webhooks` lists endpoints): the activity log it streams, the
+ * control surface's key check, the one-shot override of `trigger --override`, the counts a restored `--state`
+ * reports and an endpoint's secrets (`--forward-to` reuses an endpoint whose secret matches). Package-internal: not exported from `shop-mgmt/testing`, so
+ * the CLI reads these through this one narrow door instead of reaching into the sandbox's core.
+ */
+export interface SandboxProcessAccess {
+  /** The live log of requests, deliveries and events (`/_sandbox/logs` streams it). */
+  readonly activity: ActivityLog;
+  /** Checks a key as the API does (failed attempts count toward its lockout), without a request's rate cost. */
+  authenticate(authorization: string | null): boolean;
+  /** Changes the payload of the next event of `type` with `apply`; `done` is told when it happened. */
+  armOverride(type: string, apply: (object: Record<string, unknown>) => void, done: () => void): void;
+  /** Drops an armed override that no event used. */
+  disarmOverride(): void;
+  /** How many API keys the sandbox holds (a restored `--state` reports it). */
+  keyCount(): number;
+  /** How many events the feed holds. */
+  eventCount(): number;
+  /** The secrets a webhook endpoint accepts deliveries signed with, as it holds them; empty for an unknown id. */
+  endpointSecrets(id: string): readonly string[];
+}
+
+/** @internal The CLI's door into `sandbox` (see `SandboxProcessAccess`). */
+export function processAccess(sandbox: Sandbox): SandboxProcessAccess {
+  const core = sandbox.core;
+  return {
+    activity: core.activity,
+    authenticate: (authorization) => {
+      try {
+        core.keys.authenticate(authorization, '127.0.0.1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    armOverride: (type, apply, done) => core.overrides.arm(type, apply, done),
+    disarmOverride: () => core.overrides.disarm(),
+    keyCount: () => core.keys.size,
+    eventCount: () => core.events.all().length,
+    endpointSecrets: (id) => [...(core.endpoints.find(id)?.secrets ?? [])],
+  };
+}
