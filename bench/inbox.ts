@@ -14,7 +14,7 @@
  * 3. Answer time at a steady 200 deliveries a second (BENCH_STEADY_S seconds, default 5) with the workers
  *    running: p50 and p99 of the time from sending to the whole answer.
  * Targets (issue 17): the SQLite inbox at least 0.5x the floor's deliveries a second; answer p99 under 50 ms at
- * 200 deliveries a second. Postgres and Redis are servers this script starts (bench/redis-server.ts,
+ * 200 deliveries a second. Postgres and Redis are servers this script starts (test/setup/redis-server.ts,
  * test/setup/postgres-server.ts: no fsync on that Postgres); each is skipped when not installed.
  * Prints medians with min-max over BENCH_ROUNDS (default 5) and the load average before and after.
  */
@@ -32,7 +32,7 @@ import { SqliteInboxStore } from '../src/sync/inbox/sqlite.js';
 import type { InboxHandler, InboxStore } from '../src/sync/inbox/types.js';
 import { createWebhookHandler, MemoryDedupeStore, signPayload } from '../src/webhooks/index.js';
 import { hasPostgresServer, startOwnPostgres } from '../test/setup/postgres-server.js';
-import { hasRedisServer, startOwnRedis } from './redis-server.js';
+import { hasRedisServer, startOwnRedis } from '../test/setup/redis-server.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 2000);

@@ -11,7 +11,7 @@
 // failed with an error outside the SDK's ShopError family (target 0). Stops by itself.
 
 import { createSandbox } from '../src/testing/index.js';
-import { type OwnRedis, startOwnRedis } from './redis-server.js';
+import { type OwnRedis, startOwnRedis } from '../test/setup/redis-server.js';
 import type { CallOutcome, WorkerSetup } from './scale-worker.js';
 import { startWorkers } from './scale-workers.js';
 

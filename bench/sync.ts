@@ -20,7 +20,7 @@ import { ShopSync } from '../src/sync/engine/shop-sync.js';
 import { createSandbox } from '../src/testing/sandbox.js';
 import { listen } from '../src/testing/server.js';
 import { hasPostgresServer, startOwnPostgres } from '../test/setup/postgres-server.js';
-import { hasRedisServer, startOwnRedis } from './redis-server.js';
+import { hasRedisServer, startOwnRedis } from '../test/setup/redis-server.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {

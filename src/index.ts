@@ -23,7 +23,6 @@ export {
   InternalServerError,
   InvalidResponseError,
   isShopError,
-  isWebhookVerificationError,
   MethodNotAllowedError,
   NotFoundError,
   ParamsValidationError,
@@ -37,9 +36,6 @@ export {
   ShopError,
   TimeoutError,
   UnprocessableEntityError,
-  WebhookConfigurationError,
-  WebhookVerificationError,
-  type WebhookVerificationReason,
 } from './core/errors/index.js';
 export type {
   ShopAfterResponseHook,
@@ -72,7 +68,7 @@ export {
   type RateLimitStore,
 } from './core/rate-limit-store.js';
 export type { RequestHeaders, RequestOptions } from './core/request-options.js';
-export { APIResource } from './core/resource.js';
+export { APIResource, type ResourceClient } from './core/resource.js';
 export type { ResponseValidation, ValidationIssueListener } from './core/response.js';
 export type { ThrottleOption, ThrottlePace } from './core/throttle.js';
 export {
@@ -100,6 +96,13 @@ export * from './resources/index.js';
 // Keeping a mirror in step: the event-feed catch-up and the inventory mirror.
 export * from './sync/index.js';
 export { VERSION } from './version.js';
+// The webhook errors live with webhooks (built on ShopError), exported here too as they always were.
+export {
+  isWebhookVerificationError,
+  WebhookConfigurationError,
+  WebhookVerificationError,
+  type WebhookVerificationReason,
+} from './webhooks/errors.js';
 // Typed events, shared with `shop-mgmt/webhooks` (type-only here: the parser lives there).
 export type {
   KnownShopEvent,

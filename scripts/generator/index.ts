@@ -37,6 +37,10 @@ ${MARKER} DO NOT EDIT any file here by hand.
 - Change the spec, then run \`npm run generate\` to rewrite this folder.
 - \`npm run generate:check\` (run in CI) fails when this folder differs from what the spec generates.
 
+Floor: core (src/README.md), beside core/: the tables the spec fills in for core's contracts
+(\`operations.ts\` implements core's \`Operation\`; core's errors are typed by \`error-codes.ts\`).
+\`sync-schema.ts\` alone sits on the programs floor, with the sync engine whose shapes type it.
+
 Files: \`schemas.ts\` (for every record, a documented interface and the \`zod/mini\` schema that
 \`satisfies\` it), \`enums.ts\` (the known values of every open enum, as \`as const\` lists and types),
 \`params.ts\` (request parameters: a documented type and its schema per operation), \`operations.ts\` (the

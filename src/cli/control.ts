@@ -1,7 +1,7 @@
 import type { EventType } from '../generated/event-types.js';
 import { processAccess, type SandboxProcessAccess } from '../testing/process-access.js';
 import type { Sandbox } from '../testing/sandbox.js';
-import { triggerCatalog } from '../testing/triggers.js';
+import { triggerList } from '../testing/triggers.js';
 import { logStream } from './log-stream.js';
 import { applyOverrides, type OverrideMap, overrideProblems } from './overrides.js';
 
@@ -31,7 +31,7 @@ export class SandboxControl {
       });
     }
     const path = new URL(request.url).pathname.slice(CONTROL_PREFIX.length);
-    if (request.method === 'GET' && path === 'triggers') return answer(200, { triggers: triggerCatalog() });
+    if (request.method === 'GET' && path === 'triggers') return answer(200, { triggers: triggerList() });
     if (request.method === 'GET' && path === 'logs') {
       return logStream(this.#access.activity, request.headers.get('last-event-id'));
     }
@@ -47,7 +47,7 @@ export class SandboxControl {
   async #trigger(request: Request): Promise<Response> {
     const body = (await request.json().catch(() => null)) as { type?: unknown; override?: unknown } | null;
     const type = typeof body?.type === 'string' ? body.type : '';
-    const known = triggerCatalog().find((entry) => entry.type === type);
+    const known = triggerList().find((entry) => entry.type === type);
     const problems = known?.supported ? overrideProblems(type, body?.override) : [];
     if (problems.length > 0) return answer(400, { error: problems.join('\n'), invalid: true });
     const override = (body?.override ?? {}) as OverrideMap;

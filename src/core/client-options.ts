@@ -1,5 +1,5 @@
 import { readEnv } from '../internal/env.js';
-import { mergeHeaders, userAgent } from '../internal/headers.js';
+import { userAgent } from '../internal/headers.js';
 import {
   byteCountProblem,
   countProblem,
@@ -10,6 +10,7 @@ import {
 import { RETRY_BACKOFF, type TestOptions } from '../internal/test-hooks.js';
 import { ParamsValidationError } from './errors/params-validation-error.js';
 import { ShopError } from './errors/shop-error.js';
+import { mergeHeaders } from './headers.js';
 import { NO_HOOKS, type PreparedHooks, prepareHooks, type ShopHooks } from './hooks.js';
 import { isLogLevel, type Logger, type LogLevel, SdkLogger } from './logger.js';
 import type { RequestHeaders } from './request-options.js';

@@ -1,16 +1,11 @@
+import type { PathParam } from '../internal/path.js';
 import type { z } from '../internal/schema-types.js';
 import { ParamsValidationError } from './errors/params-validation-error.js';
 
 /** The HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** A `{name}` segment of an operation's path, with the type the caller must pass for it. */
-export interface PathParam {
-  /** The placeholder's name, e.g. `id` for `{id}`; also the key of `params.path` that fills it. */
-  readonly name: string;
-  /** `integer`: a safe integer or a string of digits (ids); `string`: any non-empty value, encoded whole. */
-  readonly type: 'integer' | 'string';
-}
+export type { PathParam };
 
 /**
  * One endpoint of the API, as generated from spec/openapi.yaml into `src/generated/operations.ts`.

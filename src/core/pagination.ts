@@ -1,8 +1,8 @@
 import type { ListMeta as DocumentedListMeta } from '../generated/schemas.js';
 import { APIPromise, LazyAPIResponse } from './api-promise.js';
+import type { CallState } from './call.js';
 import { ShopError } from './errors/shop-error.js';
 import { InvalidResponseError } from './errors/transport-errors.js';
-import type { ReceivedPage } from './transport.js';
 
 /**
  * The `meta` of a cursor-paginated list (reference section 4): the spec's `ListMeta`, whose field types it
@@ -13,6 +13,14 @@ export interface ListMeta
   extends Pick<DocumentedListMeta, 'has_more' | 'next_cursor'>,
     Partial<Pick<DocumentedListMeta, 'limit'>> {
   readonly [field: string]: unknown;
+}
+
+/** A validated page, as the transport hands it to a walk: its items, its `meta`, the response and the call. */
+export interface ReceivedPage<T> {
+  readonly data: T[];
+  readonly meta: ListMeta;
+  readonly response: Response;
+  readonly call: CallState;
 }
 
 /**

@@ -1,9 +1,9 @@
-import { mergeHeaders } from '../internal/headers.js';
-import { compilePath, type PathBuilder } from '../internal/path.js';
 import { ParamsValidationError } from './errors/params-validation-error.js';
+import { mergeHeaders } from './headers.js';
 import type { Checker } from './lazy-validation.js';
 import type { HttpMethod, Operation } from './operation.js';
 import type { RequestParams } from './params.js';
+import { compilePath, type PathBuilder } from './path.js';
 import type { RequestOptions } from './request-options.js';
 
 // One call's request, built once for all its attempts from the operation, the checked params and the call's

@@ -35,11 +35,6 @@ export interface Received<T> {
   readonly call: CallState;
 }
 
-/** A validated page: its items, its `meta`, and the response. */
-export interface ReceivedPage<T> extends Received<T[]> {
-  readonly meta: ListMeta;
-}
-
 /** What one call runs with: the client's settings with the call's options over them, resolved once. */
 interface CallSettings {
   readonly policy: RetryPolicy;

@@ -1,5 +1,3 @@
-import { ParamsValidationError } from '../core/errors/params-validation-error.js';
-import type { RequestHeaders } from '../core/request-options.js';
 import { VERSION } from '../version.js';
 import { describeRuntime } from './env.js';
 
@@ -14,30 +12,33 @@ const FORBIDDEN_VALUE_CHARS = /[\r\n\0]/;
 // which the transport could not tell from a failed connection.
 const BEYOND_LATIN1 = /[\u0100-\uffff]/;
 
-function refuse(message: string): never {
-  throw new ParamsValidationError({ headers: [message] });
-}
-
-function apply(into: Record<string, string>, name: unknown, value: unknown): void {
+/** Applies one header to `into`; returns what is wrong with it instead, or null. */
+function apply(into: Record<string, string>, name: unknown, value: unknown): string | null {
   if (typeof name !== 'string' || !TOKEN.test(name))
-    refuse(`${JSON.stringify(name)} is not a valid header name`);
+    return `${JSON.stringify(name)} is not a valid header name`;
   const key = name.toLowerCase();
   if (value === undefined || value === null) {
     delete into[key];
-    return;
+    return null;
   }
-  if (typeof value !== 'string') refuse(`the value of ${JSON.stringify(name)} must be a string`);
+  if (typeof value !== 'string') return `the value of ${JSON.stringify(name)} must be a string`;
   if (FORBIDDEN_VALUE_CHARS.test(value)) {
-    refuse(`the value of ${JSON.stringify(name)} holds a line break or NUL, which no header may carry`);
+    return `the value of ${JSON.stringify(name)} holds a line break or NUL, which no header may carry`;
   }
   if (BEYOND_LATIN1.test(value)) {
-    refuse(
+    return (
       `the value of ${JSON.stringify(name)} has a character outside Latin-1, which HTTP headers cannot carry; ` +
-        'encode it first (encodeURIComponent)',
+      'encode it first (encodeURIComponent)'
     );
   }
   into[key] = value;
+  return null;
 }
+
+/** Headers merged, or what is wrong with the first one that could not be. */
+export type MergedHeaders =
+  | { readonly headers: Record<string, string>; readonly problem: null }
+  | { readonly headers: null; readonly problem: string };
 
 function isHeadersLike(value: object): value is Headers {
   // Duck-typed, so a Headers from a polyfill or another realm is read as one too.
@@ -48,30 +49,35 @@ function isHeadersLike(value: object): value is Headers {
  * A copy of `base` with the caller's headers applied over it, names lower-cased, so `Authorization` from the
  * caller replaces the SDK's `authorization` instead of being sent beside it; a null or undefined value
  * removes the header. Takes what `fetch` takes (`Headers`, `[name, value]` pairs, a record). A name or
- * value fetch would refuse is refused here with a typed error, before anything is sent.
+ * value fetch would refuse comes back as the problem (nothing here throws): the caller chooses the error
+ * (src/core/headers.ts), before anything is sent.
  */
-export function mergeHeaders(
-  base: Readonly<Record<string, string>>,
-  extra: RequestHeaders | undefined,
-): Record<string, string> {
+export function mergeHeaderValues(base: Readonly<Record<string, string>>, extra: unknown): MergedHeaders {
   const merged: Record<string, string> = { ...base };
-  if (extra === undefined || extra === null) return merged;
+  const refused = (problem: string): MergedHeaders => ({ headers: null, problem });
+  if (extra === undefined || extra === null) return { headers: merged, problem: null };
   if (typeof extra !== 'object') {
-    refuse('must be a Headers, an array of [name, value] pairs or an object of header values');
+    return refused('must be a Headers, an array of [name, value] pairs or an object of header values');
   }
   if (Array.isArray(extra)) {
     for (const pair of extra as readonly unknown[]) {
       if (!Array.isArray(pair) || pair.length !== 2)
-        refuse('each entry of a header array must be a [name, value] pair');
-      apply(merged, pair[0], pair[1]);
+        return refused('each entry of a header array must be a [name, value] pair');
+      const problem = apply(merged, pair[0], pair[1]);
+      if (problem !== null) return refused(problem);
     }
   } else if (isHeadersLike(extra)) {
+    let problem: string | null = null;
     extra.forEach((value, name) => {
-      apply(merged, name, value);
+      problem ??= apply(merged, name, value);
     });
+    if (problem !== null) return refused(problem);
   } else {
     const record = extra as Readonly<Record<string, unknown>>;
-    for (const name of Object.keys(record)) apply(merged, name, record[name]);
+    for (const name of Object.keys(record)) {
+      const problem = apply(merged, name, record[name]);
+      if (problem !== null) return refused(problem);
+    }
   }
-  return merged;
+  return { headers: merged, problem: null };
 }

@@ -1,69 +1,77 @@
-import { ParamsValidationError } from '../core/errors/params-validation-error.js';
-import type { PathParam } from '../core/operation.js';
-
 // A path segment is the one place caller data reaches the URL's path, so it is encoded whole and the dot
-// segments a URL parser would resolve (`..` climbing out of /v1/range) are refused outright.
+// segments a URL parser would resolve (`..` climbing out of /v1/range) are refused outright. Nothing here
+// throws: a refused value comes back as a PathProblem, and the caller (src/core/path.ts) chooses the error.
 
-function refuse(name: string, message: string, operation: string | null = null): never {
-  throw new ParamsValidationError({ [name]: [message] }, operation);
+/** A `{name}` segment of an operation's path, with the type the caller must pass for it. */
+export interface PathParam {
+  /** The placeholder's name, e.g. `id` for `{id}`; also the key of `params.path` that fills it. */
+  readonly name: string;
+  /** `integer`: a safe integer or a string of digits (ids); `string`: any non-empty value, encoded whole. */
+  readonly type: 'integer' | 'string';
 }
 
-/** `value` as one encoded path segment; refuses empty values, `.` and `..`, and non-scalar values. */
-export function encodePathSegment(value: unknown, name: string): string {
+/** Why a value cannot fill the placeholder `name`. */
+export interface PathProblem {
+  readonly name: string;
+  readonly problem: string;
+}
+
+/** An encoded path, or what is wrong with one of its values. */
+export type FilledPath =
+  | { readonly path: string; readonly problem: null }
+  | {
+      readonly path: null;
+      readonly problem: PathProblem;
+    };
+
+/** `value` as one encoded path segment, or what is wrong with it: empty, `.` or `..`, or not a scalar. */
+export function encodePathSegment(value: unknown, name: string): string | PathProblem {
+  const refuse = (problem: string): PathProblem => ({ name, problem });
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) refuse(name, 'must be a finite number');
+    if (!Number.isFinite(value)) return refuse('must be a finite number');
     return String(value);
   }
-  if (typeof value !== 'string') refuse(name, `must be a string or a number, got ${typeof value}`);
-  if (value === '' || value === '.' || value === '..') refuse(name, `must not be ${JSON.stringify(value)}`);
+  if (typeof value !== 'string') return refuse(`must be a string or a number, got ${typeof value}`);
+  if (value === '' || value === '.' || value === '..') return refuse(`must not be ${JSON.stringify(value)}`);
   try {
     return encodeURIComponent(value);
   } catch {
     // A lone UTF-16 surrogate has no UTF-8 form: encodeURIComponent throws a bare URIError.
-    return refuse(name, 'must be a well-formed string (it holds a lone UTF-16 surrogate)');
+    return refuse('must be a well-formed string (it holds a lone UTF-16 surrogate)');
   }
 }
 
-function checkParam(param: PathParam, value: unknown, operation: string | null): string {
-  if (value === undefined || value === null) refuse(param.name, 'is required', operation);
+function fillParam(param: PathParam, value: unknown): string | PathProblem {
+  if (value === undefined || value === null) return { name: param.name, problem: 'is required' };
   if (param.type === 'integer') {
     const ok =
       (typeof value === 'number' && Number.isSafeInteger(value)) ||
       (typeof value === 'string' && /^\d+$/.test(value));
-    if (!ok) refuse(param.name, `must be an integer id, got ${shownValue(value)}`, operation);
+    if (!ok) return { name: param.name, problem: `must be an integer id, got ${shownValue(value)}` };
   }
-  try {
-    return encodePathSegment(value, param.name);
-  } catch (error) {
-    if (error instanceof ParamsValidationError) throw new ParamsValidationError(error.details, operation);
-    throw error;
-  }
+  return encodePathSegment(value, param.name);
 }
 
-/** Fills an operation's path template such as `/v1/range/reservations/{id}/cancel`. */
-export type PathBuilder = (params: Readonly<Record<string, unknown>> | undefined) => string;
+/** Fills a path template such as `/v1/range/reservations/{id}/cancel`. */
+export type PathFiller = (params: Readonly<Record<string, unknown>> | undefined) => FilledPath;
 
 /**
  * Splits `template` once, so a request only concatenates. Placeholders not listed in `pathParams` are
- * treated as strings.
+ * treated as strings. The first value that cannot fill its placeholder is returned as the problem.
  */
-export function compilePath(
-  template: string,
-  pathParams: readonly PathParam[],
-  operation: string | null = null,
-): PathBuilder {
+export function pathFiller(template: string, pathParams: readonly PathParam[]): PathFiller {
   const pieces = template.split(/\{([^}]+)\}/);
-  if (pieces.length === 1) return () => template;
+  if (pieces.length === 1) return () => ({ path: template, problem: null });
   const byName = new Map(pathParams.map((param) => [param.name, param]));
   return (params) => {
     let out = pieces[0] ?? '';
     for (let i = 1; i < pieces.length; i += 2) {
       const name = pieces[i] ?? '';
-      out +=
-        checkParam(byName.get(name) ?? { name, type: 'string' }, params?.[name], operation) +
-        (pieces[i + 1] ?? '');
+      const segment = fillParam(byName.get(name) ?? { name, type: 'string' }, params?.[name]);
+      if (typeof segment !== 'string') return { path: null, problem: segment };
+      out += segment + (pieces[i + 1] ?? '');
     }
-    return out;
+    return { path: out, problem: null };
   };
 }
 

@@ -1,12 +1,18 @@
-import type { FeedEvent } from './catch-up.js';
 import type { Checkpoint, HeldClaim } from './checkpoint.js';
 import { compareTimestamps, isTimestamp, secondsBefore } from './timestamps.js';
+
+/** The least of an event the catch-up reads; `ShopClient`'s events satisfy it. */
+export interface FeedEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly created_at: string;
+}
 
 /**
  * What one catch-up run knows of the feed around its checkpoint: the last event passed; the ids passed
  * within `overlapSeconds` before it (a run reads that overlap again, because an event can become visible
  * after events created later, and the ids tell it from what was passed); and the events whose claim another
- * handler held, which every run reads again until their claim has settled.
+ * handler held, which every run reads again until their claim is done, released, or held past `settleSeconds`.
  */
 export class CatchUpState {
   #position: { readonly id: string; readonly createdAt: string } | null;
@@ -47,7 +53,7 @@ export class CatchUpState {
     this.readFrom = from;
   }
 
-  /** The held claim of `event`, if an earlier run found its claim held and it has not settled. */
+  /** The held claim of `event`, if an earlier run found its claim held and it is still held. */
   heldClaim(event: FeedEvent): HeldClaim | undefined {
     const claim = this.#held.get(event.id);
     if (claim) this.#heldMet.add(event.id);
@@ -70,7 +76,7 @@ export class CatchUpState {
     );
   }
 
-  /** Records `event` as passed (handed on, or its claim settled); the checkpoint only ever moves forward. */
+  /** Records `event` as passed (handed on, or its claim done, released or held too long); the checkpoint only ever moves forward. */
   pass(event: FeedEvent): void {
     this.#held.delete(event.id);
     this.#seen.set(event.id, event.created_at);

@@ -9,17 +9,10 @@ import {
 import type { EventType, ShopEvent } from '../webhooks/events.js';
 import { bounded } from '../webhooks/respond-within.js';
 import type { EventContext, EventHandler } from '../webhooks/router.js';
-import { CatchUpState } from './catch-up-state.js';
+import { CatchUpState, type FeedEvent } from './catch-up-state.js';
 import { type Checkpoint, type CheckpointStore, MemoryCheckpointStore } from './checkpoint.js';
 import { type Poller, type PollOptions, poll } from './poll.js';
 import { compareTimestamps, isTimestamp } from './timestamps.js';
-
-/** The least of an event the catch-up reads; `ShopClient`'s events satisfy it. */
-export interface FeedEvent {
-  readonly id: string;
-  readonly type: string;
-  readonly created_at: string;
-}
 
 /**
  * What the catch-up needs from a client: `events.list` walking the feed with `for await`. A `ShopClient`
@@ -127,7 +120,7 @@ export class EventCatchUp {
   readonly #options: EventCatchUpOptions;
   readonly #checkpoints: CheckpointStore;
   readonly #overlapSeconds: number;
-  readonly #settleMs: number;
+  readonly #heldClaimLimitMs: number;
   readonly #leaseSeconds: number;
   readonly #storeTimeoutMs: number;
   #running: Promise<CatchUpResult> | null = null;
@@ -154,7 +147,7 @@ export class EventCatchUp {
     this.#options = options;
     this.#checkpoints = options.checkpoints ?? new MemoryCheckpointStore();
     this.#overlapSeconds = wholeSeconds(options.overlapSeconds ?? 60, 'overlapSeconds');
-    this.#settleMs = wholeSeconds(options.settleSeconds ?? 60, 'settleSeconds') * 1000;
+    this.#heldClaimLimitMs = wholeSeconds(options.settleSeconds ?? 60, 'settleSeconds') * 1000;
     this.#leaseSeconds = wholeSeconds(options.leaseSeconds ?? DEFAULT_LEASE_SECONDS, 'leaseSeconds') || 1;
     this.#storeTimeoutMs = options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
     if (!Number.isInteger(this.#storeTimeoutMs) || this.#storeTimeoutMs < 1) {
@@ -211,7 +204,7 @@ export class EventCatchUp {
     };
     // An event no run has passed, or one whose claim was held (`heldSince`): handed on unless another
     // handler holds its claim. A claim held may belong to a webhook delivery still being processed, which
-    // releases it if it fails; so the event is held, and read again by later runs until the claim settles.
+    // releases it if it fails; so the event is held, and read again by later runs until the claim is done, released, or held past `settleSeconds`.
     const { inbox } = this.#options;
     const leases = dedupe ? hasLeases(dedupe) : false;
     const limit = this.#storeTimeoutMs;
@@ -273,7 +266,7 @@ export class EventCatchUp {
         else state.hold(event, heldSince ?? new Date().toISOString());
       } else {
         skipped++;
-        if (heldSince !== undefined && this.#settled(heldSince)) state.pass(event);
+        if (heldSince !== undefined && this.#heldLongEnough(heldSince)) state.pass(event);
         else state.hold(event, heldSince ?? new Date().toISOString());
       }
       await count();
@@ -346,10 +339,10 @@ export class EventCatchUp {
     return key;
   }
 
-  #settled(heldSince: string): boolean {
+  #heldLongEnough(heldSince: string): boolean {
     const since = Date.parse(heldSince);
     // An unreadable time (a hand-edited checkpoint) must not pin the read window for ever.
-    return Number.isNaN(since) || Date.now() - since >= this.#settleMs;
+    return Number.isNaN(since) || Date.now() - since >= this.#heldClaimLimitMs;
   }
 }
 

@@ -6,8 +6,8 @@ export {
   EventCatchUp,
   type EventCatchUpOptions,
   type EventFeedSource,
-  type FeedEvent,
 } from './catch-up.js';
+export type { FeedEvent } from './catch-up-state.js';
 export {
   type Checkpoint,
   type CheckpointStore,

@@ -113,10 +113,10 @@ export class InventoryMirror {
     const key = `${level.product_id}:${level.location_id}`;
     const previous = this.#locks.get(key) ?? Promise.resolve();
     const next = previous.then(() => this.#apply(level));
-    const settled = next.catch(() => undefined);
-    this.#locks.set(key, settled);
-    void settled.then(() => {
-      if (this.#locks.get(key) === settled) this.#locks.delete(key);
+    const quiet = next.catch(() => undefined);
+    this.#locks.set(key, quiet);
+    void quiet.then(() => {
+      if (this.#locks.get(key) === quiet) this.#locks.delete(key);
     });
     return next;
   }

@@ -57,7 +57,7 @@ export interface ActivityEntry {
 export const ACTIVITY_HISTORY = 1_000;
 
 /**
- * @internal The sandbox's live log: a bounded ring of requests, delivery attempts and recorded events, and
+ * The sandbox's live log: a bounded ring of requests, delivery attempts and recorded events, and
  * the readers following it. A reader that comes back with the id of the last entry it saw gets what came
  * after; with an id of an earlier run (the process restarted) it gets everything this run holds.
  */

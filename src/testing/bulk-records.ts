@@ -1,49 +1,13 @@
 import type { SandboxCore } from './core.js';
 import { SandboxUsageError } from './errors.js';
 import { insertReservation } from './features/range/reservations.js';
+import type { SandboxRecords } from './options.js';
 import type { CustomerRecord } from './state/shop.js';
 
-/**
- * Extra records for load tests, added after the seeded shop (`createSandbox({ records })`, the CLI's
- * `--records reservations=50000`). They are history: completed lane visits spread over the 30 days before
- * the sandbox's start and customers created then, so they fill lists and pages without taking any lane time
- * a test books. They record no events.
- */
-export interface SandboxRecords {
-  /** Completed lane reservations in the past 30 days. */
-  reservations?: number;
-  /** Customers (lane reservations are spread over them too). */
-  customers?: number;
-}
-
-/** The kinds `records` takes. */
-export const RECORD_KINDS = ['reservations', 'customers'] as const;
-/** The most of one kind a sandbox takes: a snapshot of more would not fit a JSON string. */
-export const MAX_RECORDS = 500_000;
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-/** @internal Checks `records` and fills the defaults. */
-export function checkRecords(records: SandboxRecords | undefined): Required<SandboxRecords> {
-  const checked = { reservations: 0, customers: 0 };
-  for (const [kind, count] of Object.entries(records ?? {})) {
-    if (!(RECORD_KINDS as readonly string[]).includes(kind)) {
-      throw new SandboxUsageError(
-        `records.${kind}: the sandbox bulk-seeds ${RECORD_KINDS.join(' and ')} only`,
-      );
-    }
-    if (count === undefined) continue;
-    if (!Number.isSafeInteger(count) || count < 0 || count > MAX_RECORDS) {
-      throw new SandboxUsageError(
-        `records.${kind} must be a whole number from 0 to ${MAX_RECORDS}, got ${count}`,
-      );
-    }
-    checked[kind as keyof SandboxRecords] = count;
-  }
-  return checked;
-}
-
-/** @internal Adds the bulk records to a seeded shop. */
+/** Adds the bulk records to a seeded shop. */
 export function seedRecords(core: SandboxCore, records: Required<SandboxRecords>): void {
   const start = core.clock.nowMs();
   for (let index = 0; index < records.customers; index++) addCustomer(core, start, index);

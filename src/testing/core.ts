@@ -13,7 +13,7 @@ import { SeededRandom, seededStream } from './random.js';
 import { createState, type SandboxState } from './state/index.js';
 
 /**
- * @internal Everything one sandbox holds: route handlers, register actions and seeders all work on it.
+ * Everything one sandbox holds: route handlers, register actions and seeders all work on it.
  * Nothing here is public; `Sandbox` (sandbox.ts) is the partner-facing wrapper.
  */
 export interface SandboxCore {
@@ -38,7 +38,7 @@ export interface SandboxCore {
   readonly activity: ActivityLog;
 }
 
-/** @internal Builds an empty core; seeding fills its state. */
+/** Builds an empty core; seeding fills its state. */
 export function createCore(options: ResolvedOptions): SandboxCore {
   const clock = new SandboxClock(options.now, options.clock, options.clockSpeed);
   const random = new SeededRandom(options.seed);

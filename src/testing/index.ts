@@ -5,7 +5,6 @@
  * @module shop-mgmt/testing
  */
 
-export type { SandboxRecords } from './bulk-records.js';
 export type { ClockMode, SandboxClock } from './clock.js';
 export { parseDuration } from './clock.js';
 export { SandboxApiError, SandboxUsageError } from './errors.js';
@@ -34,6 +33,7 @@ export type {
   SandboxOptions,
   SandboxPlan,
   SandboxRateLimits,
+  SandboxRecords,
   SandboxSubscription,
 } from './options.js';
 export type { NewInvoice, NewLocation, NewProduct } from './register/back-office.js';

@@ -1,4 +1,3 @@
-import { checkRecords, type SandboxRecords } from './bulk-records.js';
 import type { ClockMode } from './clock.js';
 import { SandboxUsageError } from './errors.js';
 
@@ -100,7 +99,7 @@ export interface SandboxOptions {
   records?: SandboxRecords;
 }
 
-/** @internal Options with every default filled in. */
+/** Options with every default filled in. */
 export interface ResolvedOptions {
   rangeAddon: boolean;
   cardProcessing: boolean;
@@ -122,7 +121,7 @@ export interface ResolvedOptions {
   records: Required<SandboxRecords>;
 }
 
-/** @internal */
+/** The options with every default filled in. */
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   return {
     rangeAddon: options.rangeAddon ?? true,
@@ -169,4 +168,42 @@ function checkRateLimits(limits: SandboxRateLimits): SandboxRateLimits {
     throw new SandboxUsageError('rateLimits.perDay must be a whole number of requests, at least 1, or null');
   }
   return { ...limits };
+}
+
+/**
+ * Extra records for load tests, added after the seeded shop (`createSandbox({ records })`, the CLI's
+ * `--records reservations=50000`). They are history: completed lane visits spread over the 30 days before
+ * the sandbox's start and customers created then, so they fill lists and pages without taking any lane time
+ * a test books. They record no events.
+ */
+export interface SandboxRecords {
+  /** Completed lane reservations in the past 30 days. */
+  reservations?: number;
+  /** Customers (lane reservations are spread over them too). */
+  customers?: number;
+}
+
+/** The kinds `records` takes. */
+export const RECORD_KINDS = ['reservations', 'customers'] as const;
+/** The most of one kind a sandbox takes: a snapshot of more would not fit a JSON string. */
+export const MAX_RECORDS = 500_000;
+
+/** Checks `records` and fills the defaults. */
+export function checkRecords(records: SandboxRecords | undefined): Required<SandboxRecords> {
+  const checked = { reservations: 0, customers: 0 };
+  for (const [kind, count] of Object.entries(records ?? {})) {
+    if (!(RECORD_KINDS as readonly string[]).includes(kind)) {
+      throw new SandboxUsageError(
+        `records.${kind}: the sandbox bulk-seeds ${RECORD_KINDS.join(' and ')} only`,
+      );
+    }
+    if (count === undefined) continue;
+    if (!Number.isSafeInteger(count) || count < 0 || count > MAX_RECORDS) {
+      throw new SandboxUsageError(
+        `records.${kind} must be a whole number from 0 to ${MAX_RECORDS}, got ${count}`,
+      );
+    }
+    checked[kind as keyof SandboxRecords] = count;
+  }
+  return checked;
 }

@@ -1,5 +1,5 @@
 /**
- * @internal A JSON form of the sandbox's in-memory objects that keeps what plain JSON loses: Maps, Sets,
+ * A JSON form of the sandbox's in-memory objects that keeps what plain JSON loses: Maps, Sets,
  * Dates, `undefined`, and objects reachable twice (stored once, referred to by number after). Functions
  * and the objects in `shared` (the clock, registries held by several parts) are left out, so restoring
  * keeps the fresh sandbox's own.

@@ -1,15 +1,33 @@
 import { ShopClient } from '../client.js';
 import { EVENT_TYPES } from '../generated/event-types.js';
 import type { RangeReservationsCreateParams } from '../generated/params.js';
+import type { SandboxClock } from './clock.js';
+import type { SandboxCore } from './core.js';
 import { SandboxUsageError } from './errors.js';
-import type { Sandbox } from './sandbox.js';
+import type { SandboxWebhooks } from './events/webhooks.js';
+import type { SandboxRegister } from './register/index.js';
+import type { SandboxOwner } from './register/owner.js';
+
+/**
+ * What a trigger uses of the sandbox. A `Sandbox` is one; it is named here, not imported, because
+ * sandbox.ts loads this module (lazily, on the first `sandbox.trigger`) and no import circle is allowed.
+ */
+export interface TriggerSandbox {
+  readonly baseUrl: string;
+  readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  readonly clock: SandboxClock;
+  readonly core: SandboxCore;
+  readonly register: SandboxRegister;
+  readonly owner: SandboxOwner;
+  readonly webhooks: SandboxWebhooks;
+}
 
 /**
  * What a trigger works with: the sandbox acting as a partner (`client`, the SDK's own client with a key of
  * the sandbox, answered in-process) and as staff (`sandbox.register`, `sandbox.owner`).
  */
 export interface TriggerContext {
-  readonly sandbox: Sandbox;
+  readonly sandbox: TriggerSandbox;
   readonly client: ShopClient;
   /** Events a recipe made that the feed does not hold (the ping of Send test). */
   readonly unrecorded: { id: string; type: string }[];
@@ -31,10 +49,10 @@ export interface TriggerResult {
  * Makes one event of `type` (`sandbox.trigger` calls it). Throws SandboxUsageError for a type the sandbox
  * cannot make, and the SDK's error when a call is refused, so it never reports an event it did not make.
  */
-export async function runTrigger(sandbox: Sandbox, key: string, type: string): Promise<TriggerResult> {
+export async function runTrigger(sandbox: TriggerSandbox, key: string, type: string): Promise<TriggerResult> {
   const recipe = RECIPES[type];
   if (!recipe) {
-    const known = triggerCatalog().find((entry) => entry.type === type);
+    const known = triggerList().find((entry) => entry.type === type);
     throw new SandboxUsageError(
       known
         ? `the sandbox cannot make ${type}: ${known.reason}`
@@ -386,7 +404,7 @@ function idOf(record: { id?: number }, what: string): number {
 }
 
 /** What `trigger --list` prints: every catalog type with whether and why not. */
-export function triggerCatalog(): { type: string; supported: boolean; reason?: string }[] {
+export function triggerList(): { type: string; supported: boolean; reason?: string }[] {
   return EVENT_TYPES.map((type) =>
     type in RECIPES
       ? { type, supported: true }

@@ -1,6 +1,6 @@
 import type { ShopEvent } from '../generated/events.js';
-import { EVENT_TYPES, type EventPayloadMap, type EventType } from './catalog.js';
 import { WebhookVerificationError } from './errors.js';
+import { EVENT_TYPES, type EventPayloadMap, type EventType } from './event-types.js';
 
 // The event union is generated from the spec (src/generated/events.ts, types only): the generated
 // `shop.events.list` yields it too, without importing this folder.

@@ -9,7 +9,7 @@ import {
 import { requireOptions, WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 import type { EventType, ShopEvent, ShopEventOf, UnknownShopEvent } from './events.js';
 import { type NodeRequestHandler, nodeHandler } from './node.js';
-import { deliveryPipeline, type WebhookInbox } from './pipeline.js';
+import { deliveryReceiver, type WebhookInbox } from './receive.js';
 import { fromWebRequest, type WebhookRequest } from './request.js';
 import {
   type CallScope,
@@ -19,7 +19,7 @@ import {
 } from './respond-within.js';
 import {
   bodyTimedOut,
-  type DeliveryPipeline,
+  type DeliveryReceiver,
   refuseBeforeReading,
   responseHeaders,
   tooLarge,
@@ -183,7 +183,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     throw new WebhookConfigurationError('waitUntil must be a function (promise) => void.');
   }
   const router = new EventRouter();
-  const pipeline = deliveryPipeline({
+  const receiver = deliveryReceiver({
     settingsFor,
     dedupeKey: options.dedupeKey,
     respondWithin,
@@ -203,10 +203,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     const scope = { startedAt: Date.now(), waitUntil: waitUntilAmong(platform) };
     let result: WebhookResult;
     try {
-      result = await readRequest(request, body, pipeline, scope);
+      result = await readRequest(request, body, receiver, scope);
     } catch (error) {
       // Not a Request (a wrong call): a 500 the sender retries once the code is fixed, and onError is told.
-      result = pipeline.fail(error, (request as Partial<Request> | undefined)?.headers);
+      result = receiver.fail(error, (request as Partial<Request> | undefined)?.headers);
     }
     return new Response(result.body, { status: result.status, headers: responseHeaders(result.status) });
   }) as WebhookHandler;
@@ -219,11 +219,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     return handler;
   };
   handler.handle = (input) =>
-    pipeline.process(input, undefined, {
+    receiver.process(input, undefined, {
       startedAt: Date.now(),
       waitUntil: typeof input?.waitUntil === 'function' ? input.waitUntil : undefined,
     });
-  handler.node = nodeHandler(pipeline, body);
+  handler.node = nodeHandler(receiver, body);
   return handler;
 }
 
@@ -247,7 +247,7 @@ function wholeNumber(name: string, value: number): number {
 async function readRequest(
   request: Request,
   { maxBytes: maxBodyBytes, timeoutMs }: { maxBytes: number; timeoutMs: number },
-  pipeline: DeliveryPipeline,
+  receiver: DeliveryReceiver,
   scope: CallScope,
 ): Promise<WebhookResult> {
   if (typeof request?.headers?.get !== 'function') {
@@ -258,7 +258,7 @@ async function readRequest(
   const refused = refuseBeforeReading(request.method, request.headers.get('content-length'), maxBodyBytes);
   if (refused) return refused;
   if (request.bodyUsed || request.body?.locked) {
-    return pipeline.fail(
+    return receiver.fail(
       new WebhookVerificationError(
         'invalid_body',
         'The request body was already read (request.json() or a body middleware ran first): ' +
@@ -283,5 +283,5 @@ async function readRequest(
   }
   if (body === TOO_LARGE) return tooLarge(maxBodyBytes);
   if (body === TOO_SLOW) return bodyTimedOut(timeoutMs);
-  return pipeline.process({ body, headers: request.headers }, fromWebRequest(request), scope);
+  return receiver.process({ body, headers: request.headers }, fromWebRequest(request), scope);
 }

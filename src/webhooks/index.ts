@@ -7,7 +7,6 @@
 // a receiver stays small and starts fast; everything here runs on Node, Bun, Deno and Workers. Its verification
 // half is `shop-mgmt/webhooks/verify` (verify-only.ts), re-exported here whole.
 
-export { EVENT_TYPES } from './catalog.js';
 export {
   DEFAULT_DEDUPE_TTL_SECONDS,
   DEFAULT_LEASE_SECONDS,
@@ -17,6 +16,7 @@ export {
   MemoryDedupeStore,
   type MemoryDedupeStoreOptions,
 } from './dedupe.js';
+export { EVENT_TYPES } from './event-types.js';
 export { isKnownEventType, type UnknownEventType } from './events.js';
 export {
   createWebhookHandler,
@@ -27,7 +27,7 @@ export {
 } from './handler.js';
 export { readDeliveryHeaders, type WebhookDelivery } from './headers.js';
 export type { NodeIncomingMessage, NodeRequestHandler, NodeServerResponse } from './node.js';
-export type { WebhookInbox } from './pipeline.js';
+export type { WebhookInbox } from './receive.js';
 export type { WebhookRequest } from './request.js';
 export { DEFAULT_RESPOND_WITHIN_MS, type WaitUntil } from './respond-within.js';
 export type { WebhookDeliveryInput, WebhookErrorInfo, WebhookOutcome, WebhookResult } from './results.js';

@@ -4,7 +4,7 @@ import { WebhookConfigurationError, WebhookVerificationError } from './errors.js
 import { fromNodeRequest } from './request.js';
 import {
   bodyTimedOut,
-  type DeliveryPipeline,
+  type DeliveryReceiver,
   refuseBeforeReading,
   responseHeaders,
   tooLarge,
@@ -95,23 +95,23 @@ export interface BodyLimits {
 }
 
 /**
- * Wraps the delivery pipeline for Node: reads the raw body from the request stream, with a size limit and a
+ * Wraps the delivery receiver for Node: reads the raw body from the request stream, with a size limit and a
  * deadline (a sender too slow gets 408, then its connection is dropped).
  */
-export function nodeHandler(pipeline: DeliveryPipeline, limits: BodyLimits): NodeRequestHandler {
+export function nodeHandler(receiver: DeliveryReceiver, limits: BodyLimits): NodeRequestHandler {
   // Never rejects: the promise is often not awaited (`void webhooks.node(req, res)`), and Express 4 turns a
   // rejection into an unhandled one. What fails is answered and told to onError.
   return async (request, response) => {
     try {
       const sources: ChunkSource[] = [];
-      const result = await answer(pipeline, request, limits, Date.now(), sources);
+      const result = await answer(receiver, request, limits, Date.now(), sources);
       if (result.status === 408) {
         dropAfterAnswer(request, response, sources);
         response.setHeader('connection', 'close');
       }
       send(response, result);
     } catch (error) {
-      const result = pipeline.fail(error, request?.headers);
+      const result = receiver.fail(error, request?.headers);
       try {
         send(response, result);
       } catch {
@@ -139,7 +139,7 @@ function dropAfterAnswer(
 }
 
 async function answer(
-  pipeline: DeliveryPipeline,
+  receiver: DeliveryReceiver,
   request: NodeIncomingMessage,
   { maxBytes: maxBodyBytes, timeoutMs }: BodyLimits,
   startedAt: number,
@@ -154,7 +154,7 @@ async function answer(
   if (refused) return refused;
   if (request.body === undefined && request.readableEnded) {
     // Said here, not as "no body": the body was sent, and the receiver's own middleware took it.
-    return pipeline.fail(
+    return receiver.fail(
       new WebhookVerificationError(
         'invalid_body',
         'A body parser consumed the request stream and left no body on req.body: give this route ' +
@@ -173,5 +173,5 @@ async function answer(
   if (body === TOO_LARGE) return tooLarge(maxBodyBytes);
   if (body === TOO_SLOW) return bodyTimedOut(timeoutMs);
   // Past respondWithin the answer goes while the handlers run on in this process.
-  return pipeline.process({ body, headers: request.headers }, fromNodeRequest(request), { startedAt });
+  return receiver.process({ body, headers: request.headers }, fromNodeRequest(request), { startedAt });
 }

@@ -27,22 +27,22 @@ export interface Failure {
 }
 
 /** Runs `work` to a value: undefined when it succeeded, its {@link Failure} otherwise. Never rejects. */
-export function settle(work: () => Promise<unknown>): Promise<Failure | undefined> {
+export function failureOf(work: () => Promise<unknown>): Promise<Failure | undefined> {
   return work().then(
     () => undefined,
     (error: unknown) => ({ error }),
   );
 }
 
-/** What `settled` resolves with, or {@link LATE} once `ms` have passed first (`false`: no bound). */
-export function within<T>(settled: Promise<T>, ms: number | false): Promise<T | typeof LATE> {
-  if (ms === false) return settled;
+/** What `promise` resolves with, or {@link LATE} once `ms` have passed first (`false`: no bound). */
+export function within<T>(promise: Promise<T>, ms: number | false): Promise<T | typeof LATE> {
+  if (ms === false) return promise;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<typeof LATE>((resolve) => {
     timer = setTimeout(resolve, Math.max(0, ms), LATE);
   });
   // Cleared as soon as either side wins, so a fast handler leaves no timer holding the process open.
-  return Promise.race([settled, late]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /**

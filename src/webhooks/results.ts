@@ -71,11 +71,11 @@ export type DeliveryProcessor = (
 ) => Promise<WebhookResult>;
 
 /** What the adapters need of a handler. */
-export interface DeliveryPipeline {
+export interface DeliveryReceiver {
   /** Verifies, dedupes and hands on one raw delivery. */
   readonly process: DeliveryProcessor;
   /**
-   * Answers a delivery that failed outside the pipeline, telling `onError`: 400 for a verification error
+   * Answers a delivery that failed outside the receiver, telling `onError`: 400 for a verification error
    * (the receiver's own code consumed the body), 500 for anything else (the adapter was called wrongly).
    */
   readonly fail: (error: unknown, headers: unknown, request?: WebhookRequest) => WebhookResult;

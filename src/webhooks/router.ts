@@ -1,4 +1,4 @@
-import type { EventType } from './catalog.js';
+import type { EventType } from './event-types.js';
 import type { ShopEvent, ShopEventOf, UnknownShopEvent } from './events.js';
 import { isKnownEventType } from './events.js';
 import type { WebhookDelivery } from './headers.js';

@@ -118,7 +118,7 @@ export function verifyWebhook(options: VerifyWebhookOptions): Promise<ShopEvent>
   try {
     requireOptions('verifyWebhook', 'body, headers, secret', options);
     const settings = verifierSettings(options.secret, options.toleranceSeconds);
-    return settled(verifyNow(settings, options.body, options.headers, nowSeconds(options.now)));
+    return asPromise(verifyNow(settings, options.body, options.headers, nowSeconds(options.now)));
   } catch (error) {
     return Promise.reject(error);
   }
@@ -129,7 +129,7 @@ export function verifyWebhook(options: VerifyWebhookOptions): Promise<ShopEvent>
  * and an async function around it (and one around that) costs a promise and turns of the microtask queue,
  * a tenth of a 1 kB verification (bench/webhooks.ts). Errors still reject, never throw.
  */
-function settled<T>(result: T | Promise<T>): Promise<T> {
+function asPromise<T>(result: T | Promise<T>): Promise<T> {
   return result instanceof Promise ? result : Promise.resolve(result);
 }
 
@@ -162,7 +162,7 @@ export function verifyWith(
   now: number,
 ): Promise<ShopEvent> {
   try {
-    return settled(verifyNow(settings, body, headers, now));
+    return asPromise(verifyNow(settings, body, headers, now));
   } catch (error) {
     return Promise.reject(error);
   }

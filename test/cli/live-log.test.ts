@@ -44,7 +44,9 @@ describe('followLiveLog', () => {
       baseUrl,
       apiKey: 'sk_test_live_log',
       signal: stop.signal,
-      idleMs: 200,
+      // Long enough for a loaded machine to open the first connection inside it (the watchdog also bounds
+      // connecting): a first connection that never opens is reported as an unreachable sandbox.
+      idleMs: 1_000,
       onConnection: (state) => states.push(state),
       onEntry: (e) => {
         entries.push(e);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/generated/event-types.js';
 import { SandboxUsageError } from '../../src/testing/errors.js';
-import { RECIPES, triggerCatalog } from '../../src/testing/triggers.js';
+import { RECIPES, triggerList } from '../../src/testing/triggers.js';
 import { newSandbox } from '../testing/helpers.js';
 
 describe('sandbox.trigger', () => {
@@ -26,7 +26,7 @@ describe('sandbox.trigger', () => {
 
   it('covers the catalog: every type is made on demand', () => {
     expect(Object.keys(RECIPES).sort()).toEqual([...EVENT_TYPES].sort());
-    expect(triggerCatalog().filter((entry) => entry.supported)).toHaveLength(40);
+    expect(triggerList().filter((entry) => entry.supported)).toHaveLength(40);
   });
 
   it('refuses a type outside the catalog, making nothing', async () => {

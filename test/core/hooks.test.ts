@@ -1,7 +1,7 @@
 // The public hooks, over HTTP (msw): ky's beforeRequest/afterResponse and the SDK's beforeRetry/beforeError,
 // each told the call's context; a throwing hook fails the call with a HookError.
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { HookError, InternalServerError, NotFoundError, ShopError } from '../../src/core/errors/index.js';
 import type { ShopRequestContext, ShopResponseContext, ShopRetryContext } from '../../src/core/hooks.js';
 import {
@@ -308,12 +308,25 @@ describe('withOptions', () => {
     const parent = testClient({ throttle: { requestsPerMinute: 600 } }); // one start per 100 ms
     const child = parent.withOptions({ headers: { 'x-tenant': 'north' } });
     const own = parent.withOptions({ throttle: { requestsPerMinute: 60_000 } });
-    await parent.request(retrieveReservation, { path: { id: 1 } });
-    let started = performance.now();
-    await child.request(retrieveReservation, { path: { id: 1 } });
-    expect(performance.now() - started).toBeGreaterThanOrEqual(80); // waited for the shared slot
-    started = performance.now();
-    await own.request(retrieveReservation, { path: { id: 1 } });
-    expect(performance.now() - started).toBeLessThan(80);
+    // On a fake clock: the shared slot is 100 ms after the parent's start, however slow the machine.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      await parent.request(retrieveReservation, { path: { id: 1 } });
+      let done = false;
+      const shared = child.request(retrieveReservation, { path: { id: 1 } }).then(() => {
+        done = true;
+      });
+      await vi.advanceTimersByTimeAsync(90);
+      expect(done).toBe(false); // waits for the shared slot
+      await vi.advanceTimersByTimeAsync(20);
+      await shared;
+      expect(done).toBe(true);
+      // Its own throttle has a slot at once: done without the clock moving.
+      const before = Date.now();
+      await own.request(retrieveReservation, { path: { id: 1 } });
+      expect(Date.now()).toBe(before);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -43,15 +43,22 @@ describe('over a real socket', () => {
   });
 
   it('gives up on a slow response after `timeout` with TimeoutError', async () => {
-    loopback.handle((_seen, res) => setTimeout(() => json(res, 200, ok(reservation(1))), 1_500));
-    const started = performance.now();
+    let answered = false;
+    loopback.handle((_seen, res) =>
+      setTimeout(() => {
+        answered = true;
+        json(res, 200, ok(reservation(1)));
+      }, 1_500),
+    );
     const error = await rejection(
       testClient({ baseUrl: loopback.baseUrl, timeout: 150, maxRetries: 0 }).request(retrieveReservation, {
         path: { id: 1 },
       }),
     );
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(performance.now() - started).toBeLessThan(1_400);
+    // Given up before the server's answer: its 150 ms timer fires before the server's 1.5 s one (timers run
+    // in order), so this holds on a loaded machine too.
+    expect(answered).toBe(false);
   });
 
   it('counts a body that stalls after the headers against the same timeout', async () => {
@@ -69,6 +76,7 @@ describe('over a real socket', () => {
   });
 
   it('stops reading a body when the caller aborts mid-body, rejecting with the reason and not retrying', async () => {
+    let ended = false;
     let headersSent: () => void = () => {};
     const sent = new Promise<void>((resolve) => {
       headersSent = resolve;
@@ -77,7 +85,10 @@ describe('over a real socket', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"status":"ok","data":');
       headersSent();
-      setTimeout(() => res.end(JSON.stringify(reservation(1))), 5_000).unref();
+      setTimeout(() => {
+        ended = true;
+        res.end(JSON.stringify(reservation(1)));
+      }, 5_000).unref();
     });
     const controller = new AbortController();
     const call = testClient({ baseUrl: loopback.baseUrl }).request(
@@ -87,10 +98,9 @@ describe('over a real socket', () => {
     );
     await sent;
     await new Promise((resolve) => setTimeout(resolve, 50)); // the client is now reading the body
-    const started = performance.now();
     controller.abort('user left');
     expect(await rejection(call)).toBe('user left');
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(ended).toBe(false); // rejected at the abort, not when the body ended
     expect(seen).toHaveLength(1);
   });
 
@@ -102,8 +112,9 @@ describe('over a real socket', () => {
     await testClient({ baseUrl: loopback.baseUrl }).request(retrieveReservation, { path: { id: 1 } });
     expect(seen).toHaveLength(2);
     const waited = (seen[1]?.at ?? 0) - (seen[0]?.at ?? 0);
+    // At least the second it was told; that it waits no longer than that is measured on a fake clock, where
+    // the machine's load cannot stretch it (retry.test.ts: "retries a 429 after its Retry-After seconds").
     expect(waited).toBeGreaterThanOrEqual(990);
-    expect(waited).toBeLessThan(3_000);
   });
 
   it('waits until a Retry-After given as an HTTP date (measured at the server)', async () => {
@@ -117,8 +128,8 @@ describe('over a real socket', () => {
     expect(seen).toHaveLength(2);
     const waited = (seen[1]?.at ?? 0) - (seen[0]?.at ?? 0);
     expect(waited).toBeGreaterThanOrEqual(990);
+    // Not before the date; the date read as the exact wait is checked on fixed clocks (rate-limit.test.ts).
     expect(Date.now()).toBeGreaterThanOrEqual(until - 20);
-    expect(waited).toBeLessThan(3_500);
   });
 
   it('sends the same Idempotency-Key and body on every attempt of a POST', async () => {

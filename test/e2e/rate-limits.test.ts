@@ -2,7 +2,7 @@
 // RATE_LIMITED with Retry-After, the client's wait for it, and the lockout after 30 failed key attempts.
 // The sandbox clock is frozen one second before a minute boundary: the wait is 1 sandbox second
 // (X-Sandbox-Retry-After), and Retry-After, the wait in real time, is 0: on a frozen clock no real wait helps.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type FetchLike, RateLimitError, ShopClient } from '../../src/index.js';
 import { createSandbox } from '../../src/testing/index.js';
 import { conformanceTest, failure, START, useE2E } from './support/harness.js';
@@ -119,22 +119,37 @@ describe('failed key attempts (more than 30 a minute from one IP)', () => {
 });
 
 describe("the client's throttle against a small budget (createSandbox({ rateLimits }))", () => {
-  // The throttle paces by wall time; the sandbox counts requests per minute of its own clock. To keep this
-  // to a couple of seconds, the fetch below runs the sandbox clock SPEED times faster than the wall, so
-  // half a second of wall time is a sandbox minute. The throttle's 240 a (wall) minute is then 2 a sandbox
-  // minute, under the shop's 4: every walk of 10 requests spans several sandbox minutes.
+  // The throttle paces by the process's clock; the sandbox counts requests per minute of its own. On fake
+  // timers (the throttle's Date and setTimeout), the fetch below sets the sandbox clock SPEED times the fake
+  // time gone by, so a fake half second is a sandbox minute. The throttle's 240 a minute is then 2 a sandbox
+  // minute, under the shop's 4: every walk of 10 requests spans several sandbox minutes. No wall clock: a
+  // loaded machine changes neither the spacing nor the sandbox minute a request lands in.
   const SPEED = 120;
   const LIMIT = 4;
   const WALK = 10;
 
+  /** Settles `work`, moving the fake clock 10 ms at a time while the real sockets get their turns. */
+  async function onFakeClock<T>(work: Promise<T>): Promise<T> {
+    let settled = false;
+    const done = work.finally(() => {
+      settled = true;
+    });
+    while (!settled) {
+      await vi.advanceTimersByTimeAsync(10);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return done;
+  }
+
   it('walks more requests than the per-minute limit with no 429, where an unthrottled client gets one', async () => {
     const sandbox = createSandbox({ now: START, rateLimits: { perMinute: LIMIT } });
     const server = await sandbox.listen();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const startMs = sandbox.clock.nowMs();
-    const wallStart = performance.now();
+    const fakeStart = Date.now();
     const statuses: number[] = [];
     const fast: FetchLike = async (url, init) => {
-      sandbox.clock.set(startMs + (performance.now() - wallStart) * SPEED);
+      sandbox.clock.set(startMs + (Date.now() - fakeStart) * SPEED);
       const response = await e2e.recorder.fetch(url, init);
       statuses.push(response.status);
       return response;
@@ -150,13 +165,18 @@ describe("the client's throttle against a small budget (createSandbox({ rateLimi
       });
     try {
       const throttled = client(true);
-      for (let request = 0; request < WALK; request++) await throttled.range.classes.list();
+      await onFakeClock(
+        (async () => {
+          for (let request = 0; request < WALK; request++) await throttled.range.classes.list();
+        })(),
+      );
       expect(statuses).toEqual(Array(WALK).fill(200));
       // The walk spanned more than one sandbox minute, so it did go past the per-minute limit.
       expect(sandbox.clock.nowMs() - startMs).toBeGreaterThan(60_000);
 
       statuses.length = 0;
-      // The same walk without the throttle: 10 requests in a few sandbox seconds meet the limit.
+      // The same walk without the throttle, the fake clock standing still: 10 requests in one sandbox
+      // instant meet the limit.
       const unthrottled = client(false);
       const errors: unknown[] = [];
       for (let request = 0; request < WALK; request++) {
@@ -165,6 +185,7 @@ describe("the client's throttle against a small budget (createSandbox({ rateLimi
       expect(statuses).toContain(429);
       expect(errors[0]).toBeInstanceOf(RateLimitError);
     } finally {
+      vi.useRealTimers();
       await server.close();
     }
   });

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hasRedisServer } from '../../bench/redis-server.js';
+import { hasRedisServer } from '../setup/redis-server.js';
 
 const root = resolve(import.meta.dirname, '../..');
 

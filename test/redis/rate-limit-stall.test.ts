@@ -1,14 +1,14 @@
 // Issue 20: RedisRateLimitStore after a Redis stall. The store gives up on a command after commandTimeoutMs,
 // but node-redis and ioredis keep it queued and send it when Redis answers again: before the fix, each such
 // late script reserved a slot nobody used, and a stall under load left the whole shop sending nothing for
-// a minute. A redis-server of this test's own is frozen with SIGSTOP (bench/redis-server.ts), so no other
+// a minute. A redis-server of this test's own is frozen with SIGSTOP (test/setup/redis-server.ts), so no other
 // test's server stalls.
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasRedisServer, type OwnRedis, startOwnRedis } from '../../bench/redis-server.js';
 import type { RateLimitStore } from '../../src/core/rate-limit-store.js';
 import { RedisRateLimitStore } from '../../src/core/rate-limit-store-redis.js';
+import { hasRedisServer, type OwnRedis, startOwnRedis } from '../setup/redis-server.js';
 
 const INTERVAL = 1_000;
 const STALLED_CALLS = 30;

@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
-import { hasRedisServer, type OwnRedis, startOwnRedis } from '../../bench/redis-server.js';
 import { hasPostgresServer, type OwnPostgres, startOwnPostgres } from './postgres-server.js';
+import { hasRedisServer, type OwnRedis, startOwnRedis } from './redis-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -8,11 +8,11 @@ import type { AddressInfo } from 'node:net';
 import { connect, createServer as createNetServer, type Socket } from 'node:net';
 import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hasRedisServer, type OwnRedis, startOwnRedis } from '../../bench/redis-server.js';
 import { ShopClient } from '../../src/client.js';
 import { createSandbox } from '../../src/testing/index.js';
 import { createWebhookHandler } from '../../src/webhooks/handler.js';
 import { RedisDedupeStore } from '../../src/webhooks/redis.js';
+import { hasRedisServer, type OwnRedis, startOwnRedis } from '../setup/redis-server.js';
 
 /** A TCP proxy to Redis that can be cut: the connections through it stop carrying anything, as a dead link. */
 async function cuttableProxy(port: number) {

@@ -1,6 +1,6 @@
 import { defineCommand } from 'citty';
 import { readEnv } from '../../internal/env.js';
-import { triggerCatalog } from '../../testing/triggers.js';
+import { triggerList } from '../../testing/triggers.js';
 import { CONTROL_PREFIX } from '../control.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
 import type { Output } from '../output.js';
@@ -116,7 +116,7 @@ async function triggerOne(
 }
 
 function listTypes(output: Output): number {
-  for (const entry of triggerCatalog()) {
+  for (const entry of triggerList()) {
     output.record(
       entry,
       entry.supported

@@ -1,12 +1,7 @@
-// Every error class of the SDK. Nothing under errors/ imports zod or ky: the verify-only webhooks entry loads
+// The error classes of core (the webhooks folder's own, built on ShopError, are in src/webhooks/errors.ts;
+// src/index.ts exports both). Nothing under errors/ imports zod or ky: the verify-only webhooks entry loads
 // these classes without the HTTP client.
 
-export {
-  isWebhookVerificationError,
-  WebhookConfigurationError,
-  WebhookVerificationError,
-  type WebhookVerificationReason,
-} from '../../webhooks/errors.js';
 export {
   type ApiErrorInit,
   AuthenticationError,

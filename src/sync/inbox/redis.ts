@@ -238,11 +238,11 @@ export class RedisInboxStore implements InboxStore {
     work: (tx: InboxTransaction | undefined) => Promise<void>,
   ): Promise<'done' | 'lost'> {
     await work(undefined);
-    return (await this.#settle(lease, 'done', 0, '')) ? 'done' : 'lost';
+    return (await this.#finishLease(lease, 'done', 0, '')) ? 'done' : 'lost';
   }
 
   async fail(lease: InboxLease, { error, retryAt, dead, now }: InboxFailure): Promise<void> {
-    await this.#settle(lease, dead ? 'dead' : 'pending', dead ? now : retryAt, error);
+    await this.#finishLease(lease, dead ? 'dead' : 'pending', dead ? now : retryAt, error);
   }
 
   async replay(eventId: string): Promise<boolean> {
@@ -271,7 +271,7 @@ export class RedisInboxStore implements InboxStore {
 
   async close(): Promise<void> {}
 
-  async #settle(
+  async #finishLease(
     lease: InboxLease,
     outcome: 'done' | 'dead' | 'pending',
     at: number,

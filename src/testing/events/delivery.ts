@@ -1,7 +1,7 @@
 import { sendSignedDelivery } from '../../webhooks/send-delivery.js';
 import type { SandboxClock } from '../clock.js';
 import { SandboxUsageError } from '../errors.js';
-import { redactPayload } from '../http/access.js';
+import { redactPayload } from '../http/payload-view.js';
 import type { SeededRandom } from '../random.js';
 import type { EndpointRegistry, WebhookEndpoint } from './endpoints.js';
 import type { StoredEvent } from './log.js';
@@ -63,7 +63,7 @@ interface Delivery {
 }
 
 /**
- * @internal Webhook deliveries on the sandbox clock: nothing is sent until `flush()`, which attempts every
+ * Webhook deliveries on the sandbox clock: nothing is sent until `flush()`, which attempts every
  * delivery now due; a failure is scheduled again per the retry schedule, so `clock.advance('1m')` and
  * another `flush()` make the second attempt. Only deliveries still under way are scanned; finished ones
  * (succeeded, failed, cancelled) move to a bounded history, so a sandbox serving for days stays small.

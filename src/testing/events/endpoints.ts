@@ -22,7 +22,7 @@ export interface WebhookEndpointOptions {
   authHeader?: { name: string; value: string };
 }
 
-/** @internal An endpoint as the sandbox keeps it. */
+/** An endpoint as the sandbox keeps it. */
 export interface WebhookEndpoint {
   readonly id: string;
   readonly url: string;
@@ -40,7 +40,7 @@ export interface WebhookEndpoint {
 const MAX_ENDPOINTS = 20;
 
 /**
- * @internal A secret the test gives, held to the reference's shape (section 6: each endpoint's secret begins
+ * A secret the test gives, held to the reference's shape (section 6: each endpoint's secret begins
  * whsec_), so a blank one is refused here rather than failing every delivery when it is signed.
  */
 export function checkSecret(secret: unknown): string {
@@ -50,7 +50,7 @@ export function checkSecret(secret: unknown): string {
   return secret;
 }
 
-/** @internal The shop's webhook endpoints (up to 20). */
+/** The shop's webhook endpoints (up to 20). */
 export class EndpointRegistry {
   private readonly endpoints = new Map<string, WebhookEndpoint>();
   private count = 0;

@@ -14,7 +14,7 @@ export interface EventEnvelope {
   data: { object: Record<string, unknown> };
 }
 
-/** @internal An event with what the feed needs to filter it. */
+/** An event with what the feed needs to filter it. */
 export interface StoredEvent {
   readonly seq: number;
   readonly createdAtMs: number;
@@ -30,7 +30,7 @@ export const EVENT_RETENTION_MS = 30 * 86_400_000;
 export type EventListener = (event: StoredEvent) => void;
 
 /**
- * @internal The shop's event log. An event is recorded in the same step as the change it describes, and
+ * The shop's event log. An event is recorded in the same step as the change it describes, and
  * only when some enabled endpoint subscribes to its type (reference section 4, feed rule 2). Events past
  * the feed's 30 days are dropped as new ones arrive (deliveries still hold theirs for retries and resends).
  */

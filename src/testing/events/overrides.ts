@@ -1,7 +1,7 @@
 import type { StoredEvent } from './log.js';
 
 /**
- * @internal A one-shot change to the payload of the next event of one type, made before the event is
+ * A one-shot change to the payload of the next event of one type, made before the event is
  * queued for delivery or kept in the feed (the CLI's `trigger --override`). The shop's record is unchanged.
  */
 export class EventOverrides {

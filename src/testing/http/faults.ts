@@ -26,7 +26,7 @@ export interface FaultOptions {
   path?: string | RegExp;
 }
 
-/** @internal A fault as it applies to one request. */
+/** A fault as it applies to one request. */
 export interface Fault {
   readonly status: number | null;
   readonly delayMs: number;

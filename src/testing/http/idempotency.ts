@@ -3,7 +3,7 @@ import { apiError } from '../errors.js';
 
 const WINDOW_MS = 24 * 3_600_000;
 
-/** @internal A response kept for replay: everything but the rate-limit headers, which are per response. */
+/** A response kept for replay: everything but the rate-limit headers, which are per response. */
 export interface StoredResponse {
   readonly status: number;
   readonly headers: readonly (readonly [string, string])[];
@@ -17,7 +17,7 @@ interface Entry {
 }
 
 /**
- * @internal Idempotency-Key handling of reference section 8: keys are scoped to the API key, kept 24
+ * Idempotency-Key handling of reference section 8: keys are scoped to the API key, kept 24
  * hours, replayed only for the same request, and 5xx answers or thrown errors are never stored. Entries
  * sit in the map in the order they were created (a key used again after it expired is deleted and added
  * anew), so expired ones are swept from the front and a long-running sandbox keeps a day of keys at most.

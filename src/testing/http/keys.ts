@@ -49,7 +49,7 @@ export interface RollKeyOptions {
   graceHours?: number;
 }
 
-/** @internal A key as the sandbox keeps it; rolling gives it a new secret and keeps everything else. */
+/** A key as the sandbox keeps it; rolling gives it a new secret and keeps everything else. */
 export interface ApiKey {
   readonly id: string;
   /** The current secret. */
@@ -73,7 +73,7 @@ const MAX_GRACE_HOURS = 168;
 const FAILED_ATTEMPT_LIMIT = 30;
 const MINUTE_MS = 60_000;
 
-/** @internal Issues keys and decides who a request is (reference section 5, rules 1 to 8). */
+/** Issues keys and decides who a request is (reference section 5, rules 1 to 8). */
 export class KeyStore {
   private readonly credentials = new Map<string, Credential>();
   private readonly failedAttempts = new Map<string, number[]>();

@@ -11,7 +11,7 @@ const LIMITS: Record<SandboxPlan, { perMinute: number; perDay: number | null }> 
 };
 
 /**
- * @internal The shop's request budget (reference section 8): one per shop, shared by all its keys. The
+ * The shop's request budget (reference section 8): one per shop, shared by all its keys. The
  * minute window is aligned to the clock's minute (X-RateLimit-Reset is when it ends); the daily one
  * resets at 00:00 UTC.
  */

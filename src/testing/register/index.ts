@@ -25,7 +25,7 @@ import type { CustomerRecord } from '../state/shop.js';
  */
 export class SandboxRegister {
   /** @internal */
-  constructor(protected readonly core: SandboxCore) {}
+  constructor(/** @internal */ protected readonly core: SandboxCore) {}
 
   /**
    * Ends a checked-in visit: every gun still out on it comes back (range.rental.checked_in; Good unless

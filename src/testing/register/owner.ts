@@ -19,7 +19,7 @@ import {
  */
 export class SandboxOwner {
   /** @internal */
-  constructor(protected readonly core: SandboxCore) {}
+  constructor(/** @internal */ protected readonly core: SandboxCore) {}
 
   /** Adds a store location: location.created. */
   addLocation(location: NewLocation): LocationRecord {

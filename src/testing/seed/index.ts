@@ -13,7 +13,7 @@ import { seedShop } from './shop.js';
  */
 export const SEEDERS: readonly Seeder[] = [seedShop, seedRange, seedRentals, seedRetail, seedMemberships];
 
-/** @internal Runs every seeder against a fresh core. */
+/** Runs every seeder against a fresh core. */
 export function seedShopState(core: SandboxCore): void {
   const context: SeedContext = { core, nowMs: core.clock.nowMs() };
   for (const seeder of SEEDERS) seeder(context);

@@ -1,41 +1,9 @@
 // The sandbox's stored records come from the SDK's generated record types (src/generated/schemas.ts, from
 // spec/openapi.yaml): a record type is `SandboxRecord<Api.X, Own, Rendered>`, so a field the spec adds,
 // removes, renames or retypes changes the sandbox's record with it. `Own` fields are the sandbox's
-// deliberate differences (sandbox-only state, narrower values where the client's union is open); the check
-// at the end still holds every record to the client's type, so an `Own` field cannot drift either.
+// deliberate differences (sandbox-only state, narrower values where the client's union is open); the check in
+// api-records-check.ts still holds every record to the client's type, so an `Own` field cannot drift either.
 // Types only: nothing here exists at runtime.
-import type * as Api from '../../generated/schemas.js';
-import type { ProductRecord } from '../features/inventory/catalog-state.js';
-import type { InventoryLevelRecord, SerializedUnitRecord } from '../features/inventory/state.js';
-import type {
-  MembershipChargeRecord,
-  MembershipPlanRecord,
-  MembershipRecord,
-} from '../features/memberships/state.js';
-import type {
-  PurchaseOrderLineRecord,
-  PurchaseOrderRecord,
-  ReceivingRecord,
-} from '../features/purchasing/state.js';
-import type {
-  RangeClassRecord,
-  RangeRentalCheckoutRecord,
-  RangeRentalRecord,
-  RangeReservationRecord,
-  RangeResourceRecord,
-  RangeSessionRecord,
-} from '../features/range/state.js';
-import type { ReturnLineRecord, ReturnRecord } from '../features/returns/state.js';
-import type {
-  AccountPaymentRecord,
-  HouseAccountRecord,
-  InvoiceRecord,
-  StoreCreditEntryRecord,
-} from '../features/sales/accounts-state.js';
-import type { CardTransactionRecord } from '../features/sales/cards-state.js';
-import type { OrderRecord } from '../features/sales/orders-state.js';
-import type { CouponRecord, GiftCertificateRecord } from '../features/sales/promotions-state.js';
-import type { CustomerRecord, LocationRecord } from './shop.js';
 
 /**
  * The API type as the sandbox stores it: the named fields only (no `[key: string]: unknown`, at every depth),
@@ -59,56 +27,3 @@ export type SandboxRecord<Api, Own extends object = {}, Rendered extends string 
   keyof Own | Rendered
 > &
   Own;
-
-/**
- * The API type without its `[key: string]: unknown` signatures (at every depth): what the spec names. A
- * record type has no index signature, so it could never match the open type itself.
- */
-type Named<T> = T extends readonly (infer Item)[]
-  ? Named<Item>[]
-  : T extends object
-    ? { [K in keyof T as string extends K ? never : K]: Named<T[K]> }
-    : T;
-
-/**
- * `true` when `Stored` is a valid `ApiType` but for the `Rendered` fields a route computes when it answers;
- * else a type naming the pair, which fails the check below.
- */
-type Conforms<Stored, ApiType, Rendered extends string = never> =
-  Stored extends Omit<Named<ApiType>, Rendered> ? true : { readonly drift: [Stored, ApiType] };
-
-/** Each pair is checked when this file is type-checked (the sandbox build and `npm run typecheck`). */
-export type SandboxRecordsConform = [
-  Conforms<HouseAccountRecord, Api.CustomerAccount>,
-  Conforms<InvoiceRecord, Api.Invoice>,
-  Conforms<AccountPaymentRecord, Api.AccountPayment>,
-  Conforms<StoreCreditEntryRecord, Api.StoreCredit>,
-  Conforms<CardTransactionRecord, Api.CardTransaction>,
-  Conforms<ProductRecord, Api.Product>,
-  Conforms<InventoryLevelRecord, Api.InventoryLevel>,
-  Conforms<SerializedUnitRecord, Api.SerializedItem>,
-  Conforms<MembershipPlanRecord, Api.MembershipPlan>,
-  Conforms<MembershipRecord, Api.Membership>,
-  Conforms<MembershipChargeRecord, Api.MembershipCharge>,
-  Conforms<OrderRecord, Api.Order>,
-  Conforms<GiftCertificateRecord, Api.GiftCertificate>,
-  Conforms<CouponRecord, Api.Coupon>,
-  Conforms<PurchaseOrderLineRecord, Api.PurchaseOrderLine>,
-  Conforms<PurchaseOrderRecord, Api.PurchaseOrder>,
-  Conforms<ReceivingRecord, Api.Receiving>,
-  Conforms<RangeResourceRecord, Api.RangeResource>,
-  Conforms<RangeClassRecord, Api.RangeClass>,
-  Conforms<RangeSessionRecord, Api.RangeClassSession>,
-  Conforms<RangeReservationRecord, Api.RangeReservation>,
-  Conforms<RangeRentalCheckoutRecord, Api.RangeRentalCheckout>,
-  // `checkout` is the open row of the checkouts table, joined in when a rental is rendered.
-  Conforms<RangeRentalRecord, Api.RangeRental, 'checkout'>,
-  Conforms<ReturnLineRecord, Api.ReturnLine>,
-  Conforms<ReturnRecord, Api.Return>,
-  Conforms<LocationRecord, Api.Location>,
-  Conforms<CustomerRecord, Api.Customer>,
-];
-
-/** Fails to compile when a pair above does not conform; the error shows the tuple with that pair's `drift`. */
-type AllTrue<Checks extends true[]> = Checks;
-export type SandboxRecordsChecked = AllTrue<SandboxRecordsConform>;

@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll } from 'vitest';
-import { freePort } from '../../../bench/redis-server.js';
 import { ShopClient } from '../../../src/client.js';
 import { openSqliteDatabase } from '../../../src/sync/inbox/sqlite.js';
 import { createSandbox } from '../../../src/testing/index.js';
+import { freePort } from '../../setup/redis-server.js';
 
 export const DELIVERIES = 520;
 const ROUNDS = 20;

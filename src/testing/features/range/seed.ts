@@ -301,11 +301,16 @@ function seedLaneBookings(context: SeedContext): void {
       ],
       createdAt: new Date(Math.min(startsAt, context.nowMs) - core.random.int(1, 5) * DAY_MS).toISOString(),
     });
-    settle(reservation, status, startsAt, endsAt);
+    applyOutcome(reservation, status, startsAt, endsAt);
   }
 }
 
-function settle(reservation: RangeReservationRecord, status: string, startsAt: number, endsAt: number): void {
+function applyOutcome(
+  reservation: RangeReservationRecord,
+  status: string,
+  startsAt: number,
+  endsAt: number,
+): void {
   const at = (ms: number) => new Date(ms).toISOString();
   if (status === 'booked') return;
   if (status === 'checked_in') Object.assign(reservation, { status, checked_in_at: at(startsAt - 600_000) });

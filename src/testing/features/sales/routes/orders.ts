@@ -1,12 +1,7 @@
-import {
-  defaultLocationId,
-  findVisible,
-  redactPayload,
-  requireWritableLocation,
-  viewerForKey,
-} from '../../../http/access.js';
+import { defaultLocationId, findVisible, requireWritableLocation } from '../../../http/access.js';
 import { FieldReader, pathId } from '../../../http/fields.js';
 import { routeFor } from '../../../http/operations.js';
+import { redactPayload, viewerForKey } from '../../../http/payload-view.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../../../http/route.js';
 import type { OrderRecord } from '../orders-state.js';
 import { createApiOrder, voidOrder } from '../sales.js';

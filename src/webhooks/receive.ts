@@ -5,9 +5,9 @@ import { isWebhookVerificationError, WebhookConfigurationError } from './errors.
 import type { ShopEvent } from './events.js';
 import { readDeliveryHeaders, type WebhookDelivery, type WebhookHeaders } from './headers.js';
 import { fromInput, type WebhookRequest } from './request.js';
-import { bounded, type CallScope, LATE, settle, within } from './respond-within.js';
+import { bounded, type CallScope, failureOf, LATE, within } from './respond-within.js';
 import {
-  type DeliveryPipeline,
+  type DeliveryReceiver,
   internalError,
   jsonResult,
   secretUnavailable,
@@ -35,7 +35,7 @@ export interface WebhookInbox {
 }
 
 /** A handler's setup, checked once when it is created. */
-export interface PipelineSetup {
+export interface ReceiverSetup {
   /** The verifier settings of a delivery: fixed, or from the secret resolver. */
   readonly settingsFor: SettingsSource;
   readonly dedupeKey: DedupeKey | undefined;
@@ -72,8 +72,8 @@ type Report = (
   context: ReportContext,
 ) => void;
 
-/** The delivery pipeline of one handler, for its adapters. */
-export function deliveryPipeline(setup: PipelineSetup): DeliveryPipeline {
+/** The delivery receiver of one handler, for its adapters. */
+export function deliveryReceiver(setup: ReceiverSetup): DeliveryReceiver {
   const report: Report = (error, outcome, delivery, { event, request, background }) => {
     try {
       setup.onError?.(error, {
@@ -129,9 +129,9 @@ interface Verified {
 }
 
 async function processDelivery(
-  setup: PipelineSetup,
+  setup: ReceiverSetup,
   report: Report,
-  fail: DeliveryPipeline['fail'],
+  fail: DeliveryReceiver['fail'],
   input: WebhookDeliveryInput,
   described: WebhookRequest | undefined,
   scope: CallScope,
@@ -192,7 +192,7 @@ async function processDelivery(
 }
 
 async function verifyDelivery(
-  setup: PipelineSetup,
+  setup: ReceiverSetup,
   input: WebhookDeliveryInput,
   described: WebhookRequest | undefined,
 ): Promise<Verified> {
@@ -214,7 +214,7 @@ async function verifyDelivery(
  * fail, 202 when they are still running at `respondWithin` (they go on; a late failure releases as well).
  */
 async function handOn(
-  setup: PipelineSetup,
+  setup: ReceiverSetup,
   report: Report,
   { delivery, event, key, request }: Verified,
   claim: DedupeClaim,
@@ -237,7 +237,7 @@ async function handOn(
       )
     : undefined;
   (heartbeat as { unref?: () => void } | undefined)?.unref?.();
-  const settled = settle(async () => {
+  const handled = failureOf(async () => {
     await onEvent?.(event, context);
     await router.dispatch(event, context);
   }).finally(() => clearInterval(heartbeat));
@@ -267,14 +267,14 @@ async function handOn(
     }
   };
   const first = await within(
-    settled,
+    handled,
     respondWithin === false ? false : scope.startedAt + respondWithin - Date.now(),
   );
   if (first === LATE) {
     // Answered now; the handlers go on. A later failure releases the claim, so a resend or the feed
-    // catch-up processes the event; `settled` never rejects, so nothing here is an unhandled rejection.
+    // catch-up processes the event; `handled` never rejects, so nothing here is an unhandled rejection.
     const background = { event, request, background: true } as const;
-    const rest = settled.then((failure) =>
+    const rest = handled.then((failure) =>
       failure ? failed(failure.error, background) : succeeded(background),
     );
     const waitUntil = scope.waitUntil ?? setup.waitUntil;

@@ -1,5 +1,5 @@
-// A throwaway redis-server on 127.0.0.1: the test run's (test/setup/global-setup.ts), bench/scale.ts's, and
-// its own for each test that stops Redis mid-run (so the server it stops is nobody else's).
+// A throwaway redis-server on 127.0.0.1, beside postgres-server.ts: the test run's (global-setup.ts), its
+// own for each test that stops Redis mid-run (so the server it stops is nobody else's), and bench/'s scripts.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 

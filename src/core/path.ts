@@ -1,0 +1,26 @@
+import { type PathFiller, pathFiller } from '../internal/path.js';
+import { ParamsValidationError } from './errors/params-validation-error.js';
+import type { PathParam } from './operation.js';
+
+/** Fills an operation's path template such as `/v1/range/reservations/{id}/cancel`. */
+export type PathBuilder = (params: Readonly<Record<string, unknown>> | undefined) => string;
+
+/**
+ * Splits `template` once, so a request only concatenates (src/internal/path.ts); a value that cannot fill its
+ * placeholder is refused with a `ParamsValidationError` naming the placeholder and the operation, before
+ * anything is sent.
+ */
+export function compilePath(
+  template: string,
+  pathParams: readonly PathParam[],
+  operation: string | null = null,
+): PathBuilder {
+  const fill: PathFiller = pathFiller(template, pathParams);
+  return (params) => {
+    const filled = fill(params);
+    if (filled.problem !== null) {
+      throw new ParamsValidationError({ [filled.problem.name]: [filled.problem.problem] }, operation);
+    }
+    return filled.path;
+  };
+}
