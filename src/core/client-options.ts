@@ -173,10 +173,10 @@ function resolveApiKey(option: ApiKeyOption | undefined): ApiKeyOption {
 }
 
 /**
- * Reads the key for one attempt: a function key is called and checked, and every key seen joins `secrets`
+ * Reads the key for one attempt: a function key is called and checked, and every key seen joins `apiKeys`
  * (shared with the logger), so a rotated key is redacted as well as the first one.
  */
-export function keyReader(apiKey: ApiKeyOption, secrets: string[]): () => Promise<string> {
+export function keyReader(apiKey: ApiKeyOption, apiKeys: string[]): () => Promise<string> {
   if (typeof apiKey === 'string') return () => Promise.resolve(apiKey);
   return async () => {
     let key: unknown;
@@ -188,7 +188,7 @@ export function keyReader(apiKey: ApiKeyOption, secrets: string[]): () => Promis
     if (typeof key !== 'string' || !KEY.test(key)) {
       throw new ShopError('The apiKey function must return a string of printable characters without spaces');
     }
-    if (!secrets.includes(key)) secrets.push(key);
+    if (!apiKeys.includes(key)) apiKeys.push(key);
     return key;
   };
 }
@@ -291,14 +291,14 @@ export interface DerivedOptions {
 export function deriveClientOptions(parent: TransportConfig, options: DerivedOptions): TransportConfig {
   const { retry } = parent;
   const apiKey = options.apiKey === undefined ? parent.apiKey : resolveApiKey(options.apiKey);
-  if (typeof apiKey === 'string' && !parent.secrets.includes(apiKey)) parent.secrets.push(apiKey);
+  if (typeof apiKey === 'string' && !parent.apiKeys.includes(apiKey)) parent.apiKeys.push(apiKey);
   const defaultHeaders = resolveHeaders(options.headers, parent.defaultHeaders);
   if (options.apiKey !== undefined) delete defaultHeaders.authorization;
   const childHooks = resolveHooks(options.hooks);
   return {
     ...parent,
     apiKey,
-    readKey: keyReader(apiKey, parent.secrets),
+    readKey: keyReader(apiKey, parent.apiKeys),
     defaultHeaders,
     timeout: resolveOption('timeout', options.timeout, parent.timeout),
     deadline: resolveOption('deadline', options.deadline, parent.deadline),
@@ -321,7 +321,7 @@ export function deriveClientOptions(parent: TransportConfig, options: DerivedOpt
 /** The transport's configuration from the caller's options and the environment; throws on the first problem. */
 export function resolveClientOptions(options: ClientOptions): TransportConfig {
   const apiKey = resolveApiKey(options.apiKey);
-  const secrets = typeof apiKey === 'string' ? [apiKey] : [];
+  const apiKeys = typeof apiKey === 'string' ? [apiKey] : [];
   // The SDK's own tests shorten the back-off through a symbol key that ClientOptions does not declare.
   const backoff = (options as TestOptions)[RETRY_BACKOFF] ?? { baseMs: 500, capMs: 8_000 };
   if (options.fetch !== undefined && typeof options.fetch !== 'function')
@@ -329,12 +329,12 @@ export function resolveClientOptions(options: ClientOptions): TransportConfig {
   if (options.onValidationIssue !== undefined && typeof options.onValidationIssue !== 'function') {
     throw configError('onValidationIssue must be a function');
   }
-  const logger = new SdkLogger(options.logger ?? console, resolveLogLevel(options.logLevel), secrets);
+  const logger = new SdkLogger(options.logger ?? console, resolveLogLevel(options.logLevel), apiKeys);
   return {
     baseUrl: resolveBaseUrl(options.baseUrl),
     apiKey,
-    readKey: keyReader(apiKey, secrets),
-    secrets,
+    readKey: keyReader(apiKey, apiKeys),
+    apiKeys,
     defaultHeaders: resolveHeaders(options.defaultHeaders, {
       accept: 'application/json',
       'user-agent': userAgent(),

@@ -47,14 +47,14 @@ export function isLogLevel(value: unknown): value is LogLevel {
 export class SdkLogger {
   readonly #logger: Logger;
   readonly #rank: number;
-  readonly #secrets: readonly string[];
+  readonly #apiKeys: readonly string[];
   /** Precomputed, so a request only builds its debug line when someone reads it. */
   readonly debugEnabled: boolean;
 
-  constructor(logger: Logger, level: LogLevel, secrets: readonly string[]) {
+  constructor(logger: Logger, level: LogLevel, apiKeys: readonly string[]) {
     this.#logger = logger;
     this.#rank = RANK[level];
-    this.#secrets = secrets;
+    this.#apiKeys = apiKeys;
     this.debugEnabled = this.#rank <= RANK.debug;
   }
 
@@ -87,6 +87,6 @@ export class SdkLogger {
   }
 
   #clean(message: string): string {
-    return `shop-mgmt: ${redact(message, this.#secrets)}`;
+    return `shop-mgmt: ${redact(message, this.#apiKeys)}`;
   }
 }

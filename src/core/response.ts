@@ -33,13 +33,13 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 /**
  * Turns one response, whose body was read once as `text`, into its success envelope, or throws the error it
  * stands for: the status's `ShopApiError` subclass (with `code` null when there is no error envelope), or
- * `InvalidResponseError` for a 2xx that is not the envelope. Server text in messages is redacted of `secrets`.
+ * `InvalidResponseError` for a 2xx that is not the envelope. Server text in messages is redacted of `apiKeys`.
  * `emptyData`, when given, is the `data` of a 2xx with an empty body (a DELETE's 204 No Content).
  */
 export function openEnvelope(
   response: Response,
   text: string,
-  secrets: readonly string[],
+  apiKeys: readonly string[],
   emptyData?: unknown,
 ): SuccessEnvelope {
   const { status, headers } = response;
@@ -50,7 +50,7 @@ export function openEnvelope(
   if (status >= 200 && status < 300) {
     if (!parsed.ok) {
       throw new InvalidResponseError(
-        `Expected a JSON envelope, got ${text === '' ? 'an empty body' : `'${snippet(text, secrets)}'`} (HTTP ${status})`,
+        `Expected a JSON envelope, got ${text === '' ? 'an empty body' : `'${snippet(text, apiKeys)}'`} (HTTP ${status})`,
         status,
         headers,
       );
@@ -58,7 +58,7 @@ export function openEnvelope(
     const body = parsed.value;
     if (!isRecord(body) || body.status !== 'ok' || !('data' in body)) {
       throw new InvalidResponseError(
-        `Expected the envelope {status: 'ok', data}, got '${snippet(text, secrets)}' (HTTP ${status})`,
+        `Expected the envelope {status: 'ok', data}, got '${snippet(text, apiKeys)}' (HTTP ${status})`,
         status,
         headers,
       );
@@ -69,25 +69,25 @@ export function openEnvelope(
     parsed.ok && isRecord(parsed.value) && parsed.value.status === 'error' ? parsed.value.error : null;
   if (isRecord(error) && typeof error.code === 'string') {
     // The server's words, redacted and cut short: a proxy may echo the request, and a message may be huge.
-    const message = typeof error.message === 'string' ? snippet(error.message, secrets, 500) : '';
-    const code = snippet(error.code, secrets, 100);
+    const message = typeof error.message === 'string' ? snippet(error.message, apiKeys, 500) : '';
+    const code = snippet(error.code, apiKeys, 100);
     // A VALIDATION_ERROR's field reasons go into the message too, not only into details.
-    const fields = code === 'VALIDATION_ERROR' ? fieldMessages(error.details, secrets) : '';
+    const fields = code === 'VALIDATION_ERROR' ? fieldMessages(error.details, apiKeys) : '';
     return throwApi(
       status,
       code,
       `${status} ${code}${message ? `: ${message}` : ''}${fields}`,
-      isRecord(error.details) ? redactedCopy(error.details, secrets) : undefined,
+      isRecord(error.details) ? redactedCopy(error.details, apiKeys) : undefined,
       headers,
     );
   }
-  const start = text === '' ? 'empty body' : `'${snippet(text, secrets)}'`;
+  const start = text === '' ? 'empty body' : `'${snippet(text, apiKeys)}'`;
   const reason = response.statusText ? `${status} ${response.statusText}` : `HTTP ${status}`;
   return throwApi(status, null, `${reason} without an error envelope: ${start}`, undefined, headers);
 }
 
 /** ` (limit: must be between 1 and 200; from: is not a date)`: a VALIDATION_ERROR's reasons, for its message. */
-function fieldMessages(details: unknown, secrets: readonly string[]): string {
+function fieldMessages(details: unknown, apiKeys: readonly string[]): string {
   if (!isRecord(details)) return '';
   const parts: string[] = [];
   for (const [field, messages] of Object.entries(details).slice(0, 10)) {
@@ -96,7 +96,7 @@ function fieldMessages(details: unknown, secrets: readonly string[]): string {
     );
     if (list.length > 0) parts.push(`${field}: ${list.join(', ')}`);
   }
-  const text = redact(parts.join('; '), secrets);
+  const text = redact(parts.join('; '), apiKeys);
   return text === '' ? '' : ` (${text.length > 500 ? `${text.slice(0, 500)}...` : text})`;
 }
 
@@ -131,7 +131,7 @@ interface PolicyConfig {
   readonly logger: SdkLogger;
   readonly onValidationIssue: ValidationIssueListener | undefined;
   /** Redacted from the `data` an error keeps and from message excerpts. */
-  readonly secrets: readonly string[];
+  readonly apiKeys: readonly string[];
 }
 
 /** A single record's `data` under the call's validation mode, checked with the call's loaded `checker`. */
@@ -197,7 +197,7 @@ function settle(
     issues,
     response.status,
     response.headers,
-    redactedCopy(data, config.secrets),
+    redactedCopy(data, config.apiKeys),
   );
   if (mode === 'strict') throw error;
   config.logger.warn(`${error.message}; returning the data as received (responseValidation: 'warn')`, {
@@ -244,7 +244,7 @@ export function accepted(
   const meta = envelope.meta;
   if (!isListMeta(meta)) {
     throw new InvalidResponseError(
-      `Expected list meta {has_more, next_cursor} from ${call.operation}, got ${preview(meta ?? null, config.secrets)}`,
+      `Expected list meta {has_more, next_cursor} from ${call.operation}, got ${preview(meta ?? null, config.apiKeys)}`,
       response.status,
       response.headers,
     );

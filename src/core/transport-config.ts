@@ -21,10 +21,10 @@ export interface TransportConfig {
   readonly baseUrl: string;
   /** Sent as `Authorization: Bearer <key>`, and redacted from every log line and error message. */
   readonly apiKey: ApiKeyOption;
-  /** Reads a function `apiKey`, checks it and adds it to `secrets`; the string key as it is. */
+  /** Reads a function `apiKey`, checks it and adds it to `apiKeys`; the string key as it is. */
   readonly readKey: () => Promise<string>;
   /** Every key this client (and its derived clients) has sent: redacted from logs and errors. Grows. */
-  readonly secrets: string[];
+  readonly apiKeys: string[];
   /** Headers every request carries (below a call's own `headers`). */
   readonly defaultHeaders: Readonly<Record<string, string>>;
   /** What every attempt is sent with; undefined: the runtime's `fetch`, looked up per request. */

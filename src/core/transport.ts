@@ -89,7 +89,7 @@ export class Transport {
     this.#authorization = typeof config.apiKey === 'string' ? bearer(config.apiKey) : null;
   }
 
-  /** A transport over this one's ky instance (extended), secrets and, unless `config` has its own, throttle. */
+  /** A transport over this one's ky instance (extended), apiKeys and, unless `config` has its own, throttle. */
   derive(config: TransportConfig): Transport {
     return new Transport(config, this);
   }
@@ -236,11 +236,11 @@ export class Transport {
       call.finish(result.response.status, true);
       return result;
     } catch (error) {
-      const { secrets } = this.#config;
+      const { apiKeys } = this.#config;
       call.doubt(error);
       call.finish((error as { status?: number }).status ?? null, false);
       call.stamp(error);
-      scrubError(error, secrets);
+      scrubError(error, apiKeys);
       if (this.#config.hooks === NO_HOOKS && settings.hooks === NO_HOOKS) throw error;
       const context = call.context(call.startedAt);
       const hooks = async () => {
@@ -260,7 +260,7 @@ export class Transport {
         final = error as Error;
       }
       call.stamp(final);
-      scrubError(final, secrets);
+      scrubError(final, apiKeys);
       throw final;
     }
   }
@@ -308,7 +308,7 @@ export class Transport {
     if (prepared.keyed) {
       let authorization = this.#authorization;
       if (authorization === null) {
-        // A key function (a vault, a secrets manager) that never settles is ended like a hung exchange.
+        // A key function (a vault, a apiKeys manager) that never settles is ended like a hung exchange.
         const key = await within(this.#config.readKey(), timeout, signal, () =>
           timeout < settings.timeout ? call.deadlineError(call.attempts) : new TimeoutError(timeout),
         );
@@ -338,7 +338,7 @@ export class Transport {
     headers: Readonly<Record<string, string>>,
     timeout: number,
   ) {
-    const { logger, throttle, secrets, maxResponseBytes } = this.#config;
+    const { logger, throttle, apiKeys, maxResponseBytes } = this.#config;
     const signal = settings.signal;
     let send = this.#ky;
     if (!send) {
@@ -389,7 +389,7 @@ export class Transport {
         ? timeout < settings.timeout
           ? call.deadlineError(call.attempts)
           : new TimeoutError(timeout)
-        : connectionError(cause, secrets, prepared.url);
+        : connectionError(cause, apiKeys, prepared.url);
       if (logger.debugEnabled) this.#logAttempt(prepared, call, error.name, null, started);
       throw error;
     } finally {
@@ -404,7 +404,7 @@ export class Transport {
       this.#logAttempt(prepared, call, String(response.status), response.status, started);
     let envelope: ReturnType<typeof openEnvelope>;
     try {
-      envelope = openEnvelope(response, text, secrets, prepared.emptyResult);
+      envelope = openEnvelope(response, text, apiKeys, prepared.emptyResult);
     } catch (error) {
       call.doubt(error);
       throw error;
@@ -439,7 +439,7 @@ export class Transport {
   ): Promise<number | null> {
     const { logger, hooks } = this.#config;
     const { policy } = settings;
-    scrubError(error, this.#config.secrets);
+    scrubError(error, this.#config.apiKeys);
     const fields = { operation: call.operation, method: call.method, path: call.path, attempt };
     if (delay === null) {
       if (error instanceof RateLimitError && error.retryAfter !== null) {
@@ -482,27 +482,27 @@ function describe(error: Error): string {
  * stack or `cause` that quotes a secret (a hook's or a custom fetch's text echoing the request) is redacted.
  * Server text was redacted when the error was built; this catches what the caller's own code put there.
  */
-function scrubError(error: unknown, secrets: readonly string[]): void {
+function scrubError(error: unknown, apiKeys: readonly string[]): void {
   if (!(error instanceof Error) || !isShopError(error) || !Object.isExtensible(error)) return;
-  const message = redact(error.message, secrets);
+  const message = redact(error.message, apiKeys);
   if (message !== error.message) {
     Object.defineProperty(error, 'message', { value: message, writable: true, configurable: true });
   }
   if (typeof error.stack === 'string') {
-    const stack = redact(error.stack, secrets);
+    const stack = redact(error.stack, apiKeys);
     if (stack !== error.stack) error.stack = stack;
   }
   const cause = (error as { cause?: unknown }).cause;
-  if (cause !== undefined && !isShopError(cause) && quotesSecret(cause, secrets)) {
+  if (cause !== undefined && !isShopError(cause) && quotesSecret(cause, apiKeys)) {
     Object.defineProperty(error, 'cause', {
-      value: redactedCause(cause, secrets),
+      value: redactedCause(cause, apiKeys),
       writable: true,
       configurable: true,
     });
   }
 }
 
-function quotesSecret(value: unknown, secrets: readonly string[]): boolean {
+function quotesSecret(value: unknown, apiKeys: readonly string[]): boolean {
   const text = value instanceof Error ? `${value.message}\n${value.stack ?? ''}` : String(value);
-  return redact(text, secrets) !== text;
+  return redact(text, apiKeys) !== text;
 }

@@ -11,14 +11,14 @@ import { ConnectionError, ResponseTooLargeError } from './errors/transport-error
  * A failed fetch as a ConnectionError. The runtime's text may quote the URL or headers, so the message and
  * the kept `cause` (which util.inspect prints, chain and all) are redacted copies, never the raw error.
  */
-export function connectionError(cause: unknown, secrets: readonly string[], url?: string): ConnectionError {
-  const reason = redact(cause instanceof Error ? cause.message : String(cause), secrets);
+export function connectionError(cause: unknown, apiKeys: readonly string[], url?: string): ConnectionError {
+  const reason = redact(cause instanceof Error ? cause.message : String(cause), apiKeys);
   const code = (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  const where = url === undefined ? '' : ` to ${redact(urlWithoutQuery(url), secrets)}`;
+  const where = url === undefined ? '' : ` to ${redact(urlWithoutQuery(url), apiKeys)}`;
   return new ConnectionError(
     `Connection error${where}: ${reason}${typeof code === 'string' ? ` (${code})` : ''}`,
     {
-      cause: redactedCause(cause, secrets),
+      cause: redactedCause(cause, apiKeys),
     },
   );
 }

@@ -7,10 +7,10 @@ const CREDENTIAL_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/whsec_[A-Za-z0-9_+/=-]+/g, REDACTED],
 ];
 
-/** `text` with every `secrets` value, bearer token and webhook secret replaced by `[redacted]`. */
-export function redact(text: string, secrets: readonly string[] = []): string {
+/** `text` with every `hidden` value, bearer token and webhook secret replaced by `[redacted]`. */
+export function redact(text: string, hidden: readonly string[] = []): string {
   let result = text;
-  for (const secret of secrets) {
+  for (const secret of hidden) {
     if (secret.length >= 4) result = result.split(secret).join(REDACTED);
   }
   for (const [pattern, replacement] of CREDENTIAL_PATTERNS) result = result.replace(pattern, replacement);
@@ -27,12 +27,12 @@ export function excerpt(text: string, max = 200): string {
  * `excerpt(redact(text))` for text of any size: only the start is redacted, and what follows the cut is
  * dropped with a margin as long as the longest secret, so no secret is ever left half-cut in the result.
  */
-export function snippet(text: string, secrets: readonly string[] = [], max = 200): string {
+export function snippet(text: string, hidden: readonly string[] = [], max = 200): string {
   let longest = 64;
-  for (const secret of secrets) longest = Math.max(longest, secret.length);
+  for (const secret of hidden) longest = Math.max(longest, secret.length);
   const room = 2 * max + 2 * longest;
-  if (text.length <= room) return excerpt(redact(text, secrets), max);
-  const start = redact(text.slice(0, room), secrets);
+  if (text.length <= room) return excerpt(redact(text, hidden), max);
+  const start = redact(text.slice(0, room), hidden);
   return excerpt(`${start.slice(0, start.length - longest)} ...`, max);
 }
 
@@ -48,19 +48,19 @@ const MAX_CAUSE_DEPTH = 5;
  * headers. An Error keeps its name, `code` and stack frames with message and stack redacted, and its
  * `cause` copied the same way; anything else becomes its redacted text.
  */
-export function redactedCause(value: unknown, secrets: readonly string[], depth = 0): unknown {
-  if (!(value instanceof Error)) return redact(String(value), secrets);
+export function redactedCause(value: unknown, hidden: readonly string[], depth = 0): unknown {
+  if (!(value instanceof Error)) return redact(String(value), hidden);
   const raw = value as Error & { code?: unknown; cause?: unknown };
   const nested =
     raw.cause === undefined || depth >= MAX_CAUSE_DEPTH
       ? undefined
-      : { cause: redactedCause(raw.cause, secrets, depth + 1) };
+      : { cause: redactedCause(raw.cause, hidden, depth + 1) };
   const Builtin = BUILTIN_ERRORS.find((ErrorClass) => ErrorClass === raw.constructor) ?? Error;
-  const copy: Error & { code?: string } = new Builtin(redact(raw.message, secrets), nested);
+  const copy: Error & { code?: string } = new Builtin(redact(raw.message, hidden), nested);
   if (copy.name !== raw.name) {
     Object.defineProperty(copy, 'name', { value: raw.name, writable: true, configurable: true });
   }
-  copy.stack = typeof raw.stack === 'string' ? redact(raw.stack, secrets) : `${raw.name}: ${copy.message}`;
+  copy.stack = typeof raw.stack === 'string' ? redact(raw.stack, hidden) : `${raw.name}: ${copy.message}`;
   if (typeof raw.code === 'string') copy.code = raw.code;
   return copy;
 }
@@ -73,34 +73,34 @@ const TOO_DEEP = '[truncated]';
 
 /**
  * A copy of parsed JSON (an error's `details`, a refused answer's `data`) safe to keep on an error and print:
- * every string redacted of `secrets`, bearer tokens and webhook secrets, objects deeper than 32 levels or past
+ * every string redacted of `hidden`, bearer tokens and webhook hidden, objects deeper than 32 levels or past
  * 100,000 values cut to `'[truncated]'`, so `JSON.stringify`, `util.inspect` and structured loggers finish
  * at any depth the server sent. A string key is redacted like a value.
  */
-export function redactedCopy(value: unknown, secrets: readonly string[]): unknown {
+export function redactedCopy(value: unknown, hidden: readonly string[]): unknown {
   const budget = { nodes: MAX_COPY_NODES };
-  return copyOf(value, secrets, 0, budget);
+  return copyOf(value, hidden, 0, budget);
 }
 
 function copyOf(
   value: unknown,
-  secrets: readonly string[],
+  hidden: readonly string[],
   depth: number,
   budget: { nodes: number },
 ): unknown {
-  if (typeof value === 'string') return redact(value, secrets);
+  if (typeof value === 'string') return redact(value, hidden);
   if (typeof value !== 'object' || value === null) return value;
   if (depth >= MAX_COPY_DEPTH || budget.nodes <= 0) return TOO_DEEP;
   budget.nodes--;
   if (Array.isArray(value)) {
     const out: unknown[] = [];
-    for (const item of value) out.push(copyOf(item, secrets, depth + 1, budget));
+    for (const item of value) out.push(copyOf(item, hidden, depth + 1, budget));
     return out;
   }
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    Object.defineProperty(out, redact(key, secrets), {
-      value: copyOf(item, secrets, depth + 1, budget),
+    Object.defineProperty(out, redact(key, hidden), {
+      value: copyOf(item, hidden, depth + 1, budget),
       enumerable: true,
       writable: true,
       configurable: true,
@@ -113,7 +113,7 @@ function copyOf(
  * A short, redacted preview of a value for an error message: JSON-like, at most `max` characters, built
  * without recursing past a few levels, so a value nested 5,000 deep or 20 MB long costs a few hundred bytes.
  */
-export function preview(value: unknown, secrets: readonly string[], max = 200): string {
+export function preview(value: unknown, hidden: readonly string[], max = 200): string {
   const parts: string[] = [];
   let length = 0;
   const push = (text: string) => {
@@ -123,7 +123,7 @@ export function preview(value: unknown, secrets: readonly string[], max = 200): 
   const walk = (item: unknown, depth: number): void => {
     if (length > max) return;
     if (typeof item === 'string') {
-      push(JSON.stringify(snippet(item, secrets, max)));
+      push(JSON.stringify(snippet(item, hidden, max)));
       return;
     }
     if (typeof item !== 'object' || item === null) {
@@ -141,12 +141,12 @@ export function preview(value: unknown, secrets: readonly string[], max = 200): 
       if (length > max) break;
       if (!first) push(',');
       first = false;
-      if (!array) push(`${JSON.stringify(snippet(String(key), secrets, max))}:`);
+      if (!array) push(`${JSON.stringify(snippet(String(key), hidden, max))}:`);
       walk(child, depth + 1);
     }
     push(array ? ']' : '}');
   };
   walk(value, 0);
   // Every string was redacted whole before it was cut; the whole is redacted again for patterns split by JSON.
-  return excerpt(redact(parts.join(''), secrets), max);
+  return excerpt(redact(parts.join(''), hidden), max);
 }
