@@ -4,8 +4,8 @@
 // nothing here decides whether a run passed.
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
-import { MemoryRateLimitStore, type RateLimitStore } from '../src/core/rate-limit-store.js';
-import { RedisRateLimitStore } from '../src/core/rate-limit-store-redis.js';
+import { MemoryRateLimitStore, type RateLimitStore } from '../src/core/rate-limit/rate-limit-store.js';
+import { RedisRateLimitStore } from '../src/core/rate-limit/rate-limit-store-redis.js';
 import { isShopError, type Logger, type Page, type Product, ShopClient } from '../src/index.js';
 
 export interface WorkerShop {

@@ -2,7 +2,7 @@
 // throttled through the same Redis rate-limit store and key as the sync engine. Prints one JSON line of
 // outcomes when told to stop (SIGTERM).
 import { Redis } from 'ioredis';
-import { RedisRateLimitStore } from '../src/core/rate-limit-store-redis.js';
+import { RedisRateLimitStore } from '../src/core/rate-limit/rate-limit-store-redis.js';
 import { isShopError, ShopClient } from '../src/index.js';
 
 const [baseUrl, apiKey, redisUrl, rpm] = process.argv.slice(2) as [string, string, string, string];

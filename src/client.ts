@@ -1,16 +1,21 @@
-import { APIPromise, type APIResponse, LazyAPIResponse } from './core/api-promise.js';
+import { APIPromise, type APIResponse, LazyAPIResponse } from './core/api/api-promise.js';
+import {
+  defineOperation,
+  type HttpMethod,
+  type Operation,
+  type OperationResult,
+} from './core/api/operation.js';
+import { fetchPage, type PagePromise } from './core/api/pagination.js';
+import type { RawRequestParams, RawRequestParamsWithBody, RequestParams } from './core/api/params.js';
+import type { RequestOptions } from './core/api/request-options.js';
+import { ShopError } from './core/errors/shop-error.js';
 import {
   type ClientOptions,
   type DerivedOptions,
   deriveClientOptions,
   resolveClientOptions,
-} from './core/client-options.js';
-import { ShopError } from './core/errors/shop-error.js';
-import { defineOperation, type HttpMethod, type Operation, type OperationResult } from './core/operation.js';
-import { fetchPage, type PagePromise } from './core/pagination.js';
-import type { RawRequestParams, RawRequestParamsWithBody, RequestParams } from './core/params.js';
-import type { RequestOptions } from './core/request-options.js';
-import { Transport } from './core/transport.js';
+} from './core/options/client-options.js';
+import { Transport } from './core/transport/transport.js';
 import type { z } from './internal/schema-types.js';
 import { ShopClientResources } from './resources/client-resources.js';
 import { verifyWebhook } from './webhooks/verify.js';

@@ -6,8 +6,21 @@
 // The public surface of `shop-mgmt`. Anything not exported here (src/internal above all) may change in any release.
 
 export { type ClientOptions, type DerivedOptions, ShopClient, type Webhooks } from './client.js';
-export { APIPromise, type APIResponse } from './core/api-promise.js';
-export type { CallRecovery } from './core/call.js';
+export { APIPromise, type APIResponse } from './core/api/api-promise.js';
+export {
+  defineOperation,
+  type HttpMethod,
+  type Operation,
+  type OperationDefinition,
+  type OperationResult,
+  type OperationSchemas,
+  type OperationSchemasLoader,
+  type PathParam,
+} from './core/api/operation.js';
+export { type ListMeta, Page, PagePromise, type ToArrayOptions } from './core/api/pagination.js';
+export type { RawRequestParams, RawRequestParamsWithBody, RequestParams } from './core/api/params.js';
+export type { RequestHeaders, RequestOptions } from './core/api/request-options.js';
+export { APIResource, type ResourceClient } from './core/api/resource.js';
 export {
   type AnyErrorCode,
   AuthenticationError,
@@ -46,38 +59,25 @@ export type {
   ShopRequestContext,
   ShopResponseContext,
   ShopRetryContext,
-} from './core/hooks.js';
-export type { LogFields, Logger, LogLevel } from './core/logger.js';
-export { newerValue } from './core/newer-value.js';
-export {
-  defineOperation,
-  type HttpMethod,
-  type Operation,
-  type OperationDefinition,
-  type OperationResult,
-  type OperationSchemas,
-  type OperationSchemasLoader,
-  type PathParam,
-} from './core/operation.js';
-export { type ListMeta, Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
-export type { RawRequestParams, RawRequestParamsWithBody, RequestParams } from './core/params.js';
-export type { RateLimitInfo } from './core/rate-limit.js';
-export {
-  MemoryRateLimitStore,
-  type RateLimitReservation,
-  type RateLimitStore,
-} from './core/rate-limit-store.js';
-export type { RequestHeaders, RequestOptions } from './core/request-options.js';
-export { APIResource, type ResourceClient } from './core/resource.js';
-export type { ResponseValidation, ValidationIssueListener } from './core/response.js';
-export type { ThrottleOption, ThrottlePace } from './core/throttle.js';
+} from './core/observe/hooks.js';
+export type { LogFields, Logger, LogLevel } from './core/observe/logger.js';
 export {
   ATTEMPT_CHANNEL,
   type AttemptTraceMessage,
   REQUEST_CHANNEL,
   type RequestTraceMessage,
-} from './core/tracing.js';
-export type { ApiKeyOption, FetchLike } from './core/transport-config.js';
+} from './core/observe/tracing.js';
+export type { RateLimitInfo } from './core/rate-limit/rate-limit.js';
+export {
+  MemoryRateLimitStore,
+  type RateLimitReservation,
+  type RateLimitStore,
+} from './core/rate-limit/rate-limit-store.js';
+export type { ThrottleOption, ThrottlePace } from './core/rate-limit/throttle.js';
+export type { CallRecovery } from './core/transport/call.js';
+export type { ResponseValidation, ValidationIssueListener } from './core/transport/response.js';
+export type { ApiKeyOption, FetchLike } from './core/transport/transport-config.js';
+export { newerValue } from './core/validation/newer-value.js';
 // The known values of every open enum, `as const`, with their open union types.
 export * from './generated/enums.js';
 export { EVENT_TYPES, type EventType } from './generated/event-types.js';

@@ -6,10 +6,10 @@
 // `shop-mgmt/redis`: the SDK's stores over the caller's own Redis client (node-redis or ioredis, duck-typed:
 // the SDK adds no Redis dependency). One client serves both: webhook dedupe and shared rate limits.
 
-export type { RateLimitReservation, RateLimitStore } from './core/rate-limit-store.js';
+export type { RateLimitReservation, RateLimitStore } from './core/rate-limit/rate-limit-store.js';
 export {
   RedisRateLimitStore,
   type RedisRateLimitStoreOptions,
-} from './core/rate-limit-store-redis.js';
+} from './core/rate-limit/rate-limit-store-redis.js';
 export type { IoRedisLike, NodeRedisLike, RedisClientLike } from './internal/redis-client.js';
 export { RedisDedupeStore, type RedisDedupeStoreOptions } from './webhooks/redis.js';

@@ -4,7 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ShopClient } from '../src/client.js';
 import { ParamsValidationError, ShopError } from '../src/core/errors/index.js';
-import type { FetchLike } from '../src/core/transport.js';
+import type { FetchLike } from '../src/core/transport/transport.js';
 import { VERSION } from '../src/version.js';
 import {
   API_KEY,

@@ -167,11 +167,11 @@ function emitGroup(doc: OpenApiDocument, group: Group, context: DocContext): str
   const imports: string[] = [];
   const usesPage = group.operations.some((op) => op.pagination === 'cursor');
   const usesPromise = group.operations.some((op) => op.pagination !== 'cursor');
-  if (usesPromise) imports.push("import type { APIPromise } from '../core/api-promise.js';");
-  if (usesPage) imports.push("import type { PagePromise } from '../core/pagination.js';");
+  if (usesPromise) imports.push("import type { APIPromise } from '../core/api/api-promise.js';");
+  if (usesPage) imports.push("import type { PagePromise } from '../core/api/pagination.js';");
   if (group.operations.length > 0)
-    imports.push("import type { RequestOptions } from '../core/request-options.js';");
-  imports.push("import { APIResource } from '../core/resource.js';");
+    imports.push("import type { RequestOptions } from '../core/api/request-options.js';");
+  imports.push("import { APIResource } from '../core/api/resource.js';");
   if (group.operations.length > 0) imports.push("import { operations } from '../generated/operations.js';");
   if (params.size > 0)
     imports.push(`import type { ${[...params].sort().join(', ')} } from '../generated/params.js';`);

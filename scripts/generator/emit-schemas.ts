@@ -15,7 +15,7 @@ import {
 export interface ImportPaths {
   /** Specifier of src/internal/schema-helpers.ts from the generated files, e.g. `../internal/schema-helpers.js`. */
   readonly helpers: string;
-  /** Specifier of src/core/operation.ts from the generated files. */
+  /** Specifier of src/core/api/operation.ts from the generated files. */
   readonly operation: string;
 }
 

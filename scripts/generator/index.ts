@@ -77,7 +77,7 @@ export async function generate(options: GenerateOptions): Promise<Map<string, st
   const model = buildModel(doc);
   const paths: ImportPaths = {
     helpers: importPath(options.targetDir, path.join(options.root, 'src/internal/schema-helpers.js')),
-    operation: importPath(options.targetDir, path.join(options.root, 'src/core/operation.js')),
+    operation: importPath(options.targetDir, path.join(options.root, 'src/core/api/operation.js')),
   };
   // Which resource groups return each record schema: the schemas are split into modules by it (groups.ts).
   const usage = new Map<string, Set<string>>();

@@ -1,4 +1,4 @@
-import type { HttpMethod, PathParam } from '../../src/core/operation.js';
+import type { HttpMethod, PathParam } from '../../src/core/api/operation.js';
 import { pascalCase } from './names.js';
 import {
   deref,

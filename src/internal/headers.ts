@@ -50,7 +50,7 @@ function isHeadersLike(value: object): value is Headers {
  * caller replaces the SDK's `authorization` instead of being sent beside it; a null or undefined value
  * removes the header. Takes what `fetch` takes (`Headers`, `[name, value]` pairs, a record). A name or
  * value fetch would refuse comes back as the problem (nothing here throws): the caller chooses the error
- * (src/core/headers.ts), before anything is sent.
+ * (src/core/transport/headers.ts), before anything is sent.
  */
 export function mergeHeaderValues(base: Readonly<Record<string, string>>, extra: unknown): MergedHeaders {
   const merged: Record<string, string> = { ...base };

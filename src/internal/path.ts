@@ -1,6 +1,6 @@
 // A path segment is the one place caller data reaches the URL's path, so it is encoded whole and the dot
 // segments a URL parser would resolve (`..` climbing out of /v1/range) are refused outright. Nothing here
-// throws: a refused value comes back as a PathProblem, and the caller (src/core/path.ts) chooses the error.
+// throws: a refused value comes back as a PathProblem, and the caller (src/core/transport/path.ts) chooses the error.
 
 /** A `{name}` segment of an operation's path, with the type the caller must pass for it. */
 export interface PathParam {

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
-/** A file's path relative to the root it was read from, with `/` separators (`core/transport.ts`). */
+/** A file's path relative to the root it was read from, with `/` separators (`core/transport/transport.ts`). */
 export type FilePath = string;
 
 /** Every `.ts` file under the root and the files of the root its imports name (type-only and `import()` included). */

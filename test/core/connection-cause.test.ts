@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConnectionError } from '../../src/core/errors/index.js';
-import type { FetchLike } from '../../src/core/transport.js';
+import type { FetchLike } from '../../src/core/transport/transport.js';
 import { API_KEY, rejection, retrieveReservation, testClient } from './support.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';

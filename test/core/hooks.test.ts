@@ -3,7 +3,11 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { HookError, InternalServerError, NotFoundError, ShopError } from '../../src/core/errors/index.js';
-import type { ShopRequestContext, ShopResponseContext, ShopRetryContext } from '../../src/core/hooks.js';
+import type {
+  ShopRequestContext,
+  ShopResponseContext,
+  ShopRetryContext,
+} from '../../src/core/observe/hooks.js';
 import {
   BASE_URL,
   createReservation,

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { isShopError } from '../../src/core/errors/index.js';
-import type { Logger } from '../../src/core/logger.js';
+import type { Logger } from '../../src/core/observe/logger.js';
 import {
   API_KEY,
   BASE_URL,

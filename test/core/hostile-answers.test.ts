@@ -13,7 +13,7 @@ import {
   ShopError,
   TimeoutError,
 } from '../../src/core/errors/index.js';
-import type { Logger } from '../../src/core/logger.js';
+import type { Logger } from '../../src/core/observe/logger.js';
 import {
   API_KEY,
   BASE_URL,

@@ -3,8 +3,8 @@ import { inspect } from 'node:util';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, ShopError } from '../../src/core/errors/index.js';
-import type { Logger } from '../../src/core/logger.js';
-import type { FetchLike } from '../../src/core/transport.js';
+import type { Logger } from '../../src/core/observe/logger.js';
+import type { FetchLike } from '../../src/core/transport/transport.js';
 import {
   BASE_URL,
   failure,

@@ -52,7 +52,7 @@ describe('importing shop-mgmt', () => {
     lazy(/node_modules\/ky\//);
     lazy(/node_modules\/zod\//);
     lazy(/src\/generated\/(schemas|params|operation-schemas)\.[a-z0-9-]+\.ts$/);
-    expect(onImport).toContain('src/core/transport.ts');
+    expect(onImport).toContain('src/core/transport/transport.ts');
   }, 60_000);
 
   it("loads on a group's first call that group's schemas, not another group's", async () => {

@@ -2,9 +2,9 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import * as zm from 'zod/mini';
+import { defineOperation, type Operation, type OperationSchemas } from '../../src/core/api/operation.js';
 import { ParamsValidationError, ResponseValidationError, ShopError } from '../../src/core/errors/index.js';
-import { checker, loadedChecker } from '../../src/core/lazy-validation.js';
-import { defineOperation, type Operation, type OperationSchemas } from '../../src/core/operation.js';
+import { checker, loadedChecker } from '../../src/core/validation/lazy-validation.js';
 import { OPERATION_SCHEMAS } from '../../src/generated/operation-schemas.js';
 import { operations } from '../../src/generated/operations.js';
 import {

@@ -1,9 +1,9 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Operation } from '../../src/core/api/operation.js';
 import { ConnectionError } from '../../src/core/errors/index.js';
-import type { Logger, LogLevel } from '../../src/core/logger.js';
-import type { Operation } from '../../src/core/operation.js';
-import type { FetchLike } from '../../src/core/transport.js';
+import type { Logger, LogLevel } from '../../src/core/observe/logger.js';
+import type { FetchLike } from '../../src/core/transport/transport.js';
 import {
   API_KEY,
   BASE_URL,

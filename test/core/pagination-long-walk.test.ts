@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CallState } from '../../src/core/call.js';
+import { fetchPage, type PageSender } from '../../src/core/api/pagination.js';
 import { InvalidResponseError } from '../../src/core/errors/index.js';
-import { fetchPage, type PageSender } from '../../src/core/pagination.js';
+import type { CallState } from '../../src/core/transport/call.js';
 
 // The loop guard past its exact window (issue 21: a walk keeps nothing per page). Thousands of pages, so the
 // pages come from a sender in process rather than over HTTP (pagination.test.ts covers the wire); each cursor

@@ -1,9 +1,9 @@
 import { delay, HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { Operation } from '../../src/core/api/operation.js';
+import { Page, PagePromise } from '../../src/core/api/pagination.js';
 import { InvalidResponseError, ShopError, TimeoutError } from '../../src/core/errors/index.js';
-import type { Operation } from '../../src/core/operation.js';
-import { Page, PagePromise } from '../../src/core/pagination.js';
 import {
   BASE_URL,
   listReservations,

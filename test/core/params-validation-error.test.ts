@@ -6,7 +6,7 @@ import {
   ShopApiError,
   ShopError,
 } from '../../src/core/errors/index.js';
-import { retryDelay } from '../../src/core/retry.js';
+import { retryDelay } from '../../src/core/transport/retry.js';
 import {
   BASE_URL,
   createReservation,

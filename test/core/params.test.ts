@@ -1,8 +1,8 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { Operation } from '../../src/core/api/operation.js';
 import { ParamsValidationError, ShopError } from '../../src/core/errors/index.js';
-import type { Operation } from '../../src/core/operation.js';
 import {
   BASE_URL,
   createReservation,

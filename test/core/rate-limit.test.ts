@@ -1,9 +1,9 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RateLimitError } from '../../src/core/errors/index.js';
-import { parseRateLimit, parseRetryAfter } from '../../src/core/rate-limit.js';
-import { Throttle } from '../../src/core/throttle.js';
-import type { FetchLike } from '../../src/core/transport.js';
+import { parseRateLimit, parseRetryAfter } from '../../src/core/rate-limit/rate-limit.js';
+import { Throttle } from '../../src/core/rate-limit/throttle.js';
+import type { FetchLike } from '../../src/core/transport/transport.js';
 import {
   BASE_URL,
   createReservation,

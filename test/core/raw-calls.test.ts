@@ -1,13 +1,13 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import type { APIPromise } from '../../src/core/api-promise.js';
+import type { APIPromise } from '../../src/core/api/api-promise.js';
+import { defineOperation } from '../../src/core/api/operation.js';
 import {
   NotFoundError,
   ParamsValidationError,
   ResponseValidationError,
 } from '../../src/core/errors/index.js';
-import { defineOperation } from '../../src/core/operation.js';
 import { operations } from '../../src/index.js';
 import {
   API_KEY,

@@ -6,9 +6,9 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import type { ClientOptions } from '../../src/client.js';
+import { defineOperation } from '../../src/core/api/operation.js';
 import { ParamsValidationError, ShopError } from '../../src/core/errors/index.js';
-import { defineOperation } from '../../src/core/operation.js';
-import { outputIsInput } from '../../src/core/validation.js';
+import { outputIsInput } from '../../src/core/validation/validation.js';
 import { OPERATION_SCHEMAS } from '../../src/generated/operation-schemas.js';
 import type { ShopClient } from '../../src/index.js';
 import {

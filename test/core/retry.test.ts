@@ -2,6 +2,7 @@ import { delay, HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ShopClient } from '../../src/client.js';
+import type { Operation } from '../../src/core/api/operation.js';
 import {
   ConflictError,
   ConnectionError,
@@ -10,9 +11,8 @@ import {
   ShopApiError,
   TimeoutError,
 } from '../../src/core/errors/index.js';
-import type { Logger } from '../../src/core/logger.js';
-import type { Operation } from '../../src/core/operation.js';
-import { backoffDelay, type RetryPolicy, retryDelay } from '../../src/core/retry.js';
+import type { Logger } from '../../src/core/observe/logger.js';
+import { backoffDelay, type RetryPolicy, retryDelay } from '../../src/core/transport/retry.js';
 import {
   BASE_URL,
   failure,

@@ -4,7 +4,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { z } from 'zod';
 import { type ClientOptions, ShopClient } from '../../src/client.js';
-import type { Operation } from '../../src/core/operation.js';
+import type { Operation } from '../../src/core/api/operation.js';
 import { RETRY_BACKOFF, type TestOptions } from '../../src/internal/test-hooks.js';
 
 export const BASE_URL = 'http://127.0.0.1:4010';

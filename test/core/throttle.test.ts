@@ -6,9 +6,9 @@ import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RateLimitError, ShopError, TimeoutError } from '../../src/core/errors/index.js';
-import { parseRetryAfter } from '../../src/core/rate-limit.js';
-import { MemoryRateLimitStore, type RateLimitStore } from '../../src/core/rate-limit-store.js';
-import type { FetchLike } from '../../src/core/transport.js';
+import { parseRetryAfter } from '../../src/core/rate-limit/rate-limit.js';
+import { MemoryRateLimitStore, type RateLimitStore } from '../../src/core/rate-limit/rate-limit-store.js';
+import type { FetchLike } from '../../src/core/transport/transport.js';
 import type { Logger } from '../../src/index.js';
 import { BASE_URL, failure, ok, rejection, reservation, retrieveReservation, testClient } from './support.js';
 

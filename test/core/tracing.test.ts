@@ -9,7 +9,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { traceShopMgmt } from '../../examples/otel-tracing.js';
 import { InternalServerError } from '../../src/core/errors/index.js';
-import { ATTEMPT_CHANNEL, REQUEST_CHANNEL } from '../../src/core/tracing.js';
+import { ATTEMPT_CHANNEL, REQUEST_CHANNEL } from '../../src/core/observe/tracing.js';
 import { json, useLoopback } from './loopback.js';
 import {
   createReservation,

@@ -6,8 +6,8 @@
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RateLimitStore } from '../../src/core/rate-limit-store.js';
-import { RedisRateLimitStore } from '../../src/core/rate-limit-store-redis.js';
+import type { RateLimitStore } from '../../src/core/rate-limit/rate-limit-store.js';
+import { RedisRateLimitStore } from '../../src/core/rate-limit/rate-limit-store-redis.js';
 import { hasRedisServer, type OwnRedis, startOwnRedis } from '../setup/redis-server.js';
 
 const INTERVAL = 1_000;

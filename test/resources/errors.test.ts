@@ -10,7 +10,7 @@ import {
   ShopApiError,
   UnprocessableEntityError,
 } from '../../src/core/errors/index.js';
-import { newerValue } from '../../src/core/newer-value.js';
+import { newerValue } from '../../src/core/validation/newer-value.js';
 import type { ErrorCode } from '../../src/generated/error-codes.js';
 import { apiError, client, mockApi } from './helpers.js';
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { readResourceMethods } from '../../scripts/generator/resources-doc.js';
-import { Page } from '../../src/core/pagination.js';
+import { Page } from '../../src/core/api/pagination.js';
 import { operations } from '../../src/generated/operations.js';
 import { client, mockApi, ok } from './helpers.js';
 import { OPERATION_CASES } from './operation-table.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { Page } from '../../src/core/api/pagination.js';
 import { ParamsValidationError } from '../../src/core/errors/index.js';
-import { Page } from '../../src/core/pagination.js';
 import { OPERATION_SCHEMAS } from '../../src/generated/operation-schemas.js';
 import { operations } from '../../src/generated/operations.js';
 import { client, mockApi, ok, UUID_V4 } from './helpers.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ShopClient } from '../../src/client.js';
 import { isShopError, ParamsValidationError } from '../../src/core/errors/index.js';
-import { newerValue } from '../../src/core/newer-value.js';
+import { newerValue } from '../../src/core/validation/newer-value.js';
 import { client, mockApi, ok } from './helpers.js';
 
 const api = mockApi();

@@ -6,7 +6,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { ShopClient } from '../../src/client.js';
 import { ShopApiError } from '../../src/core/errors/index.js';
-import { newerValue } from '../../src/core/newer-value.js';
+import { newerValue } from '../../src/core/validation/newer-value.js';
 import type { RangeReservation } from '../../src/generated/schemas.js';
 import type { RangeReservationsListParams } from '../../src/index.js';
 

@@ -1,8 +1,8 @@
 // Type tests of src/generated: checked by `npm run typecheck` (tsc over test/), run as no-ops by vitest.
 import { describe, expectTypeOf, it } from 'vitest';
 import type { ShopClient } from '../../src/client.js';
-import type { APIPromise } from '../../src/core/api-promise.js';
-import type { OperationResult } from '../../src/core/operation.js';
+import type { APIPromise } from '../../src/core/api/api-promise.js';
+import type { OperationResult } from '../../src/core/api/operation.js';
 import { RANGE_RESERVATION_STATUSES, type RangeReservationStatus } from '../../src/generated/enums.js';
 import { ERROR_CODE_STATUS, type ErrorCode } from '../../src/generated/error-codes.js';
 import type { EventType } from '../../src/generated/event-types.js';

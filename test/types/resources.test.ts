@@ -2,8 +2,8 @@
 // are never run and `shop` exists only as a type, so vitest sends nothing; the runtime half is in test/resources/.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { ShopClient } from '../../src/client.js';
-import type { APIPromise } from '../../src/core/api-promise.js';
-import type { Page, PagePromise } from '../../src/core/pagination.js';
+import type { APIPromise } from '../../src/core/api/api-promise.js';
+import type { Page, PagePromise } from '../../src/core/api/pagination.js';
 import type { RangeReservationLineKind, RangeReservationStatus } from '../../src/generated/enums.js';
 import type {
   GiftCertificate,

@@ -1,4 +1,4 @@
-import { parseRateLimit, parseRetryAfter, type RateLimitInfo } from '../rate-limit.js';
+import { parseRateLimit, parseRetryAfter, type RateLimitInfo } from '../rate-limit/rate-limit.js';
 import type { ErrorCode } from './error-codes.js';
 import type { AnyErrorCode, ErrorDetails } from './error-details.js';
 import { ERROR_CLASS, ShopError } from './shop-error.js';

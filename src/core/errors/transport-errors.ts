@@ -1,4 +1,4 @@
-import { parseRateLimit, type RateLimitInfo } from '../rate-limit.js';
+import { parseRateLimit, type RateLimitInfo } from '../rate-limit/rate-limit.js';
 import { ERROR_CLASS, ShopError } from './shop-error.js';
 
 /** The request never got an HTTP response: DNS, refused or reset connection, TLS failure. */

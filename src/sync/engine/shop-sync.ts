@@ -1,8 +1,8 @@
 import type { ShopClient } from '../../client.js';
+import type { Operation } from '../../core/api/operation.js';
 import { PaymentRequiredError, PermissionDeniedError } from '../../core/errors/api-errors.js';
 import { ShopError } from '../../core/errors/shop-error.js';
-import type { Operation } from '../../core/operation.js';
-import type { RateLimitStore } from '../../core/rate-limit-store.js';
+import type { RateLimitStore } from '../../core/rate-limit/rate-limit-store.js';
 import { operations } from '../../generated/operations.js';
 import { SYNC_TABLES } from '../../generated/sync-schema.js';
 import type { InboxTransaction } from '../inbox/types.js';

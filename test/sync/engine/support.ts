@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { ShopClient } from '../../../src/client.js';
-import type { Operation } from '../../../src/core/operation.js';
+import type { Operation } from '../../../src/core/api/operation.js';
 import { operations } from '../../../src/generated/operations.js';
 import { SYNC_TABLES } from '../../../src/generated/sync-schema.js';
 import { openSyncDatabase, type SyncDatabase } from '../../../src/sync/engine/database.js';

@@ -1,7 +1,7 @@
 import type { AfterResponseHook, BeforeRequestHook, Hooks as KyHooks } from 'ky';
-import { HookError } from './errors/transport-errors.js';
-import type { HttpMethod } from './operation.js';
-import { parseRateLimit, type RateLimitInfo } from './rate-limit.js';
+import type { HttpMethod } from '../api/operation.js';
+import { HookError } from '../errors/transport-errors.js';
+import { parseRateLimit, type RateLimitInfo } from '../rate-limit/rate-limit.js';
 
 // The public middleware: ky's own request/response hooks (so a ky user's hooks work as they are) and the
 // SDK's retry/error hooks, each told which call and attempt it sees through one context object.

@@ -2,8 +2,8 @@ import { array, compile, config, safeParse, unknown, validate as validates } fro
 import type * as core from 'zod/v4/core';
 import { $ZodCheckOverwrite } from 'zod/v4/core';
 import en from 'zod/v4/locales/en.js';
-import type { z } from '../internal/schema-types.js';
-import type { ResponseIssue } from './errors/transport-errors.js';
+import type { z } from '../../internal/schema-types.js';
+import type { ResponseIssue } from '../errors/transport-errors.js';
 
 // Schema checks on the hot path. Each schema is compiled once (`z.compile`, zod's code-generated fast path)
 // and cached. Where the schema cannot change a valid value (no transforms, defaults, coercion), the check

@@ -1,12 +1,12 @@
-import { preview, redact, redactedCopy, snippet } from '../internal/redact.js';
+import { preview, redact, redactedCopy, snippet } from '../../internal/redact.js';
+import type { Operation } from '../api/operation.js';
+import type { ListMeta } from '../api/pagination.js';
+import { createApiError } from '../errors/api-errors.js';
+import { HookError, InvalidResponseError, ResponseValidationError } from '../errors/transport-errors.js';
+import type { SdkLogger } from '../observe/logger.js';
+import type { Checker } from '../validation/lazy-validation.js';
+import type { CheckResult } from '../validation/validation.js';
 import type { CallState } from './call.js';
-import { createApiError } from './errors/api-errors.js';
-import { HookError, InvalidResponseError, ResponseValidationError } from './errors/transport-errors.js';
-import type { Checker } from './lazy-validation.js';
-import type { SdkLogger } from './logger.js';
-import type { Operation } from './operation.js';
-import type { ListMeta } from './pagination.js';
-import type { CheckResult } from './validation.js';
 
 // The answer of one attempt: the envelope opened (or the error it stands for), then `data` checked with the
 // call's loaded checker under its validation mode, and a list's `meta` checked.

@@ -1,8 +1,8 @@
-import type { PreparedHooks } from './hooks.js';
-import type { SdkLogger } from './logger.js';
+import type { PreparedHooks } from '../observe/hooks.js';
+import type { SdkLogger } from '../observe/logger.js';
+import type { Throttle } from '../rate-limit/throttle.js';
 import type { ResponseValidation, ValidationIssueListener } from './response.js';
 import type { RetryPolicy } from './retry.js';
-import type { Throttle } from './throttle.js';
 
 /**
  * The `fetch` the SDK sends with: the runtime's, or one the caller passes (a proxy agent, a recording double).

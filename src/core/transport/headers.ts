@@ -1,6 +1,6 @@
-import { mergeHeaderValues } from '../internal/headers.js';
-import { ParamsValidationError } from './errors/params-validation-error.js';
-import type { RequestHeaders } from './request-options.js';
+import { mergeHeaderValues } from '../../internal/headers.js';
+import type { RequestHeaders } from '../api/request-options.js';
+import { ParamsValidationError } from '../errors/params-validation-error.js';
 
 /**
  * A copy of `base` with the caller's headers applied over it (src/internal/headers.ts: names lower-cased, a

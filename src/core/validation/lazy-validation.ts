@@ -1,8 +1,8 @@
-import type { z } from '../internal/schema-types.js';
-import { ParamsValidationError } from './errors/params-validation-error.js';
-import { ShopError } from './errors/shop-error.js';
-import type { Operation, OperationSchemas } from './operation.js';
-import type { RequestParams } from './params.js';
+import type { z } from '../../internal/schema-types.js';
+import type { Operation, OperationSchemas } from '../api/operation.js';
+import type { RequestParams } from '../api/params.js';
+import { ParamsValidationError } from '../errors/params-validation-error.js';
+import { ShopError } from '../errors/shop-error.js';
 
 // zod and the validators (validation.ts), and the generated operations' schemas, are loaded with `import()`
 // on the first call instead of with the entry, so that an application's first bundle carries neither (the

@@ -1,7 +1,7 @@
 import type { KyInstance } from 'ky';
-import { MAX_TIMER_MS } from '../internal/limits.js';
-import { redact, redactedCause } from '../internal/redact.js';
-import { ConnectionError, ResponseTooLargeError } from './errors/transport-errors.js';
+import { MAX_TIMER_MS } from '../../internal/limits.js';
+import { redact, redactedCause } from '../../internal/redact.js';
+import { ConnectionError, ResponseTooLargeError } from '../errors/transport-errors.js';
 
 // The exchange on the wire, below the transport: ky loaded once, the runtime's fetch given the attempt's
 // signal, the body read within its bound, a failed fetch worded as a ConnectionError, and the bounded waits

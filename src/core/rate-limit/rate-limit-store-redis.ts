@@ -3,8 +3,8 @@ import {
   type RedisClientLike,
   type RedisCommands,
   redisCommands,
-} from '../internal/redis-client.js';
-import { ShopError } from './errors/shop-error.js';
+} from '../../internal/redis-client.js';
+import { ShopError } from '../errors/shop-error.js';
 import type { RateLimitReservation, RateLimitStore } from './rate-limit-store.js';
 
 /** Options of {@link RedisRateLimitStore}. */

@@ -1,6 +1,6 @@
-import { type PathFiller, pathFiller } from '../internal/path.js';
-import { ParamsValidationError } from './errors/params-validation-error.js';
-import type { PathParam } from './operation.js';
+import { type PathFiller, pathFiller } from '../../internal/path.js';
+import type { PathParam } from '../api/operation.js';
+import { ParamsValidationError } from '../errors/params-validation-error.js';
 
 /** Fills an operation's path template such as `/v1/range/reservations/{id}/cancel`. */
 export type PathBuilder = (params: Readonly<Record<string, unknown>> | undefined) => string;

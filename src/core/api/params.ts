@@ -1,4 +1,4 @@
-import type { z } from '../internal/schema-types.js';
+import type { z } from '../../internal/schema-types.js';
 
 /** The arguments of one call, split the way the operation sends them. */
 export interface RequestParams {

@@ -1,6 +1,6 @@
-import type { PathParam } from '../internal/path.js';
-import type { z } from '../internal/schema-types.js';
-import { ParamsValidationError } from './errors/params-validation-error.js';
+import type { PathParam } from '../../internal/path.js';
+import type { z } from '../../internal/schema-types.js';
+import { ParamsValidationError } from '../errors/params-validation-error.js';
 
 /** The HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';

@@ -1,20 +1,26 @@
 import type { KyInstance, Options as KyOptions } from 'ky';
-import { redact, redactedCause } from '../internal/redact.js';
+import { redact, redactedCause } from '../../internal/redact.js';
+import type { Operation } from '../api/operation.js';
+import type { ListMeta, PageSender } from '../api/pagination.js';
+import type { RequestParams } from '../api/params.js';
+import type { RequestOptions } from '../api/request-options.js';
+import { RateLimitError } from '../errors/api-errors.js';
+import { isShopError, ShopError } from '../errors/shop-error.js';
+import { HookError, ResponseTooLargeError, TimeoutError } from '../errors/transport-errors.js';
+import {
+  NO_HOOKS,
+  type PreparedHooks,
+  prepareHooks,
+  runBeforeError,
+  runBeforeRetry,
+} from '../observe/hooks.js';
+import { tracingChannels } from '../observe/tracing.js';
+import { checkOption } from '../options/client-options.js';
+import { type Checker, checker, checkParams } from '../validation/lazy-validation.js';
 import { CallState } from './call.js';
-import { checkOption } from './client-options.js';
-import { RateLimitError } from './errors/api-errors.js';
-import { isShopError, ShopError } from './errors/shop-error.js';
-import { HookError, ResponseTooLargeError, TimeoutError } from './errors/transport-errors.js';
-import { NO_HOOKS, type PreparedHooks, prepareHooks, runBeforeError, runBeforeRetry } from './hooks.js';
-import { type Checker, checker, checkParams } from './lazy-validation.js';
-import type { Operation } from './operation.js';
-import type { ListMeta, PageSender } from './pagination.js';
-import type { RequestParams } from './params.js';
 import { type BaseHeaders, baseHeaders, bearer, type Prepared, prepare, withQuery } from './request.js';
-import type { RequestOptions } from './request-options.js';
 import { accepted, openEnvelope, type ResponseValidation } from './response.js';
 import { type RetryPolicy, withRetries } from './retry.js';
-import { tracingChannels } from './tracing.js';
 import type { TransportConfig } from './transport-config.js';
 import {
   type AttemptInit,

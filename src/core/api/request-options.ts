@@ -1,5 +1,5 @@
-import type { ShopHooks } from './hooks.js';
-import type { ResponseValidation } from './response.js';
+import type { ShopHooks } from '../observe/hooks.js';
+import type { ResponseValidation } from '../transport/response.js';
 
 /**
  * Extra headers of one call, in any shape `fetch` takes: a `Headers`, `[name, value]` pairs, or a record.

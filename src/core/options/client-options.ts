@@ -1,28 +1,32 @@
-import { readEnv } from '../internal/env.js';
-import { userAgent } from '../internal/headers.js';
+import { readEnv } from '../../internal/env.js';
+import { userAgent } from '../../internal/headers.js';
 import {
   byteCountProblem,
   countProblem,
   DEFAULT_MAX_RESPONSE_BYTES,
   secondsProblem,
   timeoutProblem,
-} from '../internal/limits.js';
-import { RETRY_BACKOFF, type TestOptions } from '../internal/test-hooks.js';
-import { ParamsValidationError } from './errors/params-validation-error.js';
-import { ShopError } from './errors/shop-error.js';
-import { mergeHeaders } from './headers.js';
-import { NO_HOOKS, type PreparedHooks, prepareHooks, type ShopHooks } from './hooks.js';
-import { isLogLevel, type Logger, type LogLevel, SdkLogger } from './logger.js';
-import type { RequestHeaders } from './request-options.js';
-import { isResponseValidation, type ResponseValidation, type ValidationIssueListener } from './response.js';
+} from '../../internal/limits.js';
+import { RETRY_BACKOFF, type TestOptions } from '../../internal/test-hooks.js';
+import type { RequestHeaders } from '../api/request-options.js';
+import { ParamsValidationError } from '../errors/params-validation-error.js';
+import { ShopError } from '../errors/shop-error.js';
+import { NO_HOOKS, type PreparedHooks, prepareHooks, type ShopHooks } from '../observe/hooks.js';
+import { isLogLevel, type Logger, type LogLevel, SdkLogger } from '../observe/logger.js';
 import {
   isPacing,
   isRateLimitStore,
   MIN_REQUESTS_PER_MINUTE,
   Throttle,
   type ThrottleOption,
-} from './throttle.js';
-import type { ApiKeyOption, FetchLike, TransportConfig } from './transport-config.js';
+} from '../rate-limit/throttle.js';
+import { mergeHeaders } from '../transport/headers.js';
+import {
+  isResponseValidation,
+  type ResponseValidation,
+  type ValidationIssueListener,
+} from '../transport/response.js';
+import type { ApiKeyOption, FetchLike, TransportConfig } from '../transport/transport-config.js';
 
 // The client's options and how they are checked: every problem is found at construction, with the option
 // named, so a misconfigured client never sends a request.

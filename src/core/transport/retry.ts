@@ -1,8 +1,8 @@
 import pRetry from 'p-retry';
-import { sleep } from '../internal/sleep.js';
-import { ConflictError, InternalServerError, RateLimitError } from './errors/api-errors.js';
-import { ConnectionError, TimeoutError } from './errors/transport-errors.js';
-import { parseRetryAfter } from './rate-limit.js';
+import { sleep } from '../../internal/sleep.js';
+import { ConflictError, InternalServerError, RateLimitError } from '../errors/api-errors.js';
+import { ConnectionError, TimeoutError } from '../errors/transport-errors.js';
+import { parseRetryAfter } from '../rate-limit/rate-limit.js';
 
 /** The bounds of one call's retries. */
 export interface RetryPolicy {

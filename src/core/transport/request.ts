@@ -1,10 +1,10 @@
-import { ParamsValidationError } from './errors/params-validation-error.js';
+import type { HttpMethod, Operation } from '../api/operation.js';
+import type { RequestParams } from '../api/params.js';
+import type { RequestOptions } from '../api/request-options.js';
+import { ParamsValidationError } from '../errors/params-validation-error.js';
+import type { Checker } from '../validation/lazy-validation.js';
 import { mergeHeaders } from './headers.js';
-import type { Checker } from './lazy-validation.js';
-import type { HttpMethod, Operation } from './operation.js';
-import type { RequestParams } from './params.js';
 import { compilePath, type PathBuilder } from './path.js';
-import type { RequestOptions } from './request-options.js';
 
 // One call's request, built once for all its attempts from the operation, the checked params and the call's
 // options: URL (path and query encoded), method, headers, body, Idempotency-Key, and the loaded checker its

@@ -1,7 +1,7 @@
-import { MAX_TIMER_MS } from '../internal/limits.js';
-import { sleep } from '../internal/sleep.js';
-import { RateLimitError } from './errors/api-errors.js';
-import type { SdkLogger } from './logger.js';
+import { MAX_TIMER_MS } from '../../internal/limits.js';
+import { sleep } from '../../internal/sleep.js';
+import { RateLimitError } from '../errors/api-errors.js';
+import type { SdkLogger } from '../observe/logger.js';
 import { parseRateLimit, parseRetryAfter } from './rate-limit.js';
 import { MemoryRateLimitStore, type RateLimitReservation, type RateLimitStore } from './rate-limit-store.js';
 

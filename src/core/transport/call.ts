@@ -1,9 +1,9 @@
-import { ConflictError, InternalServerError } from './errors/api-errors.js';
-import { isShopError } from './errors/shop-error.js';
-import { TimeoutError } from './errors/transport-errors.js';
-import type { ShopRequestContext } from './hooks.js';
-import type { HttpMethod, Operation } from './operation.js';
-import type { RequestTraceMessage } from './tracing.js';
+import type { HttpMethod, Operation } from '../api/operation.js';
+import { ConflictError, InternalServerError } from '../errors/api-errors.js';
+import { isShopError } from '../errors/shop-error.js';
+import { TimeoutError } from '../errors/transport-errors.js';
+import type { ShopRequestContext } from '../observe/hooks.js';
+import type { RequestTraceMessage } from '../observe/tracing.js';
 
 /**
  * What a caller needs to reconcile a call after the fact: on every result (`.withResponse()`) and on every

@@ -1,4 +1,4 @@
-import { redact } from '../internal/redact.js';
+import { redact } from '../../internal/redact.js';
 
 /** How much the SDK logs: `debug` adds one line per HTTP attempt, `info` each retry, `warn` waits refused. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';

@@ -1,5 +1,5 @@
-import type { CallRecovery } from './call.js';
-import { parseRateLimit, type RateLimitInfo } from './rate-limit.js';
+import { parseRateLimit, type RateLimitInfo } from '../rate-limit/rate-limit.js';
+import type { CallRecovery } from '../transport/call.js';
 
 /** True when the server answered from its idempotency store instead of acting again. */
 function isIdempotentReplay(headers: Headers): boolean {

@@ -1,8 +1,8 @@
-import type { ListMeta as DocumentedListMeta } from '../generated/schemas.js';
+import type { ListMeta as DocumentedListMeta } from '../../generated/schemas.js';
+import { ShopError } from '../errors/shop-error.js';
+import { InvalidResponseError } from '../errors/transport-errors.js';
+import type { CallState } from '../transport/call.js';
 import { APIPromise, LazyAPIResponse } from './api-promise.js';
-import type { CallState } from './call.js';
-import { ShopError } from './errors/shop-error.js';
-import { InvalidResponseError } from './errors/transport-errors.js';
 
 /**
  * The `meta` of a cursor-paginated list (reference section 4): the spec's `ListMeta`, whose field types it
