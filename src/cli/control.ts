@@ -55,7 +55,7 @@ export class SandboxControl {
       return answer(422, {
         error: known
           ? `the sandbox cannot make ${type}: ${known.reason}`
-          : `${JSON.stringify(type)} is not an event type of the catalog`,
+          : `${JSON.stringify(type)} is not a known event type`,
         unsupported: true,
       });
     }

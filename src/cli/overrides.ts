@@ -34,7 +34,7 @@ export function overridesFromFlags(type: string, flags: readonly string[]): Over
   const result: OverrideMap = {};
   const problems: string[] = [];
   if (flags.length > 0 && !isKnownEventType(type)) {
-    throw usageError(`--override: ${JSON.stringify(type)} is not an event type of the catalog`);
+    throw usageError(`--override: ${JSON.stringify(type)} is not a known event type`);
   }
   for (const flag of flags) {
     const equals = flag.indexOf('=');
@@ -65,7 +65,7 @@ export function overrideProblems(type: string, overrides: unknown): string[] {
   if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) {
     return ['override must be an object of "dotted.path": value'];
   }
-  if (!isKnownEventType(type)) return [`${JSON.stringify(type)} is not an event type of the catalog`];
+  if (!isKnownEventType(type)) return [`${JSON.stringify(type)} is not a known event type`];
   const problems: string[] = [];
   for (const [dotted, value] of Object.entries(overrides)) {
     const path = splitPath(dotted);

@@ -1,19 +1,21 @@
-import type { SandboxCore } from './core.js';
 import { SandboxUsageError } from './errors.js';
 import { insertReservation } from './features/range/reservations.js';
 import type { SandboxRecords } from './options.js';
 import type { CustomerRecord } from './state/shop.js';
+import type { SandboxWorld } from './world.js';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
 /** Adds the bulk records to a seeded shop. */
-export function seedRecords(core: SandboxCore, records: Required<SandboxRecords>): void {
-  const start = core.clock.nowMs();
-  for (let index = 0; index < records.customers; index++) addCustomer(core, start, index);
+export function seedRecords(world: SandboxWorld, records: Required<SandboxRecords>): void {
+  const start = world.clock.nowMs();
+  for (let index = 0; index < records.customers; index++) addCustomer(world, start, index);
   if (records.reservations === 0) return;
-  const lanes = core.state.range.resources.filter((lane) => lane.type === 'lane' && lane.status === 'active');
-  const customers = core.state.shop.customers.all();
+  const lanes = world.state.range.resources.filter(
+    (lane) => lane.type === 'lane' && lane.status === 'active',
+  );
+  const customers = world.state.shop.customers.all();
   if (lanes.length === 0) throw new SandboxUsageError('records.reservations: the shop has no active lane');
   const firstHour = start - (start % HOUR_MS) - 30 * DAY_MS;
   for (let index = 0; index < records.reservations; index++) {
@@ -22,7 +24,7 @@ export function seedRecords(core: SandboxCore, records: Required<SandboxRecords>
     const startsAt = firstHour + (Math.floor(index / lanes.length) % (30 * 24 - 1)) * HOUR_MS;
     const customer = customers[index % customers.length]!;
     const at = (ms: number) => new Date(ms).toISOString();
-    const reservation = insertReservation(core, {
+    const reservation = insertReservation(world, {
       locationId: lane.location_id,
       classSessionId: null,
       source: 'api',
@@ -53,9 +55,9 @@ export function seedRecords(core: SandboxCore, records: Required<SandboxRecords>
   }
 }
 
-function addCustomer(core: SandboxCore, start: number, index: number): void {
+function addCustomer(world: SandboxWorld, start: number, index: number): void {
   const created = new Date(start - (1 + (index % 365)) * DAY_MS).toISOString();
-  core.state.shop.customers.insert(
+  world.state.shop.customers.insert(
     (id): CustomerRecord => ({
       object: 'customer',
       id,

@@ -6,7 +6,7 @@ import type { Sandbox } from './sandbox.js';
  * (`sandbox.trigger` makes the events, `sandbox.webhooks` lists endpoints): the activity log it streams, the
  * control surface's key check, the one-shot override of `trigger --override`, the counts a restored `--state`
  * reports and an endpoint's secrets (`--forward-to` reuses an endpoint whose secret matches). Package-internal: not exported from `shop-mgmt/testing`, so
- * the CLI reads these through this one narrow door instead of reaching into the sandbox's core.
+ * the CLI reads these through this one narrow door instead of reaching into the sandbox's world.
  */
 export interface SandboxProcessAccess {
   /** The live log of requests, deliveries and events (`/_sandbox/logs` streams it). */
@@ -27,21 +27,21 @@ export interface SandboxProcessAccess {
 
 /** @internal The CLI's door into `sandbox` (see `SandboxProcessAccess`). */
 export function processAccess(sandbox: Sandbox): SandboxProcessAccess {
-  const core = sandbox.core;
+  const world = sandbox.world;
   return {
-    activity: core.activity,
+    activity: world.activity,
     authenticate: (authorization) => {
       try {
-        core.keys.authenticate(authorization, '127.0.0.1');
+        world.keys.authenticate(authorization, '127.0.0.1');
         return true;
       } catch {
         return false;
       }
     },
-    armOverride: (type, apply, done) => core.overrides.arm(type, apply, done),
-    disarmOverride: () => core.overrides.disarm(),
-    keyCount: () => core.keys.size,
-    eventCount: () => core.events.all().length,
-    endpointSecrets: (id) => [...(core.endpoints.find(id)?.secrets ?? [])],
+    armOverride: (type, apply, done) => world.overrides.arm(type, apply, done),
+    disarmOverride: () => world.overrides.disarm(),
+    keyCount: () => world.keys.size,
+    eventCount: () => world.events.all().length,
+    endpointSecrets: (id) => [...(world.endpoints.find(id)?.secrets ?? [])],
   };
 }

@@ -1,12 +1,11 @@
 import { seedRecords } from './bulk-records.js';
 import type { SandboxClock } from './clock.js';
-import { createCore, type SandboxCore } from './core.js';
 import { SandboxWebhooks } from './events/webhooks.js';
 import { ROUTES } from './features/routes.js';
 import type { SandboxFaults } from './http/faults.js';
 import type { CreateKeyOptions, RollKeyOptions } from './http/keys.js';
 import { type ClientInfo, handleRequest } from './http/pipeline.js';
-import { Router } from './http/router.js';
+import { RouteTable } from './http/route-table.js';
 import { createHandlers, type SandboxHandlers } from './msw.js';
 import {
   resolveOptions,
@@ -20,6 +19,7 @@ import { seedShopState } from './seed/index.js';
 import type { ListenOptions, SandboxServer } from './server.js';
 import type { SentEmail } from './state/shop.js';
 import type { TriggerResult } from './triggers.js';
+import { createCore, type SandboxWorld } from './world.js';
 
 /** How often a listening sandbox with autoDeliver looks for deliveries due: retries are minutes apart. */
 const AUTO_DELIVER_EVERY_MS = 250;
@@ -43,26 +43,26 @@ export class Sandbox {
   readonly faults: SandboxFaults;
 
   /** @internal */
-  readonly core: SandboxCore;
-  private readonly router = new Router(ROUTES);
+  readonly world: SandboxWorld;
+  private readonly routeTable = new RouteTable(ROUTES);
   private mswHandlers: SandboxHandlers | undefined;
 
   /** @internal Use `createSandbox`. */
   constructor(options: SandboxOptions = {}) {
-    this.core = createCore(resolveOptions(options));
-    seedShopState(this.core);
-    seedRecords(this.core, this.core.options.records);
-    this.baseUrl = this.core.options.baseUrl;
-    this.clock = this.core.clock;
-    this.register = new SandboxRegister(this.core);
-    this.owner = new SandboxOwner(this.core);
-    this.webhooks = new SandboxWebhooks(this.core);
-    this.faults = this.core.faults;
+    this.world = createCore(resolveOptions(options));
+    seedShopState(this.world);
+    seedRecords(this.world, this.world.options.records);
+    this.baseUrl = this.world.options.baseUrl;
+    this.clock = this.world.clock;
+    this.register = new SandboxRegister(this.world);
+    this.owner = new SandboxOwner(this.world);
+    this.webhooks = new SandboxWebhooks(this.world);
+    this.faults = this.world.faults;
   }
 
-  /** The simulator core: a web Request in, a Response out (`Response.error()` for a dropped connection). */
+  /** The simulator world: a web Request in, a Response out (`Response.error()` for a dropped connection). */
   handle = (request: Request, info?: ClientInfo): Promise<Response> =>
-    handleRequest(this.core, this.router, request, info);
+    handleRequest(this.world, this.routeTable, request, info);
 
   /**
    * A `fetch` served by the sandbox in-process, for `new ShopClient({ fetch: sandbox.fetch })`. A dropped
@@ -93,8 +93,8 @@ export class Sandbox {
   async listen(options?: ListenOptions): Promise<SandboxServer> {
     const server = await import('./server.js');
     const served = await server.listen(this.handle, options);
-    if (!this.core.options.autoDeliver) return served;
-    const timer = setInterval(() => this.core.deliveries.deliverSoon(), AUTO_DELIVER_EVERY_MS);
+    if (!this.world.options.autoDeliver) return served;
+    const timer = setInterval(() => this.world.deliveries.deliverSoon(), AUTO_DELIVER_EVERY_MS);
     (timer as { unref?: () => void }).unref?.();
     return {
       url: served.url,
@@ -124,7 +124,7 @@ export class Sandbox {
 
   /** Issues an API key. With no argument: write on every resource, at every location. */
   createKey(options?: CreateKeyOptions): string {
-    return this.core.keys.create(options);
+    return this.world.keys.create(options);
   }
 
   /**
@@ -132,7 +132,7 @@ export class Sandbox {
    * one key, so revoking either revokes both.
    */
   revokeKey(key: string): void {
-    this.core.keys.revoke(key);
+    this.world.keys.revoke(key);
   }
 
   /**
@@ -142,27 +142,27 @@ export class Sandbox {
    * INVALID_API_KEY.
    */
   rollKey(key: string, options?: RollKeyOptions): string {
-    return this.core.keys.roll(key, options);
+    return this.world.keys.roll(key, options);
   }
 
   /** Puts the shop's subscription in a state; anything but `active` answers every call with its 402 code. */
   setSubscription(subscription: SandboxSubscription): void {
-    this.core.state.shop.settings.subscription = subscription;
+    this.world.state.shop.settings.subscription = subscription;
   }
 
   /** Switches the plan (its rate limits apply at once, save figures set by the `rateLimits` option). */
   setPlan(plan: SandboxPlan): void {
-    this.core.state.shop.settings.plan = plan;
+    this.world.state.shop.settings.plan = plan;
   }
 
   /** Turns the Range add-on on or off. */
   setRangeAddon(enabled: boolean): void {
-    this.core.state.shop.settings.rangeAddon = enabled;
+    this.world.state.shop.settings.rangeAddon = enabled;
   }
 
   /** Emails the shop sent (booking confirmations with waiver links, cancellations), oldest first. */
   sentEmails(): SentEmail[] {
-    return this.core.state.shop.outbox.map((email) => ({ ...email }));
+    return this.world.state.shop.outbox.map((email) => ({ ...email }));
   }
 }
 

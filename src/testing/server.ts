@@ -19,7 +19,7 @@ export interface ListenOptions {
 type CoreHandler = (request: Request, info: ClientInfo) => Promise<Response>;
 
 /**
- * Serves the core on 127.0.0.1 with node:http: IncomingMessage -> web Request -> core -> ServerResponse.
+ * Serves the world on 127.0.0.1 with node:http: IncomingMessage -> web Request -> world -> ServerResponse.
  * The only module of the sandbox that needs Node; msw handlers work without it. node:http is imported here,
  * on the first listen(), not at the top: a Workers or browser bundle of `shop-mgmt/testing` keeps it as a
  * lazy `import('node:http')` that never runs there.

@@ -1,8 +1,8 @@
-import type { SandboxCore } from './core.js';
 import { SandboxUsageError } from './errors.js';
 import type { SandboxOptions } from './options.js';
 import { Sandbox } from './sandbox.js';
 import { DecodeError, decode, type Encoded, encode, hydrate } from './snapshot-codec.js';
+import type { SandboxWorld } from './world.js';
 
 /** The `format` of every sandbox state file. */
 export const SNAPSHOT_FORMAT = 'shop-mgmt-sandbox-state';
@@ -31,14 +31,14 @@ export interface SandboxSnapshot {
 export type SnapshotOptions = Omit<SandboxOptions, 'fetch' | 'now'> & { readonly now: string };
 
 /** The parts saved, by name; each is restored onto the same part of a freshly seeded sandbox. */
-function parts(core: SandboxCore): Record<string, object> {
+function parts(world: SandboxWorld): Record<string, object> {
   return {
-    state: core.state,
-    keys: core.keys,
-    endpoints: core.endpoints,
-    events: core.events,
-    random: core.random,
-    deliveryIds: (core.deliveries as unknown as { random: object }).random,
+    state: world.state,
+    keys: world.keys,
+    endpoints: world.endpoints,
+    events: world.events,
+    random: world.random,
+    deliveryIds: (world.deliveries as unknown as { random: object }).random,
   };
 }
 
@@ -47,14 +47,14 @@ function parts(core: SandboxCore): Record<string, object> {
  * rate-limit counters and background work scheduled after the seed (a card reversal under way).
  */
 export function sandboxSnapshot(sandbox: Sandbox): SandboxSnapshot {
-  const { core } = sandbox;
-  const named = parts(core);
+  const { world } = sandbox;
+  const named = parts(world);
   const shared = new Set<object>([
-    core.clock,
-    core.deliveries,
-    core.rateLimiter,
-    core.idempotency,
-    core.faults,
+    world.clock,
+    world.deliveries,
+    world.rateLimiter,
+    world.idempotency,
+    world.faults,
   ]);
   for (const part of Object.values(named)) shared.add(part);
   const encoded: Record<string, Encoded> = {};
@@ -63,13 +63,13 @@ export function sandboxSnapshot(sandbox: Sandbox): SandboxSnapshot {
     encoded[name] = encode(part, shared);
     shared.add(part);
   }
-  const { fetch: _fetch, ...options } = core.options;
+  const { fetch: _fetch, ...options } = world.options;
   return {
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
     savedAt: new Date().toISOString(),
-    options: { ...options, now: core.options.now.toISOString() },
-    clockMs: core.clock.nowMs(),
+    options: { ...options, now: world.options.now.toISOString() },
+    clockMs: world.clock.nowMs(),
     parts: encoded,
   };
 }
@@ -85,7 +85,7 @@ export function restoreSandbox(snapshot: unknown, overrides: SandboxOptions = {}
   // The bulk records are in the saved state: seeding them again would only be overwritten.
   const sandbox = new Sandbox({ ...checked.options, ...overrides, now: checked.options.now, records: {} });
   sandbox.clock.set(checked.clockMs);
-  const named = parts(sandbox.core);
+  const named = parts(sandbox.world);
   try {
     for (const [name, part] of Object.entries(named)) {
       const saved = checked.parts[name];

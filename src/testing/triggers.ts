@@ -2,11 +2,11 @@ import { ShopClient } from '../client.js';
 import { EVENT_TYPES } from '../generated/event-types.js';
 import type { RangeReservationsCreateParams } from '../generated/params.js';
 import type { SandboxClock } from './clock.js';
-import type { SandboxCore } from './core.js';
 import { SandboxUsageError } from './errors.js';
 import type { SandboxWebhooks } from './events/webhooks.js';
 import type { SandboxRegister } from './register/index.js';
 import type { SandboxOwner } from './register/owner.js';
+import type { SandboxWorld } from './world.js';
 
 /**
  * What a trigger uses of the sandbox. A `Sandbox` is one; it is named here, not imported, because
@@ -16,7 +16,7 @@ export interface TriggerSandbox {
   readonly baseUrl: string;
   readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   readonly clock: SandboxClock;
-  readonly core: SandboxCore;
+  readonly world: SandboxWorld;
   readonly register: SandboxRegister;
   readonly owner: SandboxOwner;
   readonly webhooks: SandboxWebhooks;
@@ -56,7 +56,7 @@ export async function runTrigger(sandbox: TriggerSandbox, key: string, type: str
     throw new SandboxUsageError(
       known
         ? `the sandbox cannot make ${type}: ${known.reason}`
-        : `${JSON.stringify(type)} is not an event type of the catalog`,
+        : `${JSON.stringify(type)} is not a known event type`,
     );
   }
   const client = new ShopClient({
@@ -66,7 +66,7 @@ export async function runTrigger(sandbox: TriggerSandbox, key: string, type: str
     maxRetries: 0,
   });
   const context: TriggerContext = { sandbox, client, unrecorded: [] };
-  const log = sandbox.core.events;
+  const log = sandbox.world.events;
   const before = log.all().at(-1)?.seq ?? 0;
   const did = await recipe(context);
   const events = log
@@ -350,7 +350,7 @@ function sellAndReturn(shop: TriggerContext, settlement: 'refund' | 'store_credi
 
 /** A card-billed membership whose saved card declines and that owes something (membership 3 of the seed). */
 function decliningMember(shop: TriggerContext): number {
-  const { memberships } = shop.sandbox.core.state;
+  const { memberships } = shop.sandbox.world.state;
   const found = memberships.memberships.all().find((membership) => {
     const owes =
       memberships.charges.find(
@@ -403,7 +403,7 @@ function idOf(record: { id?: number }, what: string): number {
   return record.id;
 }
 
-/** What `trigger --list` prints: every catalog type with whether and why not. */
+/** What `trigger --list` prints: every event type with whether and why not. */
 export function triggerList(): { type: string; supported: boolean; reason?: string }[] {
   return EVENT_TYPES.map((type) =>
     type in RECIPES

@@ -10,10 +10,10 @@ describe('sandbox.trigger', () => {
   it.each(Object.keys(RECIPES))('%s makes that event', async (type) => {
     const sandbox = newSandbox();
     sandbox.webhooks.addEndpoint({ url: 'http://127.0.0.1:9/hook', types: ['*'] });
-    const before = sandbox.core.events.all().length;
+    const before = sandbox.world.events.all().length;
     const result = await sandbox.trigger(type);
     expect(result.did).toMatch(/\((API|register|owner|billing|register, API)\)$/);
-    const logged = sandbox.core.events
+    const logged = sandbox.world.events
       .all()
       .slice(before)
       .map((event) => ({ id: event.envelope.id, type: event.envelope.type }));
@@ -31,9 +31,9 @@ describe('sandbox.trigger', () => {
 
   it('refuses a type outside the catalog, making nothing', async () => {
     const sandbox = newSandbox();
-    const before = sandbox.core.events.all().length;
+    const before = sandbox.world.events.all().length;
     await expect(sandbox.trigger('range.lane.repainted')).rejects.toThrow(SandboxUsageError);
-    expect(sandbox.core.events.all()).toHaveLength(before);
+    expect(sandbox.world.events.all()).toHaveLength(before);
   });
 
   it('goes through the API as a partner would: a key without the permission is refused', async () => {

@@ -1,5 +1,5 @@
 // `shop-mgmt trigger` against a sandbox process: API-made and register-made events reach the sandbox's
-// receiver; all 40 catalog types with their payload shapes; --override and --fixture, and the ones refused
+// receiver; all 40 event types with their payload shapes; --override and --fixture, and the ones refused
 // before any call; an unknown type exits 4; no sandbox exits 3.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,7 +55,7 @@ describe('shop-mgmt trigger', () => {
     expect(hook.received.every((delivery) => delivery.verified)).toBe(true);
   });
 
-  it('lists every catalog type as made on demand, and refuses a type not in the catalog (exit 4)', async () => {
+  it('lists every event type as made on demand, and refuses an unknown type (exit 4)', async () => {
     const list = await cli.run(['trigger', '--list', '--json']);
     expect(list.code).toBe(0);
     const entries = list.records() as { type: string; supported: boolean; reason?: string }[];
@@ -67,10 +67,10 @@ describe('shop-mgmt trigger', () => {
     const env = { SHOP_API_KEY: sandbox.key, SHOP_API_BASE_URL: sandbox.url };
     const unknown = await cli.run(['trigger', 'made.up'], env);
     expect(unknown.code).toBe(4);
-    expect(unknown.stderr.join('\n')).toMatch(/not an event type of the catalog/);
+    expect(unknown.stderr.join('\n')).toMatch(/not a known event type/);
   });
 
-  it('makes all 40 catalog types (one fixture), each delivered signed with the payload shape of its type', async () => {
+  it('makes all 40 event types (one fixture), each delivered signed with the payload shape of its type', async () => {
     hook.received.length = 0;
     const sandbox = await startSandbox(cli, ['--forward-to', hook.url]);
     hook.secret = sandbox.webhookSecret;

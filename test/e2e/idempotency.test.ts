@@ -33,7 +33,7 @@ async function bookingsOf(shop: ShopClient, body: { starts_at: string }) {
 
 /** Resolves once the first request has claimed its Idempotency-Key on the sandbox and is being held. */
 function claimed(): Promise<void> {
-  return until(() => e2e.sandbox.core.idempotency.inFlight > 0, 'the first request holds its key');
+  return until(() => e2e.sandbox.world.idempotency.inFlight > 0, 'the first request holds its key');
 }
 
 function postsSince(count: number) {

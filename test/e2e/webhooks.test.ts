@@ -149,7 +149,7 @@ describe('webhook delivery to real receivers', () => {
 
   it('verifies a retry made hours later on the sandbox clock: the handler reads that clock, not the wall', async () => {
     failNext = 4;
-    const gun = e2e.sandbox.core.state.range.rentals.find((rental) => rental.status === 'available')!;
+    const gun = e2e.sandbox.world.state.range.rentals.find((rental) => rental.status === 'available')!;
     e2e.sandbox.register.rentOut(gun.id, { customerId: 3 });
     const before = handled.length;
 

@@ -218,7 +218,7 @@ describe('generated tables', () => {
     expect([...ERROR_CODES].sort()).toEqual(Object.keys(expected).sort());
   });
 
-  it('has a payload schema for every event type of the catalog', () => {
+  it('has a payload schema for every known event type', () => {
     expect(Object.keys(EVENT_PAYLOAD_SCHEMAS)).toEqual([...EVENT_TYPES]);
     expect(EVENT_TYPES).toEqual(
       expect.arrayContaining([

@@ -10,7 +10,7 @@ describe('sandbox activity log', () => {
     sandbox.webhooks.addEndpoint({ url: 'http://127.0.0.1:9/hook', types: ['*'] });
     const key = sandbox.createKey();
     const seen: unknown[] = [];
-    sandbox.core.activity.follow((entry) => seen.push(entry.activity));
+    sandbox.world.activity.follow((entry) => seen.push(entry.activity));
     await call(sandbox, 'POST', '/v1/coupons', {
       key,
       body: { code: 'LOG1', name: 'Log', percent_off: 5 },

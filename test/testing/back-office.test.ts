@@ -11,9 +11,9 @@ function setup() {
   sandbox.webhooks.addEndpoint({ url: 'http://127.0.0.1:9/hook', types: ['*'] });
   const key = sandbox.createKey();
   const since = () => {
-    const start = sandbox.core.events.all().length;
+    const start = sandbox.world.events.all().length;
     return () =>
-      sandbox.core.events
+      sandbox.world.events
         .all()
         .slice(start)
         .map((event) => event.envelope);
@@ -99,7 +99,7 @@ describe('sandbox.register (customers, returns, saved cards)', () => {
     expect(made()[1]!.data.object).toMatchObject({ email: 'ana@example.com', phone: '+12085550199' });
     expect(() => sandbox.register.deleteCustomer(1)).toThrow(/has history/);
     expect(() =>
-      sandbox.register.updateCustomer(2, { email: sandbox.core.state.shop.customers.get(1)!.email }),
+      sandbox.register.updateCustomer(2, { email: sandbox.world.state.shop.customers.get(1)!.email }),
     ).toThrow(/Another customer/);
   });
 

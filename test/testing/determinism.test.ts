@@ -25,7 +25,7 @@ describe('sandbox determinism', () => {
 
     const [quietLinks, watchedLinks] = [await twoSignUps(quiet), await twoSignUps(watched)];
 
-    expect(watched.core.events.all().map((event) => event.envelope.type)).toEqual([
+    expect(watched.world.events.all().map((event) => event.envelope.type)).toEqual([
       'membership.created',
       'membership.created',
     ]);
@@ -38,7 +38,7 @@ describe('sandbox determinism', () => {
       sandbox.webhooks.addEndpoint({ url: 'https://hooks.sandbox.invalid/all', types: ['*'] });
       await twoSignUps(sandbox);
       return [
-        ...sandbox.core.events.all().map((event) => event.envelope.id),
+        ...sandbox.world.events.all().map((event) => event.envelope.id),
         ...sandbox.webhooks.pending().map((delivery) => delivery.deliveryId),
       ];
     };
@@ -53,7 +53,7 @@ describe('sandbox determinism', () => {
       sandbox.webhooks.addEndpoint({ url: 'https://hooks.sandbox.invalid/all', types: ['*'] });
       await twoSignUps(sandbox);
       return [
-        sandbox.core.events.all().map((event) => event.envelope.id),
+        sandbox.world.events.all().map((event) => event.envelope.id),
         sandbox.webhooks.pending().map((delivery) => delivery.deliveryId),
       ];
     };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { call, listAll, newSandbox } from './helpers.js';
 
 function closeVisitWithOvertime(sandbox: ReturnType<typeof newSandbox>) {
-  const visit = sandbox.core.state.range.reservations.find((row) => row.status === 'checked_in')!;
+  const visit = sandbox.world.state.range.reservations.find((row) => row.status === 'checked_in')!;
   return sandbox.register.closeVisit(visit.id, { overtimeCents: 500 });
 }
 

@@ -65,7 +65,7 @@ describe('buildEvent', () => {
     expect(() => buildEvent('membership.updated', { overrides: { price_cents: 'ten' as never } })).toThrow(
       /price_cents .*not a whole number|price_cents/,
     );
-    expect(() => buildEvent('range.lane.repainted' as never)).toThrow(/not an event type of the catalog/);
+    expect(() => buildEvent('range.lane.repainted' as never)).toThrow(/not a known event type/);
     expect(() => buildEvent('ping', { id: 'nope' })).toThrow(/begins evt_/);
   });
 });

@@ -116,7 +116,7 @@ describe('sandbox gift certificates', () => {
   it('expires a certificate the day after expires_on, on the clock (gift_certificate.updated)', async () => {
     const { sandbox, events } = setup();
     sandbox.clock.set('2026-10-04T23:59:00Z');
-    expect(sandbox.core.state.promotions.giftCertificates.get(6)!.status).toBe('active');
+    expect(sandbox.world.state.promotions.giftCertificates.get(6)!.status).toBe('active');
     sandbox.clock.set('2026-10-05T00:00:00Z');
     const [event] = await events('gift_certificate.updated');
     expect(event.data.object).toMatchObject({ id: 6, status: 'expired', expires_on: '2026-10-04' });

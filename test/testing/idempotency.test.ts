@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { handleRequest } from '../../src/testing/http/pipeline.js';
 import { ok, type RouteDefinition } from '../../src/testing/http/route.js';
-import { Router } from '../../src/testing/http/router.js';
+import { RouteTable } from '../../src/testing/http/route-table.js';
 import type { Sandbox } from '../../src/testing/index.js';
 import { until } from '../e2e/support/wait.js';
 import { call, newSandbox } from './helpers.js';
@@ -17,7 +17,7 @@ const booking = (overrides: Record<string, unknown> = {}) => ({
 
 /** Resolves once a request has claimed its Idempotency-Key and is still running (a slow shop). */
 const claimed = (sandbox: Sandbox) =>
-  until(() => sandbox.core.idempotency.inFlight > 0, 'a request holds its Idempotency-Key');
+  until(() => sandbox.world.idempotency.inFlight > 0, 'a request holds its Idempotency-Key');
 
 /** Resolves once a request has taken the queued fault. */
 const faultTaken = (sandbox: Sandbox) => until(() => sandbox.faults.pending === 0, 'the fault is taken');
@@ -90,7 +90,7 @@ describe('sandbox idempotency (reference section 8)', () => {
     sandbox.faults.next({ status: 503, delayMs: 150 });
     const first = call(sandbox, 'POST', '/v1/range/reservations', { key, body: booking(), headers });
     await faultTaken(sandbox);
-    expect(sandbox.core.idempotency.inFlight).toBe(0);
+    expect(sandbox.world.idempotency.inFlight).toBe(0);
     const second = await call(sandbox, 'POST', '/v1/range/reservations', { key, body: booking(), headers });
     expect(second.status).toBe(201);
     expect((await first).status).toBe(503);
@@ -152,11 +152,11 @@ describe('sandbox idempotency (reference section 8)', () => {
         },
       },
     ];
-    const router = new Router(routes);
+    const routeTable = new RouteTable(routes);
     const post = (headers: Record<string, string>) =>
       handleRequest(
-        sandbox.core,
-        router,
+        sandbox.world,
+        routeTable,
         new Request(`${sandbox.baseUrl}/v1/test/balance`, {
           method: 'POST',
           headers: { Authorization: `Bearer ${key}`, ...headers },

@@ -43,7 +43,7 @@ describe('the generic list route and its indexes', () => {
     });
     const key = sandbox.createKey();
     const oneLocation = sandbox.createKey({ locations: [1] });
-    const table = sandbox.core.state.range.reservations;
+    const table = sandbox.world.state.range.reservations;
     const rows = () => table.all() as unknown as Row[];
     const sessionId = rows().find((row) => row.class_session_id !== null)?.class_session_id;
     expect(sessionId).toBeTypeOf('number');
@@ -95,7 +95,7 @@ describe('the generic list route and its indexes', () => {
     // A register action (no request at all).
     sandbox.register.closeVisit(booked[1]!.id);
     // A new booking (an insert after the indexes exist).
-    const lane = sandbox.core.state.range.resources.find(
+    const lane = sandbox.world.state.range.resources.find(
       (row) => row.type === 'lane' && row.status === 'active' && row.location_id === 1,
     )!;
     const created = await call(sandbox, 'POST', '/v1/range/reservations', {

@@ -49,7 +49,7 @@ describe('sandbox locations', () => {
     });
     expect([res.status, res.json.error.code]).toEqual([409, 'FIELD_NOT_WRITABLE']);
     expect(res.json.error.details).toEqual({ fields: ['name', 'storefront_location_id'] });
-    expect(sandbox.core.state.shop.locations.get(1)!.phone).not.toBe('+12085550000');
+    expect(sandbox.world.state.shop.locations.get(1)!.phone).not.toBe('+12085550000');
   });
 
   it('validates the values and answers 404 outside a limited key', async () => {

@@ -20,15 +20,15 @@ describe('sandbox state over a long run', () => {
     sandbox.clock.advance('13h');
     // 'a' expired an hour ago: used again, it is a new entry, younger than 'b'.
     expect((await post('a')).headers.get('Idempotent-Replayed')).toBeNull();
-    expect(sandbox.core.idempotency.size).toBe(2);
+    expect(sandbox.world.idempotency.size).toBe(2);
     sandbox.clock.advance('12h');
     await post('c');
-    expect(sandbox.core.idempotency.size).toBe(2);
+    expect(sandbox.world.idempotency.size).toBe(2);
     for (let index = 0; index < 50; index++) await post(`bulk-${index}`);
-    expect(sandbox.core.idempotency.size).toBe(52);
+    expect(sandbox.world.idempotency.size).toBe(52);
     sandbox.clock.advance('24h');
     await post('last');
-    expect(sandbox.core.idempotency.size).toBe(1);
+    expect(sandbox.world.idempotency.size).toBe(1);
   });
 
   it('drops events older than the 30-day feed when it records new ones', () => {
@@ -43,7 +43,7 @@ describe('sandbox state over a long run', () => {
     sandbox.clock.advance('1d');
     sandbox.clock.advance('1ms');
     sandbox.register.rentOut(1, { customerId: 1 });
-    expect(sandbox.core.events.all().map((event) => event.envelope.type)).toEqual([
+    expect(sandbox.world.events.all().map((event) => event.envelope.type)).toEqual([
       'range.rental.checked_in',
       'range.rental.checked_out',
     ]);
@@ -64,7 +64,7 @@ describe('sandbox state over a long run', () => {
     }
     const attempts = await sandbox.webhooks.flush();
     expect([attempts.length, posted]).toEqual([1200, 1200]);
-    expect(sandbox.core.deliveries.held()).toEqual({ waiting: 0, finished: 1000, attempts: 1000 });
+    expect(sandbox.world.deliveries.held()).toEqual({ waiting: 0, finished: 1000, attempts: 1000 });
 
     const log = sandbox.webhooks.deliveries();
     expect(log).toHaveLength(1000);
@@ -72,7 +72,7 @@ describe('sandbox state over a long run', () => {
     expect(log.at(-1)).toEqual(attempts[1199]);
     expect(() => sandbox.webhooks.resend(attempts[0]!.deliveryId)).toThrow(SandboxUsageError);
     const resent = sandbox.webhooks.resend(attempts[1199]!.deliveryId);
-    expect(sandbox.core.deliveries.held().waiting).toBe(1);
+    expect(sandbox.world.deliveries.held().waiting).toBe(1);
     expect(await sandbox.webhooks.flush()).toEqual([expect.objectContaining({ deliveryId: resent })]);
   });
 
@@ -82,14 +82,14 @@ describe('sandbox state over a long run', () => {
     for (let index = 0; index < 40; index++) {
       await call(sandbox, 'GET', '/v1/me', { key, headers: { 'X-Forwarded-For': `203.0.113.${index}` } });
     }
-    expect(sandbox.core.keys.trackedAddresses).toBe(0);
+    expect(sandbox.world.keys.trackedAddresses).toBe(0);
     await call(sandbox, 'GET', '/v1/me', {
       key: 'sk_sandbox_unknown',
       headers: { 'X-Forwarded-For': '198.51.100.7' },
     });
-    expect(sandbox.core.keys.trackedAddresses).toBe(1);
+    expect(sandbox.world.keys.trackedAddresses).toBe(1);
     sandbox.clock.advance('2m');
     await call(sandbox, 'GET', '/v1/me', { key, headers: { 'X-Forwarded-For': '198.51.100.7' } });
-    expect(sandbox.core.keys.trackedAddresses).toBe(0);
+    expect(sandbox.world.keys.trackedAddresses).toBe(0);
   });
 });

@@ -74,7 +74,7 @@ describe('sandbox membership sign-up', () => {
 
   it('paid: true starts active with the signup charge paid and no order; membership.created fires', async () => {
     const { sandbox, key, events } = withFeed();
-    const orders = sandbox.core.state.orders.orders.size;
+    const orders = sandbox.world.state.orders.orders.size;
     const res = await call(sandbox, 'POST', '/v1/memberships', { key, body: { ...body, paid: true } });
     expect(res.status).toBe(201);
     expect(MembershipDetailSchema.safeParse(res.json.data).success).toBe(true);
@@ -98,7 +98,7 @@ describe('sandbox membership sign-up', () => {
         pay_url: null,
       }),
     ]);
-    expect(sandbox.core.state.orders.orders.size).toBe(orders);
+    expect(sandbox.world.state.orders.orders.size).toBe(orders);
     const fired = await events();
     expect(fired.map((event) => event.type)).toEqual(['membership.created']);
     expect(fired[0].data.object).not.toHaveProperty('charges');

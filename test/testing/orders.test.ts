@@ -5,7 +5,7 @@ import { call, newSandbox } from './helpers.js';
 import { withFeed } from './shop-helpers.js';
 
 const stock = (sandbox: ReturnType<typeof newSandbox>, productId: number, locationId = 1) =>
-  sandbox.core.state.inventory.levels.find(
+  sandbox.world.state.inventory.levels.find(
     (row) => row.level.product_id === productId && row.location_id === locationId,
   )?.level;
 
@@ -80,7 +80,7 @@ describe('sandbox orders from outside channels', () => {
       [3, 0, 'hold'],
       [9, 0, 'hold'],
     ]);
-    const units = sandbox.core.state.inventory.units.filter((unit) => unit.product_id === 9);
+    const units = sandbox.world.state.inventory.units.filter((unit) => unit.product_id === 9);
     expect(units.map((unit) => unit.status)).toEqual(['held', 'in_stock']);
   });
 

@@ -4,7 +4,7 @@ import { call, newSandbox } from './helpers.js';
 import { withFeed } from './shop-helpers.js';
 
 const onHand = (sandbox: ReturnType<typeof newSandbox>, productId: number, locationId: number) =>
-  sandbox.core.state.inventory.levels.find(
+  sandbox.world.state.inventory.levels.find(
     (row) => row.level.product_id === productId && row.location_id === locationId,
   )?.level.qty_on_hand;
 

@@ -67,7 +67,7 @@ describe('sandbox responses parse with the generated schemas', () => {
     sandbox.register.rentOut(1, { customerId: 1 });
     sandbox.register.returnRental(1, { condition: 'Damaged: scope loose', roundsFired: 20 });
     sandbox.register.returnToService(1);
-    const visit = sandbox.core.state.range.reservations.find((row) => row.status === 'checked_in')!;
+    const visit = sandbox.world.state.range.reservations.find((row) => row.status === 'checked_in')!;
     sandbox.register.closeVisit(visit.id, { overtimeCents: 700 });
     sandbox.setPlan('enterprise');
     for (const [id, method, path, body] of scenario({ reservation: booked.id, session: session.id })) {

@@ -175,7 +175,7 @@ describe('sandbox shop endpoints over HTTP', () => {
       'true',
     ]);
     expect((await second.json()).data.balance_cents).toBe(3000);
-    expect(sandbox.core.state.promotions.giftCertificates.get(2)!.balance_cents).toBe(3000);
+    expect(sandbox.world.state.promotions.giftCertificates.get(2)!.balance_cents).toBe(3000);
     const missing = await fetch(`${server.url}/v1/gift-certificates/2/redeem`, {
       method: 'POST',
       headers,

@@ -32,7 +32,7 @@ describe('sandbox snapshots', () => {
     const ids = after.json.data.map((event: { id: string }) => event.id);
     expect(new Set(ids).size).toBe(2);
     // Deliveries are signed with the endpoint's saved secret: a restored receiver keeps working.
-    expect(restored.core.endpoints.find(endpoint.id)?.secrets).toEqual([endpoint.secret]);
+    expect(restored.world.endpoints.find(endpoint.id)?.secrets).toEqual([endpoint.secret]);
   });
 
   it('refuses what is not a snapshot of this version with SandboxUsageError', () => {
@@ -55,9 +55,9 @@ describe('bulk records', () => {
   it("adds completed past visits and customers that leave today's availability alone", async () => {
     const plain = newSandbox();
     const bulk = newSandbox({ records: { reservations: 1200, customers: 40 } });
-    expect(bulk.core.state.range.reservations.size).toBe(plain.core.state.range.reservations.size + 1200);
-    expect(bulk.core.state.shop.customers.size).toBe(plain.core.state.shop.customers.size + 40);
-    const added = bulk.core.state.range.reservations.all().slice(-1200);
+    expect(bulk.world.state.range.reservations.size).toBe(plain.world.state.range.reservations.size + 1200);
+    expect(bulk.world.state.shop.customers.size).toBe(plain.world.state.shop.customers.size + 40);
+    const added = bulk.world.state.range.reservations.all().slice(-1200);
     expect(added.every((reservation) => reservation.status === 'completed')).toBe(true);
     expect(added.every((reservation) => Date.parse(reservation.ends_at) <= bulk.clock.nowMs())).toBe(true);
     const window = 'starts_at=2026-10-02T17:00:00Z&ends_at=2026-10-02T18:00:00Z';

@@ -78,7 +78,7 @@ const cases: [string, Change, Change][] = [
         lines: [{ sku: 'AMMO-FED-9MM-50', qty: 1 }],
       }),
     (s, k) => {
-      const latest = s.core.state.orders.orders.all().at(-1)!;
+      const latest = s.world.state.orders.orders.all().at(-1)!;
       return ok(s, k, 'POST', `/v1/orders/${latest.id}/void`);
     },
   ],
@@ -129,7 +129,7 @@ describe('updated_at on the frozen clock', () => {
 
   it('keeps register changes ordered too: a gun rented out and brought back in the same millisecond', () => {
     const sandbox = newSandbox();
-    const rental = sandbox.core.state.range.rentals.find((row) => row.id === 1)!;
+    const rental = sandbox.world.state.range.rentals.find((row) => row.id === 1)!;
     sandbox.register.rentOut(1, { customerId: 1 });
     const out = Date.parse(rental.updated_at);
     sandbox.register.returnRental(1, { condition: 'Damaged: cracked grip' });

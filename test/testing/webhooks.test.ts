@@ -192,7 +192,7 @@ describe('sandbox webhook deliveries', () => {
     sandbox.webhooks.addEndpoint({ url: all.url, types: ['sale.completed'], includeDateOfBirth: true });
     sandbox.register.rentOut(1, { customerId: 1 });
     sandbox.register.rentOut(8, { customerId: 1 });
-    const visit = sandbox.core.state.range.reservations.find((row) => row.status === 'checked_in')!;
+    const visit = sandbox.world.state.range.reservations.find((row) => row.status === 'checked_in')!;
     sandbox.register.closeVisit(visit.id, { overtimeCents: 100 });
     await sandbox.webhooks.flush();
     expect(north.received.map((delivery) => JSON.parse(delivery.body).data.object.id)).toEqual([8]);
@@ -240,7 +240,7 @@ describe('sandbox webhook deliveries', () => {
       type: 'ping',
       data: { object: { object: 'ping' } },
     });
-    expect(sandbox.core.events.all()).toHaveLength(0);
+    expect(sandbox.world.events.all()).toHaveLength(0);
   });
 
   it('allows at most 20 endpoints', () => {

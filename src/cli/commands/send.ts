@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { defineCommand } from 'citty';
 import { EVENT_PAYLOAD_SCHEMAS } from '../../generated/events.js';
 import { readEnv } from '../../internal/env.js';
-import { API_VERSION } from '../../testing/events/catalog.js';
+import { API_VERSION } from '../../testing/events/event-permissions.js';
 import { isKnownEventType } from '../../webhooks/events.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
 import { Forwarder, newDeliveryId } from '../forwarder.js';

@@ -19,7 +19,7 @@ export const triggerCommand = defineCommand({
     type: { type: 'positional', description: 'The event type, e.g. sale.completed', required: false },
     list: {
       type: 'boolean',
-      description: 'List every catalog type and whether the sandbox makes it',
+      description: 'List every event type and whether the sandbox makes it',
     },
     override: {
       type: 'string',

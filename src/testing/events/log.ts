@@ -1,7 +1,7 @@
 import type { SandboxClock } from '../clock.js';
 import type { SeededRandom } from '../random.js';
-import { API_VERSION, eventPermission } from './catalog.js';
 import type { EndpointRegistry } from './endpoints.js';
+import { API_VERSION, eventPermission } from './event-permissions.js';
 
 /** The event envelope of reference section 2, as sent in the feed and in webhook bodies. */
 export interface EventEnvelope {

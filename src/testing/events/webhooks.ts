@@ -1,6 +1,6 @@
-import type { SandboxCore } from '../core.js';
 import { SandboxUsageError } from '../errors.js';
 import { secretHex } from '../random.js';
+import type { SandboxWorld } from '../world.js';
 import type { DeliveryAttempt, PendingDelivery } from './delivery.js';
 import { checkSecret, type WebhookEndpointOptions } from './endpoints.js';
 
@@ -21,7 +21,7 @@ export interface SandboxWebhookEndpoint {
  */
 export class SandboxWebhooks {
   /** @internal */
-  constructor(private readonly core: SandboxCore) {}
+  constructor(private readonly world: SandboxWorld) {}
 
   /**
    * Adds an endpoint (at most 20). Refuses, with a SandboxUsageError, URLs the reference refuses: not
@@ -30,7 +30,7 @@ export class SandboxWebhooks {
    * Loopback is let through (http too) while `allowLoopback` is on; the real service never allows it.
    */
   addEndpoint(options: WebhookEndpointOptions): { id: string; secret: string } {
-    return this.core.endpoints.add(options);
+    return this.world.endpoints.add(options);
   }
 
   /**
@@ -38,8 +38,8 @@ export class SandboxWebhooks {
    * Throws a SandboxUsageError for an id the shop does not have.
    */
   removeEndpoint(id: string): void {
-    this.core.endpoints.remove(id);
-    this.core.deliveries.cancelFor(id);
+    this.world.endpoints.remove(id);
+    this.world.deliveries.cancelFor(id);
   }
 
   /**
@@ -48,10 +48,10 @@ export class SandboxWebhooks {
    * them, use `resend` for those.
    */
   setEnabled(id: string, enabled: boolean): void {
-    const endpoint = this.core.endpoints.get(id);
+    const endpoint = this.world.endpoints.get(id);
     endpoint.enabled = enabled;
     if (enabled) endpoint.consecutiveFailures = 0;
-    else this.core.deliveries.cancelFor(id);
+    else this.world.deliveries.cancelFor(id);
   }
 
   /**
@@ -60,14 +60,14 @@ export class SandboxWebhooks {
    * begin `whsec_`, or a new random one).
    */
   rotateSecret(id: string, options: { secret?: string; graceHours?: number } = {}): string {
-    const endpoint = this.core.endpoints.get(id);
+    const endpoint = this.world.endpoints.get(id);
     const grace = options.graceHours ?? 24;
     if (!(grace >= 0 && grace <= 168)) throw new SandboxUsageError('graceHours must be between 0 and 168');
     const next = options.secret === undefined ? `whsec_${secretHex(24)}` : checkSecret(options.secret);
     const previous = endpoint.secrets[0]!;
     endpoint.secrets = grace > 0 ? [next, previous] : [next];
     if (grace > 0) {
-      this.core.clock.schedule(this.core.clock.nowMs() + grace * 3_600_000, () => {
+      this.world.clock.schedule(this.world.clock.nowMs() + grace * 3_600_000, () => {
         endpoint.secrets = endpoint.secrets.filter((secret) => secret !== previous);
       });
     }
@@ -79,13 +79,16 @@ export class SandboxWebhooks {
    * flush. It is not part of the event feed. Returns the delivery id.
    */
   sendTest(id: string): string {
-    const endpoint = this.core.endpoints.get(id);
-    return this.core.deliveries.enqueueTo(this.core.events.build('ping', { object: 'ping' }, null), endpoint);
+    const endpoint = this.world.endpoints.get(id);
+    return this.world.deliveries.enqueueTo(
+      this.world.events.build('ping', { object: 'ping' }, null),
+      endpoint,
+    );
   }
 
   /** The shop's endpoints in the order they were added, with whether each is on and its failures in a row. */
   endpoints(): SandboxWebhookEndpoint[] {
-    return this.core.endpoints.all().map((endpoint) => ({
+    return this.world.endpoints.all().map((endpoint) => ({
       id: endpoint.id,
       url: endpoint.url,
       types: [...endpoint.types],
@@ -98,17 +101,17 @@ export class SandboxWebhooks {
 
   /** Sends every delivery due now (first tries and retries whose time has come); resolves with the attempts. */
   flush(): Promise<DeliveryAttempt[]> {
-    return this.core.deliveries.flush();
+    return this.world.deliveries.flush();
   }
 
   /** The attempts made so far, oldest first: the last 1,000, so a sandbox serving for days stays small. */
   deliveries(): DeliveryAttempt[] {
-    return this.core.deliveries.attemptLog();
+    return this.world.deliveries.attemptLog();
   }
 
   /** Deliveries waiting for their next attempt, with when it is due. */
   pending(): PendingDelivery[] {
-    return this.core.deliveries.pending();
+    return this.world.deliveries.pending();
   }
 
   /**
@@ -116,6 +119,6 @@ export class SandboxWebhooks {
    * Takes a delivery still under way or one of the last 1,000 finished.
    */
   resend(deliveryId: string): string {
-    return this.core.deliveries.resend(deliveryId);
+    return this.world.deliveries.resend(deliveryId);
   }
 }

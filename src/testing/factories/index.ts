@@ -5,7 +5,7 @@ import { deliveryHeaders } from '../../webhooks/delivery-headers.js';
 import type { ShopEventOf } from '../../webhooks/events.js';
 import type { NodeIncomingMessage } from '../../webhooks/node.js';
 import { SandboxUsageError } from '../errors.js';
-import { API_VERSION } from '../events/catalog.js';
+import { API_VERSION } from '../events/event-permissions.js';
 import { fieldAt, knownValuesOf, type Schema, sampleOf, schemaProblem, setAt } from './schema-walk.js';
 
 /** The records `buildRecord` makes, by the name of their kind (the `object` value where they have one). */
@@ -109,8 +109,7 @@ export interface BuildEventOptions<T extends EventType> {
  */
 export function buildEvent<T extends EventType>(type: T, options: BuildEventOptions<T> = {}): ShopEventOf<T> {
   const schema = EVENT_PAYLOAD_SCHEMAS[type] as unknown as Schema | undefined;
-  if (!schema)
-    throw new SandboxUsageError(`buildEvent: ${JSON.stringify(type)} is not an event type of the catalog`);
+  if (!schema) throw new SandboxUsageError(`buildEvent: ${JSON.stringify(type)} is not a known event type`);
   const object = build(schema, options.overrides, `buildEvent('${type}')`, statusOf(schema, type));
   const createdAt = options.createdAt === undefined ? new Date() : new Date(options.createdAt);
   if (Number.isNaN(createdAt.getTime())) throw new SandboxUsageError('buildEvent: createdAt is not a date');

@@ -1,5 +1,5 @@
-import type { SandboxCore } from '../core.js';
 import { notFound } from '../errors.js';
+import type { SandboxWorld } from '../world.js';
 
 /**
  * Who acts, as domain code sees it: the locations the acting API key is limited to (null: every
@@ -23,14 +23,14 @@ export function canSeeLocation(actor: Actor, locationId: number | null | undefin
  * A write naming a location must name one the actor can see and the shop has; refused as 404 NOT_FOUND,
  * as the reference answers a booking "at a location the key cannot see".
  */
-export function requireWritableLocation(core: SandboxCore, actor: Actor, locationId: number): void {
-  if (!core.state.shop.locations.get(locationId) || !canSeeLocation(actor, locationId)) {
+export function requireWritableLocation(world: SandboxWorld, actor: Actor, locationId: number): void {
+  if (!world.state.shop.locations.get(locationId) || !canSeeLocation(actor, locationId)) {
     throw notFound('location');
   }
 }
 
 /** The actor's only location if it is limited to one, else the shop's main location. */
-export function defaultLocationId(core: SandboxCore, actor: Actor): number {
+export function defaultLocationId(world: SandboxWorld, actor: Actor): number {
   const only = actor.locations?.size === 1 ? [...actor.locations][0] : undefined;
-  return only ?? core.state.shop.mainLocationId;
+  return only ?? world.state.shop.mainLocationId;
 }

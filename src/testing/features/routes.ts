@@ -5,7 +5,7 @@ import { productRoutes } from './inventory/routes/products.js';
 import { membershipRoutes } from './memberships/routes.js';
 import { purchaseOrderRoutes } from './purchasing/routes.js';
 import { rangeAvailabilityRoutes } from './range/routes/availability.js';
-import { rangeCatalogRoutes } from './range/routes/catalog.js';
+import { rangeOfferingRoutes } from './range/routes/offerings.js';
 import { rangeRentalRoutes } from './range/routes/rentals.js';
 import { rangeReservationRoutes } from './range/routes/reservations.js';
 import { returnRoutes } from './returns/routes.js';
@@ -20,10 +20,10 @@ import { meRoutes } from './shop/routes/me.js';
 
 /**
  * Every endpoint the sandbox serves. A route group is one file in this folder exporting a list of
- * `RouteDefinition`s; add it here and the router, auth, rate limits and idempotency apply to it.
+ * `RouteDefinition`s; add it here and the routeTable, auth, rate limits and idempotency apply to it.
  */
 export const ROUTES: readonly RouteDefinition[] = [
-  ...rangeCatalogRoutes,
+  ...rangeOfferingRoutes,
   ...rangeAvailabilityRoutes,
   ...rangeReservationRoutes,
   ...rangeRentalRoutes,

@@ -1,5 +1,5 @@
-import type { SandboxCore } from '../core.js';
 import { lowerBound, Table } from '../state/table.js';
+import type { SandboxWorld } from '../world.js';
 import { canSeeLocation } from './access.js';
 import { FieldReader } from './fields.js';
 import type { ApiKey } from './keys.js';
@@ -24,12 +24,12 @@ export interface ListParam<T> {
   /** Or the rows `match` keeps. */
   readonly match?: (row: T, value: never) => boolean;
   /** The value when the request leaves the parameter out (read per request, e.g. from the clock). */
-  readonly fallback?: (sandbox: SandboxCore) => unknown;
+  readonly fallback?: (sandbox: SandboxWorld) => unknown;
 }
 
 /** What `render` and `where` see of the request: the sandbox, the key, and every parameter's value. */
 export interface ListContext {
-  readonly sandbox: SandboxCore;
+  readonly sandbox: SandboxWorld;
   readonly key: ApiKey;
   readonly values: Readonly<Record<string, unknown>>;
 }
@@ -41,13 +41,13 @@ export interface ListContext {
  */
 export interface ListSpec<T> {
   /** The rows: a table (filters on fields are answered from its indexes) or a list ascending by `position`. */
-  readonly rows: (sandbox: SandboxCore) => Table<T & { id: number }> | readonly T[];
+  readonly rows: (sandbox: SandboxWorld) => Table<T & { id: number }> | readonly T[];
   readonly params?: readonly ListParam<T>[];
   /**
    * Accepts `updated_since`: the ISO field the rows' change time is in (indexed on a table), or the change
    * time in ms. Absent: the list takes no updated_since.
    */
-  readonly changedAt?: (keyof T & string) | ((row: T, sandbox: SandboxCore) => number);
+  readonly changedAt?: (keyof T & string) | ((row: T, sandbox: SandboxWorld) => number);
   /** The location a row is at, for keys limited to some locations (reference section 1); absent: shop-wide. */
   readonly location?: (row: T) => number | null | undefined;
   /** A further test of each row, prepared once per request (retention, permissions per row). */

@@ -1,14 +1,14 @@
 import type { ErrorCode } from '../../generated/error-codes.js';
 import { keyPrefix, operationOf } from '../activity.js';
-import type { SandboxCore } from '../core.js';
 import { apiError, SandboxApiError, validationError } from '../errors.js';
 import { noteWrites } from '../state/table.js';
+import type { SandboxWorld } from '../world.js';
 import type { Fault } from './faults.js';
 import { fingerprintOf, type StoredResponse } from './idempotency.js';
 import { type ApiKey, requirePermission } from './keys.js';
 import { errorResponse, jsonResponse, successBody } from './respond.js';
 import type { RouteDefinition } from './route.js';
-import type { Router } from './router.js';
+import type { RouteTable } from './route-table.js';
 
 /** Where the caller's IP comes from when the request does not say (the HTTP server passes the socket's). */
 export interface ClientInfo {
@@ -29,20 +29,20 @@ const SUBSCRIPTION_CODES: Record<string, ErrorCode> = {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The simulator core: one web Request in, one Response out. msw handlers, the HTTP server and
+ * The simulator world: one web Request in, one Response out. msw handlers, the HTTP server and
  * `sandbox.fetch` all call this. A network fault is returned as `Response.error()`.
  */
 export async function handleRequest(
-  core: SandboxCore,
-  router: Router,
+  world: SandboxWorld,
+  routeTable: RouteTable,
   request: Request,
   info: ClientInfo = {},
 ): Promise<Response> {
   const started = performance.now();
-  const response = await answer(core, router, request, info);
+  const response = await answer(world, routeTable, request, info);
   const method = request.method.toUpperCase();
   const path = new URL(request.url).pathname;
-  core.activity.add({
+  world.activity.add({
     kind: 'request',
     at: new Date().toISOString(),
     method,
@@ -58,14 +58,14 @@ export async function handleRequest(
 }
 
 async function answer(
-  core: SandboxCore,
-  router: Router,
+  world: SandboxWorld,
+  routeTable: RouteTable,
   request: Request,
   info: ClientInfo,
 ): Promise<Response> {
-  core.clock.runDue();
+  world.clock.runDue();
   const path = new URL(request.url).pathname;
-  const fault = core.faults.take(request.method.toUpperCase(), path);
+  const fault = world.faults.take(request.method.toUpperCase(), path);
   // A 'before' fault that fails the request never reaches the shop: it is slow, then fails, and holds no
   // Idempotency-Key. A plain 'before' delay is a slow shop instead: it is held inside serve().
   if (fault && fault.when === 'before' && (fault.reset || fault.status !== null)) {
@@ -77,8 +77,8 @@ async function answer(
   const ip = forwarded || info.ip || '127.0.0.1';
   const slowMs = fault?.when === 'before' ? fault.delayMs : 0;
   const response = await serve(
-    core,
-    router,
+    world,
+    routeTable,
     request,
     path,
     ip,
@@ -86,7 +86,7 @@ async function answer(
     slowMs,
   );
   // With autoDeliver, retries the clock has reached go out now too, not only what this request recorded.
-  core.deliveries.deliverSoon();
+  world.deliveries.deliverSoon();
   return response;
 }
 
@@ -108,8 +108,8 @@ class SlowDown {
 }
 
 async function serve(
-  core: SandboxCore,
-  router: Router,
+  world: SandboxWorld,
+  routeTable: RouteTable,
   request: Request,
   path: string,
   ip: string,
@@ -120,23 +120,23 @@ async function serve(
   let key: ApiKey;
   let rateHeaders: Headers;
   try {
-    key = core.keys.authenticate(request.headers.get('Authorization'), ip);
+    key = world.keys.authenticate(request.headers.get('Authorization'), ip);
   } catch (error) {
     await slow.hold();
     return errorResponse(asApiError(error));
   }
   try {
-    rateHeaders = core.rateLimiter.take();
+    rateHeaders = world.rateLimiter.take();
   } catch (error) {
     await slow.hold();
-    return errorResponse(asApiError(error), core.rateLimiter.headers());
+    return errorResponse(asApiError(error), world.rateLimiter.headers());
   }
   let idempotency: { key: string } | null = null;
   let response: Response;
   try {
-    const prepared = await prepare(core, router, request, path, ip, key);
+    const prepared = await prepare(world, routeTable, request, path, ip, key);
     const replay = prepared.idempotencyKey
-      ? core.idempotency.begin(key.id, prepared.idempotencyKey, prepared.fingerprint)
+      ? world.idempotency.begin(key.id, prepared.idempotencyKey, prepared.fingerprint)
       : null;
     if (replay) {
       await slow.hold();
@@ -144,7 +144,7 @@ async function serve(
     }
     if (prepared.idempotencyKey) idempotency = { key: prepared.idempotencyKey };
     await slow.hold();
-    response = await run(core, prepared, request, key);
+    response = await run(world, prepared, request, key);
   } catch (error) {
     await slow.hold();
     response = errorResponse(asApiError(error));
@@ -152,8 +152,8 @@ async function serve(
   if (fault && fault.delayMs > 0) await sleep(fault.delayMs);
   if (idempotency) {
     const stored = await toStored(response);
-    if (stored.status >= 500) core.idempotency.abandon(key.id, idempotency.key);
-    else core.idempotency.complete(key.id, idempotency.key, stored);
+    if (stored.status >= 500) world.idempotency.abandon(key.id, idempotency.key);
+    else world.idempotency.complete(key.id, idempotency.key, stored);
     response = fromStored(stored);
   }
   if (fault?.reset) return Response.error();
@@ -171,24 +171,24 @@ interface PreparedRequest {
 
 /** Every check that comes before a route runs, in the order the service applies them. */
 async function prepare(
-  core: SandboxCore,
-  router: Router,
+  world: SandboxWorld,
+  routeTable: RouteTable,
   request: Request,
   path: string,
   ip: string,
   key: ApiKey,
 ): Promise<PreparedRequest> {
-  core.keys.checkIp(key, ip);
-  const subscription = core.state.shop.settings.subscription;
+  world.keys.checkIp(key, ip);
+  const subscription = world.state.shop.settings.subscription;
   if (subscription !== 'active') {
     const code = SUBSCRIPTION_CODES[subscription]!;
     throw apiError(code, `The shop's subscription needs attention (${subscription})`);
   }
-  if ((path === '/v1/range' || path.startsWith('/v1/range/')) && !core.state.shop.settings.rangeAddon) {
+  if ((path === '/v1/range' || path.startsWith('/v1/range/')) && !world.state.shop.settings.rangeAddon) {
     throw apiError('RANGE_ADDON_REQUIRED', 'This shop does not have the Range add-on');
   }
   const method = request.method.toUpperCase();
-  const match = router.match(method, path);
+  const match = routeTable.match(method, path);
   if (match.kind === 'not_found') throw apiError('NOT_FOUND', `No endpoint ${path}`);
   if (match.kind === 'method_not_allowed') {
     throw apiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`, {
@@ -215,7 +215,7 @@ async function prepare(
 }
 
 async function run(
-  core: SandboxCore,
+  world: SandboxWorld,
   prepared: PreparedRequest,
   request: Request,
   key: ApiKey,
@@ -225,13 +225,13 @@ async function run(
   const writes = request.method.toUpperCase() !== 'GET';
   if (writes) noteWrites();
   const result = await prepared.route.handle({
-    sandbox: core,
+    sandbox: world,
     key,
     params: prepared.params,
     query: new URL(request.url).searchParams,
     body: prepared.body,
     request,
-    now: core.clock.iso(),
+    now: world.clock.iso(),
   });
   if (writes) noteWrites();
   return jsonResponse(result.status, successBody(result.data, result.meta));

@@ -1,4 +1,4 @@
-import type { SandboxCore } from '../core.js';
+import type { SandboxWorld } from '../world.js';
 import type { ApiKey, Permission } from './keys.js';
 
 /** The HTTP methods the API uses. */
@@ -6,7 +6,7 @@ export type RouteMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** What a route handler receives. State changes go through `sandbox`; `now` is the clock at arrival. */
 export interface RouteContext {
-  readonly sandbox: SandboxCore;
+  readonly sandbox: SandboxWorld;
   readonly key: ApiKey;
   readonly params: Readonly<Record<string, string>>;
   readonly query: URLSearchParams;

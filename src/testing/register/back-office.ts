@@ -1,10 +1,10 @@
-import type { SandboxCore } from '../core.js';
 import { SandboxUsageError } from '../errors.js';
 import type { ProductRecord } from '../features/inventory/catalog-state.js';
 import { renderProduct } from '../features/inventory/products.js';
 import type { InvoiceRecord } from '../features/sales/accounts-state.js';
 import { DAY_MS, dateOf } from '../state/dates.js';
 import type { LocationRecord } from '../state/shop.js';
+import type { SandboxWorld } from '../world.js';
 import { referencesTo } from './records.js';
 
 /** What `sandbox.owner.addLocation` takes. */
@@ -41,12 +41,12 @@ export interface NewInvoice {
 }
 
 /** A location added by the owner: location.created. */
-export function addLocation(core: SandboxCore, input: NewLocation): LocationRecord {
+export function addLocation(world: SandboxWorld, input: NewLocation): LocationRecord {
   if (typeof input?.name !== 'string' || input.name.trim() === '') {
     throw new SandboxUsageError('addLocation needs a name');
   }
-  const now = core.clock.iso();
-  const location = core.state.shop.locations.insert((id) => ({
+  const now = world.clock.iso();
+  const location = world.state.shop.locations.insert((id) => ({
     object: 'location',
     id,
     name: input.name,
@@ -58,12 +58,12 @@ export function addLocation(core: SandboxCore, input: NewLocation): LocationReco
     created_at: now,
     updated_at: now,
   }));
-  core.events.record('location.created', location, location.id);
+  world.events.record('location.created', location, location.id);
   return location;
 }
 
 /** A product added in the back office: product.created (the product with its, still empty, inventory). */
-export function addProduct(core: SandboxCore, input: NewProduct): ProductRecord {
+export function addProduct(world: SandboxWorld, input: NewProduct): ProductRecord {
   if (typeof input?.sku !== 'string' || input.sku.trim() === '')
     throw new SandboxUsageError('addProduct needs a sku');
   if (typeof input.name !== 'string' || input.name.trim() === '')
@@ -72,11 +72,11 @@ export function addProduct(core: SandboxCore, input: NewProduct): ProductRecord 
     throw new SandboxUsageError('priceCents must be a whole number of cents');
   }
   const wanted = input.sku.toUpperCase();
-  if (core.state.catalog.products.find((product) => product.sku.toUpperCase() === wanted)) {
+  if (world.state.catalog.products.find((product) => product.sku.toUpperCase() === wanted)) {
     throw new SandboxUsageError(`SKU ${input.sku} is taken`);
   }
-  const now = core.clock.iso();
-  const product = core.state.catalog.products.insert((id) => ({
+  const now = world.clock.iso();
+  const product = world.state.catalog.products.insert((id) => ({
     object: 'product',
     id,
     sku: input.sku,
@@ -101,7 +101,7 @@ export function addProduct(core: SandboxCore, input: NewProduct): ProductRecord 
     created_at: now,
     updated_at: now,
   }));
-  core.events.record('product.created', renderProduct(core, product, { inventory: true }), null);
+  world.events.record('product.created', renderProduct(world, product, { inventory: true }), null);
   return product;
 }
 
@@ -109,25 +109,25 @@ export function addProduct(core: SandboxCore, input: NewProduct): ProductRecord 
  * Deletes a product no order, purchase order, return, rental or stock points at (a product with history
  * stays, as a shop keeps it for its records): product.deleted with {object, id, deleted, sku, name}.
  */
-export function deleteProduct(core: SandboxCore, productId: number): void {
-  const product = core.state.catalog.products.get(productId);
+export function deleteProduct(world: SandboxWorld, productId: number): void {
+  const product = world.state.catalog.products.get(productId);
   if (!product) throw new SandboxUsageError(`No product ${productId}`);
-  const levels = core.state.inventory.levels;
+  const levels = world.state.inventory.levels;
   const rows = levels.filter((row) => row.level.product_id === productId);
   if (rows.some((row) => row.level.qty_on_hand !== 0 || row.level.qty_reserved !== 0)) {
     throw new SandboxUsageError(
       `Product ${productId} has stock: the sandbox deletes only products without any`,
     );
   }
-  const used = referencesTo(core, 'product_id', productId, [levels]);
+  const used = referencesTo(world, 'product_id', productId, [levels]);
   if (used.length > 0) {
     throw new SandboxUsageError(
       `Product ${productId} has history (${used.join(', ')}): the sandbox deletes only products nothing points at`,
     );
   }
   for (const row of rows) levels.delete(row.id);
-  core.state.catalog.products.delete(productId);
-  core.events.record(
+  world.state.catalog.products.delete(productId);
+  world.events.record(
     'product.deleted',
     { object: 'product', id: product.id, deleted: true, sku: product.sku, name: product.name },
     null,
@@ -135,18 +135,18 @@ export function deleteProduct(core: SandboxCore, productId: number): void {
 }
 
 /** An invoice (or monthly statement) issued to a customer's house account: invoice.created. */
-export function issueInvoice(core: SandboxCore, customerId: number, input: NewInvoice): InvoiceRecord {
-  if (!core.state.accounts.houseAccounts.has(customerId)) {
+export function issueInvoice(world: SandboxWorld, customerId: number, input: NewInvoice): InvoiceRecord {
+  if (!world.state.accounts.houseAccounts.has(customerId)) {
     throw new SandboxUsageError(`Customer ${customerId} has no house account`);
   }
   if (!Number.isSafeInteger(input?.amountCents) || input.amountCents <= 0) {
     throw new SandboxUsageError('amountCents must be a whole number of cents above 0');
   }
-  const locationId = input.locationId ?? core.state.shop.mainLocationId;
-  if (!core.state.shop.locations.get(locationId)) throw new SandboxUsageError(`No location ${locationId}`);
-  const nowMs = core.clock.nowMs();
+  const locationId = input.locationId ?? world.state.shop.mainLocationId;
+  if (!world.state.shop.locations.get(locationId)) throw new SandboxUsageError(`No location ${locationId}`);
+  const nowMs = world.clock.nowMs();
   const now = new Date(nowMs).toISOString();
-  const invoice = core.state.accounts.invoices.insert((id) => ({
+  const invoice = world.state.accounts.invoices.insert((id) => ({
     object: 'invoice',
     id,
     number: `INV-${String(2000 + id)}`,
@@ -162,6 +162,6 @@ export function issueInvoice(core: SandboxCore, customerId: number, input: NewIn
     created_at: now,
     updated_at: now,
   }));
-  core.events.record('invoice.created', invoice);
+  world.events.record('invoice.created', invoice);
   return invoice;
 }

@@ -1,4 +1,3 @@
-import type { SandboxCore } from '../core.js';
 import { SandboxUsageError } from '../errors.js';
 import { chargeSavedCardNow, payAtRegister } from '../features/memberships/billing.js';
 import type { MembershipRecord } from '../features/memberships/state.js';
@@ -17,6 +16,7 @@ import {
   updateCustomer,
 } from '../features/shop/customers.js';
 import type { CustomerRecord } from '../state/shop.js';
+import type { SandboxWorld } from '../world.js';
 
 /**
  * Register-side actions: what staff do at the counter and the API cannot (reference section 1, rule 4).
@@ -25,7 +25,7 @@ import type { CustomerRecord } from '../state/shop.js';
  */
 export class SandboxRegister {
   /** @internal */
-  constructor(/** @internal */ protected readonly core: SandboxCore) {}
+  constructor(/** @internal */ protected readonly world: SandboxWorld) {}
 
   /**
    * Ends a checked-in visit: every gun still out on it comes back (range.rental.checked_in; Good unless
@@ -33,7 +33,7 @@ export class SandboxRegister {
    */
   closeVisit(reservationId: number, options: CloseVisitOptions = {}): RangeReservationRecord {
     this.requireRange('closeVisit');
-    return structuredClone(closeVisit(this.core, reservationId, options));
+    return structuredClone(closeVisit(this.world, reservationId, options));
   }
 
   /** Hands a gun over the counter: range.rental.checked_out. */
@@ -42,7 +42,7 @@ export class SandboxRegister {
     options: { customerId: number; reservationId?: number | null; condition?: string },
   ): RangeRentalRecord {
     this.requireRange('rentOut');
-    return structuredClone(rentals.rentOut(this.core, rentalId, options));
+    return structuredClone(rentals.rentOut(this.world, rentalId, options));
   }
 
   /**
@@ -54,19 +54,19 @@ export class SandboxRegister {
     options: { condition?: string; roundsFired?: number | null } = {},
   ): RangeRentalRecord {
     this.requireRange('returnRental');
-    return structuredClone(rentals.returnRental(this.core, rentalId, options));
+    return structuredClone(rentals.returnRental(this.world, rentalId, options));
   }
 
   /** Takes an available gun off the wall: range.rental.out_of_service. */
   takeOutOfService(rentalId: number, reason: string): RangeRentalRecord {
     this.requireRange('takeOutOfService');
-    return structuredClone(rentals.takeOutOfService(this.core, rentalId, reason));
+    return structuredClone(rentals.takeOutOfService(this.world, rentalId, reason));
   }
 
   /** Puts a gun in maintenance back on the wall: range.rental.returned_to_service. */
   returnToService(rentalId: number): RangeRentalRecord {
     this.requireRange('returnToService');
-    return structuredClone(rentals.returnToService(this.core, rentalId));
+    return structuredClone(rentals.returnToService(this.world, rentalId));
   }
 
   /**
@@ -74,7 +74,7 @@ export class SandboxRegister {
    * line, so stock moves from outside the API. Firearms arrive as awaiting_transfer with the unit held.
    */
   sell(options: SellOptions): OrderRecord {
-    return structuredClone(sell(this.core, options));
+    return structuredClone(sell(this.world, options));
   }
 
   /**
@@ -82,7 +82,7 @@ export class SandboxRegister {
    * its register: a range action there is a mistake in the test, not something the shop can answer.
    */
   private requireRange(action: string): void {
-    if (!this.core.state.shop.settings.rangeAddon) {
+    if (!this.world.state.shop.settings.rangeAddon) {
       throw new SandboxUsageError(
         `register.${action}: this shop does not have the Range add-on (createSandbox({ rangeAddon: true }) or sandbox.setRangeAddon(true))`,
       );
@@ -94,22 +94,22 @@ export class SandboxRegister {
    * inventory.changed per restocked line (reason return), store_credit.changed when settled in credit.
    */
   returnSale(orderId: number, options: ReturnSaleOptions = {}): ReturnRecord {
-    return structuredClone(returnSale(this.core, orderId, options));
+    return structuredClone(returnSale(this.world, orderId, options));
   }
 
   /** Adds a customer at the counter: customer.created. */
   addCustomer(customer: NewCustomer): CustomerRecord {
-    return structuredClone(addCustomer(this.core, customer));
+    return structuredClone(addCustomer(this.world, customer));
   }
 
   /** Edits a customer's name, email or phone: customer.updated. */
   updateCustomer(customerId: number, changes: CustomerChanges): CustomerRecord {
-    return structuredClone(updateCustomer(this.core, customerId, changes));
+    return structuredClone(updateCustomer(this.world, customerId, changes));
   }
 
   /** Deletes a customer without history (no orders, bookings, memberships, accounts): customer.deleted. */
   deleteCustomer(customerId: number): void {
-    deleteCustomer(this.core, customerId);
+    deleteCustomer(this.world, customerId);
   }
 
   /**
@@ -117,7 +117,7 @@ export class SandboxRegister {
    * that declines (membership 3 of the seeded shop) gives membership.payment_failed.
    */
   chargeSavedCard(membershipId: number): MembershipRecord {
-    return structuredClone(chargeSavedCardNow(this.core, membershipId));
+    return structuredClone(chargeSavedCardNow(this.world, membershipId));
   }
 
   /**
@@ -125,6 +125,6 @@ export class SandboxRegister {
    * sale.completed dues order; pending or past_due becomes active (membership.updated).
    */
   payMembership(membershipId: number, options: { tender?: 'cash' | 'card' } = {}): MembershipRecord {
-    return structuredClone(payAtRegister(this.core, membershipId, options));
+    return structuredClone(payAtRegister(this.world, membershipId, options));
   }
 }

@@ -1,7 +1,7 @@
-import type { SandboxCore } from '../core.js';
 import type { ProductRecord } from '../features/inventory/catalog-state.js';
 import type { InvoiceRecord } from '../features/sales/accounts-state.js';
 import type { LocationRecord } from '../state/shop.js';
+import type { SandboxWorld } from '../world.js';
 import {
   addLocation,
   addProduct,
@@ -19,25 +19,25 @@ import {
  */
 export class SandboxOwner {
   /** @internal */
-  constructor(/** @internal */ protected readonly core: SandboxCore) {}
+  constructor(/** @internal */ protected readonly world: SandboxWorld) {}
 
   /** Adds a store location: location.created. */
   addLocation(location: NewLocation): LocationRecord {
-    return structuredClone(addLocation(this.core, location));
+    return structuredClone(addLocation(this.world, location));
   }
 
   /** Adds a product to the catalog, with no stock yet: product.created. */
   addProduct(product: NewProduct): ProductRecord {
-    return structuredClone(addProduct(this.core, product));
+    return structuredClone(addProduct(this.world, product));
   }
 
   /** Deletes a product nothing points at (no stock, orders, purchase orders, returns): product.deleted. */
   deleteProduct(productId: number): void {
-    deleteProduct(this.core, productId);
+    deleteProduct(this.world, productId);
   }
 
   /** Issues an invoice or monthly statement to a customer's house account: invoice.created. */
   issueInvoice(customerId: number, invoice: NewInvoice): InvoiceRecord {
-    return structuredClone(issueInvoice(this.core, customerId, invoice));
+    return structuredClone(issueInvoice(this.world, customerId, invoice));
   }
 }

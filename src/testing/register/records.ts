@@ -1,5 +1,5 @@
-import type { SandboxCore } from '../core.js';
 import { Table } from '../state/table.js';
+import type { SandboxWorld } from '../world.js';
 
 /**
  * The kinds of record that point at `field` = `id` (`product_id`, `customer_id`, or a list such as
@@ -7,13 +7,13 @@ import { Table } from '../state/table.js';
  * A record deleted while others point at it would leave them dangling, so deletion refuses it.
  */
 export function referencesTo(
-  core: SandboxCore,
+  world: SandboxWorld,
   field: string,
   id: number,
   skip: readonly Table<{ id: number }>[] = [],
 ): string[] {
   const found = new Set<string>();
-  for (const [domain, tables] of Object.entries(core.state)) {
+  for (const [domain, tables] of Object.entries(world.state)) {
     for (const [name, table] of Object.entries(tables as Record<string, unknown>)) {
       if (!(table instanceof Table) || skip.includes(table)) continue;
       if (table.find((row) => mentions(row, field, id, 0))) found.add(`${domain}.${name}`);

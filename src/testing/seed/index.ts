@@ -1,8 +1,8 @@
-import type { SandboxCore } from '../core.js';
 import { seedMemberships } from '../features/memberships/seed.js';
 import { seedRange } from '../features/range/seed.js';
 import { seedRentals } from '../features/range/seed-rentals.js';
 import { seedRetail } from '../features/sales/seed-retail.js';
+import type { SandboxWorld } from '../world.js';
 import type { SeedContext, Seeder } from './context.js';
 import { seedShop } from './shop.js';
 
@@ -13,8 +13,8 @@ import { seedShop } from './shop.js';
  */
 export const SEEDERS: readonly Seeder[] = [seedShop, seedRange, seedRentals, seedRetail, seedMemberships];
 
-/** Runs every seeder against a fresh core. */
-export function seedShopState(core: SandboxCore): void {
-  const context: SeedContext = { core, nowMs: core.clock.nowMs() };
+/** Runs every seeder against a fresh world. */
+export function seedShopState(world: SandboxWorld): void {
+  const context: SeedContext = { world, nowMs: world.clock.nowMs() };
   for (const seeder of SEEDERS) seeder(context);
 }

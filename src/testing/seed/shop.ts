@@ -18,7 +18,7 @@ const YEAR_MS = 365.25 * DAY_MS;
 
 /** The shop's two locations and its customers (one of them a minor, for age rules). */
 export function seedShop(context: SeedContext): void {
-  const { state, random } = context.core;
+  const { state, random } = context.world;
   const created = isoAt(context, -400 * DAY_MS);
   const locations = [
     { name: 'Ridgeline Range & Guns', address: '1200 Quarry Rd, Boise, ID 83702', storefront: 'sf_loc_main' },

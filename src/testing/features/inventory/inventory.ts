@@ -1,28 +1,28 @@
-import type { SandboxCore } from '../../core.js';
 import { apiError, notFound } from '../../errors.js';
 import { touch } from '../../state/stamps.js';
+import type { SandboxWorld } from '../../world.js';
 import { type Actor, defaultLocationId, requireWritableLocation } from '../actor.js';
 import type { ProductRecord } from './catalog-state.js';
 import type { InventoryLevelRecord, StockRow } from './state.js';
 
 /** The product with this SKU (unique per shop; compared without case, as SKU_TAKEN does). */
-export function productBySku(core: SandboxCore, sku: string): ProductRecord | undefined {
+export function productBySku(world: SandboxWorld, sku: string): ProductRecord | undefined {
   const wanted = sku.toUpperCase();
-  return core.state.catalog.products.find((product) => product.sku.toUpperCase() === wanted);
+  return world.state.catalog.products.find((product) => product.sku.toUpperCase() === wanted);
 }
 
 /** The stock row of a product at a location, if the location has ever stocked it. */
-export function stockRow(core: SandboxCore, productId: number, locationId: number): StockRow | undefined {
-  return core.state.inventory.levels.find(
+export function stockRow(world: SandboxWorld, productId: number, locationId: number): StockRow | undefined {
+  return world.state.inventory.levels.find(
     (row) => row.level.product_id === productId && row.location_id === locationId,
   );
 }
 
 /** The stock row, created at zero the first time a tracked product moves at a location. */
-export function ensureStockRow(core: SandboxCore, product: ProductRecord, locationId: number): StockRow {
+export function ensureStockRow(world: SandboxWorld, product: ProductRecord, locationId: number): StockRow {
   return (
-    stockRow(core, product.id, locationId) ??
-    core.state.inventory.levels.insert((id) => ({
+    stockRow(world, product.id, locationId) ??
+    world.state.inventory.levels.insert((id) => ({
       id,
       location_id: locationId,
       level: {
@@ -34,15 +34,15 @@ export function ensureStockRow(core: SandboxCore, product: ProductRecord, locati
         qty_available: 0,
         reorder_point: 0,
         bin_location: '',
-        updated_at: core.clock.iso(),
+        updated_at: world.clock.iso(),
       },
     }))
   );
 }
 
 /** Every level of a product, for product payloads and include=inventory. */
-export function levelsOf(core: SandboxCore, productId: number): InventoryLevelRecord[] {
-  return core.state.inventory.levels
+export function levelsOf(world: SandboxWorld, productId: number): InventoryLevelRecord[] {
+  return world.state.inventory.levels
     .filter((row) => row.level.product_id === productId)
     .sort((a, b) => a.id - b.id)
     .map((row) => ({ ...row.level }));
@@ -61,14 +61,14 @@ export interface StockMove {
 }
 
 /** Applies a stock move and fires inventory.changed (level + sku, name, qty_delta, reason). */
-export function moveStock(core: SandboxCore, move: StockMove): StockRow {
-  const row = ensureStockRow(core, move.product, move.locationId);
+export function moveStock(world: SandboxWorld, move: StockMove): StockRow {
+  const row = ensureStockRow(world, move.product, move.locationId);
   const level = row.level;
   level.qty_on_hand += move.onHandDelta;
   level.qty_reserved += move.reservedDelta ?? 0;
   level.qty_available = level.qty_on_hand - level.qty_reserved;
-  touch(level, core.clock.nowMs());
-  core.events.record('inventory.changed', {
+  touch(level, world.clock.nowMs());
+  world.events.record('inventory.changed', {
     ...level,
     sku: move.product.sku,
     name: move.product.name,
@@ -79,16 +79,16 @@ export function moveStock(core: SandboxCore, move: StockMove): StockRow {
 }
 
 /** What can still be sold of a product at a location (0 where it never stocked). */
-export function availableAt(core: SandboxCore, productId: number, locationId: number): number {
-  return stockRow(core, productId, locationId)?.level.qty_available ?? 0;
+export function availableAt(world: SandboxWorld, productId: number, locationId: number): number {
+  return stockRow(world, productId, locationId)?.level.qty_available ?? 0;
 }
 
 /** The product and location a stock write names, after the checks every stock write shares. */
-function stockTarget(core: SandboxCore, actor: Actor, sku: string, locationId: number | undefined) {
-  const product = productBySku(core, sku);
+function stockTarget(world: SandboxWorld, actor: Actor, sku: string, locationId: number | undefined) {
+  const product = productBySku(world, sku);
   if (!product) throw notFound('product with that SKU');
-  const location = locationId ?? defaultLocationId(core, actor);
-  requireWritableLocation(core, actor, location);
+  const location = locationId ?? defaultLocationId(world, actor);
+  requireWritableLocation(world, actor, location);
   if (!product.track_inventory) {
     throw apiError('NOT_TRACKED', `${product.sku} does not track inventory`, {
       sku: product.sku,
@@ -119,33 +119,37 @@ export interface StockWrite {
 }
 
 /** POST /v1/inventory/adjust's rule: moves qty_on_hand by `delta`, never below what is available. */
-export function adjustStock(core: SandboxCore, actor: Actor, input: StockWrite & { readonly delta: number }) {
+export function adjustStock(
+  world: SandboxWorld,
+  actor: Actor,
+  input: StockWrite & { readonly delta: number },
+) {
   const { delta, reason } = input;
-  const { product, locationId: location } = stockTarget(core, actor, input.sku, input.locationId);
+  const { product, locationId: location } = stockTarget(world, actor, input.sku, input.locationId);
   // The reference lists SERIALIZED for set and receive; a delta on units is refused the same way.
   refuseSerialized(product, 'count');
-  const available = stockRow(core, product.id, location)?.level.qty_available ?? 0;
+  const available = stockRow(world, product.id, location)?.level.qty_available ?? 0;
   if (available + delta < 0) {
     throw apiError('INSUFFICIENT_STOCK', `Only ${available} of ${product.sku} available`, {
       sku: product.sku,
       qty_available: available,
     });
   }
-  const row = moveStock(core, { product, locationId: location, onHandDelta: delta, reason });
+  const row = moveStock(world, { product, locationId: location, onHandDelta: delta, reason });
   return writeResult(row, product, delta, reason);
 }
 
 /** POST /v1/inventory/set's rule: a count; an unchanged count moves nothing (no inventory.changed). */
-export function setStock(core: SandboxCore, actor: Actor, input: StockWrite & { readonly count: number }) {
+export function setStock(world: SandboxWorld, actor: Actor, input: StockWrite & { readonly count: number }) {
   const { count, reason } = input;
-  const { product, locationId: location } = stockTarget(core, actor, input.sku, input.locationId);
+  const { product, locationId: location } = stockTarget(world, actor, input.sku, input.locationId);
   refuseSerialized(product, 'count');
-  const current = stockRow(core, product.id, location)?.level.qty_on_hand ?? 0;
+  const current = stockRow(world, product.id, location)?.level.qty_on_hand ?? 0;
   const delta = count - current;
   // An unchanged count moves nothing, so no inventory.changed fires.
   const row =
     delta === 0
-      ? ensureStockRow(core, product, location)
-      : moveStock(core, { product, locationId: location, onHandDelta: delta, reason });
+      ? ensureStockRow(world, product, location)
+      : moveStock(world, { product, locationId: location, onHandDelta: delta, reason });
   return writeResult(row, product, delta, reason);
 }

@@ -1,6 +1,6 @@
-import type { SandboxCore } from '../../core.js';
 import { apiError, notFound } from '../../errors.js';
 import { touch } from '../../state/stamps.js';
+import type { SandboxWorld } from '../../world.js';
 import { type Actor, canSeeLocation } from '../actor.js';
 import type { ProductRecord } from './catalog-state.js';
 import { levelsOf } from './inventory.js';
@@ -18,20 +18,20 @@ export function effectivePrice(product: ProductRecord, nowMs: number): number {
  * key's locations for an API read, every location in event payloads ("product with inventory").
  */
 export function renderProduct(
-  core: SandboxCore,
+  world: SandboxWorld,
   product: ProductRecord,
   options: { inventory: boolean; actor?: Actor },
 ): Record<string, unknown> {
   const { vendors, ...fields } = product;
   const rendered: Record<string, unknown> = {
     ...fields,
-    effective_price_cents: effectivePrice(product, core.clock.nowMs()),
+    effective_price_cents: effectivePrice(product, world.clock.nowMs()),
     vendors: vendors.map((vendor) => ({ ...vendor })),
     storefront: product.storefront ? { ...product.storefront } : null,
   };
   if (options.inventory) {
     const actor = options.actor;
-    rendered.inventory = levelsOf(core, product.id).filter(
+    rendered.inventory = levelsOf(world, product.id).filter(
       (level) => actor === undefined || canSeeLocation(actor, level.location_id),
     );
   }
@@ -39,8 +39,8 @@ export function renderProduct(
 }
 
 /** Whether any location holds stock of the product (for HAS_STOCK). */
-export function hasStock(core: SandboxCore, productId: number): boolean {
-  return core.state.inventory.levels
+export function hasStock(world: SandboxWorld, productId: number): boolean {
+  return world.state.inventory.levels
     .all()
     .some((row) => row.level.product_id === productId && row.level.qty_on_hand > 0);
 }
@@ -54,7 +54,7 @@ export const COMPLIANCE_FIELDS = ['is_firearm', 'is_serialized', 'is_nfa', 'prod
  * stock is on hand (HAS_STOCK). Sending the current value is not a change.
  */
 export function checkComplianceChange(
-  core: SandboxCore,
+  world: SandboxWorld,
   product: ProductRecord,
   field: (typeof COMPLIANCE_FIELDS)[number],
   value: unknown,
@@ -68,7 +68,7 @@ export function checkComplianceChange(
   if (field === 'product_type' && (product.product_type === 'firearm' || value === 'firearm')) throw refuse();
   if (field === 'is_serialized') {
     if (product.is_firearm) throw refuse();
-    if (hasStock(core, product.id)) {
+    if (hasStock(world, product.id)) {
       throw apiError('HAS_STOCK', 'is_serialized cannot flip while stock is on hand', {
         field,
       });
@@ -108,8 +108,8 @@ export type ProductChanges = Partial<
 >;
 
 /** The product, or 404 NOT_FOUND. */
-export function findProduct(core: SandboxCore, id: number): ProductRecord {
-  const product = core.state.catalog.products.get(id);
+export function findProduct(world: SandboxWorld, id: number): ProductRecord {
+  const product = world.state.catalog.products.get(id);
   if (!product) throw notFound('product');
   return product;
 }
@@ -119,13 +119,13 @@ export function findProduct(core: SandboxCore, id: number): ProductRecord {
  * 409 SKU_TAKEN; a real change stamps the product and fires product.updated (with inventory). Answers the
  * product as the API shows it, without inventory.
  */
-export function updateProduct(core: SandboxCore, product: ProductRecord, changes: ProductChanges) {
+export function updateProduct(world: SandboxWorld, product: ProductRecord, changes: ProductChanges) {
   for (const field of COMPLIANCE_FIELDS) {
-    if (changes[field] !== undefined) checkComplianceChange(core, product, field, changes[field]);
+    if (changes[field] !== undefined) checkComplianceChange(world, product, field, changes[field]);
   }
   if (changes.sku !== undefined) {
     const wanted = changes.sku.toUpperCase();
-    const owner = core.state.catalog.products.find(
+    const owner = world.state.catalog.products.find(
       (row) => row.id !== product.id && row.sku.toUpperCase() === wanted,
     );
     if (owner)
@@ -137,8 +137,8 @@ export function updateProduct(core: SandboxCore, product: ProductRecord, changes
   Object.assign(product, changes);
   if (changes.vendor_id !== undefined || changes.vendor_sku !== undefined) preferVendor(product);
   if (JSON.stringify(product) !== before) {
-    touch(product, core.clock.nowMs());
-    core.events.record('product.updated', renderProduct(core, product, { inventory: true }));
+    touch(product, world.clock.nowMs());
+    world.events.record('product.updated', renderProduct(world, product, { inventory: true }));
   }
-  return renderProduct(core, product, { inventory: false });
+  return renderProduct(world, product, { inventory: false });
 }

@@ -154,7 +154,7 @@ export const HELD_GLOCK_UNIT = 5;
  * per location and the serialized units behind firearm counts.
  */
 export function seedProducts(context: SeedContext): void {
-  const { catalog } = context.core.state;
+  const { catalog } = context.world.state;
   catalog.vendors.insert((id) => ({ object: 'vendor', id, name: 'Sports South' }));
   catalog.vendors.insert((id) => ({ object: 'vendor', id, name: "Lipsey's" }));
   for (const [index, seed] of RETAIL.entries()) {
@@ -189,7 +189,7 @@ export function seedProducts(context: SeedContext): void {
 }
 
 function insertProduct(context: SeedContext, seed: ProductSeed, at: string): ProductRecord {
-  return context.core.state.catalog.products.insert((id) => ({
+  return context.world.state.catalog.products.insert((id) => ({
     object: 'product',
     // Range catalog products keep the ids range records already point at.
     id: seed.id ?? id,
@@ -227,7 +227,7 @@ function insertLevel(
   index: number,
 ) {
   const reserved = 0;
-  context.core.state.inventory.levels.insert((id) => ({
+  context.world.state.inventory.levels.insert((id) => ({
     id,
     location_id: locationId,
     level: {
@@ -245,7 +245,7 @@ function insertLevel(
 }
 
 function seedUnits(context: SeedContext): void {
-  const { inventory } = context.core.state;
+  const { inventory } = context.world.state;
   const received = isoAt(context, -45 * DAY_MS);
   for (const [productId, locationId, serial, status] of UNITS) {
     inventory.units.insert((id) => ({

@@ -1,7 +1,7 @@
-import type { SandboxCore } from '../../core.js';
 import { SandboxUsageError } from '../../errors.js';
 import { addDays, DAY_MS, dateOf, startOfDate } from '../../state/dates.js';
 import { touch } from '../../state/stamps.js';
+import type { SandboxWorld } from '../../world.js';
 import { insertCardTransaction } from '../sales/cards.js';
 import { completeSale } from '../sales/orders.js';
 import type { OrderLine } from '../sales/orders-state.js';
@@ -30,57 +30,57 @@ const LAST_RETRY_DAY = CARD_ATTEMPT_DAYS.at(-1)!;
  * Starts the nightly billing run at every 00:00 UTC of the sandbox clock (the time of day is the
  * sandbox's choice). `clock.advance('40d')` runs each night in order.
  */
-export function startBillingRuns(core: SandboxCore): void {
-  const nowMs = core.clock.nowMs();
-  scheduleRun(core, nowMs - (nowMs % DAY_MS) + DAY_MS);
+export function startBillingRuns(world: SandboxWorld): void {
+  const nowMs = world.clock.nowMs();
+  scheduleRun(world, nowMs - (nowMs % DAY_MS) + DAY_MS);
 }
 
-function scheduleRun(core: SandboxCore, atMs: number): void {
-  core.clock.schedule(atMs, () => {
-    runBilling(core, dateOf(atMs));
-    scheduleRun(core, atMs + DAY_MS);
+function scheduleRun(world: SandboxWorld, atMs: number): void {
+  world.clock.schedule(atMs, () => {
+    runBilling(world, dateOf(atMs));
+    scheduleRun(world, atMs + DAY_MS);
   });
 }
 
 /** One night: scheduled cancellations, renewals, card attempts, past due and expiry, in that order. */
-export function runBilling(core: SandboxCore, date: string): void {
-  for (const membership of core.state.memberships.memberships.all()) billMembership(core, membership, date);
+export function runBilling(world: SandboxWorld, date: string): void {
+  for (const membership of world.state.memberships.memberships.all()) billMembership(world, membership, date);
 }
 
-function unpaidCharges(core: SandboxCore, membership: MembershipRecord): MembershipChargeRecord[] {
-  const { charges, chargeOwner } = core.state.memberships;
+function unpaidCharges(world: SandboxWorld, membership: MembershipRecord): MembershipChargeRecord[] {
+  const { charges, chargeOwner } = world.state.memberships;
   return charges.filter(
     (charge) => chargeOwner.get(charge.id) === membership.id && UNPAID.includes(charge.status),
   );
 }
 
-function billMembership(core: SandboxCore, membership: MembershipRecord, date: string): void {
+function billMembership(world: SandboxWorld, membership: MembershipRecord, date: string): void {
   if (membership.status === 'cancelled' || membership.status === 'expired') return;
   const at = new Date(startOfDate(date)).toISOString();
   const endsAfter = membership.cancel_at_period_end ? scheduledEnd(membership) : null;
   if (endsAfter !== null && date > endsAfter) {
-    endNow(core, membership, at, null);
-    recordMembershipChange(core, 'membership.updated', membership, 'cancelled', `Term ended ${endsAfter}`);
+    endNow(world, membership, at, null);
+    recordMembershipChange(world, 'membership.updated', membership, 'cancelled', `Term ended ${endsAfter}`);
     return;
   }
   // Pending waits for its first payment; frozen pauses billing (what ends a freeze is not shown).
   if (membership.status !== 'active' && membership.status !== 'past_due') return;
   if (membership.status === 'active' && membership.next_bill_on !== null && date >= membership.next_bill_on) {
-    renew(core, membership, at);
+    renew(world, membership, at);
   }
-  const card = core.state.memberships.extras.get(membership.id)?.card ?? null;
-  for (const charge of unpaidCharges(core, membership)) {
+  const card = world.state.memberships.extras.get(membership.id)?.card ?? null;
+  for (const charge of unpaidCharges(world, membership)) {
     const attemptDay = CARD_ATTEMPT_DAYS[charge.attempts];
     if (membership.billing_method === 'card' && card && attemptDay !== undefined) {
-      if (date === addDays(charge.due_on, attemptDay)) chargeSavedCard(core, membership, charge, at);
+      if (date === addDays(charge.due_on, attemptDay)) chargeSavedCard(world, membership, charge, at);
     }
   }
-  const owed = unpaidCharges(core, membership);
+  const owed = unpaidCharges(world, membership);
   if (membership.status === 'active' && owed.some((charge) => charge.due_on < date)) {
     membership.status = 'past_due';
     touch(membership, Date.parse(at));
     recordMembershipChange(
-      core,
+      world,
       'membership.updated',
       membership,
       'past_due',
@@ -94,7 +94,7 @@ function billMembership(core: SandboxCore, membership: MembershipRecord, date: s
     Object.assign(membership, { status: 'expired', next_bill_on: null });
     touch(membership, Date.parse(at));
     recordMembershipChange(
-      core,
+      world,
       'membership.updated',
       membership,
       'expired',
@@ -104,8 +104,8 @@ function billMembership(core: SandboxCore, membership: MembershipRecord, date: s
 }
 
 /** active -> active for the next period: guest passes reset, a dues charge at the joined price. */
-function renew(core: SandboxCore, membership: MembershipRecord, at: string): void {
-  const plan = core.state.memberships.plans.get(membership.plan_id)!;
+function renew(world: SandboxWorld, membership: MembershipRecord, at: string): void {
+  const plan = world.state.memberships.plans.get(membership.plan_id)!;
   const start = membership.next_bill_on!;
   const end = periodEnd(plan, start);
   Object.assign(membership, {
@@ -115,7 +115,7 @@ function renew(core: SandboxCore, membership: MembershipRecord, at: string): voi
     guest_passes_left: plan.guest_passes_per_period,
   });
   touch(membership, Date.parse(at));
-  insertCharge(core, membership, {
+  insertCharge(world, membership, {
     kind: 'dues',
     period_start: start,
     period_end: end,
@@ -125,37 +125,37 @@ function renew(core: SandboxCore, membership: MembershipRecord, at: string): voi
     attempts: 0,
     last_error: null,
     order_id: null,
-    pay_url: membership.billing_method === 'card' ? null : payUrl(core),
+    pay_url: membership.billing_method === 'card' ? null : payUrl(world),
     paid_at: null,
   });
-  recordMembershipChange(core, 'membership.updated', membership, 'renewed', `Period ${start} to ${end}`);
-  if (membership.billing_method === 'link') emailPayLink(core, membership, 'Your dues are due');
+  recordMembershipChange(world, 'membership.updated', membership, 'renewed', `Period ${start} to ${end}`);
+  if (membership.billing_method === 'link') emailPayLink(world, membership, 'Your dues are due');
 }
 
 /**
  * Charges the saved card for everything owed now, as the nightly run does on a retry day: approved pays
  * (sale.completed), declined fails each charge (membership.payment_failed).
  */
-export function chargeSavedCardNow(core: SandboxCore, membershipId: number): MembershipRecord {
-  const membership = core.state.memberships.memberships.get(membershipId);
+export function chargeSavedCardNow(world: SandboxWorld, membershipId: number): MembershipRecord {
+  const membership = world.state.memberships.memberships.get(membershipId);
   if (!membership) throw new SandboxUsageError(`No membership ${membershipId}`);
-  if (membership.billing_method !== 'card' || !core.state.memberships.extras.get(membershipId)?.card) {
+  if (membership.billing_method !== 'card' || !world.state.memberships.extras.get(membershipId)?.card) {
     throw new SandboxUsageError(`Membership ${membershipId} has no saved card to charge`);
   }
-  const owed = unpaidCharges(core, membership);
+  const owed = unpaidCharges(world, membership);
   if (owed.length === 0) throw new SandboxUsageError(`Membership ${membershipId} owes nothing`);
-  for (const charge of owed) chargeSavedCard(core, membership, charge, core.clock.iso());
+  for (const charge of owed) chargeSavedCard(world, membership, charge, world.clock.iso());
   return membership;
 }
 
 /** Charges the saved card: approved pays the charge (a sale.completed dues order); declined fails it. */
 function chargeSavedCard(
-  core: SandboxCore,
+  world: SandboxWorld,
   membership: MembershipRecord,
   charge: MembershipChargeRecord,
   at: string,
 ): void {
-  const card = core.state.memberships.extras.get(membership.id)!.card!;
+  const card = world.state.memberships.extras.get(membership.id)!.card!;
   charge.attempts += 1;
   const attempt = {
     kind: 'charge',
@@ -170,11 +170,11 @@ function chargeSavedCard(
     at: Date.parse(at),
   } as const;
   if (card.declines) {
-    insertCardTransaction(core, { ...attempt, status: 'declined' });
+    insertCardTransaction(world, { ...attempt, status: 'declined' });
     Object.assign(charge, { status: 'failed', last_error: 'Card declined: insufficient funds' });
     touch(membership, Date.parse(at));
     recordMembershipChange(
-      core,
+      world,
       'membership.payment_failed',
       membership,
       'payment_failed',
@@ -182,19 +182,19 @@ function chargeSavedCard(
     );
     return;
   }
-  const order = sellDues(core, membership, [charge], 'membership');
-  insertCardTransaction(core, { ...attempt, status: 'approved', orderId: order.id, attached: true });
-  settle(core, membership, [charge], order.id, at);
+  const order = sellDues(world, membership, [charge], 'membership');
+  insertCardTransaction(world, { ...attempt, status: 'approved', orderId: order.id, attached: true });
+  settle(world, membership, [charge], order.id, at);
 }
 
 /** A dues order for the charges, fired as sale.completed ("also fired for membership dues orders"). */
 function sellDues(
-  core: SandboxCore,
+  world: SandboxWorld,
   membership: MembershipRecord,
   charges: MembershipChargeRecord[],
   source: string,
 ) {
-  const plan = core.state.memberships.plans.get(membership.plan_id)!;
+  const plan = world.state.memberships.plans.get(membership.plan_id)!;
   const lines: OrderLine[] = charges.map((charge) => ({
     type: 'membership',
     product_id: plan.product_id,
@@ -203,7 +203,7 @@ function sellDues(
     unit_price_cents: charge.amount_cents,
     total_cents: charge.amount_cents,
   }));
-  return completeSale(core, {
+  return completeSale(world, {
     locationId: membership.location_id,
     customerId: membership.customer_id,
     lines,
@@ -213,7 +213,7 @@ function sellDues(
 
 /** Marks charges paid; a pending membership becomes active and a past-due one active again. */
 function settle(
-  core: SandboxCore,
+  world: SandboxWorld,
   membership: MembershipRecord,
   charges: MembershipChargeRecord[],
   orderId: number,
@@ -229,14 +229,14 @@ function settle(
     });
   }
   touch(membership, Date.parse(at));
-  if (unpaidCharges(core, membership).length > 0) return;
+  if (unpaidCharges(world, membership).length > 0) return;
   // activated and reactivated are the sandbox's names; the reference shows the transitions, not the values.
   if (membership.status === 'pending') {
     membership.status = 'active';
-    recordMembershipChange(core, 'membership.updated', membership, 'activated', 'First payment made');
+    recordMembershipChange(world, 'membership.updated', membership, 'activated', 'First payment made');
   } else if (membership.status === 'past_due') {
     membership.status = 'active';
-    recordMembershipChange(core, 'membership.updated', membership, 'reactivated', 'Dues paid');
+    recordMembershipChange(world, 'membership.updated', membership, 'reactivated', 'Dues paid');
   }
 }
 
@@ -245,21 +245,21 @@ function settle(
  * billing): one sale.completed order; a card tender also leaves an attached terminal card transaction.
  */
 export function payAtRegister(
-  core: SandboxCore,
+  world: SandboxWorld,
   membershipId: number,
   options: { tender?: 'cash' | 'card' } = {},
 ): MembershipRecord {
-  const membership = core.state.memberships.memberships.get(membershipId);
+  const membership = world.state.memberships.memberships.get(membershipId);
   if (!membership) throw new SandboxUsageError(`No membership ${membershipId}`);
-  const owed = unpaidCharges(core, membership);
+  const owed = unpaidCharges(world, membership);
   if (owed.length === 0) throw new SandboxUsageError(`Membership ${membershipId} owes nothing`);
   const tender = options.tender ?? 'cash';
-  if (tender === 'card' && !core.state.shop.settings.cardProcessing) {
+  if (tender === 'card' && !world.state.shop.settings.cardProcessing) {
     throw new SandboxUsageError('This shop has no card processing: pay with cash');
   }
-  const order = sellDues(core, membership, owed, 'pos');
+  const order = sellDues(world, membership, owed, 'pos');
   if (tender === 'card') {
-    insertCardTransaction(core, {
+    insertCardTransaction(world, {
       kind: 'charge',
       purpose: 'membership',
       mode: 'terminal',
@@ -272,9 +272,9 @@ export function payAtRegister(
       locationId: membership.location_id,
       registerId: 1,
       attached: true,
-      at: core.clock.nowMs(),
+      at: world.clock.nowMs(),
     });
   }
-  settle(core, membership, owed, order.id, core.clock.iso());
+  settle(world, membership, owed, order.id, world.clock.iso());
   return membership;
 }

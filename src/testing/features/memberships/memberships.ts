@@ -1,7 +1,7 @@
-import type { SandboxCore } from '../../core.js';
 import { apiError, invalidState, notFound } from '../../errors.js';
 import { addDays, addMonths, dateOf } from '../../state/dates.js';
 import { touch } from '../../state/stamps.js';
+import type { SandboxWorld } from '../../world.js';
 import { type Actor, canSeeLocation, requireWritableLocation } from '../actor.js';
 import type { MembershipChargeRecord, MembershipPlanRecord, MembershipRecord, SavedCard } from './state.js';
 
@@ -49,8 +49,8 @@ export function renderMembership(membership: MembershipRecord): MembershipRecord
 }
 
 /** A membership's charges, newest first, at most the last 50. */
-export function chargesOf(core: SandboxCore, membershipId: number): MembershipChargeRecord[] {
-  const { charges, chargeOwner } = core.state.memberships;
+export function chargesOf(world: SandboxWorld, membershipId: number): MembershipChargeRecord[] {
+  const { charges, chargeOwner } = world.state.memberships;
   return charges
     .filter((charge) => chargeOwner.get(charge.id) === membershipId)
     .sort((a, b) => b.id - a.id)
@@ -60,35 +60,35 @@ export function chargesOf(core: SandboxCore, membershipId: number): MembershipCh
 
 /** The single-record read (and the create answer): the membership with its last 50 charges. */
 export function renderMembershipDetail(
-  core: SandboxCore,
+  world: SandboxWorld,
   membership: MembershipRecord,
 ): Record<string, unknown> {
-  return { ...renderMembership(membership), charges: chargesOf(core, membership.id) };
+  return { ...renderMembership(membership), charges: chargesOf(world, membership.id) };
 }
 
 /** membership.updated / membership.payment_failed: the membership plus change and detail. */
 export function recordMembershipChange(
-  core: SandboxCore,
+  world: SandboxWorld,
   type: 'membership.updated' | 'membership.payment_failed',
   membership: MembershipRecord,
   change: string,
   detail: string | null,
 ): void {
-  core.events.record(type, { ...renderMembership(membership), change, detail });
+  world.events.record(type, { ...renderMembership(membership), change, detail });
 }
 
 /** A pay link for an unpaid charge; only a shop with card processing has them. */
-export function payUrl(core: SandboxCore): string | null {
-  return core.state.shop.settings.cardProcessing ? `${PAY_HOST}/c/${core.random.hex(24)}` : null;
+export function payUrl(world: SandboxWorld): string | null {
+  return world.state.shop.settings.cardProcessing ? `${PAY_HOST}/c/${world.random.hex(24)}` : null;
 }
 
 /** Adds a charge to a membership. */
 export function insertCharge(
-  core: SandboxCore,
+  world: SandboxWorld,
   membership: MembershipRecord,
   charge: Omit<MembershipChargeRecord, 'object' | 'id'>,
 ): MembershipChargeRecord {
-  const { charges, chargeOwner } = core.state.memberships;
+  const { charges, chargeOwner } = world.state.memberships;
   const row = charges.insert((id) => ({ object: 'membership_charge', id, ...charge }));
   chargeOwner.set(row.id, membership.id);
   return row;
@@ -113,11 +113,11 @@ export interface NewMembership {
  * otherwise pending with the signup charge (first period plus initiation fee) due. Fires
  * membership.created.
  */
-export function signUp(core: SandboxCore, input: NewMembership): MembershipRecord {
-  const now = core.clock.iso();
-  const today = dateOf(core.clock.nowMs());
+export function signUp(world: SandboxWorld, input: NewMembership): MembershipRecord {
+  const now = world.clock.iso();
+  const today = dateOf(world.clock.nowMs());
   const { plan } = input;
-  const membership = core.state.memberships.memberships.insert((id) => ({
+  const membership = world.state.memberships.memberships.insert((id) => ({
     object: 'membership',
     id,
     number: `M-${String(1000 + id)}`,
@@ -139,7 +139,7 @@ export function signUp(core: SandboxCore, input: NewMembership): MembershipRecor
     frozen_until: null,
     guest_passes_left: plan.guest_passes_per_period,
     source: input.source,
-    card_link_url: `${PAY_HOST}/m/${core.random.hex(24)}/card`,
+    card_link_url: `${PAY_HOST}/m/${world.random.hex(24)}/card`,
     members: [
       { customer_id: input.customerId, role: 'primary', added_at: now },
       ...(input.family ?? []).map((customerId) => ({
@@ -151,11 +151,11 @@ export function signUp(core: SandboxCore, input: NewMembership): MembershipRecor
     created_at: now,
     updated_at: now,
   }));
-  core.state.memberships.extras.set(membership.id, {
+  world.state.memberships.extras.set(membership.id, {
     external_reference: input.externalReference,
     card: input.card ?? null,
   });
-  insertCharge(core, membership, {
+  insertCharge(world, membership, {
     kind: 'signup',
     period_start: today,
     period_end: periodEnd(plan, today),
@@ -165,22 +165,22 @@ export function signUp(core: SandboxCore, input: NewMembership): MembershipRecor
     attempts: 0,
     last_error: null,
     order_id: null,
-    pay_url: input.paid ? null : payUrl(core),
+    pay_url: input.paid ? null : payUrl(world),
     paid_at: input.paid ? now : null,
   });
-  if (!input.paid && input.billingMethod === 'link') emailPayLink(core, membership, 'Complete your sign-up');
-  core.events.record('membership.created', renderMembership(membership));
+  if (!input.paid && input.billingMethod === 'link') emailPayLink(world, membership, 'Complete your sign-up');
+  world.events.record('membership.created', renderMembership(membership));
   return membership;
 }
 
 /** Link billing: the member gets the pay link by email. */
-export function emailPayLink(core: SandboxCore, membership: MembershipRecord, subject: string): void {
-  const customer = core.state.shop.customers.get(membership.customer_id);
-  core.state.shop.outbox.push({
+export function emailPayLink(world: SandboxWorld, membership: MembershipRecord, subject: string): void {
+  const customer = world.state.shop.customers.get(membership.customer_id);
+  world.state.shop.outbox.push({
     to: customer?.email ?? null,
     kind: 'membership_pay_link',
     subject: `${subject}: membership ${membership.number}`,
-    sent_at: core.clock.iso(),
+    sent_at: world.clock.iso(),
   });
 }
 
@@ -191,24 +191,24 @@ export function emailPayLink(core: SandboxCore, membership: MembershipRecord, su
  * INVALID_STATE (the reference does not say; "any" state is read as any live one).
  */
 export function cancelMembership(
-  core: SandboxCore,
+  world: SandboxWorld,
   membership: MembershipRecord,
   options: { reason: string | null; atPeriodEnd: boolean },
 ): MembershipRecord {
   if (membership.status === 'cancelled' || membership.status === 'expired') {
     throw invalidState('membership', membership.status, 'cancelled');
   }
-  const now = core.clock.iso();
+  const now = world.clock.iso();
   if (!options.atPeriodEnd) {
-    endNow(core, membership, now, options.reason);
-    recordMembershipChange(core, 'membership.updated', membership, 'cancelled', options.reason);
+    endNow(world, membership, now, options.reason);
+    recordMembershipChange(world, 'membership.updated', membership, 'cancelled', options.reason);
     return membership;
   }
   Object.assign(membership, { cancel_at_period_end: true, cancel_reason: options.reason });
-  touch(membership, core.clock.nowMs());
+  touch(membership, world.clock.nowMs());
   // Not a value the reference shows: the sandbox names the scheduled cancellation cancel_scheduled.
   recordMembershipChange(
-    core,
+    world,
     'membership.updated',
     membership,
     'cancel_scheduled',
@@ -219,14 +219,14 @@ export function cancelMembership(
 
 /** Ends a membership at once; anything owed is voided. */
 export function endNow(
-  core: SandboxCore,
+  world: SandboxWorld,
   membership: MembershipRecord,
   at: string,
   reason: string | null,
 ): void {
-  for (const charge of core.state.memberships.charges.all()) {
+  for (const charge of world.state.memberships.charges.all()) {
     if (
-      core.state.memberships.chargeOwner.get(charge.id) === membership.id &&
+      world.state.memberships.chargeOwner.get(charge.id) === membership.id &&
       UNPAID.includes(charge.status)
     ) {
       Object.assign(charge, { status: 'void', pay_url: null });
@@ -247,7 +247,7 @@ export function endNow(
  * the sandbox's reading); none left is 422 NO_GUEST_PASSES. The reference lists no event for it.
  */
 export function useGuestPass(
-  core: SandboxCore,
+  world: SandboxWorld,
   membership: MembershipRecord,
   note: string | null,
 ): MembershipRecord {
@@ -258,25 +258,25 @@ export function useGuestPass(
       resets_on: membership.next_bill_on,
     });
   }
-  const now = core.clock.iso();
+  const now = world.clock.iso();
   membership.guest_passes_left -= 1;
-  touch(membership, core.clock.nowMs());
-  core.state.memberships.guestPasses.push({ membership_id: membership.id, note, used_at: now });
+  touch(membership, world.clock.nowMs());
+  world.state.memberships.guestPasses.push({ membership_id: membership.id, note, used_at: now });
   return membership;
 }
 
 const LIVE: readonly string[] = ['pending', 'active', 'past_due', 'frozen'];
 
 /** Reads and guest passes work across every store (reference section 4), so reads ignore location limits. */
-export function membershipAt(core: SandboxCore, id: number): MembershipRecord {
-  const membership = core.state.memberships.memberships.get(id);
+export function membershipAt(world: SandboxWorld, id: number): MembershipRecord {
+  const membership = world.state.memberships.memberships.get(id);
   if (!membership) throw notFound('membership');
   return membership;
 }
 
 /** The actor's location for homing: its one location, the main one if it may see it, else its lowest. */
-function homeLocation(core: SandboxCore, actor: Actor): number {
-  const main = core.state.shop.mainLocationId;
+function homeLocation(world: SandboxWorld, actor: Actor): number {
+  const main = world.state.shop.mainLocationId;
   if (actor.locations === null || actor.locations.has(main)) return main;
   return Math.min(...actor.locations);
 }
@@ -292,8 +292,8 @@ export function mayChange(actor: Actor, membership: MembershipRecord): boolean {
 }
 
 /** MEMBERSHIPS_OFF when the shop has memberships turned off. */
-export function requireMembershipsOn(core: SandboxCore): void {
-  if (!core.state.shop.settings.memberships) {
+export function requireMembershipsOn(world: SandboxWorld): void {
+  if (!world.state.shop.settings.memberships) {
     throw apiError('MEMBERSHIPS_OFF', 'This shop has memberships turned off');
   }
 }
@@ -315,23 +315,23 @@ export interface ApiSignUp {
  * ALREADY_MEMBER and MEMBERSHIP_FULL; then the sign-up, homed at the actor's location unless one is named.
  */
 export function signUpByApi(
-  core: SandboxCore,
+  world: SandboxWorld,
   actor: Actor,
   input: ApiSignUp,
 ): { membership: MembershipRecord; replayed: boolean } {
-  const { memberships, extras } = core.state.memberships;
+  const { memberships, extras } = world.state.memberships;
   const { customerId, plan, billingMethod, paid, locationId, externalReference, family } = input;
   if (externalReference !== null) {
     const existing = memberships.find((row) => extras.get(row.id)?.external_reference === externalReference);
     if (existing) return { membership: existing, replayed: true };
   }
-  if (locationId !== undefined) requireWritableLocation(core, actor, locationId);
+  if (locationId !== undefined) requireWritableLocation(world, actor, locationId);
   if (plan.status === 'archived') {
     throw apiError('PLAN_ARCHIVED', `The plan ${plan.name} is archived`, {
       plan_id: plan.id,
     });
   }
-  if (billingMethod === 'link' && !core.state.shop.settings.cardProcessing) {
+  if (billingMethod === 'link' && !world.state.shop.settings.cardProcessing) {
     throw apiError('CARD_PROCESSING_OFF', 'Link billing needs card processing, which this shop has off');
   }
   const people = [customerId, ...family];
@@ -344,7 +344,7 @@ export function signUpByApi(
       membership_id: current.id,
     });
   }
-  // The reference names MEMBERSHIP_FULL without status or condition; the core's reading: more people
+  // The reference names MEMBERSHIP_FULL without status or condition; the world's reading: more people
   // than the plan's max_members, answered 409 like the other conflicts with existing state.
   if (people.length > plan.max_members) {
     throw apiError('MEMBERSHIP_FULL', `The plan ${plan.name} takes at most ${plan.max_members} members`, {
@@ -352,12 +352,12 @@ export function signUpByApi(
       members: people.length,
     });
   }
-  const membership = signUp(core, {
+  const membership = signUp(world, {
     customerId,
     plan,
     billingMethod,
     paid,
-    locationId: locationId ?? homeLocation(core, actor),
+    locationId: locationId ?? homeLocation(world, actor),
     externalReference,
     source: 'api',
     family,

@@ -1,6 +1,6 @@
-import type { SandboxCore } from '../../core.js';
 import { DAY_MS, HOUR_MS, isoAt, type SeedContext } from '../../seed/context.js';
 import { dateOf, startOfDate } from '../../state/dates.js';
+import type { SandboxWorld } from '../../world.js';
 import { insertCardTransaction } from '../sales/cards.js';
 import { insertSeedOrder } from '../sales/seed.js';
 import { startBillingRuns } from './billing.js';
@@ -14,11 +14,11 @@ import type { MembershipPlanRecord, MembershipRecord } from './state.js';
  * when the shop has memberships off; without card processing, card and link billing become counter.
  */
 export function seedMemberships(context: SeedContext): void {
-  const { core } = context;
-  if (!core.state.shop.settings.memberships) return;
+  const { world } = context;
+  if (!world.state.shop.settings.memberships) return;
   const created = isoAt(context, -500 * DAY_MS);
   for (const plan of PLANS) {
-    core.state.memberships.plans.insert((id) => ({
+    world.state.memberships.plans.insert((id) => ({
       object: 'membership_plan',
       id,
       ...plan,
@@ -27,17 +27,17 @@ export function seedMemberships(context: SeedContext): void {
     }));
   }
   for (const seed of membershipSeeds(dateOf(context.nowMs))) insertMembership(context, seed);
-  startBillingRuns(core);
+  startBillingRuns(world);
 }
 
 const at = (date: string, hours = 0) => new Date(startOfDate(date) + hours * HOUR_MS).toISOString();
 
 function insertMembership(context: SeedContext, input: MembershipSeed): void {
-  const { core } = context;
-  const processing = core.state.shop.settings.cardProcessing;
+  const { world } = context;
+  const processing = world.state.shop.settings.cardProcessing;
   const seed = processing ? input : { ...input, billing: 'counter' as const, card: undefined };
-  const plan = core.state.memberships.plans.get(seed.plan)!;
-  const membership = core.state.memberships.memberships.insert((id) => ({
+  const plan = world.state.memberships.plans.get(seed.plan)!;
+  const membership = world.state.memberships.memberships.insert((id) => ({
     object: 'membership',
     id,
     number: `M-${String(1000 + id)}`,
@@ -58,9 +58,9 @@ function insertMembership(context: SeedContext, input: MembershipSeed): void {
     cancelled_at: seed.cancelledOn ? at(seed.cancelledOn, 16) : null,
     frozen_until: seed.frozenUntil ?? null,
     guest_passes_left:
-      seed.guestPassesLeft ?? Math.max(0, plan.guest_passes_per_period - core.random.int(0, 1)),
+      seed.guestPassesLeft ?? Math.max(0, plan.guest_passes_per_period - world.random.int(0, 1)),
     source: 'register',
-    card_link_url: `${PAY_HOST}/m/${core.random.hex(24)}/card`,
+    card_link_url: `${PAY_HOST}/m/${world.random.hex(24)}/card`,
     members: [seed.customer, ...(seed.members ?? [])].map((customerId, index) => ({
       customer_id: customerId,
       role: index === 0 ? 'primary' : 'member',
@@ -75,12 +75,12 @@ function insertMembership(context: SeedContext, input: MembershipSeed): void {
       .sort()
       .at(-1)!,
   }));
-  core.state.memberships.extras.set(membership.id, { external_reference: null, card: seed.card ?? null });
+  world.state.memberships.extras.set(membership.id, { external_reference: null, card: seed.card ?? null });
   let start = seed.startedOn;
   while (start <= seed.periodStart) {
     const current = start === seed.periodStart;
     seedCharge(
-      core,
+      world,
       membership,
       plan,
       start,
@@ -92,19 +92,19 @@ function insertMembership(context: SeedContext, input: MembershipSeed): void {
 }
 
 function seedCharge(
-  core: SandboxCore,
+  world: SandboxWorld,
   membership: MembershipRecord,
   plan: MembershipPlanRecord,
   start: string,
   signup: boolean,
   outcome: MembershipSeed['current'],
 ): void {
-  const card = core.state.memberships.extras.get(membership.id)?.card ?? null;
+  const card = world.state.memberships.extras.get(membership.id)?.card ?? null;
   const amount = membership.price_cents + (signup ? plan.initiation_fee_cents : 0);
   const paid = outcome.status === 'paid';
   const paidAt = at(start, signup ? 11 : 1);
   const order = paid
-    ? insertSeedOrder(core, {
+    ? insertSeedOrder(world, {
         status: 'completed',
         source: signup || membership.billing_method === 'counter' ? 'pos' : 'membership',
         location_id: membership.location_id,
@@ -123,7 +123,7 @@ function seedCharge(
         created_at: paidAt,
       })
     : null;
-  const charge = insertCharge(core, membership, {
+  const charge = insertCharge(world, membership, {
     kind: signup ? 'signup' : 'dues',
     period_start: start,
     period_end: periodEnd(plan, start),
@@ -133,10 +133,10 @@ function seedCharge(
     attempts: outcome.attempts ?? (paid && !signup && card ? 1 : 0),
     last_error: outcome.status === 'failed' ? 'Card declined: insufficient funds' : null,
     order_id: order?.id ?? null,
-    pay_url: paid || outcome.status === 'void' || membership.billing_method === 'card' ? null : payUrl(core),
+    pay_url: paid || outcome.status === 'void' || membership.billing_method === 'card' ? null : payUrl(world),
     paid_at: paid ? paidAt : null,
   });
-  if (!core.state.shop.settings.cardProcessing) return;
+  if (!world.state.shop.settings.cardProcessing) return;
   const attempt = {
     kind: 'charge',
     purpose: 'membership',
@@ -148,7 +148,7 @@ function seedCharge(
   if (outcome.status === 'failed' && card) {
     for (let index = 0; index < charge.attempts; index++) {
       const tried = startOfDate(start) + [0, 3, 7][index]! * DAY_MS;
-      insertCardTransaction(core, {
+      insertCardTransaction(world, {
         ...attempt,
         mode: 'token',
         status: 'declined',
@@ -160,7 +160,7 @@ function seedCharge(
     }
   } else if (paid && order && membership.billing_method !== 'counter') {
     const viaLink = membership.billing_method === 'link' || (signup && !card);
-    insertCardTransaction(core, {
+    insertCardTransaction(world, {
       ...attempt,
       mode: signup && card ? 'terminal' : viaLink ? 'link' : 'token',
       status: 'approved',

@@ -1,7 +1,7 @@
-import type { SandboxCore } from '../../core.js';
 import { apiError, invalidReference, invalidState, validationError } from '../../errors.js';
 import { dateOf } from '../../state/dates.js';
 import { touch } from '../../state/stamps.js';
+import type { SandboxWorld } from '../../world.js';
 import type { ProductRecord } from '../inventory/catalog-state.js';
 import { moveStock, productBySku } from '../inventory/inventory.js';
 import type { PurchaseOrderLineRecord, PurchaseOrderRecord, ReceivingRecord } from './state.js';
@@ -13,8 +13,8 @@ export interface PurchaseLineInput {
   readonly unitCostCents: number;
 }
 
-function buildLines(core: SandboxCore, inputs: readonly PurchaseLineInput[]): PurchaseOrderLineRecord[] {
-  const ids = core.state.purchasing.lineIds;
+function buildLines(world: SandboxWorld, inputs: readonly PurchaseLineInput[]): PurchaseOrderLineRecord[] {
+  const ids = world.state.purchasing.lineIds;
   return inputs.map((input) => ({
     object: 'purchase_order_line',
     id: ++ids.last,
@@ -48,11 +48,11 @@ export interface NewPurchaseOrder {
 }
 
 /** Creates a draft (purchase_order.created), submitted at once with `submit` (purchase_order.submitted). */
-export function createPurchaseOrder(core: SandboxCore, input: NewPurchaseOrder): PurchaseOrderRecord {
+export function createPurchaseOrder(world: SandboxWorld, input: NewPurchaseOrder): PurchaseOrderRecord {
   if (input.submit) requireLines(input.lines.length);
-  const now = core.clock.iso();
-  const lines = buildLines(core, input.lines);
-  const order = core.state.purchasing.purchaseOrders.insert((id) => ({
+  const now = world.clock.iso();
+  const lines = buildLines(world, input.lines);
+  const order = world.state.purchasing.purchaseOrders.insert((id) => ({
     object: 'purchase_order',
     id,
     number: `PO-${String(1000 + id)}`,
@@ -63,15 +63,15 @@ export function createPurchaseOrder(core: SandboxCore, input: NewPurchaseOrder):
     lines,
     total_cost_cents: totalCost(lines),
     note: input.note,
-    ordered_on: dateOf(core.clock.nowMs()),
+    ordered_on: dateOf(world.clock.nowMs()),
     expected_on: input.expectedOn,
     submitted_at: null,
     cancelled_at: null,
     created_at: now,
     updated_at: now,
   }));
-  core.events.record('purchase_order.created', order);
-  if (input.submit) submitPurchaseOrder(core, order);
+  world.events.record('purchase_order.created', order);
+  if (input.submit) submitPurchaseOrder(world, order);
   return order;
 }
 
@@ -85,7 +85,7 @@ export interface PurchaseOrderChanges {
 
 /** PATCH /v1/purchase-orders/{id}. The reference lists no event for it, so none fires. */
 export function updatePurchaseOrder(
-  core: SandboxCore,
+  world: SandboxWorld,
   order: PurchaseOrderRecord,
   changes: PurchaseOrderChanges,
 ): PurchaseOrderRecord {
@@ -102,23 +102,23 @@ export function updatePurchaseOrder(
   }
   if (changes.vendorId !== undefined) order.vendor_id = changes.vendorId;
   if (changes.lines !== undefined) {
-    order.lines = buildLines(core, changes.lines);
+    order.lines = buildLines(world, changes.lines);
     order.total_cost_cents = totalCost(order.lines);
   }
   if (changes.note !== undefined) order.note = changes.note;
   if (changes.expectedOn !== undefined) order.expected_on = changes.expectedOn;
-  touch(order, core.clock.nowMs());
+  touch(order, world.clock.nowMs());
   return order;
 }
 
 /** draft -> submitted (purchase_order.submitted); 422 EMPTY_PO without lines, 409 INVALID_STATE otherwise. */
-export function submitPurchaseOrder(core: SandboxCore, order: PurchaseOrderRecord): PurchaseOrderRecord {
+export function submitPurchaseOrder(world: SandboxWorld, order: PurchaseOrderRecord): PurchaseOrderRecord {
   if (order.status !== 'draft') throw invalidState('purchase order', order.status, 'submitted');
   requireLines(order.lines.length);
-  const now = core.clock.iso();
+  const now = world.clock.iso();
   Object.assign(order, { status: 'submitted', submitted_at: now });
-  touch(order, core.clock.nowMs());
-  core.events.record('purchase_order.submitted', order);
+  touch(order, world.clock.nowMs());
+  world.events.record('purchase_order.submitted', order);
   return order;
 }
 
@@ -126,14 +126,14 @@ export function submitPurchaseOrder(core: SandboxCore, order: PurchaseOrderRecor
  * draft or submitted -> cancelled (purchase_order.cancelled). Once stock was received against it, or
  * when already cancelled, 409 INVALID_STATE (the sandbox's reading: received stock cannot be unordered).
  */
-export function cancelPurchaseOrder(core: SandboxCore, order: PurchaseOrderRecord): PurchaseOrderRecord {
+export function cancelPurchaseOrder(world: SandboxWorld, order: PurchaseOrderRecord): PurchaseOrderRecord {
   if (order.status !== 'draft' && order.status !== 'submitted') {
     throw invalidState('purchase order', order.status, 'cancelled');
   }
-  const now = core.clock.iso();
+  const now = world.clock.iso();
   Object.assign(order, { status: 'cancelled', cancelled_at: now });
-  touch(order, core.clock.nowMs());
-  core.events.record('purchase_order.cancelled', order);
+  touch(order, world.clock.nowMs());
+  world.events.record('purchase_order.cancelled', order);
   return order;
 }
 
@@ -153,13 +153,13 @@ export interface ReceiveRequest {
   readonly reference: string | null;
 }
 
-function isSerialized(core: SandboxCore, line: PurchaseOrderLineRecord): boolean {
-  return core.state.catalog.products.get(line.product_id)?.is_serialized ?? false;
+function isSerialized(world: SandboxWorld, line: PurchaseOrderLineRecord): boolean {
+  return world.state.catalog.products.get(line.product_id)?.is_serialized ?? false;
 }
 
-function skippedLines(core: SandboxCore, order: PurchaseOrderRecord): SkippedLine[] {
+function skippedLines(world: SandboxWorld, order: PurchaseOrderRecord): SkippedLine[] {
   return order.lines
-    .filter((line) => isSerialized(core, line) && line.qty_received < line.qty)
+    .filter((line) => isSerialized(world, line) && line.qty_received < line.qty)
     .map((line) => ({
       purchase_order_line_id: line.id,
       product_id: line.product_id,
@@ -170,17 +170,17 @@ function skippedLines(core: SandboxCore, order: PurchaseOrderRecord): SkippedLin
 }
 
 /** The lines and quantities to receive, checked: 409 SERIALIZED for a named serialized line. */
-function plan(core: SandboxCore, order: PurchaseOrderRecord, request: ReceiveRequest) {
+function plan(world: SandboxWorld, order: PurchaseOrderRecord, request: ReceiveRequest) {
   if (request.allOutstanding) {
     return order.lines
-      .filter((line) => !isSerialized(core, line) && line.qty_received < line.qty)
+      .filter((line) => !isSerialized(world, line) && line.qty_received < line.qty)
       .map((line) => ({ line, qty: line.qty - line.qty_received }));
   }
   const problems: Record<string, string[]> = {};
   const picks = (request.lines ?? []).map((wanted, index) => {
     const line = order.lines.find((candidate) => candidate.sku === wanted.sku);
     if (!line) problems[`lines[${index}].sku`] = ['is not on this purchase order'];
-    else if (isSerialized(core, line)) {
+    else if (isSerialized(world, line)) {
       throw apiError('SERIALIZED', `${line.sku} is serialized: receive its units at the register`, {
         sku: line.sku,
       });
@@ -200,13 +200,13 @@ function plan(core: SandboxCore, order: PurchaseOrderRecord, request: ReceiveReq
  */
 /** Records a receiving posted against `order`: the stock it brought in, per purchase-order line. */
 export function postReceiving(
-  core: SandboxCore,
+  world: SandboxWorld,
   order: PurchaseOrderRecord,
   reference: string | null,
   received: readonly { line: PurchaseOrderLineRecord; qty: number }[],
   postedAt: string,
 ): ReceivingRecord {
-  return core.state.purchasing.receivings.insert((id) => ({
+  return world.state.purchasing.receivings.insert((id) => ({
     object: 'receiving',
     id,
     number: `RCV-${String(5000 + id)}`,
@@ -225,28 +225,32 @@ export function postReceiving(
   }));
 }
 
-export function receivePurchaseOrder(core: SandboxCore, order: PurchaseOrderRecord, request: ReceiveRequest) {
+export function receivePurchaseOrder(
+  world: SandboxWorld,
+  order: PurchaseOrderRecord,
+  request: ReceiveRequest,
+) {
   if (order.status !== 'submitted' && order.status !== 'partially_received') {
     throw invalidState('purchase order', order.status, 'received');
   }
-  const skipped = skippedLines(core, order);
-  const picks = plan(core, order, request);
+  const skipped = skippedLines(world, order);
+  const picks = plan(world, order, request);
   if (picks.length === 0) {
     throw apiError('NOTHING_OUTSTANDING', 'Nothing non-serialized is left to receive', {
       skipped,
     });
   }
-  const now = core.clock.iso();
+  const now = world.clock.iso();
   for (const { line, qty } of picks) line.qty_received += qty;
   const done = order.lines.every((line) => line.qty_received >= line.qty);
   order.status = done ? 'received' : 'partially_received';
-  touch(order, core.clock.nowMs());
-  const receiving = postReceiving(core, order, request.reference, picks, now);
-  core.events.record('receiving.posted', receiving);
+  touch(order, world.clock.nowMs());
+  const receiving = postReceiving(world, order, request.reference, picks, now);
+  world.events.record('receiving.posted', receiving);
   for (const { line, qty } of picks) {
-    const product = core.state.catalog.products.get(line.product_id)!;
+    const product = world.state.catalog.products.get(line.product_id)!;
     if (product.track_inventory) {
-      moveStock(core, { product, locationId: order.location_id, onHandDelta: qty, reason: 'receive' });
+      moveStock(world, { product, locationId: order.location_id, onHandDelta: qty, reason: 'receive' });
     }
   }
   return { object: 'purchase_order_receipt', receiving, purchase_order: order, skipped };
@@ -261,15 +265,15 @@ export interface PurchaseLineRequest {
 
 /** 422 INVALID_REFERENCE for SKUs (and a vendor) the shop does not have. */
 export function resolveLines(
-  core: SandboxCore,
+  world: SandboxWorld,
   lines: readonly PurchaseLineRequest[],
   vendorId: number | undefined,
 ): PurchaseLineInput[] {
   const problems: Record<string, string[]> = {};
-  if (vendorId !== undefined && !core.state.catalog.vendors.get(vendorId))
+  if (vendorId !== undefined && !world.state.catalog.vendors.get(vendorId))
     problems.vendor_id = ['is not a vendor of this shop'];
   const resolved = lines.map((line, index) => {
-    const product = productBySku(core, line.sku);
+    const product = productBySku(world, line.sku);
     if (!product) problems[`lines[${index}].sku`] = ['no product has this SKU'];
     return { product: product!, qty: line.qty, unitCostCents: line.unitCents ?? product?.cost_cents ?? 0 };
   });
@@ -278,9 +282,9 @@ export function resolveLines(
 }
 
 /** 409 DUPLICATE_PURCHASE_ORDER when another purchase order already has this channel_order_id. */
-export function refuseDuplicateChannelOrder(core: SandboxCore, channelOrderId: string | null): void {
+export function refuseDuplicateChannelOrder(world: SandboxWorld, channelOrderId: string | null): void {
   if (channelOrderId === null) return;
-  const existing = core.state.purchasing.purchaseOrders.find(
+  const existing = world.state.purchasing.purchaseOrders.find(
     (row) => row.channel_order_id === channelOrderId,
   );
   if (existing) {

@@ -55,8 +55,8 @@ const PURCHASE_ORDERS: readonly PoSeed[] = [
 ];
 
 export function seedPurchasing(context: SeedContext): void {
-  const { core } = context;
-  const { purchasing, catalog } = core.state;
+  const { world } = context;
+  const { purchasing, catalog } = world.state;
   for (const seed of PURCHASE_ORDERS) {
     const at = isoAt(context, -seed.daysAgo * DAY_MS);
     const lines: PurchaseOrderLineRecord[] = seed.lines.map(([productId, qty, received]) => {
@@ -92,7 +92,7 @@ export function seedPurchasing(context: SeedContext): void {
     }));
     if (seed.status === 'received') {
       postReceiving(
-        core,
+        world,
         order,
         'PS-77120',
         lines.map((line) => ({ line, qty: line.qty })),

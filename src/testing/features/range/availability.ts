@@ -1,4 +1,4 @@
-import type { SandboxCore } from '../../core.js';
+import type { SandboxWorld } from '../../world.js';
 import { lanePrice, MAX_LANE_BOOKING_MS, outOfService, resourceBusy } from './rules.js';
 
 /** What an availability search asks: a window (epoch ms), a location, a resource type, a party, lane types. */
@@ -15,10 +15,10 @@ export interface AvailabilityQuery {
  * The resources free for the whole window, priced for the party, in the range's sort order (none for a
  * window longer than a lane booking may be, or one that has begun). A snapshot: booking checks again.
  */
-export function availability(core: SandboxCore, query: AvailabilityQuery) {
+export function availability(world: SandboxWorld, query: AvailabilityQuery) {
   const { locationId, type, partySize, laneTypes, from, to } = query;
   const tooLong = to - from > MAX_LANE_BOOKING_MS;
-  return core.state.range.resources
+  return world.state.range.resources
     .filter(
       (resource) =>
         resource.location_id === locationId &&
@@ -30,8 +30,8 @@ export function availability(core: SandboxCore, query: AvailabilityQuery) {
         (laneTypes === undefined ||
           (resource.lane_type !== null && laneTypes.includes(resource.lane_type))) &&
         !tooLong &&
-        from >= core.clock.nowMs() &&
-        !resourceBusy(core.state.range, resource.id, from, to),
+        from >= world.clock.nowMs() &&
+        !resourceBusy(world.state.range, resource.id, from, to),
     )
     .sort((a, b) => a.sort_order - b.sort_order)
     .map((resource) => ({

@@ -1,6 +1,6 @@
-import type { SandboxCore } from '../../core.js';
 import { apiError, notFound, type SandboxApiError, validationError } from '../../errors.js';
 import type { CustomerRecord } from '../../state/shop.js';
+import type { SandboxWorld } from '../../world.js';
 import { type Actor, canSeeLocation, defaultLocationId, requireWritableLocation } from '../actor.js';
 import { insertReservation, sendConfirmation } from './reservations.js';
 import { ageOn, lanePrice, MAX_LANE_BOOKING_MS, outOfService, resourceBusy } from './rules.js';
@@ -23,11 +23,11 @@ export interface CommonBooking {
 }
 
 /** Creates the guest's customer record if the booking brought a new one (customer.created). */
-function resolveCustomer(core: SandboxCore, guest: Guest): CustomerRecord | null {
+function resolveCustomer(world: SandboxWorld, guest: Guest): CustomerRecord | null {
   if (guest.existing) return guest.existing;
   if (!guest.create) return null;
-  const now = core.clock.iso();
-  const customer = core.state.shop.customers.insert((id) => ({
+  const now = world.clock.iso();
+  const customer = world.state.shop.customers.insert((id) => ({
     object: 'customer',
     id,
     ...guest.create!,
@@ -35,19 +35,19 @@ function resolveCustomer(core: SandboxCore, guest: Guest): CustomerRecord | null
     created_at: now,
     updated_at: now,
   }));
-  core.events.record('customer.created', customer);
+  world.events.record('customer.created', customer);
   return customer;
 }
 
 function finish(
-  core: SandboxCore,
+  world: SandboxWorld,
   booking: CommonBooking,
   fields: { locationId: number; classSessionId: number | null; startsAt: string; endsAt: string },
   lines: ReservationLine[],
   notes: string | null,
 ): RangeReservationRecord {
-  const customer = resolveCustomer(core, booking.guest);
-  const reservation = insertReservation(core, {
+  const customer = resolveCustomer(world, booking.guest);
+  const reservation = insertReservation(world, {
     ...fields,
     source: 'api',
     partySize: booking.partySize,
@@ -56,14 +56,14 @@ function finish(
     lines,
     paid: booking.paid,
     amountCents: booking.amountCents,
-    createdAt: core.clock.iso(),
+    createdAt: world.clock.iso(),
   });
-  core.state.range.bookingExtras.set(reservation.id, {
+  world.state.range.bookingExtras.set(reservation.id, {
     notes,
     external_reference: booking.externalReference,
   });
-  sendConfirmation(core, reservation);
-  core.events.record('range.reservation.booked', reservation);
+  sendConfirmation(world, reservation);
+  world.events.record('range.reservation.booked', reservation);
   return reservation;
 }
 
@@ -73,7 +73,7 @@ function constraint(message: string, details: Record<string, unknown> = {}): San
 
 /** Lane mode: every resource free for the whole window, at one location the actor can see. */
 export function bookLanes(
-  core: SandboxCore,
+  world: SandboxWorld,
   actor: Actor,
   booking: CommonBooking,
   input: {
@@ -84,11 +84,11 @@ export function bookLanes(
     notes: string | null;
   },
 ): RangeReservationRecord {
-  if (input.startsAt < core.clock.nowMs()) throw validationError({ starts_at: ['must not be in the past'] });
-  const locationId = input.locationId ?? defaultLocationId(core, actor);
-  requireWritableLocation(core, actor, locationId);
+  if (input.startsAt < world.clock.nowMs()) throw validationError({ starts_at: ['must not be in the past'] });
+  const locationId = input.locationId ?? defaultLocationId(world, actor);
+  requireWritableLocation(world, actor, locationId);
   const resources = [...new Set(input.resourceIds)].map((id) => {
-    const resource = core.state.range.resources.get(id);
+    const resource = world.state.range.resources.get(id);
     if (!resource || !canSeeLocation(actor, resource.location_id)) throw notFound('range resource');
     return resource;
   });
@@ -115,7 +115,10 @@ export function bookLanes(
     throw constraint(`A party of ${booking.partySize} does not fit (capacity ${capacity})`, { capacity });
   }
   for (const resource of resources) {
-    if (outOfService(resource) || resourceBusy(core.state.range, resource.id, input.startsAt, input.endsAt)) {
+    if (
+      outOfService(resource) ||
+      resourceBusy(world.state.range, resource.id, input.startsAt, input.endsAt)
+    ) {
       throw apiError('RESOURCE_UNAVAILABLE', `${resource.name} is not free for that time`, {
         resource_id: resource.id,
       });
@@ -140,26 +143,26 @@ export function bookLanes(
     startsAt: new Date(input.startsAt).toISOString(),
     endsAt: new Date(input.endsAt).toISOString(),
   };
-  return finish(core, booking, { locationId, classSessionId: null, ...window }, lines, input.notes);
+  return finish(world, booking, { locationId, classSessionId: null, ...window }, lines, input.notes);
 }
 
 /** Class mode: seats in an open session; the session's time and price apply. */
 export function bookSession(
-  core: SandboxCore,
+  world: SandboxWorld,
   actor: Actor,
   booking: CommonBooking,
   sessionId: number,
 ): RangeReservationRecord {
-  const session = core.state.range.sessions.get(sessionId);
+  const session = world.state.range.sessions.get(sessionId);
   if (!session || !canSeeLocation(actor, session.location_id)) throw notFound('class session');
-  const rangeClass = core.state.range.classes.get(session.class_id);
-  const room = core.state.range.resources.get(session.resource_id);
+  const rangeClass = world.state.range.classes.get(session.class_id);
+  const room = world.state.range.resources.get(session.resource_id);
   if (!rangeClass || room?.status !== 'active') {
     throw apiError('INVALID_RESOURCE', 'This class is no longer offered', {
       class_id: session.class_id,
     });
   }
-  if (session.status !== 'scheduled' || Date.parse(session.starts_at) <= core.clock.nowMs()) {
+  if (session.status !== 'scheduled' || Date.parse(session.starts_at) <= world.clock.nowMs()) {
     throw apiError('INVALID_SESSION', 'This class session is not open for booking', {
       status: session.status,
     });
@@ -184,7 +187,7 @@ export function bookSession(
     });
   }
   return finish(
-    core,
+    world,
     booking,
     {
       locationId: session.location_id,

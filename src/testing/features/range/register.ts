@@ -1,7 +1,7 @@
-import type { SandboxCore } from '../../core.js';
 import { SandboxUsageError } from '../../errors.js';
 import { LANE_OVERTIME_PRODUCT } from '../../seed/catalog.js';
 import { touch } from '../../state/stamps.js';
+import type { SandboxWorld } from '../../world.js';
 import { completeSale } from '../sales/orders.js';
 import { CONDITION, returnRental } from './rentals.js';
 import type { RangeReservationRecord } from './state.js';
@@ -35,11 +35,11 @@ export interface CloseVisitOptions {
  * completion has already been told about everything else. Every input is checked before anything changes.
  */
 export function closeVisit(
-  core: SandboxCore,
+  world: SandboxWorld,
   reservationId: number,
   options: CloseVisitOptions = {},
 ): RangeReservationRecord {
-  const reservation = core.state.range.reservations.get(reservationId);
+  const reservation = world.state.range.reservations.get(reservationId);
   if (!reservation) throw new SandboxUsageError(`No reservation ${reservationId}`);
   // The reference does not show which states a visit closes from; the sandbox closes visits that arrived.
   if (reservation.status !== 'checked_in' && reservation.status !== 'in_progress') {
@@ -51,8 +51,8 @@ export function closeVisit(
   if (!(Number.isSafeInteger(overtime) && overtime >= 0)) {
     throw new SandboxUsageError('overtimeCents must be a whole number of cents');
   }
-  const returns = plannedReturns(core, reservation, options.rentals ?? []);
-  for (const [rentalId, how] of returns) returnRental(core, rentalId, how);
+  const returns = plannedReturns(world, reservation, options.rentals ?? []);
+  for (const [rentalId, how] of returns) returnRental(world, rentalId, how);
   if (overtime > 0) {
     const line = {
       type: 'range_fee',
@@ -62,7 +62,7 @@ export function closeVisit(
       unit_price_cents: overtime,
       total_cents: overtime,
     };
-    const order = completeSale(core, {
+    const order = completeSale(world, {
       locationId: reservation.location_id,
       customerId: reservation.customer_ids[0] ?? null,
       lines: [line],
@@ -81,21 +81,21 @@ export function closeVisit(
       },
     ];
   }
-  const now = core.clock.iso();
+  const now = world.clock.iso();
   Object.assign(reservation, { status: 'completed', completed_at: now });
-  touch(reservation, core.clock.nowMs());
-  core.events.record('range.reservation.completed', reservation);
+  touch(reservation, world.clock.nowMs());
+  world.events.record('range.reservation.completed', reservation);
   return reservation;
 }
 
 /** The guns out on the visit, oldest checkout first, each with how it comes back; refuses bad input. */
 function plannedReturns(
-  core: SandboxCore,
+  world: SandboxWorld,
   reservation: RangeReservationRecord,
   given: readonly VisitRentalReturn[],
 ): Map<number, { condition: string; roundsFired: number | null }> {
   if (!Array.isArray(given)) throw new SandboxUsageError('rentals must be a list of { rentalId, ... }');
-  const out = core.state.range.checkouts
+  const out = world.state.range.checkouts
     .filter((row) => row.reservation_id === reservation.id && row.checked_in_at === null)
     .sort((a, b) => a.id - b.id);
   const plan = new Map(

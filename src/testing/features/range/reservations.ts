@@ -1,7 +1,7 @@
-import type { SandboxCore } from '../../core.js';
 import { invalidState } from '../../errors.js';
 import type { CustomerRecord } from '../../state/shop.js';
 import { touch } from '../../state/stamps.js';
+import type { SandboxWorld } from '../../world.js';
 import { refreshSeats } from './rules.js';
 import type { RangeReservationRecord, ReservationLine } from './state.js';
 
@@ -23,11 +23,11 @@ export interface NewReservation {
 }
 
 /** Builds and stores a reservation; the caller has checked every rule. */
-export function insertReservation(core: SandboxCore, input: NewReservation): RangeReservationRecord {
+export function insertReservation(world: SandboxWorld, input: NewReservation): RangeReservationRecord {
   const price = input.lines.reduce((total, line) => total + line.total_cents, 0);
   const customer = input.customer;
   const status = input.status ?? 'booked';
-  const reservation = core.state.range.reservations.insert((id) => ({
+  const reservation = world.state.range.reservations.insert((id) => ({
     object: 'range_reservation',
     id,
     location_id: input.locationId,
@@ -59,40 +59,41 @@ export function insertReservation(core: SandboxCore, input: NewReservation): Ran
     created_at: input.createdAt,
     updated_at: input.createdAt,
   }));
-  refreshSessionOf(core, reservation);
+  refreshSessionOf(world, reservation);
   return reservation;
 }
 
-function refreshSessionOf(core: SandboxCore, reservation: RangeReservationRecord): void {
+function refreshSessionOf(world: SandboxWorld, reservation: RangeReservationRecord): void {
   if (reservation.class_session_id === null) return;
-  const session = core.state.range.sessions.get(reservation.class_session_id);
-  if (session) refreshSeats(core.state.range, session, core.clock.iso());
+  const session = world.state.range.sessions.get(reservation.class_session_id);
+  if (session) refreshSeats(world.state.range, session, world.clock.iso());
 }
 
 /** booked -> checked_in (reference section 3). */
-export function checkIn(core: SandboxCore, reservation: RangeReservationRecord): void {
+export function checkIn(world: SandboxWorld, reservation: RangeReservationRecord): void {
   if (reservation.status !== 'booked') throw invalidState('reservation', reservation.status, 'checked in');
-  const now = core.clock.iso();
+  const now = world.clock.iso();
   Object.assign(reservation, { status: 'checked_in', checked_in_at: now });
-  touch(reservation, core.clock.nowMs());
-  core.events.record('range.reservation.checked_in', reservation);
+  touch(reservation, world.clock.nowMs());
+  world.events.record('range.reservation.checked_in', reservation);
 }
 
 /** booked -> no_show; the lane is flagged for reset (floor_status needs_reset, the sandbox's value). */
-export function markNoShow(core: SandboxCore, reservation: RangeReservationRecord): void {
+export function markNoShow(world: SandboxWorld, reservation: RangeReservationRecord): void {
   if (reservation.status !== 'booked')
     throw invalidState('reservation', reservation.status, 'marked no-show');
-  const now = core.clock.iso();
+  const now = world.clock.iso();
   Object.assign(reservation, { status: 'no_show', no_show_at: now });
-  touch(reservation, core.clock.nowMs());
+  touch(reservation, world.clock.nowMs());
   for (const line of reservation.lines) {
-    const resource = line.kind === 'lane_time' ? core.state.range.resources.get(line.resource_id) : undefined;
+    const resource =
+      line.kind === 'lane_time' ? world.state.range.resources.get(line.resource_id) : undefined;
     if (resource) {
       resource.floor_status = 'needs_reset';
-      touch(resource, core.clock.nowMs());
+      touch(resource, world.clock.nowMs());
     }
   }
-  core.events.record('range.reservation.no_show', reservation);
+  world.events.record('range.reservation.no_show', reservation);
 }
 
 /**
@@ -100,41 +101,41 @@ export function markNoShow(core: SandboxCore, reservation: RangeReservationRecor
  * confirmed booking gets the cancellation email and the event. Returns requires_manual_refund.
  */
 export function cancel(
-  core: SandboxCore,
+  world: SandboxWorld,
   reservation: RangeReservationRecord,
   reason: string | null,
 ): boolean {
   if (!['held', 'booked', 'checked_in'].includes(reservation.status)) {
     throw invalidState('reservation', reservation.status, 'cancelled');
   }
-  const now = core.clock.iso();
+  const now = world.clock.iso();
   Object.assign(reservation, {
     status: 'cancelled',
     cancelled_at: now,
     cancel_reason: reason,
     updated_at: now,
   });
-  refreshSessionOf(core, reservation);
+  refreshSessionOf(world, reservation);
   if (reservation.confirmed_at !== null) {
-    core.state.shop.outbox.push({
+    world.state.shop.outbox.push({
       to: reservation.contact.email,
       kind: 'reservation_cancellation',
       subject: `Your booking #${reservation.id} is cancelled`,
       reservation_id: reservation.id,
       sent_at: now,
     });
-    core.events.record('range.reservation.cancelled', reservation);
+    world.events.record('range.reservation.cancelled', reservation);
   }
   return reservation.paid_cents > reservation.refunded_cents;
 }
 
 /** The confirmation email with waiver links every accepted booking sends. */
-export function sendConfirmation(core: SandboxCore, reservation: RangeReservationRecord): void {
-  core.state.shop.outbox.push({
+export function sendConfirmation(world: SandboxWorld, reservation: RangeReservationRecord): void {
+  world.state.shop.outbox.push({
     to: reservation.contact.email,
     kind: 'reservation_confirmation',
     subject: `Booking #${reservation.id} confirmed: sign your waiver before you arrive`,
     reservation_id: reservation.id,
-    sent_at: core.clock.iso(),
+    sent_at: world.clock.iso(),
   });
 }

@@ -9,8 +9,8 @@ type CheckoutSeed = Omit<RangeRentalCheckoutRecord, 'id'>;
  * checked-in lane visit, one is in maintenance after a damaged return, one is retired.
  */
 export function seedRentals(context: SeedContext): void {
-  const { core } = context;
-  const { range } = core.state;
+  const { world } = context;
+  const { range } = world.state;
   const out = range.reservations.find((reservation) => reservation.status === 'checked_in');
   const history: CheckoutSeed[] = [];
   for (const [index, unit] of RENTAL_UNITS.entries()) {
@@ -30,27 +30,27 @@ export function seedRentals(context: SeedContext): void {
       status,
       fee_cents: product.price_cents,
       min_age: product.min_age!,
-      round_count: core.random.int(800, 6000),
+      round_count: world.random.int(800, 6000),
       last_serviced_on:
-        index % 3 === 2 ? null : isoAt(context, -core.random.int(20, 90) * DAY_MS).slice(0, 10),
+        index % 3 === 2 ? null : isoAt(context, -world.random.int(20, 90) * DAY_MS).slice(0, 10),
       out_of_service_reason: null,
       updated_at: isoAt(context, -60 * DAY_MS),
     }));
     if (status === 'retired') continue;
-    const visits = core.random.int(3, 8);
+    const visits = world.random.int(3, 8);
     for (let visit = 0; visit < visits; visit++) {
-      const outAt = context.nowMs - core.random.int(2, 60) * DAY_MS - core.random.int(0, 8) * HOUR_MS;
-      const rounds = core.random.int(50, 300);
+      const outAt = context.nowMs - world.random.int(2, 60) * DAY_MS - world.random.int(0, 8) * HOUR_MS;
+      const rounds = world.random.int(50, 300);
       history.push({
         object: 'range_rental_checkout',
         rental_id: rental.id,
         location_id: rental.location_id,
-        customer_id: core.random.int(1, 13),
+        customer_id: world.random.int(1, 13),
         reservation_id: null,
         order_id: null,
         checked_out_at: new Date(outAt).toISOString(),
         condition_out: 'Good',
-        checked_in_at: new Date(outAt + core.random.int(1, 3) * HOUR_MS).toISOString(),
+        checked_in_at: new Date(outAt + world.random.int(1, 3) * HOUR_MS).toISOString(),
         condition_in: visit % 5 === 4 ? 'Needs cleaning' : 'Good',
         rounds_fired: rounds,
       });
@@ -74,7 +74,7 @@ export function seedRentals(context: SeedContext): void {
 
 /** The AR-15 went out on today's checked-in lane visit and is still out. */
 function checkOutOnVisit(context: SeedContext, reservationId: number, customerId: number, at: string): void {
-  const { range } = context.core.state;
+  const { range } = context.world.state;
   const rental = range.rentals.get(5)!;
   const checkout = range.checkouts.insert((id) => ({
     object: 'range_rental_checkout',

@@ -45,8 +45,8 @@ const OTHER_STATES: readonly {
 
 /** Seeds the reservations of OTHER_STATES (after the lane bookings, so earlier ids stay put). */
 export function seedOtherStates(context: SeedContext): void {
-  const { core } = context;
-  const { range, shop } = core.state;
+  const { world } = context;
+  const { range, shop } = world.state;
   const hour = context.nowMs - (context.nowMs % HOUR_MS);
   for (const seed of OTHER_STATES) {
     const lane = range.resources.get(seed.laneId)!;
@@ -54,7 +54,7 @@ export function seedOtherStates(context: SeedContext): void {
     const endsAt = startsAt + seed.hours * HOUR_MS;
     const price = lanePrice(lane, seed.party, startsAt, endsAt);
     const createdAt = new Date(context.nowMs - seed.createdMinutesAgo * 60_000).toISOString();
-    const reservation = insertReservation(core, {
+    const reservation = insertReservation(world, {
       locationId: lane.location_id,
       classSessionId: null,
       source: seed.status === 'in_progress' ? 'walk_up' : 'hosted',

@@ -132,7 +132,7 @@ const SOURCES = ['storefront_widget', 'hosted', 'walk_up', 'pos', 'corporate'];
 
 /** Lanes, bays, an instructor and classrooms; classes with 30 days of sessions; lane and class bookings. */
 export function seedRange(context: SeedContext): void {
-  const { range } = context.core.state;
+  const { range } = context.world.state;
   const created = isoAt(context, -300 * DAY_MS);
   for (const [index, seed] of RESOURCES.entries()) {
     range.resources.insert((id) => ({
@@ -162,7 +162,7 @@ function startOfDay(context: SeedContext): number {
 }
 
 function seedClasses(context: SeedContext, created: string): void {
-  const { range } = context.core.state;
+  const { range } = context.world.state;
   const midnight = startOfDay(context);
   for (const seed of CLASSES) {
     const rangeClass = range.classes.insert((id) => ({
@@ -206,17 +206,17 @@ function seedClasses(context: SeedContext, created: string): void {
 }
 
 function seedClassBookings(context: SeedContext): void {
-  const { core } = context;
-  const { range, shop } = core.state;
+  const { world } = context;
+  const { range, shop } = world.state;
   const fullSession = range.sessions.find((session) => session.class_id === 4)!;
   for (const session of range.sessions.all()) {
     if (session.status !== 'scheduled') continue;
-    const target = session === fullSession ? session.capacity : core.random.int(1, session.capacity - 3);
+    const target = session === fullSession ? session.capacity : world.random.int(1, session.capacity - 3);
     let seats = 0;
     while (seats < target) {
-      const party = Math.min(target - seats, core.random.int(1, 2));
+      const party = Math.min(target - seats, world.random.int(1, 2));
       seats += party;
-      bookSeats(context, session, party, shop.customers.get(core.random.int(1, 13))!);
+      bookSeats(context, session, party, shop.customers.get(world.random.int(1, 13))!);
     }
   }
 }
@@ -227,11 +227,11 @@ function bookSeats(
   party: number,
   customer: CustomerRecord,
 ): void {
-  const rangeClass = context.core.state.range.classes.get(session.class_id)!;
-  insertReservation(context.core, {
+  const rangeClass = context.world.state.range.classes.get(session.class_id)!;
+  insertReservation(context.world, {
     locationId: session.location_id,
     classSessionId: session.id,
-    source: context.core.random.pick(SOURCES),
+    source: context.world.random.pick(SOURCES),
     partySize: party,
     startsAt: session.starts_at,
     endsAt: session.ends_at,
@@ -248,7 +248,7 @@ function bookSeats(
         total_cents: session.price_cents * party,
       },
     ],
-    createdAt: isoAt(context, -context.core.random.int(1, 20) * DAY_MS),
+    createdAt: isoAt(context, -context.world.random.int(1, 20) * DAY_MS),
   });
 }
 
@@ -269,24 +269,24 @@ const LANE_BOOKINGS: readonly (readonly [number, number, number, number, string]
 ];
 
 function seedLaneBookings(context: SeedContext): void {
-  const { core } = context;
-  const { range, shop } = core.state;
+  const { world } = context;
+  const { range, shop } = world.state;
   const hour = context.nowMs - (context.nowMs % HOUR_MS);
   for (const [day, offset, hours, laneId, status] of LANE_BOOKINGS) {
     const lane = range.resources.get(laneId)!;
     const startsAt = hour + day * DAY_MS + offset * HOUR_MS;
     const endsAt = startsAt + hours * HOUR_MS;
-    const party = core.random.int(1, lane.capacity);
+    const party = world.random.int(1, lane.capacity);
     const price = lanePrice(lane, party, startsAt, endsAt);
-    const source = core.random.pick(SOURCES);
-    const reservation = insertReservation(core, {
+    const source = world.random.pick(SOURCES);
+    const reservation = insertReservation(world, {
       locationId: lane.location_id,
       classSessionId: null,
       source,
       partySize: party,
       startsAt: new Date(startsAt).toISOString(),
       endsAt: new Date(endsAt).toISOString(),
-      customer: shop.customers.get(core.random.int(1, 13))!,
+      customer: shop.customers.get(world.random.int(1, 13))!,
       paid: source !== 'walk_up',
       lines: [
         {
@@ -299,7 +299,7 @@ function seedLaneBookings(context: SeedContext): void {
           total_cents: price,
         },
       ],
-      createdAt: new Date(Math.min(startsAt, context.nowMs) - core.random.int(1, 5) * DAY_MS).toISOString(),
+      createdAt: new Date(Math.min(startsAt, context.nowMs) - world.random.int(1, 5) * DAY_MS).toISOString(),
     });
     applyOutcome(reservation, status, startsAt, endsAt);
   }

@@ -1,6 +1,6 @@
-import type { SandboxCore } from '../../core.js';
 import { SandboxUsageError } from '../../errors.js';
 import { touch } from '../../state/stamps.js';
+import type { SandboxWorld } from '../../world.js';
 import { moveStock } from '../inventory/inventory.js';
 import { moveCredit } from '../sales/accounts.js';
 import type { ReturnLineRecord, ReturnRecord } from './state.js';
@@ -23,11 +23,11 @@ export interface ReturnSaleOptions {
  * store_credit.changed when settled in store credit. Serialized products (firearms) are not taken back.
  */
 export function returnSale(
-  core: SandboxCore,
+  world: SandboxWorld,
   orderId: number,
   options: ReturnSaleOptions = {},
 ): ReturnRecord {
-  const order = core.state.orders.orders.get(orderId);
+  const order = world.state.orders.orders.get(orderId);
   if (!order) throw new SandboxUsageError(`No order ${orderId}`);
   if (order.status !== 'completed') {
     throw new SandboxUsageError(
@@ -37,7 +37,7 @@ export function returnSale(
   if (order.customer_id === null)
     throw new SandboxUsageError(`Order ${order.number} is a walk-in sale: a return needs its customer`);
   const returned = (index: number) =>
-    core.state.returns.returns
+    world.state.returns.returns
       .filter((row) => row.order_id === order.id)
       .flatMap((row) => row.lines)
       .filter((line) => line.order_line_id === index + 1)
@@ -50,7 +50,7 @@ export function returnSale(
   if (wanted.length === 0) throw new SandboxUsageError('returnSale needs at least one line');
   const lines: ReturnLineRecord[] = wanted.map((want) => {
     const line = order.lines[want.orderLine - 1];
-    const product = line?.product_id == null ? undefined : core.state.catalog.products.get(line.product_id);
+    const product = line?.product_id == null ? undefined : world.state.catalog.products.get(line.product_id);
     if (!line || !product)
       throw new SandboxUsageError(`Order ${order.number} has no product line ${want.orderLine}`);
     if (product.is_serialized)
@@ -65,7 +65,7 @@ export function returnSale(
     const condition = want.condition ?? 'restock';
     return {
       object: 'return_line',
-      id: ++core.state.returns.lineIds.last,
+      id: ++world.state.returns.lineIds.last,
       order_line_id: want.orderLine,
       product_id: product.id,
       sku: product.sku,
@@ -80,7 +80,7 @@ export function returnSale(
   });
   const settlement = options.settlement ?? 'refund';
   const items = lines.reduce((total, line) => total + line.line_total_cents, 0);
-  const record = core.state.returns.returns.insert((id) => ({
+  const record = world.state.returns.returns.insert((id) => ({
     object: 'return',
     id,
     number: `RT-${String(2000 + id)}`,
@@ -97,20 +97,20 @@ export function returnSale(
     total_cents: items,
     reason: options.reason ?? 'Changed their mind',
     lines,
-    created_at: core.clock.iso(),
+    created_at: world.clock.iso(),
   }));
-  core.events.record('return.created', record);
+  world.events.record('return.created', record);
   if (order.lines.every((line, index) => line.product_id === null || returned(index) >= line.qty)) {
     order.status = 'refunded';
   }
-  touch(order, core.clock.nowMs());
-  core.events.record('sale.refunded', order);
+  touch(order, world.clock.nowMs());
+  world.events.record('sale.refunded', order);
   for (const line of lines) {
     if (!line.restocked) continue;
-    const product = core.state.catalog.products.get(line.product_id)!;
-    moveStock(core, { product, locationId: order.location_id, onHandDelta: line.qty, reason: 'return' });
+    const product = world.state.catalog.products.get(line.product_id)!;
+    moveStock(world, { product, locationId: order.location_id, onHandDelta: line.qty, reason: 'return' });
   }
   if (settlement === 'store_credit')
-    moveCredit(core, order.customer_id!, 'refunded', items, `Return ${record.number}`);
+    moveCredit(world, order.customer_id!, 'refunded', items, `Return ${record.number}`);
   return record;
 }

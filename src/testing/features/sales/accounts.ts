@@ -1,21 +1,21 @@
-import type { SandboxCore } from '../../core.js';
 import { apiError } from '../../errors.js';
 import { touch } from '../../state/stamps.js';
+import type { SandboxWorld } from '../../world.js';
 import type { AccountPaymentRecord, HouseAccountRecord, StoreCreditEntryRecord } from './accounts-state.js';
 
 const OPEN = ['open', 'part_paid'];
 
 /** What a customer owes on the house account: the open balance of its invoices. */
-export function owedCents(core: SandboxCore, customerId: number): number {
-  return core.state.accounts.invoices
+export function owedCents(world: SandboxWorld, customerId: number): number {
+  return world.state.accounts.invoices
     .filter((invoice) => invoice.customer_id === customerId && OPEN.includes(invoice.status))
     .reduce((total, invoice) => total + invoice.balance_cents, 0);
 }
 
 /** The house account as GET /v1/customers/{id}/account shows it (the shape is the sandbox's own). */
-export function renderAccount(core: SandboxCore, account: HouseAccountRecord): Record<string, unknown> {
-  const owed = owedCents(core, account.customer_id);
-  const open = core.state.accounts.invoices.filter(
+export function renderAccount(world: SandboxWorld, account: HouseAccountRecord): Record<string, unknown> {
+  const owed = owedCents(world, account.customer_id);
+  const open = world.state.accounts.invoices.filter(
     (invoice) => invoice.customer_id === account.customer_id && OPEN.includes(invoice.status),
   );
   return {
@@ -23,24 +23,24 @@ export function renderAccount(core: SandboxCore, account: HouseAccountRecord): R
     balance_cents: owed,
     available_credit_cents: Math.max(0, account.credit_limit_cents - owed),
     open_invoice_count: open.length,
-    store_credit_cents: creditBalance(core, account.customer_id),
+    store_credit_cents: creditBalance(world, account.customer_id),
   };
 }
 
-function latestEntry(core: SandboxCore, customerId: number): StoreCreditEntryRecord | undefined {
-  return core.state.accounts.creditEntries
+function latestEntry(world: SandboxWorld, customerId: number): StoreCreditEntryRecord | undefined {
+  return world.state.accounts.creditEntries
     .filter((entry) => entry.customer_id === customerId)
     .sort((a, b) => b.id - a.id)[0];
 }
 
 /** A customer's store-credit balance (0 before any entry). */
-export function creditBalance(core: SandboxCore, customerId: number): number {
-  return latestEntry(core, customerId)?.balance_after_cents ?? 0;
+export function creditBalance(world: SandboxWorld, customerId: number): number {
+  return latestEntry(world, customerId)?.balance_after_cents ?? 0;
 }
 
 /** store credit as the reference names it: customer_id, balance_cents and the latest entry. */
-export function renderStoreCredit(core: SandboxCore, customerId: number): Record<string, unknown> {
-  const latest = latestEntry(core, customerId);
+export function renderStoreCredit(world: SandboxWorld, customerId: number): Record<string, unknown> {
+  const latest = latestEntry(world, customerId);
   return {
     object: 'store_credit',
     customer_id: customerId,
@@ -55,19 +55,19 @@ export function renderStoreCredit(core: SandboxCore, customerId: number): Record
  * more than the balance is 422 INSUFFICIENT_CREDIT with details.balance_cents.
  */
 export function moveCredit(
-  core: SandboxCore,
+  world: SandboxWorld,
   customerId: number,
   kind: StoreCreditEntryRecord['kind'],
   amountCents: number,
   note: string | null,
 ): StoreCreditEntryRecord {
-  const balance = creditBalance(core, customerId);
+  const balance = creditBalance(world, customerId);
   if (balance + amountCents < 0) {
     throw apiError('INSUFFICIENT_CREDIT', 'Not enough store credit', {
       balance_cents: balance,
     });
   }
-  const entry = core.state.accounts.creditEntries.insert((id) => ({
+  const entry = world.state.accounts.creditEntries.insert((id) => ({
     object: 'store_credit_entry',
     id,
     customer_id: customerId,
@@ -75,9 +75,9 @@ export function moveCredit(
     amount_cents: amountCents,
     balance_after_cents: balance + amountCents,
     note,
-    created_at: core.clock.iso(),
+    created_at: world.clock.iso(),
   }));
-  core.events.record('store_credit.changed', renderStoreCredit(core, customerId));
+  world.events.record('store_credit.changed', renderStoreCredit(world, customerId));
   return entry;
 }
 
@@ -95,19 +95,19 @@ export interface NewAccountPayment {
  * becomes store credit, store_credit.changed); without it 422 OVERPAYMENT.
  */
 export function receivePayment(
-  core: SandboxCore,
+  world: SandboxWorld,
   customerId: number,
   payment: NewAccountPayment,
   mayCreditExcess: boolean,
 ): AccountPaymentRecord {
-  const owed = owedCents(core, customerId);
+  const owed = owedCents(world, customerId);
   if (payment.amountCents > owed && !mayCreditExcess) {
     throw apiError('OVERPAYMENT', `Only ${owed} cents are owed; paying more needs store_credit:write`, {
       owed_cents: owed,
     });
   }
-  const now = core.clock.iso();
-  const open = core.state.accounts.invoices
+  const now = world.clock.iso();
+  const open = world.state.accounts.invoices
     .filter((invoice) => invoice.customer_id === customerId && OPEN.includes(invoice.status))
     .sort((a, b) => a.due_on.localeCompare(b.due_on) || a.id - b.id);
   let left = payment.amountCents;
@@ -118,7 +118,7 @@ export function receivePayment(
     left -= amount;
     applied.push({ invoice_id: invoice.id, amount_cents: amount });
   }
-  const record = core.state.accounts.payments.insert((id) => ({
+  const record = world.state.accounts.payments.insert((id) => ({
     object: 'account_payment',
     id,
     number: `AP-${String(3000 + id)}`,
@@ -134,15 +134,15 @@ export function receivePayment(
     received_at: now,
     created_at: now,
   }));
-  core.events.record('account.payment_received', record);
+  world.events.record('account.payment_received', record);
   for (const { invoice_id, amount_cents } of applied) {
-    const invoice = core.state.accounts.invoices.get(invoice_id)!;
+    const invoice = world.state.accounts.invoices.get(invoice_id)!;
     invoice.paid_cents += amount_cents;
     invoice.balance_cents -= amount_cents;
     invoice.status = invoice.balance_cents === 0 ? 'paid' : 'part_paid';
-    touch(invoice, core.clock.nowMs());
-    core.events.record('invoice.updated', invoice);
+    touch(invoice, world.clock.nowMs());
+    world.events.record('invoice.updated', invoice);
   }
-  if (left > 0) moveCredit(core, customerId, 'issued', left, `Overpayment on ${record.number}`);
+  if (left > 0) moveCredit(world, customerId, 'issued', left, `Overpayment on ${record.number}`);
   return record;
 }

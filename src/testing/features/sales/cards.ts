@@ -1,5 +1,5 @@
-import type { SandboxCore } from '../../core.js';
 import { touch } from '../../state/stamps.js';
+import type { SandboxWorld } from '../../world.js';
 import type { CardTransactionRecord } from './cards-state.js';
 
 /** An approved charge still unattached this long after approval is reversed (reference section 8). */
@@ -36,11 +36,11 @@ export interface NewCardTransaction {
 const SETTLED: readonly string[] = ['approved', 'declined', 'cancelled', 'failed', 'reversed', 'refunded'];
 
 /** Stores one attempt at the processor. Approved and unattached: the 10-minute reversal is scheduled. */
-export function insertCardTransaction(core: SandboxCore, input: NewCardTransaction): CardTransactionRecord {
+export function insertCardTransaction(world: SandboxWorld, input: NewCardTransaction): CardTransactionRecord {
   const at = new Date(input.at).toISOString();
   const approved = ['approved', 'reversing', 'reversed', 'refunded'].includes(input.status);
   const processor = input.processor ?? 'cardproc';
-  const transaction = core.state.cards.transactions.insert((id) => ({
+  const transaction = world.state.cards.transactions.insert((id) => ({
     object: 'card_transaction',
     id,
     kind: input.kind,
@@ -54,10 +54,12 @@ export function insertCardTransaction(core: SandboxCore, input: NewCardTransacti
     card_brand: input.card?.brand ?? null,
     card_last4: input.card?.last4 ?? null,
     entry_method: input.entryMethod,
-    approval_code: approved ? core.random.hex(6).toUpperCase() : null,
+    approval_code: approved ? world.random.hex(6).toUpperCase() : null,
     message: input.message ?? defaultMessage(input.status),
     processor_ref:
-      input.status === 'pending' ? null : `${processor === 'cardproc' ? 'cp' : 'sim'}_${core.random.hex(20)}`,
+      input.status === 'pending'
+        ? null
+        : `${processor === 'cardproc' ? 'cp' : 'sim'}_${world.random.hex(20)}`,
     parent_id: input.parentId ?? null,
     order_id: input.orderId ?? null,
     account_payment_id: input.accountPaymentId ?? null,
@@ -71,7 +73,7 @@ export function insertCardTransaction(core: SandboxCore, input: NewCardTransacti
     updated_at: at,
   }));
   if (transaction.kind === 'charge' && transaction.status === 'approved' && !transaction.attached) {
-    scheduleUnattachedReversal(core, transaction);
+    scheduleUnattachedReversal(world, transaction);
   }
   return transaction;
 }
@@ -91,13 +93,13 @@ function defaultMessage(status: CardTransactionRecord['status']): string | null 
  * goes to reversing, then reversed, so the customer is not charged for an unrecorded sale. A charge
  * attached in the meantime is left alone.
  */
-function scheduleUnattachedReversal(core: SandboxCore, transaction: CardTransactionRecord): void {
+function scheduleUnattachedReversal(world: SandboxWorld, transaction: CardTransactionRecord): void {
   const approvedAt = Date.parse(transaction.completed_at ?? transaction.created_at);
-  core.clock.schedule(approvedAt + UNATTACHED_REVERSAL_MS, () => {
+  world.clock.schedule(approvedAt + UNATTACHED_REVERSAL_MS, () => {
     if (transaction.status !== 'approved' || transaction.attached) return;
     transaction.status = 'reversing';
     touch(transaction, approvedAt + UNATTACHED_REVERSAL_MS);
-    core.clock.schedule(approvedAt + UNATTACHED_REVERSAL_MS + REVERSAL_CONFIRM_MS, () => {
+    world.clock.schedule(approvedAt + UNATTACHED_REVERSAL_MS + REVERSAL_CONFIRM_MS, () => {
       Object.assign(transaction, { status: 'reversed', message: 'Reversed: charge never attached' });
       touch(transaction, approvedAt + UNATTACHED_REVERSAL_MS + REVERSAL_CONFIRM_MS);
     });

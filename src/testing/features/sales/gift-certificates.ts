@@ -1,7 +1,7 @@
-import type { SandboxCore } from '../../core.js';
 import { apiError, invalidState, type SandboxApiError, validationError } from '../../errors.js';
 import { addDays, dateOf, startOfDate } from '../../state/dates.js';
 import { touch } from '../../state/stamps.js';
+import type { SandboxWorld } from '../../world.js';
 import type { GiftCertificateMove, GiftCertificateRecord } from './promotions-state.js';
 
 /** Reference section 8: a certificate code is 6 to 40 letters, digits or dashes. */
@@ -17,30 +17,30 @@ export interface NewGiftCertificate {
   readonly note: string | null;
 }
 
-function codeTaken(core: SandboxCore, code: string): boolean {
+function codeTaken(world: SandboxWorld, code: string): boolean {
   const wanted = code.toUpperCase();
   return (
-    core.state.promotions.giftCertificates.find((row) => row.code.toUpperCase() === wanted) !== undefined
+    world.state.promotions.giftCertificates.find((row) => row.code.toUpperCase() === wanted) !== undefined
   );
 }
 
 /** Issues a certificate (gift_certificate.issued): 422 GIFT_CERTIFICATE_CODE_INVALID, 409 ..._CODE_TAKEN. */
-export function issueGiftCertificate(core: SandboxCore, input: NewGiftCertificate): GiftCertificateRecord {
+export function issueGiftCertificate(world: SandboxWorld, input: NewGiftCertificate): GiftCertificateRecord {
   if (input.code !== undefined && !GIFT_CERTIFICATE_CODE.test(input.code)) {
     throw apiError('GIFT_CERTIFICATE_CODE_INVALID', 'A code is 6 to 40 letters, digits or dashes', {
       code: input.code,
     });
   }
-  if (input.code !== undefined && codeTaken(core, input.code)) {
+  if (input.code !== undefined && codeTaken(world, input.code)) {
     throw apiError('GIFT_CERTIFICATE_CODE_TAKEN', `The code ${input.code} is in use`);
   }
   let code = input.code;
-  while (code === undefined || codeTaken(core, code)) {
-    const hex = core.random.hex(12).toUpperCase();
+  while (code === undefined || codeTaken(world, code)) {
+    const hex = world.random.hex(12).toUpperCase();
     code = `GC-${hex.slice(0, 4)}-${hex.slice(4, 8)}-${hex.slice(8)}`;
   }
-  const now = core.clock.iso();
-  const certificate = core.state.promotions.giftCertificates.insert((id) => ({
+  const now = world.clock.iso();
+  const certificate = world.state.promotions.giftCertificates.insert((id) => ({
     object: 'gift_certificate',
     id,
     code: code!,
@@ -53,39 +53,39 @@ export function issueGiftCertificate(core: SandboxCore, input: NewGiftCertificat
     created_at: now,
     updated_at: now,
   }));
-  addMove(core, certificate, 'issued', input.amountCents, input.note);
-  scheduleExpiry(core, certificate);
-  core.events.record('gift_certificate.issued', certificate);
+  addMove(world, certificate, 'issued', input.amountCents, input.note);
+  scheduleExpiry(world, certificate);
+  world.events.record('gift_certificate.issued', certificate);
   return certificate;
 }
 
 /** On the day after expires_on an active or depleted certificate expires (gift_certificate.updated). */
-export function scheduleExpiry(core: SandboxCore, certificate: GiftCertificateRecord): void {
+export function scheduleExpiry(world: SandboxWorld, certificate: GiftCertificateRecord): void {
   if (certificate.expires_on === null) return;
   const at = startOfDate(addDays(certificate.expires_on, 1));
-  core.clock.schedule(at, () => {
+  world.clock.schedule(at, () => {
     if (certificate.status !== 'active' && certificate.status !== 'depleted') return;
     certificate.status = 'expired';
     touch(certificate, at);
-    core.events.record('gift_certificate.updated', certificate);
+    world.events.record('gift_certificate.updated', certificate);
   });
 }
 
 function addMove(
-  core: SandboxCore,
+  world: SandboxWorld,
   certificate: GiftCertificateRecord,
   kind: GiftCertificateMove['kind'],
   amountCents: number,
   note: string | null,
 ): void {
-  core.state.promotions.giftCertificateMoves.insert((id) => ({
+  world.state.promotions.giftCertificateMoves.insert((id) => ({
     id,
     certificate_id: certificate.id,
     kind,
     amount_cents: amountCents,
     reversed: false,
     note,
-    created_at: core.clock.iso(),
+    created_at: world.clock.iso(),
   }));
 }
 
@@ -97,7 +97,7 @@ function inactive(certificate: GiftCertificateRecord): SandboxApiError {
 
 /** Applies a signed balance change: depleted at zero, active again above it. */
 function changeBalance(
-  core: SandboxCore,
+  world: SandboxWorld,
   certificate: GiftCertificateRecord,
   kind: GiftCertificateMove['kind'],
   delta: number,
@@ -106,15 +106,15 @@ function changeBalance(
   certificate.balance_cents += delta;
   if (certificate.status === 'active' && certificate.balance_cents === 0) certificate.status = 'depleted';
   else if (certificate.status === 'depleted' && certificate.balance_cents > 0) certificate.status = 'active';
-  touch(certificate, core.clock.nowMs());
-  addMove(core, certificate, kind, delta, note);
-  core.events.record('gift_certificate.updated', certificate);
+  touch(certificate, world.clock.nowMs());
+  addMove(world, certificate, kind, delta, note);
+  world.events.record('gift_certificate.updated', certificate);
   return certificate;
 }
 
 /** Spends from the balance: 422 GIFT_CERTIFICATE_INACTIVE (details.status) or ..._INSUFFICIENT. */
 export function redeem(
-  core: SandboxCore,
+  world: SandboxWorld,
   certificate: GiftCertificateRecord,
   amountCents: number,
   note: string | null,
@@ -125,23 +125,23 @@ export function redeem(
       balance_cents: certificate.balance_cents,
     });
   }
-  return changeBalance(core, certificate, 'redeemed', -amountCents, note);
+  return changeBalance(world, certificate, 'redeemed', -amountCents, note);
 }
 
 /** Adds value; a depleted certificate becomes active, a disabled or expired one is 422 INACTIVE. */
 export function reload(
-  core: SandboxCore,
+  world: SandboxWorld,
   certificate: GiftCertificateRecord,
   amountCents: number,
   note: string | null,
 ) {
   if (certificate.status === 'disabled' || certificate.status === 'expired') throw inactive(certificate);
-  return changeBalance(core, certificate, 'reloaded', amountCents, note);
+  return changeBalance(world, certificate, 'reloaded', amountCents, note);
 }
 
 /** A correction by a signed amount; the balance may not go below zero (400 VALIDATION_ERROR). */
 export function adjust(
-  core: SandboxCore,
+  world: SandboxWorld,
   certificate: GiftCertificateRecord,
   deltaCents: number,
   note: string | null,
@@ -151,15 +151,15 @@ export function adjust(
       amount_cents: [`would take the balance of ${certificate.balance_cents} below zero`],
     });
   }
-  return changeBalance(core, certificate, 'adjusted', deltaCents, note);
+  return changeBalance(world, certificate, 'adjusted', deltaCents, note);
 }
 
 /**
  * Undoes the most recent redeem, reload or adjust not yet reversed (the reference names the verb only;
  * which move it undoes is the sandbox's reading). Nothing to undo is 409 INVALID_STATE.
  */
-export function reverse(core: SandboxCore, certificate: GiftCertificateRecord, note: string | null) {
-  const move = core.state.promotions.giftCertificateMoves
+export function reverse(world: SandboxWorld, certificate: GiftCertificateRecord, note: string | null) {
+  const move = world.state.promotions.giftCertificateMoves
     .filter(
       (row) =>
         row.certificate_id === certificate.id &&
@@ -179,27 +179,27 @@ export function reverse(core: SandboxCore, certificate: GiftCertificateRecord, n
     });
   }
   move.reversed = true;
-  return changeBalance(core, certificate, 'reversed', -move.amount_cents, note);
+  return changeBalance(world, certificate, 'reversed', -move.amount_cents, note);
 }
 
 /** Any status but disabled -> disabled. */
-export function disable(core: SandboxCore, certificate: GiftCertificateRecord): GiftCertificateRecord {
+export function disable(world: SandboxWorld, certificate: GiftCertificateRecord): GiftCertificateRecord {
   if (certificate.status === 'disabled') throw invalidState('gift certificate', 'disabled', 'disabled');
   certificate.status = 'disabled';
-  touch(certificate, core.clock.nowMs());
-  core.events.record('gift_certificate.updated', certificate);
+  touch(certificate, world.clock.nowMs());
+  world.events.record('gift_certificate.updated', certificate);
   return certificate;
 }
 
 /** disabled -> expired (past expires_on), depleted (no balance) or active. */
-export function enable(core: SandboxCore, certificate: GiftCertificateRecord): GiftCertificateRecord {
+export function enable(world: SandboxWorld, certificate: GiftCertificateRecord): GiftCertificateRecord {
   if (certificate.status !== 'disabled')
     throw invalidState('gift certificate', certificate.status, 'enabled');
-  const today = dateOf(core.clock.nowMs());
+  const today = dateOf(world.clock.nowMs());
   const expired = certificate.expires_on !== null && certificate.expires_on < today;
   const status = expired ? 'expired' : certificate.balance_cents === 0 ? 'depleted' : 'active';
   certificate.status = status;
-  touch(certificate, core.clock.nowMs());
-  core.events.record('gift_certificate.updated', certificate);
+  touch(certificate, world.clock.nowMs());
+  world.events.record('gift_certificate.updated', certificate);
   return certificate;
 }

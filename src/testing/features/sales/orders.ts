@@ -1,4 +1,4 @@
-import type { SandboxCore } from '../../core.js';
+import type { SandboxWorld } from '../../world.js';
 import type { OrderLine, OrderRecord } from './orders-state.js';
 
 /** What the register rings up. */
@@ -13,11 +13,12 @@ export interface NewSale {
  * Rings up a paid sale at the register and fires sale.completed (whose payload always embeds the full
  * customer, reference section 6). The order shape is the sandbox's own: the reference does not show it.
  */
-export function completeSale(core: SandboxCore, sale: NewSale): OrderRecord {
-  const now = core.clock.iso();
-  const customer = sale.customerId === null ? null : (core.state.shop.customers.get(sale.customerId) ?? null);
+export function completeSale(world: SandboxWorld, sale: NewSale): OrderRecord {
+  const now = world.clock.iso();
+  const customer =
+    sale.customerId === null ? null : (world.state.shop.customers.get(sale.customerId) ?? null);
   const subtotal = sale.lines.reduce((total, line) => total + line.total_cents, 0);
-  const order = core.state.orders.orders.insert((id) => ({
+  const order = world.state.orders.orders.insert((id) => ({
     object: 'order',
     id,
     number: `R-${String(10_000 + id)}`,
@@ -34,6 +35,6 @@ export function completeSale(core: SandboxCore, sale: NewSale): OrderRecord {
     created_at: now,
     updated_at: now,
   }));
-  core.events.record('sale.completed', order);
+  world.events.record('sale.completed', order);
   return order;
 }

@@ -1,5 +1,5 @@
-import type { SandboxCore } from '../../core.js';
 import { SandboxApiError, SandboxUsageError } from '../../errors.js';
+import type { SandboxWorld } from '../../world.js';
 import { productBySku } from '../inventory/inventory.js';
 import { effectivePrice } from '../inventory/products.js';
 import type { OrderRecord } from './orders-state.js';
@@ -30,11 +30,11 @@ export interface SellOptions {
  * held), then inventory.changed per tracked line. Stock moves from outside the API, as it does in a
  * real shop; not enough stock is refused as the register would (negative stock is off in the sandbox).
  */
-export function sell(core: SandboxCore, options: SellOptions): OrderRecord {
-  const locationId = options.locationId ?? core.state.shop.mainLocationId;
-  if (!core.state.shop.locations.get(locationId)) throw new SandboxUsageError(`No location ${locationId}`);
+export function sell(world: SandboxWorld, options: SellOptions): OrderRecord {
+  const locationId = options.locationId ?? world.state.shop.mainLocationId;
+  if (!world.state.shop.locations.get(locationId)) throw new SandboxUsageError(`No location ${locationId}`);
   const customerId = options.customerId ?? null;
-  if (customerId !== null && !core.state.shop.customers.get(customerId)) {
+  if (customerId !== null && !world.state.shop.customers.get(customerId)) {
     throw new SandboxUsageError(`No customer ${customerId}`);
   }
   if (!Array.isArray(options.lines) || options.lines.length === 0) {
@@ -43,13 +43,13 @@ export function sell(core: SandboxCore, options: SellOptions): OrderRecord {
   const lines: ProductLine[] = options.lines.map((line) => {
     const product =
       line.sku !== undefined
-        ? productBySku(core, line.sku)
-        : core.state.catalog.products.get(line.productId ?? -1);
+        ? productBySku(world, line.sku)
+        : world.state.catalog.products.get(line.productId ?? -1);
     if (!product) throw new SandboxUsageError(`No product ${line.sku ?? line.productId}`);
     const qty = line.qty ?? 1;
     if (!Number.isSafeInteger(qty) || qty < 1)
       throw new SandboxUsageError('qty must be a whole number of at least 1');
-    const unitPriceCents = line.unitPriceCents ?? effectivePrice(product, core.clock.nowMs());
+    const unitPriceCents = line.unitPriceCents ?? effectivePrice(product, world.clock.nowMs());
     if (!Number.isSafeInteger(unitPriceCents) || unitPriceCents < 0) {
       throw new SandboxUsageError('unitPriceCents must be a whole number of cents');
     }
@@ -64,10 +64,10 @@ export function sell(core: SandboxCore, options: SellOptions): OrderRecord {
     externalReference: null,
   };
   try {
-    checkStock(core, order);
+    checkStock(world, order);
   } catch (error) {
     if (error instanceof SandboxApiError) throw new SandboxUsageError(error.message);
     throw error;
   }
-  return placeOrder(core, order, 'sale.completed');
+  return placeOrder(world, order, 'sale.completed');
 }

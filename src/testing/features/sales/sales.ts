@@ -1,6 +1,6 @@
-import type { SandboxCore } from '../../core.js';
 import { apiError, invalidReference } from '../../errors.js';
 import { touch } from '../../state/stamps.js';
+import type { SandboxWorld } from '../../world.js';
 import type { ProductRecord } from '../inventory/catalog-state.js';
 import { availableAt, moveStock, productBySku } from '../inventory/inventory.js';
 import { effectivePrice } from '../inventory/products.js';
@@ -29,8 +29,8 @@ function isTransferItem(product: ProductRecord): boolean {
   return product.is_firearm && product.is_serialized;
 }
 
-function inStockUnits(core: SandboxCore, productId: number, locationId: number) {
-  return core.state.inventory.units
+function inStockUnits(world: SandboxWorld, productId: number, locationId: number) {
+  return world.state.inventory.units
     .filter(
       (unit) =>
         unit.product_id === productId && unit.location_id === locationId && unit.status === 'in_stock',
@@ -42,14 +42,14 @@ function inStockUnits(core: SandboxCore, productId: number, locationId: number) 
  * 409 INSUFFICIENT_STOCK when a line wants more than is available (the sandbox shop never allows
  * negative stock). Lines of the same product are counted together.
  */
-export function checkStock(core: SandboxCore, order: NewProductOrder): void {
+export function checkStock(world: SandboxWorld, order: NewProductOrder): void {
   const wanted = new Map<ProductRecord, number>();
   for (const line of order.lines) wanted.set(line.product, (wanted.get(line.product) ?? 0) + line.qty);
   for (const [product, qty] of wanted) {
     if (!product.track_inventory) continue;
     const available = product.is_serialized
-      ? inStockUnits(core, product.id, order.locationId).length
-      : availableAt(core, product.id, order.locationId);
+      ? inStockUnits(world, product.id, order.locationId).length
+      : availableAt(world, product.id, order.locationId);
     if (available < qty) {
       throw apiError('INSUFFICIENT_STOCK', `Only ${available} of ${product.sku} available`, {
         sku: product.sku,
@@ -66,13 +66,13 @@ export function checkStock(core: SandboxCore, order: NewProductOrder): void {
  * hold). Every check has passed.
  */
 export function placeOrder(
-  core: SandboxCore,
+  world: SandboxWorld,
   input: NewProductOrder,
   event: 'order.created' | 'sale.completed',
 ): OrderRecord {
-  const now = core.clock.iso();
+  const now = world.clock.iso();
   const customer =
-    input.customerId === null ? null : (core.state.shop.customers.get(input.customerId) ?? null);
+    input.customerId === null ? null : (world.state.shop.customers.get(input.customerId) ?? null);
   const lines = input.lines.map((line) => ({
     type: 'product',
     product_id: line.product.id,
@@ -83,7 +83,7 @@ export function placeOrder(
   }));
   const subtotal = lines.reduce((total, line) => total + line.total_cents, 0);
   const transfer = input.lines.some((line) => isTransferItem(line.product));
-  const order = core.state.orders.orders.insert((id) => ({
+  const order = world.state.orders.orders.insert((id) => ({
     object: 'order',
     id,
     number: `R-${String(10_000 + id)}`,
@@ -101,13 +101,13 @@ export function placeOrder(
     created_at: now,
     updated_at: now,
   }));
-  core.events.record(event, order);
-  for (const line of input.lines) takeStock(core, order, line, input.status);
+  world.events.record(event, order);
+  for (const line of input.lines) takeStock(world, order, line, input.status);
   return order;
 }
 
 function takeStock(
-  core: SandboxCore,
+  world: SandboxWorld,
   order: OrderRecord,
   line: ProductLine,
   status: 'completed' | 'held',
@@ -116,13 +116,13 @@ function takeStock(
   if (!product.track_inventory) return;
   const hold = status === 'held' || isTransferItem(product);
   if (product.is_serialized) {
-    for (const unit of inStockUnits(core, product.id, order.location_id).slice(0, line.qty)) {
+    for (const unit of inStockUnits(world, product.id, order.location_id).slice(0, line.qty)) {
       unit.status = hold ? 'held' : 'sold';
-      touch(unit, core.clock.nowMs());
-      core.state.inventory.unitOrders.set(unit.id, order.id);
+      touch(unit, world.clock.nowMs());
+      world.state.inventory.unitOrders.set(unit.id, order.id);
     }
   }
-  moveStock(core, {
+  moveStock(world, {
     product,
     locationId: order.location_id,
     onHandDelta: hold ? 0 : -line.qty,
@@ -132,10 +132,10 @@ function takeStock(
 }
 
 /** Whether the order has a return against it (part or all of it refunded). */
-export function isRefunded(core: SandboxCore, order: OrderRecord): boolean {
+export function isRefunded(world: SandboxWorld, order: OrderRecord): boolean {
   return (
     order.status === 'refunded' ||
-    core.state.returns.returns.find((row) => row.order_id === order.id) !== undefined
+    world.state.returns.returns.find((row) => row.order_id === order.id) !== undefined
   );
 }
 
@@ -144,26 +144,26 @@ export function isRefunded(core: SandboxCore, order: OrderRecord): boolean {
  * voided, its stock comes back (reason void; a held order's reservation is released) and sale.voided
  * fires.
  */
-export function voidOrder(core: SandboxCore, order: OrderRecord): OrderRecord {
+export function voidOrder(world: SandboxWorld, order: OrderRecord): OrderRecord {
   if (order.status === 'voided') throw apiError('ALREADY_VOIDED', `Order ${order.number} is already voided`);
-  if (isRefunded(core, order)) {
+  if (isRefunded(world, order)) {
     throw apiError('SALE_REFUNDED', `Order ${order.number} was refunded and cannot be voided`);
   }
   const products = order.lines.map((line) =>
-    line.product_id === null ? undefined : core.state.catalog.products.get(line.product_id),
+    line.product_id === null ? undefined : world.state.catalog.products.get(line.product_id),
   );
   if (products.some((product) => product?.is_firearm)) {
     throw apiError('FIREARM_ORDER', 'Orders with firearm lines cannot be voided through the API');
   }
   const held = order.status === 'held';
   order.status = 'voided';
-  touch(order, core.clock.nowMs());
-  core.events.record('sale.voided', order);
+  touch(order, world.clock.nowMs());
+  world.events.record('sale.voided', order);
   for (const [index, line] of order.lines.entries()) {
     const product = products[index];
     if (!product?.track_inventory) continue;
-    if (product.is_serialized) releaseUnits(core, order, product.id);
-    moveStock(core, {
+    if (product.is_serialized) releaseUnits(world, order, product.id);
+    moveStock(world, {
       product,
       locationId: order.location_id,
       onHandDelta: held ? 0 : line.qty,
@@ -174,13 +174,13 @@ export function voidOrder(core: SandboxCore, order: OrderRecord): OrderRecord {
   return order;
 }
 
-function releaseUnits(core: SandboxCore, order: OrderRecord, productId: number): void {
-  const { units, unitOrders } = core.state.inventory;
+function releaseUnits(world: SandboxWorld, order: OrderRecord, productId: number): void {
+  const { units, unitOrders } = world.state.inventory;
   for (const unit of units.filter(
     (row) => row.product_id === productId && unitOrders.get(row.id) === order.id,
   )) {
     unit.status = 'in_stock';
-    touch(unit, core.clock.nowMs());
+    touch(unit, world.clock.nowMs());
     unitOrders.delete(unit.id);
   }
 }
@@ -204,12 +204,12 @@ export interface ApiOrderRequest {
  * then the order is placed (order.created, stock moves).
  */
 export function createApiOrder(
-  core: SandboxCore,
+  world: SandboxWorld,
   input: ApiOrderRequest,
 ): { order: OrderRecord; replayed: boolean } {
   const { locationId, customerId, status, externalReference } = input;
   if (externalReference !== null) {
-    const existing = core.state.orders.orders.find((row) => row.external_reference === externalReference);
+    const existing = world.state.orders.orders.find((row) => row.external_reference === externalReference);
     // Natural idempotency: the same API order again (200); another channel's order with it is a conflict.
     if (existing?.source === 'api') return { order: existing, replayed: true };
     if (existing) {
@@ -220,19 +220,19 @@ export function createApiOrder(
     }
   }
   const problems: Record<string, string[]> = {};
-  if (customerId !== null && !core.state.shop.customers.get(customerId))
+  if (customerId !== null && !world.state.shop.customers.get(customerId))
     problems.customer_id = ['is not a customer of this shop'];
   const productLines = input.lines.map((line, index) => {
-    const product = productBySku(core, line.sku);
+    const product = productBySku(world, line.sku);
     if (!product) problems[`lines[${index}].sku`] = ['no product has this SKU'];
     return {
       product: product!,
       qty: line.qty,
-      unitPriceCents: line.unitCents ?? (product ? effectivePrice(product, core.clock.nowMs()) : 0),
+      unitPriceCents: line.unitCents ?? (product ? effectivePrice(product, world.clock.nowMs()) : 0),
     };
   });
   if (Object.keys(problems).length > 0) throw invalidReference(problems);
   const order = { locationId, customerId, lines: productLines, status, source: 'api', externalReference };
-  checkStock(core, order);
-  return { order: placeOrder(core, order, 'order.created'), replayed: false };
+  checkStock(world, order);
+  return { order: placeOrder(world, order, 'order.created'), replayed: false };
 }

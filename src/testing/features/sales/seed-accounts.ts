@@ -74,8 +74,8 @@ const INVOICES: readonly InvoiceSeed[] = [
  * return settled in store credit, customer 1 issued then spent, customer 11 adjusted.
  */
 export function seedAccounts(context: SeedContext): void {
-  const { core } = context;
-  const { accounts } = core.state;
+  const { world } = context;
+  const { accounts } = world.state;
   const opened = isoAt(context, -300 * DAY_MS);
   for (const [customerId, limit] of [
     [2, 100_000],
@@ -130,9 +130,9 @@ function payment(
   cardMode: 'terminal' | 'link' | null,
   daysAgo: number,
 ): void {
-  const { core } = context;
+  const { world } = context;
   const at = isoAt(context, -daysAgo * DAY_MS);
-  const record = core.state.accounts.payments.insert((id) => ({
+  const record = world.state.accounts.payments.insert((id) => ({
     object: 'account_payment',
     id,
     number: `AP-${String(3000 + id)}`,
@@ -151,8 +151,8 @@ function payment(
     received_at: at,
     created_at: at,
   }));
-  if (cardMode === null || !core.state.shop.settings.cardProcessing) return;
-  const card = insertCardTransaction(core, {
+  if (cardMode === null || !world.state.shop.settings.cardProcessing) return;
+  const card = insertCardTransaction(world, {
     kind: 'charge',
     // A pay link emailed with an invoice pays through purpose invoice_link; a counter payment is account_payment.
     purpose: cardMode === 'link' ? 'invoice_link' : 'account_payment',
@@ -179,7 +179,7 @@ function credit(
   note: string,
   daysAgo: number,
 ): void {
-  const { creditEntries } = context.core.state.accounts;
+  const { creditEntries } = context.world.state.accounts;
   const previous = creditEntries.filter((entry) => entry.customer_id === customerId).at(-1);
   creditEntries.insert((id) => ({
     object: 'store_credit_entry',

@@ -14,10 +14,10 @@ const AMEX = { brand: 'amex', last4: '0005' };
  * attached: the clock reverses it 10 minutes after the sandbox starts.
  */
 export function seedCardTransactions(context: SeedContext, orders: SeededOrders): void {
-  const { core, nowMs } = context;
-  if (!core.state.shop.settings.cardProcessing) return;
+  const { world, nowMs } = context;
+  if (!world.state.shop.settings.cardProcessing) return;
   const sale = (days: number, input: Partial<NewCardTransaction> & Pick<NewCardTransaction, 'status'>) =>
-    insertCardTransaction(core, {
+    insertCardTransaction(world, {
       kind: 'charge',
       purpose: 'sale',
       mode: 'terminal',

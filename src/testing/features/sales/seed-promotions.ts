@@ -95,7 +95,7 @@ const COUPONS: readonly CouponSeed[] = [
 
 /** Gift certificates in every status with their balance history, and coupons (shop-wide and per location). */
 export function seedPromotions(context: SeedContext): void {
-  const { promotions } = context.core.state;
+  const { promotions } = context.world.state;
   const today = dateOf(context.nowMs);
   for (const [index, seed] of CERTIFICATES.entries()) {
     const issued = isoAt(context, -(90 - index * 10) * DAY_MS);
@@ -127,7 +127,7 @@ export function seedPromotions(context: SeedContext): void {
         created_at: step === 0 ? issued : isoAt(context, -(30 - step * 5) * DAY_MS),
       }));
     }
-    scheduleExpiry(context.core, certificate);
+    scheduleExpiry(context.world, certificate);
   }
   for (const [index, seed] of COUPONS.entries()) {
     const created = isoAt(context, -(60 - index * 7) * DAY_MS);

@@ -1,21 +1,21 @@
-import type { SandboxCore } from '../../core.js';
 import { DAY_MS, HOUR_MS, isoAt, type SeedContext } from '../../seed/context.js';
+import type { SandboxWorld } from '../../world.js';
 import { HELD_GLOCK_UNIT } from '../inventory/seed.js';
 import type { ReturnLineRecord, ReturnRecord } from '../returns/state.js';
 import type { OrderLine, OrderRecord } from './orders-state.js';
 
 /** An order written straight into state (seeds record no events and move no stock: levels already agree). */
 export function insertSeedOrder(
-  core: SandboxCore,
+  world: SandboxWorld,
   order: Pick<
     OrderRecord,
     'status' | 'source' | 'location_id' | 'customer_id' | 'external_reference' | 'lines' | 'created_at'
   >,
 ): OrderRecord {
   const customer =
-    order.customer_id === null ? null : (core.state.shop.customers.get(order.customer_id) ?? null);
+    order.customer_id === null ? null : (world.state.shop.customers.get(order.customer_id) ?? null);
   const subtotal = order.lines.reduce((total, line) => total + line.total_cents, 0);
-  return core.state.orders.orders.insert((id) => ({
+  return world.state.orders.orders.insert((id) => ({
     object: 'order',
     id,
     number: `R-${String(10_000 + id)}`,
@@ -29,8 +29,8 @@ export function insertSeedOrder(
 }
 
 /** A product line of catalog product `productId`. */
-export function productLine(core: SandboxCore, productId: number, qty: number): OrderLine {
-  const product = core.state.catalog.products.get(productId)!;
+export function productLine(world: SandboxWorld, productId: number, qty: number): OrderLine {
+  const product = world.state.catalog.products.get(productId)!;
   return {
     type: 'product',
     product_id: product.id,
@@ -57,7 +57,7 @@ export interface SeededOrders {
  * returns of both sources.
  */
 export function seedSales(context: SeedContext): SeededOrders {
-  const { core } = context;
+  const { world } = context;
   const at = (days: number, hours = 0) => isoAt(context, -days * DAY_MS - hours * HOUR_MS);
   const order = (
     locationId: number,
@@ -66,7 +66,7 @@ export function seedSales(context: SeedContext): SeededOrders {
     created: string,
     extra: Partial<OrderRecord> = {},
   ) =>
-    insertSeedOrder(core, {
+    insertSeedOrder(world, {
       status: 'completed',
       source: 'pos',
       location_id: locationId,
@@ -77,32 +77,32 @@ export function seedSales(context: SeedContext): SeededOrders {
       ...extra,
     });
   const orders: SeededOrders = {
-    refunded: order(1, 1, [productLine(core, 1, 2), productLine(core, 4, 1)], at(12, 3)),
-    voidable: order(1, 2, [productLine(core, 3, 1)], at(0, 2)),
-    firearm: order(1, 3, [productLine(core, 8, 1)], at(2, 5), { status: 'awaiting_transfer' }),
-    voided: order(2, 4, [productLine(core, 6, 1)], at(6, 1), { status: 'voided' }),
-    storefront: order(1, 5, [productLine(core, 2, 1)], at(3, 8), {
+    refunded: order(1, 1, [productLine(world, 1, 2), productLine(world, 4, 1)], at(12, 3)),
+    voidable: order(1, 2, [productLine(world, 3, 1)], at(0, 2)),
+    firearm: order(1, 3, [productLine(world, 8, 1)], at(2, 5), { status: 'awaiting_transfer' }),
+    voided: order(2, 4, [productLine(world, 6, 1)], at(6, 1), { status: 'voided' }),
+    storefront: order(1, 5, [productLine(world, 2, 1)], at(3, 8), {
       source: 'storefront',
       external_reference: 'SHOP-1001',
     }),
-    creditReturn: order(2, 6, [productLine(core, 5, 1)], at(20, 4)),
+    creditReturn: order(2, 6, [productLine(world, 5, 1)], at(20, 4)),
   };
-  core.state.inventory.unitOrders.set(HELD_GLOCK_UNIT, orders.firearm.id);
+  world.state.inventory.unitOrders.set(HELD_GLOCK_UNIT, orders.firearm.id);
   seedReturns(context, orders);
   return orders;
 }
 
 function returnLine(
-  core: SandboxCore,
+  world: SandboxWorld,
   productId: number,
   qty: number,
   orderLineId: number | null,
   condition: 'restock' | 'damaged',
 ): ReturnLineRecord {
-  const product = core.state.catalog.products.get(productId)!;
+  const product = world.state.catalog.products.get(productId)!;
   return {
     object: 'return_line',
-    id: ++core.state.returns.lineIds.last,
+    id: ++world.state.returns.lineIds.last,
     order_line_id: orderLineId,
     product_id: product.id,
     sku: product.sku,
@@ -121,9 +121,9 @@ type ReturnSeed = Omit<
   'object' | 'id' | 'number' | 'items_cents' | 'tax_cents' | 'total_cents'
 >;
 
-function insertReturn(core: SandboxCore, seed: ReturnSeed): ReturnRecord {
+function insertReturn(world: SandboxWorld, seed: ReturnSeed): ReturnRecord {
   const items = seed.lines.reduce((total, line) => total + line.line_total_cents, 0);
-  return core.state.returns.returns.insert((id) => ({
+  return world.state.returns.returns.insert((id) => ({
     object: 'return',
     id,
     number: `RT-${String(2000 + id)}`,
@@ -139,8 +139,8 @@ function insertReturn(core: SandboxCore, seed: ReturnSeed): ReturnRecord {
  * order_line_id numbers the line within its order (1-based): a guess at a field the reference only names.
  */
 function seedReturns(context: SeedContext, orders: SeededOrders): void {
-  const { core } = context;
-  insertReturn(core, {
+  const { world } = context;
+  insertReturn(world, {
     source: 'sale',
     order_id: orders.refunded.id,
     storefront_order_id: null,
@@ -150,10 +150,10 @@ function seedReturns(context: SeedContext, orders: SeededOrders): void {
     refund_tender: 'card',
     restock_fee_cents: 0,
     reason: 'Bought the wrong size',
-    lines: [returnLine(core, 4, 1, 2, 'restock')],
+    lines: [returnLine(world, 4, 1, 2, 'restock')],
     created_at: isoAt(context, -10 * DAY_MS),
   });
-  insertReturn(core, {
+  insertReturn(world, {
     source: 'sale',
     order_id: orders.creditReturn.id,
     storefront_order_id: null,
@@ -163,10 +163,10 @@ function seedReturns(context: SeedContext, orders: SeededOrders): void {
     refund_tender: 'store_credit',
     restock_fee_cents: 0,
     reason: 'Case arrived cracked',
-    lines: [returnLine(core, 5, 1, 1, 'damaged')],
+    lines: [returnLine(world, 5, 1, 1, 'damaged')],
     created_at: isoAt(context, -18 * DAY_MS),
   });
-  insertReturn(core, {
+  insertReturn(world, {
     source: 'online',
     order_id: null,
     storefront_order_id: 'SF-88123',
@@ -176,10 +176,10 @@ function seedReturns(context: SeedContext, orders: SeededOrders): void {
     refund_tender: 'original_payment',
     restock_fee_cents: 500,
     reason: 'Ordered two boxes by mistake',
-    lines: [returnLine(core, 2, 2, null, 'restock')],
+    lines: [returnLine(world, 2, 2, null, 'restock')],
     created_at: isoAt(context, -4 * DAY_MS),
   });
-  insertReturn(core, {
+  insertReturn(world, {
     source: 'online',
     order_id: null,
     storefront_order_id: 'SF-88140',
@@ -189,7 +189,7 @@ function seedReturns(context: SeedContext, orders: SeededOrders): void {
     refund_tender: 'none',
     restock_fee_cents: 0,
     reason: 'Exchanged for tinted lenses',
-    lines: [returnLine(core, 7, 1, null, 'restock')],
+    lines: [returnLine(world, 7, 1, null, 'restock')],
     created_at: isoAt(context, -1 * DAY_MS),
   });
 }

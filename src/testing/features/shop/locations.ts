@@ -1,7 +1,7 @@
-import type { SandboxCore } from '../../core.js';
 import { apiError, notFound } from '../../errors.js';
 import type { LocationRecord } from '../../state/shop.js';
 import { touch } from '../../state/stamps.js';
+import type { SandboxWorld } from '../../world.js';
 import { type Actor, canSeeLocation } from '../actor.js';
 
 /** The only fields a location's API update may change (reference section 4). */
@@ -11,8 +11,8 @@ export const WRITABLE_LOCATION_FIELDS = ['phone', 'email', 'business_hours'] as 
 export type LocationChanges = Partial<Record<(typeof WRITABLE_LOCATION_FIELDS)[number], string>>;
 
 /** The location, or 404 NOT_FOUND when it does not exist or the actor cannot see it. */
-export function findLocation(core: SandboxCore, actor: Actor, id: number): LocationRecord {
-  const location = core.state.shop.locations.get(id);
+export function findLocation(world: SandboxWorld, actor: Actor, id: number): LocationRecord {
+  const location = world.state.shop.locations.get(id);
   if (!location || !canSeeLocation(actor, location.id)) throw notFound('location');
   return location;
 }
@@ -31,7 +31,7 @@ export function refuseUnwritableLocationFields(fields: readonly string[]): void 
 
 /** Applies the changes; only a real change stamps the location and fires location.updated. */
 export function updateLocation(
-  core: SandboxCore,
+  world: SandboxWorld,
   location: LocationRecord,
   changes: LocationChanges,
 ): LocationRecord {
@@ -43,8 +43,8 @@ export function updateLocation(
   const changed = WRITABLE_LOCATION_FIELDS.some((field) => next[field] !== location[field]);
   if (changed) {
     Object.assign(location, next);
-    touch(location, core.clock.nowMs());
-    core.events.record('location.updated', location, location.id);
+    touch(location, world.clock.nowMs());
+    world.events.record('location.updated', location, location.id);
   }
   return location;
 }

@@ -1,10 +1,10 @@
-import type { SandboxCore } from '../../../core.js';
 import { findVisible } from '../../../http/access.js';
 import { FieldReader, pathId } from '../../../http/fields.js';
 import { listRoute } from '../../../http/list.js';
 import { routeFor } from '../../../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../../../http/route.js';
 import type { CustomerRecord } from '../../../state/shop.js';
+import type { SandboxWorld } from '../../../world.js';
 import { bookLanes, bookSession, type Guest } from '../booking.js';
 import * as reservations from '../reservations.js';
 import type { RangeReservationRecord } from '../state.js';
@@ -21,14 +21,14 @@ function readContact(reader: FieldReader): Guest['contact'] {
 }
 
 /** Reads customer_id / customer / contact; an unknown customer_id is 400 (reference section 4). */
-function readGuest(core: SandboxCore, reader: FieldReader): Guest {
+function readGuest(world: SandboxWorld, reader: FieldReader): Guest {
   const customerId = reader.integer('customer_id');
   const customer = reader.object('customer');
   const contact = readContact(reader);
   let existing: CustomerRecord | null = null;
   let create: Guest['create'] = null;
   if (customerId !== undefined) {
-    existing = core.state.shop.customers.get(customerId) ?? null;
+    existing = world.state.shop.customers.get(customerId) ?? null;
     if (!existing) reader.fail('customer_id', 'is not a customer of this shop');
   } else if (customer) {
     const email = customer.string('email', { required: true });
@@ -36,7 +36,7 @@ function readGuest(core: SandboxCore, reader: FieldReader): Guest {
     const last = customer.string('last_name');
     const phone = customer.string('phone');
     const match = email
-      ? core.state.shop.customers.find((row) => row.email.toLowerCase() === email.toLowerCase())
+      ? world.state.shop.customers.find((row) => row.email.toLowerCase() === email.toLowerCase())
       : undefined;
     if (match) existing = match;
     else if (email) {
@@ -106,7 +106,7 @@ function create(context: RouteContext) {
  */
 function transition(
   operationId: 'range.reservations.checkIn' | 'range.reservations.markNoShow',
-  apply: (core: SandboxCore, reservation: RangeReservationRecord) => void,
+  apply: (world: SandboxWorld, reservation: RangeReservationRecord) => void,
 ): RouteDefinition {
   return {
     ...routeFor(operationId),

@@ -46,7 +46,7 @@ function issue(context: RouteContext) {
 }
 
 type Move = (
-  core: RouteContext['sandbox'],
+  world: RouteContext['sandbox'],
   certificate: GiftCertificateRecord,
   amountCents: number,
   note: string | null,
@@ -68,7 +68,7 @@ function balanceMove(move: Move, signed = false) {
 }
 
 function statusChange(
-  change: (core: RouteContext['sandbox'], row: GiftCertificateRecord) => GiftCertificateRecord,
+  change: (world: RouteContext['sandbox'], row: GiftCertificateRecord) => GiftCertificateRecord,
 ) {
   return (context: RouteContext) => ok({ ...change(context.sandbox, certificateAt(context)) });
 }

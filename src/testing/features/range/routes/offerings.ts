@@ -5,7 +5,7 @@ import type { RangeClassRecord, RangeResourceRecord, RangeSessionRecord } from '
 const DAY_MS = 86_400_000;
 
 /** GET /v1/range/resources, /classes and /sessions. */
-export const rangeCatalogRoutes: readonly RouteDefinition[] = [
+export const rangeOfferingRoutes: readonly RouteDefinition[] = [
   listRoute<RangeResourceRecord>('range.resources.list', {
     rows: (sandbox) => sandbox.state.range.resources,
     params: [

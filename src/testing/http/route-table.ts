@@ -11,8 +11,8 @@ interface CompiledRoute {
   readonly segments: readonly string[];
 }
 
-/** A tiny path router: literal segments and `{name}` placeholders, nothing else. */
-export class Router {
+/** A tiny path routeTable: literal segments and `{name}` placeholders, nothing else. */
+export class RouteTable {
   private readonly routes: CompiledRoute[];
 
   constructor(routes: readonly RouteDefinition[]) {

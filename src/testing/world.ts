@@ -16,7 +16,7 @@ import { createState, type SandboxState } from './state/index.js';
  * Everything one sandbox holds: route handlers, register actions and seeders all work on it.
  * Nothing here is public; `Sandbox` (sandbox.ts) is the partner-facing wrapper.
  */
-export interface SandboxCore {
+export interface SandboxWorld {
   readonly options: ResolvedOptions;
   readonly clock: SandboxClock;
   /**
@@ -38,8 +38,8 @@ export interface SandboxCore {
   readonly activity: ActivityLog;
 }
 
-/** Builds an empty core; seeding fills its state. */
-export function createCore(options: ResolvedOptions): SandboxCore {
+/** Builds an empty world; seeding fills its state. */
+export function createCore(options: ResolvedOptions): SandboxWorld {
   const clock = new SandboxClock(options.now, options.clock, options.clockSpeed);
   const random = new SeededRandom(options.seed);
   const state = createState({
