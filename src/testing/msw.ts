@@ -46,7 +46,7 @@ function loadHttp(): typeof mswHttp {
 }
 
 /**
- * msw handlers answering every request under `baseUrl` with the simulator world. A network fault
+ * msw handlers answering every request under `baseUrl` with the sandbox. A network fault
  * (`faults.next({ reset: true })`) is `Response.error()`, which msw turns into a network error.
  */
 export function createHandlers(

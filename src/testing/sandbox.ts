@@ -60,7 +60,7 @@ export class Sandbox {
     this.faults = this.world.faults;
   }
 
-  /** The simulator world: a web Request in, a Response out (`Response.error()` for a dropped connection). */
+  /** The whole sandbox as one function: a web Request in, a Response out (`Response.error()` for a dropped connection). */
   handle = (request: Request, info?: ClientInfo): Promise<Response> =>
     handleRequest(this.world, this.routeTable, request, info);
 

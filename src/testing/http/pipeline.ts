@@ -29,7 +29,7 @@ const SUBSCRIPTION_CODES: Record<string, ErrorCode> = {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The simulator world: one web Request in, one Response out. msw handlers, the HTTP server and
+ * The sandbox as one function: one web Request in, one Response out. msw handlers, the HTTP server and
  * `sandbox.fetch` all call this. A network fault is returned as `Response.error()`.
  */
 export async function handleRequest(

@@ -344,7 +344,7 @@ export function signUpByApi(
       membership_id: current.id,
     });
   }
-  // The reference names MEMBERSHIP_FULL without status or condition; the world's reading: more people
+  // The reference names MEMBERSHIP_FULL without status or condition; the sandbox's reading: more people
   // than the plan's max_members, answered 409 like the other conflicts with existing state.
   if (people.length > plan.max_members) {
     throw apiError('MEMBERSHIP_FULL', `The plan ${plan.name} takes at most ${plan.max_members} members`, {
