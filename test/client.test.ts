@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
-import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ShopClient } from '../src/client.js';
 import { ParamsValidationError, ShopError } from '../src/core/errors/index.js';
@@ -10,8 +9,7 @@ import {
   API_KEY,
   BASE_URL,
   createReservation,
-  ok,
-  reservation,
+  recordRequests,
   retrieveReservation,
   testClient,
   useMswServer,
@@ -19,25 +17,13 @@ import {
 
 const server = useMswServer();
 
-/** Answers every reservation retrieve and records the request that reached the server. */
-function recordRetrieve(): Request[] {
-  const seen: Request[] = [];
-  server.use(
-    http.all('*', ({ request }) => {
-      seen.push(request);
-      return HttpResponse.json(ok(reservation(1)));
-    }),
-  );
-  return seen;
-}
-
 afterEach(() => vi.unstubAllEnvs());
 
 describe('new ShopClient(options)', () => {
   it('takes the key and base URL from SHOP_API_KEY and SHOP_API_BASE_URL when options leave them out', async () => {
     vi.stubEnv('SHOP_API_KEY', 'sk_from_env');
     vi.stubEnv('SHOP_API_BASE_URL', 'http://127.0.0.1:4010');
-    const seen = recordRetrieve();
+    const seen = recordRequests(server);
     await new ShopClient({ logLevel: 'off' }).request(retrieveReservation, { path: { id: 1 } });
     expect(seen[0]?.url).toBe('http://127.0.0.1:4010/v1/range/reservations/1');
     expect(seen[0]?.headers.get('authorization')).toBe('Bearer sk_from_env');
@@ -87,7 +73,7 @@ describe('new ShopClient(options)', () => {
     ['http://127.0.0.1:4010/v1/', 'http://127.0.0.1:4010/v1/range/reservations/7'],
     ['http://127.0.0.1:4010/shop-proxy/v1', 'http://127.0.0.1:4010/shop-proxy/v1/range/reservations/7'],
   ])('adds /v1 to base URL %s exactly once', async (baseUrl, expected) => {
-    const seen = recordRetrieve();
+    const seen = recordRequests(server);
     await testClient({ baseUrl }).request(retrieveReservation, { path: { id: 7 } });
     expect(seen[0]?.url).toBe(expected);
   });
@@ -95,7 +81,7 @@ describe('new ShopClient(options)', () => {
 
 describe('request headers', () => {
   it('sends the bearer key, JSON Accept and a User-Agent naming the SDK version and the runtime', async () => {
-    const seen = recordRetrieve();
+    const seen = recordRequests(server);
     await testClient().request(retrieveReservation, { path: { id: 1 } });
     const headers = seen[0]?.headers;
     expect(headers?.get('authorization')).toBe(`Bearer ${API_KEY}`);
@@ -114,14 +100,14 @@ describe('request headers', () => {
   });
 
   it('sends Content-Type: application/json with a JSON body', async () => {
-    const seen = recordRetrieve();
+    const seen = recordRequests(server);
     await testClient().request(createReservation, { body: { party_size: 2 } });
     expect(seen[0]?.headers.get('content-type')).toBe('application/json');
     expect(await seen[0]?.json()).toEqual({ party_size: 2 });
   });
 
   it('merges the caller headers last, whatever their case', async () => {
-    const seen = recordRetrieve();
+    const seen = recordRequests(server);
     await testClient().request(
       retrieveReservation,
       { path: { id: 1 } },
@@ -132,7 +118,7 @@ describe('request headers', () => {
   });
 
   it('leaves a caller header given as undefined out instead of dropping the others', async () => {
-    const seen = recordRetrieve();
+    const seen = recordRequests(server);
     await testClient().request(
       retrieveReservation,
       { path: { id: 1 } },
@@ -143,7 +129,7 @@ describe('request headers', () => {
   });
 
   it('refuses a header value fetch would refuse, with a typed error and nothing sent', async () => {
-    const seen = recordRetrieve();
+    const seen = recordRequests(server);
     const call = testClient().request(
       retrieveReservation,
       { path: { id: 1 } },
@@ -156,7 +142,7 @@ describe('request headers', () => {
 
 describe('request headers beyond a plain record', () => {
   it('refuses a value outside Latin-1 locally, as ParamsValidationError, instead of a retried ConnectionError', async () => {
-    const seen = recordRetrieve();
+    const seen = recordRequests(server);
     const call = testClient().request(
       retrieveReservation,
       { path: { id: 1 } },
@@ -172,7 +158,7 @@ describe('request headers beyond a plain record', () => {
   });
 
   it('takes a Headers instance and an array of pairs, as fetch does', async () => {
-    const seen = recordRetrieve();
+    const seen = recordRequests(server);
     const shop = testClient();
     await shop.request(
       retrieveReservation,
@@ -185,7 +171,7 @@ describe('request headers beyond a plain record', () => {
   });
 
   it('removes a default header the caller sets to undefined or null', async () => {
-    const seen = recordRetrieve();
+    const seen = recordRequests(server);
     await testClient().request(
       retrieveReservation,
       { path: { id: 1 } },
@@ -197,7 +183,7 @@ describe('request headers beyond a plain record', () => {
   });
 
   it('refuses headers of a shape fetch does not take, saying which shapes it does', async () => {
-    const seen = recordRetrieve();
+    const seen = recordRequests(server);
     const error = await testClient()
       .request(retrieveReservation, { path: { id: 1 } }, { headers: 'x-a: 1' as never })
       .catch((e: unknown) => e);
@@ -209,7 +195,7 @@ describe('request headers beyond a plain record', () => {
 
 describe('each request gets its own headers', () => {
   it('does not let a custom fetch that mutates the request headers change later requests or retries', async () => {
-    const seen = recordRetrieve();
+    const seen = recordRequests(server);
     let calls = 0;
     // ky hands fetch a Request; its headers are mutable.
     const mutatingFetch: FetchLike = (input, init) => {

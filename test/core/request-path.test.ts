@@ -1,8 +1,3 @@
-// The request path's single rules (issue 22, section 3): Authorization is set in one place by one rule,
-// whatever kind of key; the options with bounds are checked by one checker, whether the client, a derived
-// client or one call is given them; the answer of a hand-written operation is its schema's output; and
-// the SDK's test-only back-off is no field of the public ClientOptions.
-import { HttpResponse, http } from 'msw';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import type { ClientOptions } from '../../src/client.js';
@@ -14,27 +9,14 @@ import type { ShopClient } from '../../src/index.js';
 import {
   API_KEY,
   listReservations,
-  ok,
+  recordRequests,
   rejection,
-  reservation,
   retrieveReservation,
   testClient,
   useMswServer,
 } from './support.js';
 
 const server = useMswServer();
-
-/** Answers every request with one reservation and records what reached the server. */
-function record(): Request[] {
-  const seen: Request[] = [];
-  server.use(
-    http.all('*', ({ request }) => {
-      seen.push(request);
-      return HttpResponse.json(ok(reservation(1)));
-    }),
-  );
-  return seen;
-}
 
 const KEYS = [
   ['a string key', API_KEY],
@@ -46,13 +28,13 @@ describe.each(KEYS)('Authorization with %s', (_kind, apiKey) => {
     shop.request(retrieveReservation, { path: { id: 1 } }, headers === undefined ? undefined : { headers });
 
   it('sends the key as a bearer token', async () => {
-    const seen = record();
+    const seen = recordRequests(server);
     await retrieve(testClient({ apiKey }));
     expect(seen[0]?.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
   });
 
   it("sends a call's own Authorization instead, and none when the call removes it", async () => {
-    const seen = record();
+    const seen = recordRequests(server);
     const shop = testClient({ apiKey });
     await retrieve(shop, { Authorization: 'Basic cGFydG5lcg==' });
     await retrieve(shop, { authorization: null });
@@ -65,7 +47,7 @@ describe.each(KEYS)('Authorization with %s', (_kind, apiKey) => {
   });
 
   it('sends an Authorization from defaultHeaders or withOptions headers instead of the key', async () => {
-    const seen = record();
+    const seen = recordRequests(server);
     const shop = testClient({ apiKey, defaultHeaders: { authorization: 'Custom default' } });
     await retrieve(shop);
     await retrieve(testClient({ apiKey }).withOptions({ headers: { authorization: 'Custom derived' } }));
@@ -76,7 +58,7 @@ describe.each(KEYS)('Authorization with %s', (_kind, apiKey) => {
   });
 
   it("sends a derived client's own key over an Authorization its parent's defaultHeaders hold", async () => {
-    const seen = record();
+    const seen = recordRequests(server);
     const parent = testClient({ apiKey, defaultHeaders: { authorization: 'Custom default' } });
     await retrieve(parent.withOptions({ apiKey: 'sk_test_child_key_42' }));
     expect(seen[0]?.headers.get('authorization')).toBe('Bearer sk_test_child_key_42');
@@ -95,7 +77,7 @@ describe('one checker for the options with bounds', () => {
   it.each(REFUSED)(
     'refuses %s = %j alike for the client, a derived client and one call',
     async (name, value, problem) => {
-      const seen = record();
+      const seen = recordRequests(server);
       const bad = { [name]: value } as never;
       expect(() => testClient(bad)).toThrow(new ShopError(`new ShopClient(): ${name} ${problem}`));
       expect(() => testClient().withOptions(bad)).toThrow(
@@ -109,7 +91,7 @@ describe('one checker for the options with bounds', () => {
   );
 
   it('refuses the client-only bounds at construction and a list call’s maxPages before sending', async () => {
-    const seen = record();
+    const seen = recordRequests(server);
     expect(() => testClient({ maxRetryAfterSeconds: -1 })).toThrow(
       'new ShopClient(): maxRetryAfterSeconds must be a number of seconds from 0 to 2147483, got -1',
     );
@@ -143,7 +125,7 @@ describe("the answer's check", () => {
   });
 
   it("returns a hand-written schema's output: its transforms applied", async () => {
-    record();
+    recordRequests(server);
     const op = defineOperation({
       id: 'widgets.retrieve',
       method: 'GET',

@@ -1,5 +1,6 @@
 // Shared by the transport tests: hand-written operations over a small reservation schema (so the transport
 // is tested without the generated table), an msw server, and a client with millisecond back-off.
+import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { z } from 'zod';
@@ -142,6 +143,18 @@ export function useMswServer(): ReturnType<typeof setupServer> {
   afterEach(() => server.resetHandlers());
   afterAll(() => server.close());
   return server;
+}
+
+/** Answers every request with one reservation and records each request that reached the server. */
+export function recordRequests(server: ReturnType<typeof setupServer>): Request[] {
+  const seen: Request[] = [];
+  server.use(
+    http.all('*', ({ request }) => {
+      seen.push(request);
+      return HttpResponse.json(ok(reservation(1)));
+    }),
+  );
+  return seen;
 }
 
 /** The error a promise rejects with (fails the test when it resolves). */
