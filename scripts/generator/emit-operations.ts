@@ -94,6 +94,8 @@ export function emitOperations(
       pathParams: [${pathParams}],
       /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
       schemas: lazy(${loaderName(group)}, ${quote(op.id)}),
+      /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
+      guards: lazyGuards(${guardsLoaderName(group)}, ${quote(op.id)}),
       pagination: ${op.pagination ? quote(op.pagination) : 'null'},
       successStatus: ${op.successStatus},
       permission: ${op.permission === null ? 'null' : quote(op.permission)},
@@ -146,11 +148,13 @@ ${jsDoc([
 ${groupNames.map((group) => `...${loaderName(group)},\n`).join('')}} as const;
 `;
 
-  const table = `${GENERATED_HEADER}import type { Operation, OperationSchemas } from '${paths.operation}';
+  const table = `${GENERATED_HEADER}import type { Operation, OperationGuards, OperationSchemas } from '${paths.operation}';
 
 ${groupNames
   .map(
-    (group) => `const ${loaderName(group)} = () => import('./operation-schemas.${groupFile(group)}.js');\n`,
+    (group) =>
+      `const ${loaderName(group)} = () => import('./operation-schemas.${groupFile(group)}.js');\n` +
+      `const ${guardsLoaderName(group)} = () => import('./operation-guards.${groupFile(group)}.js');\n`,
   )
   .join('')}
 ${jsDoc([
@@ -165,6 +169,14 @@ ${jsDoc([
     load().then((module) => module.GROUP_SCHEMAS[id]);
 
 ${jsDoc([
+  "A loader of one endpoint's guards from its group's operation-guards.<group>.ts (a chunk of its own, no zod):",
+  'what a call checks its params and answer with; the schemas load only when a guard refuses, to describe why.',
+])}const lazyGuards =
+  (load: () => Promise<{ readonly GROUP_GUARDS: Record<string, OperationGuards> }>, id: string) =>
+  (): Promise<OperationGuards> =>
+    load().then((module) => module.GROUP_GUARDS[id]!);
+
+${jsDoc([
   'Every endpoint of the API, keyed by operationId (the SDK method path). Resources pass an entry to the',
   'transport, which builds the request, checks params and validates the result from the entry alone (its',
   'schemas loaded on the first call).',
@@ -174,6 +186,11 @@ ${entries}} as const satisfies Record<string, Operation>;
 ${jsDoc(['The operationId of any endpoint, e.g. `range.reservations.create`.'])}export type OperationId = keyof typeof operations;
 `;
   return { table, schemas, parts };
+}
+
+/** The identifier of a group's guards loader in operations.ts: `range` -> `rangeGuards`. */
+function guardsLoaderName(group: string): string {
+  return `${group}Guards`;
 }
 
 /** The identifier of a group's loader and of its schemas in operation-schemas.ts: `range` -> `rangeGroup`. */

@@ -96,7 +96,7 @@ export function emitParams(
 }
 
 /** The query parameters as one object schema, each parameter's description carried onto its field. */
-function querySchema(doc: OpenApiDocument, op: OperationModel): SchemaObject {
+export function querySchema(doc: OpenApiDocument, op: OperationModel): SchemaObject {
   const properties: Record<string, SchemaObject> = {};
   const required: string[] = [];
   for (const param of op.query) {

@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { emitErrorCodes, emitEvents, emitEventTypes } from './emit-events.js';
+import { emitGuards } from './emit-guards.js';
 import { emitOperations } from './emit-operations.js';
 import { emitParams } from './emit-params.js';
 import { emitEnums, emitSchemas, type ImportPaths, knownListLookup } from './emit-schemas.js';
@@ -88,6 +89,7 @@ export async function generate(options: GenerateOptions): Promise<Map<string, st
   const schemas = emitSchemas(doc, model.inline, model.events.length > 0, paths, usage);
   const params = emitParams(doc, model.operations, paths, knownListLookup(schemas.enums));
   const operations = emitOperations(model.operations, params.names, paths, schemas.moduleOf);
+  const guards = emitGuards(doc, model.operations, model.inline, model.events.length > 0, schemas.moduleOf);
   const sync = syncModel(doc, model.operations);
   const history = nextHistory(
     options.syncHistoryPath ? await readHistory(options.syncHistoryPath) : { versions: [] },
@@ -102,6 +104,7 @@ export async function generate(options: GenerateOptions): Promise<Map<string, st
     'operations.ts': operations.table,
     'operation-schemas.ts': operations.schemas,
     ...Object.fromEntries(operations.parts),
+    ...Object.fromEntries(guards.files),
     'event-types.ts': emitEventTypes(model.events),
     'events.ts': emitEvents(model.events),
     'error-codes.ts': emitErrorCodes(doc),

@@ -59,8 +59,8 @@ export class ZodEmitter {
   readonly lists = new Set<string>();
 
   constructor(
-    private readonly doc: OpenApiDocument,
-    private readonly options: EmitterOptions,
+    protected readonly doc: OpenApiDocument,
+    protected readonly options: EmitterOptions,
   ) {}
 
   /** The zod expression for `schema`; `path` names it (`['RangeReservation', 'status']`) for hoisted lists. */
@@ -76,7 +76,7 @@ export class ZodEmitter {
     const types = typeList(schema);
     const nullable = types.includes('null') || (schema.enum?.includes(null) ?? false);
     const base = this.nonNull(schema, types, path, depth);
-    return nullable && base !== 'z.unknown()' && base !== 'z.null()' ? `z.nullable(${base})` : base;
+    return nullable && base !== this.unknownForm() && base !== this.nullForm() ? this.nullableOf(base) : base;
   }
 
   /** The `key: expr,` lines of an object's properties, each under its JSDoc. */
@@ -121,14 +121,64 @@ export class ZodEmitter {
 
   private ref(ref: string, path: readonly string[], depth: number): string {
     const name = refName(ref);
-    if (name === ERROR_CODE_COMPONENT) {
-      this.helpers.add('openEnum');
-      this.helpers.add('ERROR_CODES');
-      return 'openEnum(ERROR_CODES)';
-    }
+    if (name === ERROR_CODE_COMPONENT) return this.errorCodeForm();
     if (this.options.mode === 'input') return this.expr(deref(this.doc, { $ref: ref }), path, depth + 1);
     this.refs.add(name);
+    return this.refForm(name);
+  }
+
+  // The forms below print one decision of the methods above; a subclass printing another language (the
+  // plain-TypeScript guards of guard-emitter.ts) overrides them, so both read the spec the same way.
+
+  /** The error-code component: an open enum over the generated error codes. */
+  protected errorCodeForm(): string {
+    this.helpers.add('openEnum');
+    this.helpers.add('ERROR_CODES');
+    return 'openEnum(ERROR_CODES)';
+  }
+
+  /** A named component schema (output mode). */
+  protected refForm(name: string): string {
     return `${name}Schema`;
+  }
+
+  protected unknownForm(): string {
+    return 'z.unknown()';
+  }
+
+  protected nullForm(): string {
+    return 'z.null()';
+  }
+
+  protected nullableOf(base: string): string {
+    return `z.nullable(${base})`;
+  }
+
+  protected unionOf(members: readonly string[]): string {
+    return `z.union([${members.join(', ')}])`;
+  }
+
+  protected literalOf(value: unknown): string {
+    return `z.literal(${literal(value)})`;
+  }
+
+  protected scalarForm(type: 'integer' | 'number' | 'boolean'): string {
+    return type === 'integer' ? 'z.int()' : type === 'number' ? 'z.number()' : 'z.boolean()';
+  }
+
+  protected arrayOf(item: string): string {
+    return `z.array(${item})`;
+  }
+
+  /** `base` (a component's form) with more fields: `allOf: [$ref Base, {more fields}]` in output mode. */
+  protected extendOf(
+    base: string,
+    _baseSchema: SchemaObject,
+    extension: SchemaObject,
+    path: readonly string[],
+    depth: number,
+  ): string {
+    return `z.extend(${base}, {\n${this.fields(extension, path, depth)}})`;
   }
 
   /**
@@ -153,7 +203,7 @@ export class ZodEmitter {
       }
       const base = this.ref(first.$ref, path, depth);
       if (Object.keys(extension.properties!).length === 0) return base;
-      return `z.extend(${base}, {\n${this.fields(extension, path, depth)}})`;
+      return this.extendOf(base, deref(this.doc, first), extension, path, depth);
     }
     return this.object(flattenAllOf(this.doc, schema), path, depth);
   }
@@ -165,12 +215,12 @@ export class ZodEmitter {
     const base =
       rest.length === 1
         ? this.expr(rest[0]!, path, depth + 1)
-        : `z.union([${rest.map((v) => this.expr(v, path, depth + 1)).join(', ')}])`;
-    return nullable ? `z.nullable(${base})` : base;
+        : this.unionOf(rest.map((v) => this.expr(v, path, depth + 1)));
+    return nullable ? this.nullableOf(base) : base;
   }
 
   private nonNull(schema: SchemaObject, types: string[], path: readonly string[], depth: number): string {
-    if (schema.const !== undefined) return `z.literal(${literal(schema.const)})`;
+    if (schema.const !== undefined) return this.literalOf(schema.const);
     const values = schema.enum?.filter((v) => v !== null);
     if (values?.length && values.every((v) => typeof v === 'string')) {
       return this.openEnum(values as string[], false, path);
@@ -180,12 +230,12 @@ export class ZodEmitter {
 
     const concrete = types.filter((t) => t !== 'null');
     if (concrete.length > 1) {
-      return `z.union([${concrete.map((t) => this.ofType(t, schema, path, depth)).join(', ')}])`;
+      return this.unionOf(concrete.map((t) => this.ofType(t, schema, path, depth)));
     }
     if (concrete.length === 1) return this.ofType(concrete[0]!, schema, path, depth);
     if (schema.properties) return this.object(schema, path, depth);
     if (schema.items) return this.array(schema, path, depth);
-    return types.includes('null') ? 'z.null()' : 'z.unknown()';
+    return types.includes('null') ? this.nullForm() : this.unknownForm();
   }
 
   private ofType(type: string, schema: SchemaObject, path: readonly string[], depth: number): string {
@@ -193,11 +243,9 @@ export class ZodEmitter {
       case 'string':
         return this.string(schema.format);
       case 'integer':
-        return 'z.int()';
       case 'number':
-        return 'z.number()';
       case 'boolean':
-        return 'z.boolean()';
+        return this.scalarForm(type);
       case 'array':
         return this.array(schema, path, depth);
       case 'object':
@@ -207,7 +255,7 @@ export class ZodEmitter {
     }
   }
 
-  private string(format: string | undefined): string {
+  protected string(format: string | undefined): string {
     if (format === 'date-time') {
       if (this.options.mode === 'output') return 'z.iso.datetime()';
       this.helpers.add('dateTimeInput');
@@ -221,10 +269,10 @@ export class ZodEmitter {
   private array(schema: SchemaObject, path: readonly string[], depth: number): string {
     const last = path[path.length - 1];
     const itemPath = last === undefined ? path : [...path.slice(0, -1), singularise(last)];
-    return `z.array(${this.expr(schema.items ?? {}, itemPath, depth + 1)})`;
+    return this.arrayOf(this.expr(schema.items ?? {}, itemPath, depth + 1));
   }
 
-  private object(schema: SchemaObject, path: readonly string[], depth: number): string {
+  protected object(schema: SchemaObject, path: readonly string[], depth: number): string {
     if (schema.properties && Object.keys(schema.properties).length > 0) {
       const closed = this.options.mode === 'input' && this.options.closed === true;
       return `${closed ? 'z.strictObject' : 'z.looseObject'}({\n${this.fields(schema, path, depth)}})`;
@@ -236,7 +284,7 @@ export class ZodEmitter {
     return 'z.looseObject({})';
   }
 
-  private openEnum(values: string[], sampled: boolean, path: readonly string[]): string {
+  protected openEnum(values: string[], sampled: boolean, path: readonly string[]): string {
     if (this.options.mode === 'input') {
       // Documented values: the request type is closed (requestEnum); sampled ones stay open.
       const helper = sampled ? 'openEnum' : 'requestEnum';

@@ -33,6 +33,12 @@ export interface Operation<Result extends z.ZodType = z.ZodType> {
    * application's first bundle does not carry them. {@link defineOperation} holds its schemas inline.
    */
   readonly schemas?: OperationSchemasLoader<Result>;
+  /**
+   * A loader of plain-function checks accepting exactly what the schemas accept (generated beside them, no
+   * zod): a generated operation checks its params and answer with these, and loads `schemas` only when one
+   * refuses, to describe the failure. Ignored without `schemas`.
+   */
+  readonly guards?: OperationGuardsLoader;
   /** `'cursor'` for a cursor-paginated list (called through `shop.list`), null for a single result. */
   readonly pagination: 'cursor' | null;
   /** The status of a success: 200, or 201 for a create. */
@@ -64,6 +70,24 @@ export interface OperationSchemas<Result extends z.ZodType = z.ZodType> {
    */
   readonly resultIsInput?: boolean;
 }
+
+/** A check of a value: true when the schema it stands for accepts it. */
+export type Guard = (value: unknown) => boolean;
+
+/**
+ * The guards of one generated {@link Operation}: each accepts exactly what the same part of its
+ * {@link OperationSchemas} accepts (params as the assert-only check, `Date`s where a date-time takes one);
+ * null where that schema is null or accepts anything.
+ */
+export interface OperationGuards {
+  readonly query: Guard | null;
+  readonly body: Guard | null;
+  /** Of the envelope's `data`; for a cursor-paginated list, of one item. */
+  readonly result: Guard | null;
+}
+
+/** Loads an operation's guards once; the transport caches what it resolves to. */
+export type OperationGuardsLoader = () => Promise<OperationGuards>;
 
 /** Loads an operation's schemas once; the transport caches what it resolves to. */
 export type OperationSchemasLoader<Result extends z.ZodType = z.ZodType> = () => Promise<

@@ -4,7 +4,7 @@ import type { ListMeta } from '../api/pagination.js';
 import { createApiError } from '../errors/api-errors.js';
 import { HookError, InvalidResponseError, ResponseValidationError } from '../errors/transport-errors.js';
 import type { SdkLogger } from '../observe/logger.js';
-import type { Checker } from '../validation/lazy-validation.js';
+import { type Checker, checkResult, type MaybePromise } from '../validation/lazy-validation.js';
 import type { CheckResult } from '../validation/validation.js';
 import type { CallState } from './call.js';
 
@@ -134,35 +134,34 @@ interface PolicyConfig {
   readonly apiKeys: readonly string[];
 }
 
-/** A single record's `data` under the call's validation mode, checked with the call's loaded `checker`. */
+/**
+ * A single record's `data` under the call's validation mode, checked with the call's loaded `checker`:
+ * synchronous, except when a generated operation's guard refuses and its schemas load to name the issues.
+ */
 export function validatedRecord(
   operation: Operation,
-  { schemas, validators }: Checker,
+  checker: Checker,
   response: Response,
   data: unknown,
   mode: ResponseValidation,
   config: PolicyConfig,
-): unknown {
+): MaybePromise<unknown> {
   if (mode === 'off') return data;
-  return settle(
-    operation,
-    response,
-    data,
-    validators.check(schemas.result, data, schemas.resultIsInput === true),
-    mode,
-    config,
-  );
+  const result = checkResult(operation, checker, data, false);
+  if (result instanceof Promise)
+    return result.then((found) => settle(operation, response, data, found, mode, config));
+  return settle(operation, response, data, result, mode, config);
 }
 
 /** A page's `data` under the call's validation mode; an array in every mode, else InvalidResponseError. */
 export function validatedList(
   operation: Operation,
-  { schemas, validators }: Checker,
+  checker: Checker,
   response: Response,
   data: unknown,
   mode: ResponseValidation,
   config: PolicyConfig,
-): unknown[] {
+): MaybePromise<unknown[]> {
   if (mode !== 'strict' && !Array.isArray(data)) {
     throw new InvalidResponseError(
       `Expected an array of items from ${operation.id}, got ${data === null ? 'null' : typeof data}`,
@@ -171,14 +170,10 @@ export function validatedList(
     );
   }
   if (mode === 'off') return data as unknown[];
-  return settle(
-    operation,
-    response,
-    data,
-    validators.checkList(schemas.result, data, schemas.resultIsInput === true),
-    mode,
-    config,
-  ) as unknown[];
+  const result = checkResult(operation, checker, data, true);
+  if (result instanceof Promise)
+    return result.then((found) => settle(operation, response, data, found, mode, config) as unknown[]);
+  return settle(operation, response, data, result, mode, config) as unknown[];
 }
 
 function settle(
@@ -225,7 +220,10 @@ export interface Accepted {
   readonly response: Response;
 }
 
-/** The answer of one attempt, opened: a record's `data`, or a page's items and its checked `meta`. */
+/**
+ * The answer of one attempt, opened: a record's `data`, or a page's items and its checked `meta`. A promise
+ * only when a guard refused the data and the schemas load to describe why.
+ */
 export function accepted(
   call: CallState,
   checker: Checker,
@@ -233,13 +231,11 @@ export function accepted(
   envelope: SuccessEnvelope,
   mode: ResponseValidation,
   config: PolicyConfig,
-): Accepted {
+): MaybePromise<Accepted> {
   if (!call.list) {
-    return {
-      data: validatedRecord(call.spec, checker, response, envelope.data, mode, config),
-      meta: undefined,
-      response,
-    };
+    const data = validatedRecord(call.spec, checker, response, envelope.data, mode, config);
+    if (data instanceof Promise) return data.then((value) => ({ data: value, meta: undefined, response }));
+    return { data, meta: undefined, response };
   }
   const meta = envelope.meta;
   if (!isListMeta(meta)) {
@@ -249,7 +245,9 @@ export function accepted(
       response.headers,
     );
   }
-  return { data: validatedList(call.spec, checker, response, envelope.data, mode, config), meta, response };
+  const data = validatedList(call.spec, checker, response, envelope.data, mode, config);
+  if (data instanceof Promise) return data.then((items) => ({ data: items, meta, response }));
+  return { data, meta, response };
 }
 
 /** A usable `meta`: a boolean `has_more`, and a cursor to follow whenever it is true. */

@@ -135,7 +135,9 @@ export class Transport {
     // then travels with the call (on its Prepared) to check the answer.
     const found = checker(operation);
     const loaded = found instanceof Promise ? await found : found;
-    checkParams(operation, loaded, params);
+    // A promise only when a guard refused: the schemas load to name the fields (it rejects).
+    const refused = checkParams(operation, loaded, params);
+    if (refused) await refused;
     const settings = this.#settings(options);
     const prepared = this.#prepare(operation, loaded, params, options);
     const call = this.#call(operation, prepared, options);
@@ -158,7 +160,8 @@ export class Transport {
         if (maxPages !== undefined) checkOption('maxPages', maxPages, 'call');
         const found = checker(operation);
         const loaded = found instanceof Promise ? await found : found;
-        checkParams(operation, loaded, params);
+        const refused = checkParams(operation, loaded, params);
+        if (refused) await refused;
         // The caller's own cursor (resuming a walk) is replaced by the server's on later pages.
         const { cursor: given, ...query } = params.query ?? {};
         const prepared = this.#prepare(operation, loaded, { ...params, query }, options);

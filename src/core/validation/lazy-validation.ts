@@ -1,29 +1,45 @@
 import type { z } from '../../internal/schema-types.js';
-import type { Operation, OperationSchemas } from '../api/operation.js';
+import type { Guard, Operation, OperationGuards, OperationSchemas } from '../api/operation.js';
 import type { RequestParams } from '../api/params.js';
 import { ParamsValidationError } from '../errors/params-validation-error.js';
 import { ShopError } from '../errors/shop-error.js';
+import type { CheckResult } from './validation.js';
 
-// zod and the validators (validation.ts), and the generated operations' schemas, are loaded with `import()`
-// on the first call instead of with the entry, so that an application's first bundle carries neither (the
-// ESM build puts them in chunks of their own). Once loaded, everything here answers synchronously from a
-// cache: a call after the first awaits nothing it did not await before. No Node-only API: the chunks are
-// plain ES modules that Workers, Deno and Bun import as they import the entry. The checker a call loads
-// checks its params here (`checkParams`) and then travels with the call to check its answer.
+// What a call checks its params and answer with, loaded with `import()` on the first call instead of with
+// the entry, so that an application's first bundle carries none of it (the ESM build puts each in chunks of
+// its own). A generated operation checks with its group's guards (src/generated/operation-guards.<group>.ts:
+// plain functions, no zod), which accept exactly what its zod schemas accept; zod, the validators
+// (validation.ts) and the group's schemas load only when a guard refuses, to describe the failure as they
+// always have. An operation with schemas of its own (`defineOperation`, a hand-written one) is checked with
+// zod from its first call. Once loaded, everything here answers synchronously from a cache: a call after the
+// first awaits nothing it did not await before, except to describe a refusal. No Node-only API: the chunks
+// are plain ES modules that Workers, Deno and Bun import as they import the entry.
 
 /** The validators of validation.ts, which import zod. */
 export type Validators = typeof import('./validation.js');
 
-/** What a call checks with: the operation's schemas and the validators. */
-export interface Checker {
+/** The zod side of a check: the operation's schemas and the validators. */
+export interface ZodChecks {
   readonly schemas: OperationSchemas;
   readonly validators: Validators;
 }
+
+/** What a call checks with: a generated operation's guards, or (and, once one refused) its zod schemas. */
+export interface Checker {
+  /** A generated operation's guards; absent: the operation is checked with `zod` alone. */
+  readonly guards?: OperationGuards;
+  /** Loaded with the checker when there are no guards; else on the first refusal of a guard. */
+  zod?: ZodChecks;
+}
+
+/** A value now, or a promise of it when a chunk must load first. */
+export type MaybePromise<T> = T | Promise<T>;
 
 let validators: Validators | undefined;
 let loadingValidators: Promise<Validators> | undefined;
 const loaded = new WeakMap<object, Checker>();
 const loading = new WeakMap<object, Promise<Checker>>();
+const describing = new WeakMap<Checker, Promise<ZodChecks>>();
 
 function loadValidators(): Promise<Validators> {
   loadingValidators ??= import('./validation.js').then(
@@ -46,7 +62,7 @@ export function loadedChecker(operation: Operation): Checker | undefined {
   if (!validators) return undefined;
   let checker = loaded.get(operation);
   if (!checker) {
-    checker = { schemas: inline(operation), validators };
+    checker = { zod: { schemas: inline(operation), validators } };
     loaded.set(operation, checker);
   }
   return checker;
@@ -71,24 +87,54 @@ export function checker(operation: Operation): Checker | Promise<Checker> {
   return pending;
 }
 
+/** A chunk the bundler split off could not be loaded (a deploy removed it, the network failed). */
+function loadFailure(operation: Operation, cause: unknown, what: string): ShopError {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new ShopError(`Could not load the schemas of ${operation.id}, ${what}: ${why}`, { cause });
+}
+
 async function loadChecker(operation: Operation): Promise<Checker> {
-  const { schemas } = operation;
-  let resolved: OperationSchemas;
-  let module: Validators;
+  const { schemas, guards } = operation;
+  let found: Checker;
   try {
-    [resolved, module] = await Promise.all([
-      schemas ? schemas() : inline(operation),
-      validators ?? loadValidators(),
-    ]);
+    if (schemas && guards) {
+      found = { guards: await guards() };
+    } else {
+      const [resolved, module] = await Promise.all([
+        schemas ? schemas() : inline(operation),
+        validators ?? loadValidators(),
+      ]);
+      found = { zod: { schemas: resolved, validators: module } };
+    }
   } catch (cause) {
-    // A chunk the bundler split off could not be loaded (a deploy removed it, the network failed): the call
-    // is not sent, and the next call tries again.
-    const why = cause instanceof Error ? cause.message : String(cause);
-    throw new ShopError(`Could not load the schemas of ${operation.id}, nothing was sent: ${why}`, { cause });
+    // The call is not sent, and the next call tries again.
+    throw loadFailure(operation, cause, 'nothing was sent');
   }
-  const found: Checker = { schemas: resolved, validators: module };
   loaded.set(schemas ?? operation, found);
   return found;
+}
+
+/**
+ * The zod side of a checker: at hand, or loaded now (a guard refused, and the refusal is described by the
+ * schemas, exactly as without guards). Concurrent refusals share one load; a failed load is tried again.
+ */
+function zodChecks(operation: Operation, checker: Checker, what: string): MaybePromise<ZodChecks> {
+  if (checker.zod) return checker.zod;
+  let pending = describing.get(checker);
+  if (!pending) {
+    const { schemas } = operation;
+    pending = Promise.all([schemas ? schemas() : inline(operation), validators ?? loadValidators()])
+      .then(([resolved, module]) => {
+        const found: ZodChecks = { schemas: resolved, validators: module };
+        checker.zod = found;
+        return found;
+      })
+      .finally(() => describing.delete(checker));
+    describing.set(checker, pending);
+  }
+  return pending.catch((cause: unknown) => {
+    throw loadFailure(operation, cause, what);
+  });
 }
 
 function collect(
@@ -109,18 +155,65 @@ function collect(
   }
 }
 
+function zodParams(operation: Operation, { schemas, validators }: ZodChecks, params: RequestParams): void {
+  const { query, body } = schemas;
+  if (!query && !body) return;
+  const details: Record<string, string[]> = {};
+  collect(validators.validate, query, params.query, 'query', details);
+  collect(validators.validate, body, params.body, 'body', details);
+  if (Object.keys(details).length > 0) throw new ParamsValidationError(details, operation.id);
+}
+
 /**
  * Refuses a call whose query or body breaks the operation's schema, before anything is sent, with the
  * fields named as the server would name them. An operation without a schema sends what it is given. The
  * values are sent as the caller gave them (the query encoder turns a `Date` into its ISO string), so only
- * validity is checked: no parsed copy is built.
+ * validity is checked: no parsed copy is built. With guards, synchronous unless one refuses: then the
+ * schemas load to name the fields (a promise that rejects with the ParamsValidationError).
  */
-export function checkParams(operation: Operation, checker: Checker, params: RequestParams): void {
-  const { query, body } = checker.schemas;
-  if (!query && !body) return;
-  const { validate } = checker.validators;
-  const details: Record<string, string[]> = {};
-  collect(validate, query, params.query, 'query', details);
-  collect(validate, body, params.body, 'body', details);
-  if (Object.keys(details).length > 0) throw new ParamsValidationError(details, operation.id);
+export function checkParams(operation: Operation, checker: Checker, params: RequestParams): MaybePromise<void> {
+  const { guards } = checker;
+  if (guards) {
+    const { query, body } = guards;
+    if ((query === null || query(params.query ?? {})) && (body === null || body(params.body ?? {}))) return;
+    const zod = zodChecks(operation, checker, 'nothing was sent');
+    if (zod instanceof Promise) return zod.then((found) => zodParams(operation, found, params));
+    return zodParams(operation, zod, params);
+  }
+  return zodParams(operation, checker.zod!, params);
+}
+
+/** Whether `data` is an array whose every item passes `item` (any item, when null). */
+export function everyItem(item: Guard | null, data: unknown): boolean {
+  if (!Array.isArray(data)) return false;
+  if (item === null) return true;
+  for (let i = 0; i < data.length; i++) if (!item(data[i])) return false;
+  return true;
+}
+
+function zodResult({ schemas, validators }: ZodChecks, data: unknown, list: boolean): CheckResult<unknown> {
+  const told = schemas.resultIsInput === true;
+  return list ? validators.checkList(schemas.result, data, told) : validators.check(schemas.result, data, told);
+}
+
+/**
+ * Checks an answer's `data` (a page's `data` against the schema of ONE item when `list`). With guards, a
+ * value that passes is returned as parsed from JSON (generated results change no value: `resultIsInput`),
+ * synchronously; one a guard refuses is checked by the schemas (loaded now), which name the issues.
+ */
+export function checkResult(
+  operation: Operation,
+  checker: Checker,
+  data: unknown,
+  list: boolean,
+): MaybePromise<CheckResult<unknown>> {
+  const { guards } = checker;
+  if (guards) {
+    const { result } = guards;
+    if (list ? everyItem(result, data) : result === null || result(data)) return { ok: true, value: data };
+    const zod = zodChecks(operation, checker, 'to describe an answer that broke its schema');
+    if (zod instanceof Promise) return zod.then((found) => zodResult(found, data, list));
+    return zodResult(zod, data, list);
+  }
+  return zodResult(checker.zod!, data, list);
 }
