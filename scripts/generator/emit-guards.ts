@@ -1,5 +1,6 @@
 import { querySchema } from './emit-params.js';
 import { GENERATED_HEADER } from './emit-schemas.js';
+import { groupFile, groupOf } from './groups.js';
 import {
   ANY_FORM,
   applyGuard,
@@ -9,7 +10,6 @@ import {
   guardName,
   isoPatterns,
 } from './guard-emitter.js';
-import { groupFile, groupOf } from './groups.js';
 import type { NamedInlineSchema, OperationModel } from './model.js';
 import { jsDoc } from './names.js';
 import { deref, type OpenApiDocument, type SchemaObject } from './spec.js';
@@ -67,7 +67,10 @@ ${jsDoc(['A date-time param: any string (the server owns its format), or a valid
     ...Object.entries(doc.components?.schemas ?? {}).filter(([name]) => name !== ERROR_CODE_COMPONENT),
     ...inline.map((item) => [item.name, item.schema] as [string, SchemaObject]),
   ];
-  const parts = new Map<string, { body: string; formats: Set<FormatName>; imports: Map<string, Set<string>> }>();
+  const parts = new Map<
+    string,
+    { body: string; formats: Set<FormatName>; imports: Map<string, Set<string>> }
+  >();
   for (const [name, schema] of records) {
     const module = guardModule(name);
     if (module === './guards.other.js') continue;
@@ -84,11 +87,17 @@ ${jsDoc(['A date-time param: any string (the server owns its format), or a valid
     }
   }
   for (const [module, part] of parts) {
-    files.set(module.slice(2).replace(/\.js$/, '.ts'), `${GENERATED_HEADER}${importsOf(part.formats, part.imports)}${part.body}`);
+    files.set(
+      module.slice(2).replace(/\.js$/, '.ts'),
+      `${GENERATED_HEADER}${importsOf(part.formats, part.imports)}${part.body}`,
+    );
   }
 
   // Operation guards, by group.
-  const groups = new Map<string, { body: string; entries: string; formats: Set<FormatName>; imports: Map<string, Set<string>> }>();
+  const groups = new Map<
+    string,
+    { body: string; entries: string; formats: Set<FormatName>; imports: Map<string, Set<string>> }
+  >();
   for (const op of operations) {
     const group = groupOf(op.id);
     const part = groups.get(group) ?? { body: '', entries: '', formats: new Set(), imports: new Map() };
@@ -100,11 +109,22 @@ ${jsDoc(['A date-time param: any string (the server owns its format), or a valid
       const form = emitter.expr(schema, [`${op.pascal}Params`]);
       for (const format of emitter.formats) part.formats.add(format);
       const name = guardName(op.pascal, role);
-      const whole = required ? form : form === ANY_FORM ? ANY_FORM : `(\u00abv\u00bb === undefined || ${form})`;
+      const whole = required
+        ? form
+        : form === ANY_FORM
+          ? ANY_FORM
+          : `(\u00abv\u00bb === undefined || ${form})`;
       part.body += `\n${recordFunctions(emitter, whole, name, `The ${role.toLowerCase()} of \`${op.id}\`, as its params schema checks it.`, false)}`;
       return name;
     };
-    const query = op.query.length > 0 ? param(querySchema(doc, op), 'Query', op.query.some((p) => p.required)) : null;
+    const query =
+      op.query.length > 0
+        ? param(
+            querySchema(doc, op),
+            'Query',
+            op.query.some((p) => p.required),
+          )
+        : null;
     const body = payload ? param(payload, 'Body', op.bodyRequired) : null;
 
     let result: string | null = null;
@@ -117,7 +137,9 @@ ${jsDoc(['A date-time param: any string (the server owns its format), or a valid
         if (!schema) throw new Error(`${op.id}: partial result ${op.result.name} is not a component`);
         const flat = schema.allOf ? flattenAllOf(doc, schema) : schema;
         const emitter = new GuardEmitter(doc, { mode: 'output', override }, `${op.pascal}Result_`);
-        const form = emitter.expr({ type: 'object', properties: flat.properties ?? {}, required: [] }, [op.result.name]);
+        const form = emitter.expr({ type: 'object', properties: flat.properties ?? {}, required: [] }, [
+          op.result.name,
+        ]);
         for (const format of emitter.formats) part.formats.add(format);
         for (const dep of emitter.refs) {
           const from = guardModule(dep);
@@ -148,7 +170,9 @@ return true;
 ${importsOf(part.formats, part.imports)}${part.body}
 ${jsDoc([
   `The guards of the \`${group}\` endpoints of operations.ts, keyed by operationId: plain functions, no zod,`,
-  'each accepting exactly what the same entry of operation-schemas.' + groupFile(group) + '.ts accepts (`result`: the',
+  'each accepting exactly what the same entry of operation-schemas.' +
+    groupFile(group) +
+    '.ts accepts (`result`: the',
   "envelope's `data`; for a cursor list, one item; null: not checked). The table loads this module with",
   '`import()` on the first call of one of these endpoints; the zod schemas load only to describe a refusal.',
 ])}export const GROUP_GUARDS = {
@@ -160,9 +184,12 @@ ${part.entries}} as const satisfies Record<string, OperationGuards>;
   files.set(
     'operation-guards.ts',
     `${GENERATED_HEADER}${names
-      .map((group) => `import { GROUP_GUARDS as ${group}Guards } from './operation-guards.${groupFile(group)}.js';\n`)
+      .map(
+        (group) =>
+          `import { GROUP_GUARDS as ${group}Guards } from './operation-guards.${groupFile(group)}.js';\n`,
+      )
       .join('')}
-${jsDoc(['The guards of every endpoint of operations.ts, keyed by operationId, gathered from each group\'s module.'])}export const OPERATION_GUARDS = {
+${jsDoc(["The guards of every endpoint of operations.ts, keyed by operationId, gathered from each group's module."])}export const OPERATION_GUARDS = {
 ${names.map((group) => `...${group}Guards,\n`).join('')}} as const;
 `,
   );
@@ -173,7 +200,13 @@ ${names.map((group) => `...${group}Guards,\n`).join('')}} as const;
  * The declarations of one guard named `name`: the emitter's hoisted functions, the one `form` calls renamed
  * `name` (else a function of `name` returning `form`), exported when `exported`.
  */
-function recordFunctions(emitter: GuardEmitter, form: string, name: string, doc: string, exported = true): string {
+function recordFunctions(
+  emitter: GuardEmitter,
+  form: string,
+  name: string,
+  doc: string,
+  exported = true,
+): string {
   const call = /^(\w+)\(\u00abv\u00bb\)$/.exec(form)?.[1];
   let out = '';
   const own = call !== undefined && emitter.functions.has(call) ? call : undefined;
@@ -190,7 +223,10 @@ function recordFunctions(emitter: GuardEmitter, form: string, name: string, doc:
   return out;
 }
 
-function importsOf(formats: ReadonlySet<FormatName>, imports: ReadonlyMap<string, ReadonlySet<string>>): string {
+function importsOf(
+  formats: ReadonlySet<FormatName>,
+  imports: ReadonlyMap<string, ReadonlySet<string>>,
+): string {
   let out = '';
   if (formats.size > 0) out += `import { ${[...formats].sort().join(', ')} } from './${FORMATS_FILE}.js';\n`;
   for (const [module, names] of [...imports].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

@@ -22,7 +22,8 @@ const VALUE = '\u00abv\u00bb';
 export function isoPatterns(): { readonly datetime: RegExp; readonly date: RegExp } {
   const pattern = (schema: { def: unknown }) => {
     const found = (schema.def as { pattern?: unknown }).pattern;
-    if (!(found instanceof RegExp) || found.flags !== '') throw new Error('zod format without a plain pattern');
+    if (!(found instanceof RegExp) || found.flags !== '')
+      throw new Error('zod format without a plain pattern');
     return found;
   };
   return { datetime: pattern(z.iso.datetime()), date: pattern(z.iso.date()) };
@@ -145,7 +146,10 @@ export class GuardEmitter extends ZodEmitter {
   }
 
   protected override arrayOf(item: string): string {
-    const check = item === ANY_FORM ? '' : `for (let i = 0; i < v.length; i++) {\nconst x: unknown = v[i];\nif (!(${applyGuard(item, 'x')})) return false;\n}\n`;
+    const check =
+      item === ANY_FORM
+        ? ''
+        : `for (let i = 0; i < v.length; i++) {\nconst x: unknown = v[i];\nif (!(${applyGuard(item, 'x')})) return false;\n}\n`;
     return this.hoist(`if (!Array.isArray(v)) return false;\n${check}return true;\n`);
   }
 
@@ -155,7 +159,10 @@ export class GuardEmitter extends ZodEmitter {
     if (!named && extra && typeof extra === 'object' && Object.keys(extra).length > 0)
       throw new Error(`guards: a record of values (${path.join('.')}) is not supported`);
     const closed = named && this.options.mode === 'input' && this.options.closed === true;
-    return this.objectFunction(named ? this.fieldChecks(schema, path, depth) : [], closed ? Object.keys(schema.properties!) : null);
+    return this.objectFunction(
+      named ? this.fieldChecks(schema, path, depth) : [],
+      closed ? Object.keys(schema.properties!) : null,
+    );
   }
 
   /** A component with more fields: its own guard and the new fields', unless a new field redefines one. */
@@ -191,17 +198,25 @@ export class GuardEmitter extends ZodEmitter {
         if (form !== ANY_FORM) checks.push(`(${access} === undefined || ${applyGuard(form, access)})`);
       } else {
         const check = applyGuard(form, access);
-        checks.push(this.acceptsUndefined(form) ? `${check === 'true' ? '' : `${check} && `}${quote(name)} in o` : check);
+        checks.push(
+          this.acceptsUndefined(form)
+            ? `${check === 'true' ? '' : `${check} && `}${quote(name)} in o`
+            : check,
+        );
       }
     }
     return checks;
   }
 
   /** An object's function: `checks` over `o`, and, when `keys` is given, no key outside them. */
-  private objectFunction(checks: readonly string[], keys: readonly string[] | null, baseFirst = false): string {
+  private objectFunction(
+    checks: readonly string[],
+    keys: readonly string[] | null,
+    baseFirst = false,
+  ): string {
     let body = '';
     if (baseFirst) body += `if (!(${checks[0]})) return false;\n`;
-    else body += 'if (typeof v !== \'object\' || v === null || Array.isArray(v)) return false;\n';
+    else body += "if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;\n";
     const fields = baseFirst ? checks.slice(1) : checks;
     if (fields.length > 0 || keys) body += 'const o = v as Record<string, unknown>;\n';
     if (keys) {

@@ -126,7 +126,9 @@ describe('schemas loaded on the first call', () => {
  * A generated operation whose schemas loader counts its calls (and can fail), its guards the generated
  * ones: the first call loads the guards alone; the schemas (and zod) load only when a guard refuses.
  */
-function guarded(id: 'range.reservations.retrieve' | 'range.reservations.list' | 'range.reservations.create') {
+function guarded(
+  id: 'range.reservations.retrieve' | 'range.reservations.list' | 'range.reservations.create',
+) {
   const generated = operations[id] as Operation;
   let loads = 0;
   let failures = 0;
@@ -141,7 +143,10 @@ function guarded(id: 'range.reservations.retrieve' | 'range.reservations.list' |
       return generated.schemas!();
     },
   };
-  return { operation, loads: () => loads, failNext: () => void (failures = 1) };
+  const failNext = () => {
+    failures = 1;
+  };
+  return { operation, loads: () => loads, failNext };
 }
 
 const RESERVATIONS = `${BASE_URL}/v1/range/reservations`;
@@ -188,14 +193,19 @@ describe('generated operations: guards first, zod only to describe a refusal', (
     server.use(
       http.get(RESERVATIONS, () => {
         requests += 1;
-        return HttpResponse.json({ ...ok([validReservation()]), meta: { has_more: false, next_cursor: null } });
+        return HttpResponse.json({
+          ...ok([validReservation()]),
+          meta: { has_more: false, next_cursor: null },
+        });
       }),
     );
     const shop = testClient();
     await shop.list(operation as never, { query: { limit: 5 } }).toArray();
     expect(loads()).toBe(0);
     expect(requests).toBe(1);
-    const error = await rejection(shop.list(operation as never, { query: { limit: 'five', lmit: 5 } }).toArray());
+    const error = await rejection(
+      shop.list(operation as never, { query: { limit: 'five', lmit: 5 } }).toArray(),
+    );
     expect(error).toBeInstanceOf(ParamsValidationError);
     expect((error as ParamsValidationError).details).toEqual({
       limit: ['Invalid input: expected number, received string'],
@@ -215,7 +225,11 @@ describe('generated operations: guards first, zod only to describe a refusal', (
         }),
       ),
     );
-    const error = await rejection(testClient().list(operation as never, {}).toArray());
+    const error = await rejection(
+      testClient()
+        .list(operation as never, {})
+        .toArray(),
+    );
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).issues).toEqual([
       { path: ['data', 1, 'starts_at'], message: 'Invalid ISO datetime' },

@@ -55,7 +55,11 @@ function build(schema: z.ZodType, full: boolean, depth = 0): unknown {
       return out;
     }
     case 'string':
-      return def.format === 'datetime' ? '2026-10-01T10:00:00Z' : def.format === 'date' ? '2026-01-31' : 'text';
+      return def.format === 'datetime'
+        ? '2026-10-01T10:00:00Z'
+        : def.format === 'date'
+          ? '2026-01-31'
+          : 'text';
     case 'number':
       return 3;
     case 'boolean':
@@ -214,7 +218,11 @@ describe('generated guards', () => {
   it('exist for every operation, with a query, body and result guard exactly where a schema is', () => {
     for (const id of ids) {
       const schemas = OPERATION_SCHEMAS[id];
-      const guards = OPERATION_GUARDS[id] as { query: Guard | null; body: Guard | null; result: Guard | null };
+      const guards = OPERATION_GUARDS[id] as {
+        query: Guard | null;
+        body: Guard | null;
+        result: Guard | null;
+      };
       expect(guards, id).toBeDefined();
       expect(guards.query === null, `${id} query`).toBe(schemas.query === null);
       expect(guards.body === null, `${id} body`).toBe(schemas.body === null);
@@ -226,23 +234,39 @@ describe('generated guards', () => {
   it('accept exactly what the zod schemas accept, over valid samples and their mutations', async () => {
     const answers = await sandboxAnswers();
     // Every record kind: the sandbox's answers and the hand-written samples, offered to every result guard.
-    const pool = [...[...answers.values()].flatMap((items) => distinctShapes(items, 2)), ...Object.values(samples)];
+    const pool = [
+      ...[...answers.values()].flatMap((items) => distinctShapes(items, 2)),
+      ...Object.values(samples),
+    ];
     let checked = 0;
     let accepted = 0;
     const disagreements: string[] = [];
-    const compare = (id: string, part: string, guard: Guard | null, verdicts: (v: unknown) => boolean[], value: unknown) => {
+    const compare = (
+      id: string,
+      part: string,
+      guard: Guard | null,
+      verdicts: (v: unknown) => boolean[],
+      value: unknown,
+    ) => {
       const [zod, ...others] = verdicts(value);
-      for (const other of others) if (other !== zod) throw new Error(`zod's verdicts differ on ${id} ${part}`);
+      for (const other of others)
+        if (other !== zod) throw new Error(`zod's verdicts differ on ${id} ${part}`);
       const mine = guard === null ? true : guard(value);
       checked += 1;
       if (zod) accepted += 1;
       if (mine !== zod && disagreements.length < 20)
-        disagreements.push(`${id} ${part}: guard ${mine}, zod ${zod} on ${String(JSON.stringify(value)).slice(0, 300)}`);
+        disagreements.push(
+          `${id} ${part}: guard ${mine}, zod ${zod} on ${String(JSON.stringify(value)).slice(0, 300)}`,
+        );
     };
 
     for (const id of ids) {
       const schemas = OPERATION_SCHEMAS[id];
-      const guards = OPERATION_GUARDS[id] as { query: Guard | null; body: Guard | null; result: Guard | null };
+      const guards = OPERATION_GUARDS[id] as {
+        query: Guard | null;
+        body: Guard | null;
+        result: Guard | null;
+      };
       for (const part of ['query', 'body'] as const) {
         const schema = schemas[part] as z.ZodType | null;
         if (!schema) continue;
@@ -253,8 +277,10 @@ describe('generated guards', () => {
       const result = schemas.result as z.ZodType;
       const verdicts = (v: unknown) => [check(result, v, true).ok, safeParse(result, v).success];
       const own = distinctShapes(answers.get(id) ?? [], 2);
-      const bases = defOf(result).type === 'unknown' ? [{ any: 1 }] : [build(result, true), build(result, false), ...own];
-      for (const base of bases) for (const value of mutations(base)) compare(id, 'result', guards.result, verdicts, value);
+      const bases =
+        defOf(result).type === 'unknown' ? [{ any: 1 }] : [build(result, true), build(result, false), ...own];
+      for (const base of bases)
+        for (const value of mutations(base)) compare(id, 'result', guards.result, verdicts, value);
       for (const value of pool) compare(id, 'result', guards.result, verdicts, value);
       // A page: the runtime checks `data` as an array of items, each by the result guard.
       if (operations[id].pagination) {
