@@ -171,7 +171,11 @@ function zodParams(operation: Operation, { schemas, validators }: ZodChecks, par
  * validity is checked: no parsed copy is built. With guards, synchronous unless one refuses: then the
  * schemas load to name the fields (a promise that rejects with the ParamsValidationError).
  */
-export function checkParams(operation: Operation, checker: Checker, params: RequestParams): MaybePromise<void> {
+export function checkParams(
+  operation: Operation,
+  checker: Checker,
+  params: RequestParams,
+): MaybePromise<void> {
   const { guards } = checker;
   if (guards) {
     const { query, body } = guards;
@@ -193,7 +197,9 @@ export function everyItem(item: Guard | null, data: unknown): boolean {
 
 function zodResult({ schemas, validators }: ZodChecks, data: unknown, list: boolean): CheckResult<unknown> {
   const told = schemas.resultIsInput === true;
-  return list ? validators.checkList(schemas.result, data, told) : validators.check(schemas.result, data, told);
+  return list
+    ? validators.checkList(schemas.result, data, told)
+    : validators.check(schemas.result, data, told);
 }
 
 /**
