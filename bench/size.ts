@@ -53,11 +53,11 @@ const app = (imports: string, call: string) => `${imports}\nexport const call = 
 const SRC = JSON.stringify(join(root, 'src/index.ts'));
 const DIST = JSON.stringify(join(root, 'dist/index.js'));
 /**
- * What `me.retrieve()` loads on its first call: the validators, the `me` group's schemas and ky (every request
- * goes through ky, loaded by the first send).
+ * What `me.retrieve()` loads on its first call: the `me` group's guards (plain functions, no zod: zod, the
+ * validators and the group's schemas load only when a guard refuses an answer) and ky (every request goes
+ * through ky, loaded by the first send).
  */
-const ME_CALL =
-  /(src\/core\/validation\.ts|operation-schemas\.me\.ts|dist\/(validation|operation-schemas\.me)-|node_modules\/ky\/)/;
+const ME_CALL = /(operation-guards\.me\.ts|dist\/operation-guards\.me-|node_modules\/ky\/)/;
 
 const TARGETS: Target[] = [
   { name: 'shop-mgmt', contents: sdk('src/index.ts'), limitKb: 35, installed: 'dist/node/index.js' },

@@ -9,9 +9,12 @@ export { type ClientOptions, type DerivedOptions, ShopClient, type Webhooks } fr
 export { APIPromise, type APIResponse } from './core/api/api-promise.js';
 export {
   defineOperation,
+  type Guard,
   type HttpMethod,
   type Operation,
   type OperationDefinition,
+  type OperationGuards,
+  type OperationGuardsLoader,
   type OperationResult,
   type OperationSchemas,
   type OperationSchemasLoader,
