@@ -1,4 +1,3 @@
-import { MAX_TIMER_MS } from '../../internal/limits.js';
 import { sleep } from '../../internal/sleep.js';
 import { RateLimitError } from '../errors/api-errors.js';
 import type { SdkLogger } from '../observe/logger.js';
