@@ -99,8 +99,7 @@ export function emitOperations(
       pathParams: [${pathParams}],
       /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
       schemas: lazy(${loaderName(group)}, ${quote(op.id)}),
-      /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-      guards: lazyGuards(${guardsLoaderName(group)}, ${quote(op.id)}),
+      guards: ${guardsLoaderName(group)},
       pagination: ${op.pagination ? quote(op.pagination) : 'null'},
     },\n`;
     facts += jsDoc(operationDoc(op));
@@ -162,7 +161,7 @@ ${groupNames
   .map(
     (group) =>
       `const ${loaderName(group)} = () => import('./operation-schemas.${groupFile(group)}.js');\n` +
-      `const ${guardsLoaderName(group)} = () => import('./operation-guards.${groupFile(group)}.js');\n`,
+      `const ${guardsLoaderName(group)} = () => import('./operation-guards.${groupFile(group)}.js').then(guardsOf);\n`,
   )
   .join('')}
 ${jsDoc([
@@ -177,12 +176,12 @@ ${jsDoc([
     load().then((module) => module.GROUP_SCHEMAS[id]);
 
 ${jsDoc([
-  "A loader of one endpoint's guards from its group's operation-guards.<group>.ts (a chunk of its own, no zod):",
-  'what a call checks its params and answer with; the schemas load only when a guard refuses, to describe why.',
-])}const lazyGuards =
-  (load: () => Promise<{ readonly GROUP_GUARDS: Record<string, OperationGuards> }>, id: string) =>
-  (): Promise<OperationGuards> =>
-    load().then((module) => module.GROUP_GUARDS[id]!);
+  "Each entry's `guards` loads its group's operation-guards.<group>.ts (a chunk of its own, no zod), the guards",
+  'of every endpoint of the group by operationId: what a call checks its params and answer with; the schemas',
+  'load only when a guard refuses, to describe why. One loader per group, shared by its entries.',
+])}const guardsOf = (module: {
+  readonly GROUP_GUARDS: Readonly<Record<string, OperationGuards>>;
+}): Readonly<Record<string, OperationGuards>> => module.GROUP_GUARDS;
 
 ${jsDoc([
   'Every endpoint of the API, keyed by operationId (the SDK method path): what the transport needs to send',

@@ -2,41 +2,41 @@
 import type { Operation, OperationGuards, OperationSchemas } from '../core/api/operation.js';
 
 const rangeGroup = () => import('./operation-schemas.range.js');
-const rangeGuards = () => import('./operation-guards.range.js');
+const rangeGuards = () => import('./operation-guards.range.js').then(guardsOf);
 const membershipPlansGroup = () => import('./operation-schemas.membership-plans.js');
-const membershipPlansGuards = () => import('./operation-guards.membership-plans.js');
+const membershipPlansGuards = () => import('./operation-guards.membership-plans.js').then(guardsOf);
 const membershipsGroup = () => import('./operation-schemas.memberships.js');
-const membershipsGuards = () => import('./operation-guards.memberships.js');
+const membershipsGuards = () => import('./operation-guards.memberships.js').then(guardsOf);
 const cardTransactionsGroup = () => import('./operation-schemas.card-transactions.js');
-const cardTransactionsGuards = () => import('./operation-guards.card-transactions.js');
+const cardTransactionsGuards = () => import('./operation-guards.card-transactions.js').then(guardsOf);
 const returnsGroup = () => import('./operation-schemas.returns.js');
-const returnsGuards = () => import('./operation-guards.returns.js');
+const returnsGuards = () => import('./operation-guards.returns.js').then(guardsOf);
 const eventsGroup = () => import('./operation-schemas.events.js');
-const eventsGuards = () => import('./operation-guards.events.js');
+const eventsGuards = () => import('./operation-guards.events.js').then(guardsOf);
 const locationsGroup = () => import('./operation-schemas.locations.js');
-const locationsGuards = () => import('./operation-guards.locations.js');
+const locationsGuards = () => import('./operation-guards.locations.js').then(guardsOf);
 const productsGroup = () => import('./operation-schemas.products.js');
-const productsGuards = () => import('./operation-guards.products.js');
+const productsGuards = () => import('./operation-guards.products.js').then(guardsOf);
 const inventoryGroup = () => import('./operation-schemas.inventory.js');
-const inventoryGuards = () => import('./operation-guards.inventory.js');
+const inventoryGuards = () => import('./operation-guards.inventory.js').then(guardsOf);
 const purchaseOrdersGroup = () => import('./operation-schemas.purchase-orders.js');
-const purchaseOrdersGuards = () => import('./operation-guards.purchase-orders.js');
+const purchaseOrdersGuards = () => import('./operation-guards.purchase-orders.js').then(guardsOf);
 const ordersGroup = () => import('./operation-schemas.orders.js');
-const ordersGuards = () => import('./operation-guards.orders.js');
+const ordersGuards = () => import('./operation-guards.orders.js').then(guardsOf);
 const customersGroup = () => import('./operation-schemas.customers.js');
-const customersGuards = () => import('./operation-guards.customers.js');
+const customersGuards = () => import('./operation-guards.customers.js').then(guardsOf);
 const storeCreditGroup = () => import('./operation-schemas.store-credit.js');
-const storeCreditGuards = () => import('./operation-guards.store-credit.js');
+const storeCreditGuards = () => import('./operation-guards.store-credit.js').then(guardsOf);
 const invoicesGroup = () => import('./operation-schemas.invoices.js');
-const invoicesGuards = () => import('./operation-guards.invoices.js');
+const invoicesGuards = () => import('./operation-guards.invoices.js').then(guardsOf);
 const accountPaymentsGroup = () => import('./operation-schemas.account-payments.js');
-const accountPaymentsGuards = () => import('./operation-guards.account-payments.js');
+const accountPaymentsGuards = () => import('./operation-guards.account-payments.js').then(guardsOf);
 const giftCertificatesGroup = () => import('./operation-schemas.gift-certificates.js');
-const giftCertificatesGuards = () => import('./operation-guards.gift-certificates.js');
+const giftCertificatesGuards = () => import('./operation-guards.gift-certificates.js').then(guardsOf);
 const couponsGroup = () => import('./operation-schemas.coupons.js');
-const couponsGuards = () => import('./operation-guards.coupons.js');
+const couponsGuards = () => import('./operation-guards.coupons.js').then(guardsOf);
 const meGroup = () => import('./operation-schemas.me.js');
-const meGuards = () => import('./operation-guards.me.js');
+const meGuards = () => import('./operation-guards.me.js').then(guardsOf);
 
 /**
  * A loader of one endpoint's schemas from its group's operation-schemas.<group>.ts, which the bundler puts
@@ -51,13 +51,13 @@ const lazy =
     load().then((module) => module.GROUP_SCHEMAS[id]);
 
 /**
- * A loader of one endpoint's guards from its group's operation-guards.<group>.ts (a chunk of its own, no zod):
- * what a call checks its params and answer with; the schemas load only when a guard refuses, to describe why.
+ * Each entry's `guards` loads its group's operation-guards.<group>.ts (a chunk of its own, no zod), the guards
+ * of every endpoint of the group by operationId: what a call checks its params and answer with; the schemas
+ * load only when a guard refuses, to describe why. One loader per group, shared by its entries.
  */
-const lazyGuards =
-  (load: () => Promise<{ readonly GROUP_GUARDS: Record<string, OperationGuards> }>, id: string) =>
-  (): Promise<OperationGuards> =>
-    load().then((module) => module.GROUP_GUARDS[id]!);
+const guardsOf = (module: {
+  readonly GROUP_GUARDS: Readonly<Record<string, OperationGuards>>;
+}): Readonly<Record<string, OperationGuards>> => module.GROUP_GUARDS;
 
 /**
  * Every endpoint of the API, keyed by operationId (the SDK method path): what the transport needs to send
@@ -73,8 +73,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.resources.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(rangeGuards, 'range.resources.list'),
+    guards: rangeGuards,
     pagination: 'cursor',
   },
   'range.classes.list': {
@@ -84,8 +83,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.classes.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(rangeGuards, 'range.classes.list'),
+    guards: rangeGuards,
     pagination: 'cursor',
   },
   'range.sessions.list': {
@@ -95,8 +93,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.sessions.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(rangeGuards, 'range.sessions.list'),
+    guards: rangeGuards,
     pagination: 'cursor',
   },
   'range.reservations.list': {
@@ -106,8 +103,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.reservations.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(rangeGuards, 'range.reservations.list'),
+    guards: rangeGuards,
     pagination: 'cursor',
   },
   'range.reservations.create': {
@@ -117,8 +113,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.reservations.create'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(rangeGuards, 'range.reservations.create'),
+    guards: rangeGuards,
     pagination: null,
   },
   'range.reservations.retrieve': {
@@ -128,8 +123,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.reservations.retrieve'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(rangeGuards, 'range.reservations.retrieve'),
+    guards: rangeGuards,
     pagination: null,
   },
   'range.availability.list': {
@@ -139,8 +133,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.availability.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(rangeGuards, 'range.availability.list'),
+    guards: rangeGuards,
     pagination: null,
   },
   'range.reservations.checkIn': {
@@ -150,8 +143,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.reservations.checkIn'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(rangeGuards, 'range.reservations.checkIn'),
+    guards: rangeGuards,
     pagination: null,
   },
   'range.reservations.markNoShow': {
@@ -161,8 +153,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.reservations.markNoShow'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(rangeGuards, 'range.reservations.markNoShow'),
+    guards: rangeGuards,
     pagination: null,
   },
   'range.reservations.cancel': {
@@ -172,8 +163,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.reservations.cancel'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(rangeGuards, 'range.reservations.cancel'),
+    guards: rangeGuards,
     pagination: null,
   },
   'range.rentals.list': {
@@ -183,8 +173,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.rentals.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(rangeGuards, 'range.rentals.list'),
+    guards: rangeGuards,
     pagination: 'cursor',
   },
   'range.rentals.retrieve': {
@@ -194,8 +183,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.rentals.retrieve'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(rangeGuards, 'range.rentals.retrieve'),
+    guards: rangeGuards,
     pagination: null,
   },
   'range.rentalCheckouts.list': {
@@ -205,8 +193,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.rentalCheckouts.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(rangeGuards, 'range.rentalCheckouts.list'),
+    guards: rangeGuards,
     pagination: 'cursor',
   },
   'membershipPlans.list': {
@@ -216,8 +203,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(membershipPlansGroup, 'membershipPlans.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(membershipPlansGuards, 'membershipPlans.list'),
+    guards: membershipPlansGuards,
     pagination: 'cursor',
   },
   'memberships.list': {
@@ -227,8 +213,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(membershipsGroup, 'memberships.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(membershipsGuards, 'memberships.list'),
+    guards: membershipsGuards,
     pagination: 'cursor',
   },
   'memberships.create': {
@@ -238,8 +223,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(membershipsGroup, 'memberships.create'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(membershipsGuards, 'memberships.create'),
+    guards: membershipsGuards,
     pagination: null,
   },
   'memberships.retrieve': {
@@ -249,8 +233,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(membershipsGroup, 'memberships.retrieve'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(membershipsGuards, 'memberships.retrieve'),
+    guards: membershipsGuards,
     pagination: null,
   },
   'memberships.cancel': {
@@ -260,8 +243,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(membershipsGroup, 'memberships.cancel'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(membershipsGuards, 'memberships.cancel'),
+    guards: membershipsGuards,
     pagination: null,
   },
   'memberships.useGuestPass': {
@@ -271,8 +253,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(membershipsGroup, 'memberships.useGuestPass'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(membershipsGuards, 'memberships.useGuestPass'),
+    guards: membershipsGuards,
     pagination: null,
   },
   'cardTransactions.list': {
@@ -282,8 +263,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(cardTransactionsGroup, 'cardTransactions.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(cardTransactionsGuards, 'cardTransactions.list'),
+    guards: cardTransactionsGuards,
     pagination: 'cursor',
   },
   'cardTransactions.retrieve': {
@@ -293,8 +273,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(cardTransactionsGroup, 'cardTransactions.retrieve'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(cardTransactionsGuards, 'cardTransactions.retrieve'),
+    guards: cardTransactionsGuards,
     pagination: null,
   },
   'returns.list': {
@@ -304,8 +283,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(returnsGroup, 'returns.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(returnsGuards, 'returns.list'),
+    guards: returnsGuards,
     pagination: 'cursor',
   },
   'returns.retrieve': {
@@ -315,8 +293,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(returnsGroup, 'returns.retrieve'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(returnsGuards, 'returns.retrieve'),
+    guards: returnsGuards,
     pagination: null,
   },
   'events.list': {
@@ -326,8 +303,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(eventsGroup, 'events.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(eventsGuards, 'events.list'),
+    guards: eventsGuards,
     pagination: 'cursor',
   },
   'locations.list': {
@@ -337,8 +313,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(locationsGroup, 'locations.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(locationsGuards, 'locations.list'),
+    guards: locationsGuards,
     pagination: 'cursor',
   },
   'locations.update': {
@@ -348,8 +323,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(locationsGroup, 'locations.update'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(locationsGuards, 'locations.update'),
+    guards: locationsGuards,
     pagination: null,
   },
   'products.list': {
@@ -359,8 +333,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(productsGroup, 'products.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(productsGuards, 'products.list'),
+    guards: productsGuards,
     pagination: 'cursor',
   },
   'products.update': {
@@ -370,8 +343,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(productsGroup, 'products.update'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(productsGuards, 'products.update'),
+    guards: productsGuards,
     pagination: null,
   },
   'inventory.list': {
@@ -381,8 +353,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(inventoryGroup, 'inventory.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(inventoryGuards, 'inventory.list'),
+    guards: inventoryGuards,
     pagination: 'cursor',
   },
   'inventory.listSerialized': {
@@ -392,8 +363,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(inventoryGroup, 'inventory.listSerialized'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(inventoryGuards, 'inventory.listSerialized'),
+    guards: inventoryGuards,
     pagination: 'cursor',
   },
   'inventory.adjust': {
@@ -403,8 +373,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(inventoryGroup, 'inventory.adjust'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(inventoryGuards, 'inventory.adjust'),
+    guards: inventoryGuards,
     pagination: null,
   },
   'inventory.set': {
@@ -414,8 +383,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(inventoryGroup, 'inventory.set'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(inventoryGuards, 'inventory.set'),
+    guards: inventoryGuards,
     pagination: null,
   },
   'purchaseOrders.create': {
@@ -425,8 +393,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(purchaseOrdersGroup, 'purchaseOrders.create'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(purchaseOrdersGuards, 'purchaseOrders.create'),
+    guards: purchaseOrdersGuards,
     pagination: null,
   },
   'purchaseOrders.update': {
@@ -436,8 +403,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(purchaseOrdersGroup, 'purchaseOrders.update'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(purchaseOrdersGuards, 'purchaseOrders.update'),
+    guards: purchaseOrdersGuards,
     pagination: null,
   },
   'purchaseOrders.submit': {
@@ -447,8 +413,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(purchaseOrdersGroup, 'purchaseOrders.submit'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(purchaseOrdersGuards, 'purchaseOrders.submit'),
+    guards: purchaseOrdersGuards,
     pagination: null,
   },
   'purchaseOrders.cancel': {
@@ -458,8 +423,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(purchaseOrdersGroup, 'purchaseOrders.cancel'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(purchaseOrdersGuards, 'purchaseOrders.cancel'),
+    guards: purchaseOrdersGuards,
     pagination: null,
   },
   'purchaseOrders.receive': {
@@ -469,8 +433,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(purchaseOrdersGroup, 'purchaseOrders.receive'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(purchaseOrdersGuards, 'purchaseOrders.receive'),
+    guards: purchaseOrdersGuards,
     pagination: null,
   },
   'orders.create': {
@@ -480,8 +443,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(ordersGroup, 'orders.create'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(ordersGuards, 'orders.create'),
+    guards: ordersGuards,
     pagination: null,
   },
   'orders.void': {
@@ -491,8 +453,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(ordersGroup, 'orders.void'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(ordersGuards, 'orders.void'),
+    guards: ordersGuards,
     pagination: null,
   },
   'customers.account.retrieve': {
@@ -502,8 +463,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(customersGroup, 'customers.account.retrieve'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(customersGuards, 'customers.account.retrieve'),
+    guards: customersGuards,
     pagination: null,
   },
   'customers.account.payments.create': {
@@ -513,8 +473,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(customersGroup, 'customers.account.payments.create'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(customersGuards, 'customers.account.payments.create'),
+    guards: customersGuards,
     pagination: null,
   },
   'customers.storeCredit.retrieve': {
@@ -524,8 +483,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(customersGroup, 'customers.storeCredit.retrieve'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(customersGuards, 'customers.storeCredit.retrieve'),
+    guards: customersGuards,
     pagination: null,
   },
   'customers.storeCredit.issue': {
@@ -535,8 +493,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(customersGroup, 'customers.storeCredit.issue'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(customersGuards, 'customers.storeCredit.issue'),
+    guards: customersGuards,
     pagination: null,
   },
   'customers.storeCredit.redeem': {
@@ -546,8 +503,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(customersGroup, 'customers.storeCredit.redeem'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(customersGuards, 'customers.storeCredit.redeem'),
+    guards: customersGuards,
     pagination: null,
   },
   'storeCredit.list': {
@@ -557,8 +513,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(storeCreditGroup, 'storeCredit.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(storeCreditGuards, 'storeCredit.list'),
+    guards: storeCreditGuards,
     pagination: 'cursor',
   },
   'invoices.list': {
@@ -568,8 +523,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(invoicesGroup, 'invoices.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(invoicesGuards, 'invoices.list'),
+    guards: invoicesGuards,
     pagination: 'cursor',
   },
   'invoices.retrieve': {
@@ -579,8 +533,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(invoicesGroup, 'invoices.retrieve'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(invoicesGuards, 'invoices.retrieve'),
+    guards: invoicesGuards,
     pagination: null,
   },
   'accountPayments.list': {
@@ -590,8 +543,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(accountPaymentsGroup, 'accountPayments.list'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(accountPaymentsGuards, 'accountPayments.list'),
+    guards: accountPaymentsGuards,
     pagination: 'cursor',
   },
   'giftCertificates.issue': {
@@ -601,8 +553,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(giftCertificatesGroup, 'giftCertificates.issue'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(giftCertificatesGuards, 'giftCertificates.issue'),
+    guards: giftCertificatesGuards,
     pagination: null,
   },
   'giftCertificates.redeem': {
@@ -612,8 +563,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(giftCertificatesGroup, 'giftCertificates.redeem'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(giftCertificatesGuards, 'giftCertificates.redeem'),
+    guards: giftCertificatesGuards,
     pagination: null,
   },
   'giftCertificates.reverse': {
@@ -623,8 +573,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(giftCertificatesGroup, 'giftCertificates.reverse'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(giftCertificatesGuards, 'giftCertificates.reverse'),
+    guards: giftCertificatesGuards,
     pagination: null,
   },
   'giftCertificates.reload': {
@@ -634,8 +583,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(giftCertificatesGroup, 'giftCertificates.reload'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(giftCertificatesGuards, 'giftCertificates.reload'),
+    guards: giftCertificatesGuards,
     pagination: null,
   },
   'giftCertificates.adjust': {
@@ -645,8 +593,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(giftCertificatesGroup, 'giftCertificates.adjust'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(giftCertificatesGuards, 'giftCertificates.adjust'),
+    guards: giftCertificatesGuards,
     pagination: null,
   },
   'giftCertificates.disable': {
@@ -656,8 +603,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(giftCertificatesGroup, 'giftCertificates.disable'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(giftCertificatesGuards, 'giftCertificates.disable'),
+    guards: giftCertificatesGuards,
     pagination: null,
   },
   'giftCertificates.enable': {
@@ -667,8 +613,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(giftCertificatesGroup, 'giftCertificates.enable'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(giftCertificatesGuards, 'giftCertificates.enable'),
+    guards: giftCertificatesGuards,
     pagination: null,
   },
   'coupons.create': {
@@ -678,8 +623,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(couponsGroup, 'coupons.create'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(couponsGuards, 'coupons.create'),
+    guards: couponsGuards,
     pagination: null,
   },
   'coupons.update': {
@@ -689,8 +633,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(couponsGroup, 'coupons.update'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(couponsGuards, 'coupons.update'),
+    guards: couponsGuards,
     pagination: null,
   },
   'coupons.delete': {
@@ -700,8 +643,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(couponsGroup, 'coupons.delete'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(couponsGuards, 'coupons.delete'),
+    guards: couponsGuards,
     pagination: null,
   },
   'me.retrieve': {
@@ -711,8 +653,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(meGroup, 'me.retrieve'),
-    /** Loads its query, body and result guards (plain functions, no zod), once: on the first call of its group. */
-    guards: lazyGuards(meGuards, 'me.retrieve'),
+    guards: meGuards,
     pagination: null,
   },
 } as const satisfies Record<string, Operation>;

@@ -35,8 +35,9 @@ export interface Operation<Result extends z.ZodType = z.ZodType> {
   readonly schemas?: OperationSchemasLoader<Result>;
   /**
    * A loader of plain-function checks accepting exactly what the schemas accept (generated beside them, no
-   * zod): a generated operation checks its params and answer with these, and loads `schemas` only when one
-   * refuses, to describe the failure. Ignored without `schemas`.
+   * zod), of the operation's whole resource group by operationId: a generated operation checks its params
+   * and answer with its own, and loads `schemas` only when one refuses, to describe the failure. Ignored
+   * without `schemas`, or when it holds no entry for the operation's `id`.
    */
   readonly guards?: OperationGuardsLoader;
   /** `'cursor'` for a cursor-paginated list (called through `shop.list`), null for a single result. */
@@ -110,8 +111,11 @@ export interface OperationGuards {
   readonly result: Guard | null;
 }
 
-/** Loads an operation's guards once; the transport caches what it resolves to. */
-export type OperationGuardsLoader = () => Promise<OperationGuards>;
+/**
+ * Loads the guards of an operation's resource group, keyed by operationId, once; the transport caches the
+ * operation's entry.
+ */
+export type OperationGuardsLoader = () => Promise<Readonly<Record<string, OperationGuards>>>;
 
 /** Loads an operation's schemas once; the transport caches what it resolves to. */
 export type OperationSchemasLoader<Result extends z.ZodType = z.ZodType> = () => Promise<

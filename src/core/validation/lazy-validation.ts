@@ -97,8 +97,10 @@ async function loadChecker(operation: Operation): Promise<Checker> {
   const { schemas, guards } = operation;
   let found: Checker;
   try {
-    if (schemas && guards) {
-      found = { guards: await guards() };
+    const group = schemas && guards ? await guards() : undefined;
+    const own = group && Object.hasOwn(group, operation.id) ? group[operation.id] : undefined;
+    if (own) {
+      found = { guards: own };
     } else {
       const [resolved, module] = await Promise.all([
         schemas ? schemas() : inline(operation),
