@@ -59,22 +59,22 @@ their parts: \`schemas.<group>.ts\` holds the records only that group's calls re
 reference), \`schemas.shared-<n>.ts\` those several groups share, \`schemas.other.ts\` those no call returns
 (event payloads); \`params.<group>.ts\` and \`operation-schemas.<group>.ts\` the rest of a group.
 \`endpoints.ts\` imports no zod and no schema; each entry's \`schemas\` is a loader that imports its group's
-\`operation-schemas.<group>.ts\` with \`import()\` (and its \`guards\` one of \`operation-guards.<group>.ts\`). Bundlers split by module, so the ESM build (\`splitting:
-true\`) puts each group's schemas in chunks of their own, beside the shared ones and zod: a first call loads
-its group's, not on import and not another group's; the transport caches what the loader resolves to, so
+\`operation-schemas.<group>.ts\` with \`import()\` (and its \`guards\`, one loader per group, its group's
+\`operation-guards.<group>.ts\`). Bundlers split by module, so the ESM build (\`splitting: true\`) puts
+each group's schemas in chunks of their own, beside the shared ones and zod: a first call loads its group's, not on import and not another group's; the transport caches what the loader resolves to, so
 later calls check synchronously. Only the \`shop-mgmt/schemas\` entry imports every schema eagerly (for
 \`EVENT_PAYLOAD_SCHEMAS\` and a caller's own checks).
 
 Guards: beside each schema the same run emits a plain-TypeScript guard, \`(value: unknown) => boolean\`, with no
 import of zod, that accepts exactly what the schema's check accepts (\`guards.<part>.ts\`: one \`is<Record>\` per
 record, split as \`schemas.<part>.ts\` are; \`operation-guards.<group>.ts\`: each endpoint's \`query\`, \`body\` and
-\`result\` guards; \`guard-formats.ts\`: zod's own ISO date-time and date patterns, copied from the zod the
+\`result\` guards, gathered for tests in \`operation-guards.ts\`; \`guard-formats.ts\`: zod's own ISO date-time and date patterns, copied from the zod the
 generator runs with, so \`npm run generate:check\` fails when a zod upgrade changes them). They come from the
 same emitter (scripts/generator/guard-emitter.ts subclasses the zod emitter: the decisions are its, only the
 printing differs); test/generated/guards.test.ts holds every guard to its schema. Each table entry's \`guards\`
 loads its group's \`operation-guards.<group>.ts\` with \`import()\`: a call checks its params and answer with
 the guards, and loads \`schemas\` (and zod) only when one refuses, to describe the failure
-(src/core/validation/README.md). So a first call loads its group's guards, a few hundred bytes, and no zod.
+(src/core/validation/README.md). So a first call loads its group's guards (the \`me\` group's: a few hundred bytes) and no zod.
 
 The schemas are \`zod/mini\` (functional forms, imported as a namespace) so that a bundler keeps only the zod
 functions they call. Types and schemas cannot drift: each schema is declared \`satisfies\` its type, and
