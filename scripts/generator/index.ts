@@ -61,8 +61,9 @@ reference), \`schemas.shared-<n>.ts\` those several groups share, \`schemas.othe
 \`endpoints.ts\` imports no zod and no schema; each entry's \`schemas\` is a loader that imports its group's
 \`operation-schemas.<group>.ts\` with \`import()\` (and its \`guards\`, one loader per group, its group's
 \`operation-guards.<group>.ts\`). Bundlers split by module, so the ESM build (\`splitting: true\`) puts
-each group's schemas in chunks of their own, beside the shared ones and zod: a first call loads its group's, not on import and not another group's; the transport caches what the loader resolves to, so
-later calls check synchronously. Only the \`shop-mgmt/schemas\` entry imports every schema eagerly (for
+each group's schemas in chunks of their own, beside the shared ones and zod: a first call loads its group's,
+not on import and not another group's; the transport caches what the loader resolves to, so later calls
+check synchronously. Only the \`shop-mgmt/schemas\` entry imports every schema eagerly (for
 \`EVENT_PAYLOAD_SCHEMAS\` and a caller's own checks).
 
 Guards: beside each schema the same run emits a plain-TypeScript guard, \`(value: unknown) => boolean\`, with no
