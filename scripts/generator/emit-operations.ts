@@ -99,6 +99,7 @@ export function emitOperations(
       pathParams: [${pathParams}],
       /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
       schemas: lazy(${loaderName(group)}, ${quote(op.id)}),
+      /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
       guards: ${guardsLoaderName(group)},
       pagination: ${op.pagination ? quote(op.pagination) : 'null'},
     },\n`;

@@ -73,6 +73,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.resources.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: rangeGuards,
     pagination: 'cursor',
   },
@@ -83,6 +84,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.classes.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: rangeGuards,
     pagination: 'cursor',
   },
@@ -93,6 +95,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.sessions.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: rangeGuards,
     pagination: 'cursor',
   },
@@ -103,6 +106,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.reservations.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: rangeGuards,
     pagination: 'cursor',
   },
@@ -113,6 +117,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.reservations.create'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: rangeGuards,
     pagination: null,
   },
@@ -123,6 +128,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.reservations.retrieve'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: rangeGuards,
     pagination: null,
   },
@@ -133,6 +139,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.availability.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: rangeGuards,
     pagination: null,
   },
@@ -143,6 +150,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.reservations.checkIn'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: rangeGuards,
     pagination: null,
   },
@@ -153,6 +161,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.reservations.markNoShow'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: rangeGuards,
     pagination: null,
   },
@@ -163,6 +172,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.reservations.cancel'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: rangeGuards,
     pagination: null,
   },
@@ -173,6 +183,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.rentals.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: rangeGuards,
     pagination: 'cursor',
   },
@@ -183,6 +194,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.rentals.retrieve'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: rangeGuards,
     pagination: null,
   },
@@ -193,6 +205,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(rangeGroup, 'range.rentalCheckouts.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: rangeGuards,
     pagination: 'cursor',
   },
@@ -203,6 +216,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(membershipPlansGroup, 'membershipPlans.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: membershipPlansGuards,
     pagination: 'cursor',
   },
@@ -213,6 +227,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(membershipsGroup, 'memberships.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: membershipsGuards,
     pagination: 'cursor',
   },
@@ -223,6 +238,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(membershipsGroup, 'memberships.create'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: membershipsGuards,
     pagination: null,
   },
@@ -233,6 +249,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(membershipsGroup, 'memberships.retrieve'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: membershipsGuards,
     pagination: null,
   },
@@ -243,6 +260,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(membershipsGroup, 'memberships.cancel'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: membershipsGuards,
     pagination: null,
   },
@@ -253,6 +271,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(membershipsGroup, 'memberships.useGuestPass'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: membershipsGuards,
     pagination: null,
   },
@@ -263,6 +282,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(cardTransactionsGroup, 'cardTransactions.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: cardTransactionsGuards,
     pagination: 'cursor',
   },
@@ -273,6 +293,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(cardTransactionsGroup, 'cardTransactions.retrieve'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: cardTransactionsGuards,
     pagination: null,
   },
@@ -283,6 +304,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(returnsGroup, 'returns.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: returnsGuards,
     pagination: 'cursor',
   },
@@ -293,6 +315,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(returnsGroup, 'returns.retrieve'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: returnsGuards,
     pagination: null,
   },
@@ -303,6 +326,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(eventsGroup, 'events.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: eventsGuards,
     pagination: 'cursor',
   },
@@ -313,6 +337,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(locationsGroup, 'locations.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: locationsGuards,
     pagination: 'cursor',
   },
@@ -323,6 +348,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(locationsGroup, 'locations.update'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: locationsGuards,
     pagination: null,
   },
@@ -333,6 +359,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(productsGroup, 'products.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: productsGuards,
     pagination: 'cursor',
   },
@@ -343,6 +370,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(productsGroup, 'products.update'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: productsGuards,
     pagination: null,
   },
@@ -353,6 +381,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(inventoryGroup, 'inventory.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: inventoryGuards,
     pagination: 'cursor',
   },
@@ -363,6 +392,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(inventoryGroup, 'inventory.listSerialized'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: inventoryGuards,
     pagination: 'cursor',
   },
@@ -373,6 +403,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(inventoryGroup, 'inventory.adjust'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: inventoryGuards,
     pagination: null,
   },
@@ -383,6 +414,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(inventoryGroup, 'inventory.set'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: inventoryGuards,
     pagination: null,
   },
@@ -393,6 +425,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(purchaseOrdersGroup, 'purchaseOrders.create'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: purchaseOrdersGuards,
     pagination: null,
   },
@@ -403,6 +436,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(purchaseOrdersGroup, 'purchaseOrders.update'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: purchaseOrdersGuards,
     pagination: null,
   },
@@ -413,6 +447,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(purchaseOrdersGroup, 'purchaseOrders.submit'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: purchaseOrdersGuards,
     pagination: null,
   },
@@ -423,6 +458,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(purchaseOrdersGroup, 'purchaseOrders.cancel'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: purchaseOrdersGuards,
     pagination: null,
   },
@@ -433,6 +469,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(purchaseOrdersGroup, 'purchaseOrders.receive'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: purchaseOrdersGuards,
     pagination: null,
   },
@@ -443,6 +480,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(ordersGroup, 'orders.create'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: ordersGuards,
     pagination: null,
   },
@@ -453,6 +491,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(ordersGroup, 'orders.void'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: ordersGuards,
     pagination: null,
   },
@@ -463,6 +502,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(customersGroup, 'customers.account.retrieve'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: customersGuards,
     pagination: null,
   },
@@ -473,6 +513,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(customersGroup, 'customers.account.payments.create'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: customersGuards,
     pagination: null,
   },
@@ -483,6 +524,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(customersGroup, 'customers.storeCredit.retrieve'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: customersGuards,
     pagination: null,
   },
@@ -493,6 +535,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(customersGroup, 'customers.storeCredit.issue'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: customersGuards,
     pagination: null,
   },
@@ -503,6 +546,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(customersGroup, 'customers.storeCredit.redeem'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: customersGuards,
     pagination: null,
   },
@@ -513,6 +557,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(storeCreditGroup, 'storeCredit.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: storeCreditGuards,
     pagination: 'cursor',
   },
@@ -523,6 +568,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(invoicesGroup, 'invoices.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: invoicesGuards,
     pagination: 'cursor',
   },
@@ -533,6 +579,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(invoicesGroup, 'invoices.retrieve'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: invoicesGuards,
     pagination: null,
   },
@@ -543,6 +590,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(accountPaymentsGroup, 'accountPayments.list'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: accountPaymentsGuards,
     pagination: 'cursor',
   },
@@ -553,6 +601,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(giftCertificatesGroup, 'giftCertificates.issue'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: giftCertificatesGuards,
     pagination: null,
   },
@@ -563,6 +612,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(giftCertificatesGroup, 'giftCertificates.redeem'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: giftCertificatesGuards,
     pagination: null,
   },
@@ -573,6 +623,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(giftCertificatesGroup, 'giftCertificates.reverse'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: giftCertificatesGuards,
     pagination: null,
   },
@@ -583,6 +634,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(giftCertificatesGroup, 'giftCertificates.reload'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: giftCertificatesGuards,
     pagination: null,
   },
@@ -593,6 +645,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(giftCertificatesGroup, 'giftCertificates.adjust'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: giftCertificatesGuards,
     pagination: null,
   },
@@ -603,6 +656,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(giftCertificatesGroup, 'giftCertificates.disable'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: giftCertificatesGuards,
     pagination: null,
   },
@@ -613,6 +667,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(giftCertificatesGroup, 'giftCertificates.enable'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: giftCertificatesGuards,
     pagination: null,
   },
@@ -623,6 +678,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(couponsGroup, 'coupons.create'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: couponsGuards,
     pagination: null,
   },
@@ -633,6 +689,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(couponsGroup, 'coupons.update'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: couponsGuards,
     pagination: null,
   },
@@ -643,6 +700,7 @@ export const endpoints = {
     pathParams: [{ name: 'id', type: 'integer' }],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(couponsGroup, 'coupons.delete'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: couponsGuards,
     pagination: null,
   },
@@ -653,6 +711,7 @@ export const endpoints = {
     pathParams: [],
     /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
     schemas: lazy(meGroup, 'me.retrieve'),
+    /** Loads its group's guards (plain functions, no zod), once: on the first call of its group. */
     guards: meGuards,
     pagination: null,
   },
