@@ -4,7 +4,7 @@ import { SandboxWebhooks } from './events/webhooks.js';
 import { ROUTES } from './features/routes.js';
 import type { SandboxFaults } from './http/faults.js';
 import type { CreateKeyOptions, RollKeyOptions } from './http/keys.js';
-import { type ClientInfo, handleRequest } from './http/pipeline.js';
+import { answerRequest, type ClientInfo, handleRequest } from './http/pipeline.js';
 import { RouteTable } from './http/route-table.js';
 import { createHandlers, type SandboxHandlers } from './msw.js';
 import {
@@ -92,7 +92,10 @@ export class Sandbox {
    */
   async listen(options?: ListenOptions): Promise<SandboxServer> {
     const server = await import('./server.js');
-    const served = await server.listen(this.handle, options);
+    const served = await server.listenAnswers(
+      (request, info) => answerRequest(this.world, this.routeTable, request, info),
+      options,
+    );
     if (!this.world.options.autoDeliver) return served;
     const timer = setInterval(() => this.world.deliveries.deliverSoon(), AUTO_DELIVER_EVERY_MS);
     (timer as { unref?: () => void }).unref?.();

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ClientInfo } from './http/pipeline.js';
+import type { ClientInfo, SandboxAnswer, SandboxRequest } from './http/pipeline.js';
 
 /** A running sandbox HTTP server. */
 export interface SandboxServer {
@@ -18,16 +18,36 @@ export interface ListenOptions {
 
 type CoreHandler = (request: Request, info: ClientInfo) => Promise<Response>;
 
+/** The pipeline without web Request and Response (`answerRequest`): null drops the connection. */
+type AnswerHandler = (request: SandboxRequest, info: ClientInfo) => Promise<SandboxAnswer | null>;
+
 /**
- * Serves the world on 127.0.0.1 with node:http: IncomingMessage -> web Request -> world -> ServerResponse.
+ * Serves `handle` on 127.0.0.1 with node:http: IncomingMessage -> web Request -> handle -> ServerResponse
+ * (the CLI's sandbox process, which answers its own control paths beside the sandbox's).
  * The only module of the sandbox that needs Node; msw handlers work without it. node:http is imported here,
  * on the first listen(), not at the top: a Workers or browser bundle of `shop-mgmt/testing` keeps it as a
  * lazy `import('node:http')` that never runs there.
  */
-export async function listen(handle: CoreHandler, options: ListenOptions = {}): Promise<SandboxServer> {
+export function listen(handle: CoreHandler, options: ListenOptions = {}): Promise<SandboxServer> {
+  return start((incoming, outgoing) => serve(handle, incoming, outgoing), options);
+}
+
+/**
+ * Serves the sandbox's pipeline on 127.0.0.1 (`sandbox.listen()`): node:http's request is read in place
+ * and the answer's text written as it is, with no web Request or Response in between (on a page of 200
+ * records those copies and stream reads were most of a request's cost).
+ */
+export function listenAnswers(answer: AnswerHandler, options: ListenOptions = {}): Promise<SandboxServer> {
+  return start((incoming, outgoing) => serveAnswer(answer, incoming, outgoing), options);
+}
+
+async function start(
+  onRequest: (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>,
+  options: ListenOptions,
+): Promise<SandboxServer> {
   const { createServer } = await import('node:http');
   const server = createServer((incoming, outgoing) => {
-    void serve(handle, incoming, outgoing);
+    void onRequest(incoming, outgoing);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -43,6 +63,69 @@ export async function listen(handle: CoreHandler, options: ListenOptions = {}): 
       });
     });
   });
+}
+
+async function serveAnswer(
+  answer: AnswerHandler,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+): Promise<void> {
+  try {
+    const answered = await answer(sandboxRequest(incoming), {
+      ip: incoming.socket.remoteAddress ?? '127.0.0.1',
+    });
+    if (answered === null) {
+      incoming.socket.destroy();
+      return;
+    }
+    outgoing.writeHead(answered.status, {
+      ...answered.headers,
+      'content-length': String(
+        typeof answered.body === 'string' ? Buffer.byteLength(answered.body) : answered.body.byteLength,
+      ),
+    });
+    outgoing.end(answered.body);
+  } catch {
+    failed(outgoing);
+  }
+}
+
+/** node:http's request as the pipeline reads it; the body is read when asked for (GET and HEAD have none). */
+function sandboxRequest(incoming: IncomingMessage): SandboxRequest {
+  const method = incoming.method ?? 'GET';
+  return {
+    method,
+    url: `http://127.0.0.1${incoming.url ?? '/'}`,
+    headers: {
+      get: (name) => {
+        const value = incoming.headers[name.toLowerCase()];
+        if (value === undefined) return null;
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+    },
+    text: async () => {
+      if (method === 'GET' || method === 'HEAD') return '';
+      const chunks: Buffer[] = [];
+      for await (const chunk of incoming) chunks.push(chunk as Buffer);
+      // As a web Request's text(): UTF-8, a leading byte order mark dropped.
+      const text = Buffer.concat(chunks).toString('utf8');
+      return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    },
+  };
+}
+
+function failed(outgoing: ServerResponse): void {
+  if (!outgoing.headersSent) {
+    outgoing.writeHead(500, { 'Content-Type': 'application/json' });
+    outgoing.end(
+      JSON.stringify({
+        status: 'error',
+        error: { code: 'SERVER_ERROR', message: 'Sandbox server error', details: {} },
+      }),
+    );
+  } else {
+    outgoing.destroy();
+  }
 }
 
 async function serve(
@@ -69,17 +152,7 @@ async function serve(
     outgoing.writeHead(response.status, { ...headers, 'Content-Length': String(body.length) });
     outgoing.end(body);
   } catch {
-    if (!outgoing.headersSent) {
-      outgoing.writeHead(500, { 'Content-Type': 'application/json' });
-      outgoing.end(
-        JSON.stringify({
-          status: 'error',
-          error: { code: 'SERVER_ERROR', message: 'Sandbox server error', details: {} },
-        }),
-      );
-    } else {
-      outgoing.destroy();
-    }
+    failed(outgoing);
   }
 }
 

@@ -148,9 +148,16 @@ function list<T>(spec: ListSpec<T>, context: RouteContext): RouteResult {
   }
   const last = slice.at(-1);
   const render = spec.render;
-  return ok(render ? slice.map((row) => render(row, listContext)) : slice, {
+  const meta = {
     limit: page.limit,
     has_more: hasMore,
     next_cursor: hasMore && last !== undefined ? encodeCursor(position(last)) : null,
-  });
+  };
+  if (render)
+    return ok(
+      slice.map((row) => render(row, listContext)),
+      meta,
+    );
+  // Rows shown as stored: each row's JSON text is made once and reused until the next write.
+  return { ...ok(slice, meta), storedRecords: true };
 }
