@@ -279,7 +279,7 @@ function asApiError(error: unknown): SandboxApiError {
 
 function serverError(status: number): SandboxAnswer {
   // The fault's own status (any 5xx the test asked for), not the table's 500.
-  return errorAnswer(new SandboxApiError(status, 'SERVER_ERROR', 'Injected server fault (sandbox.faults)'));
+  return errorAnswer(apiError('SERVER_ERROR', 'Injected server fault (sandbox.faults)'), {}, status);
 }
 
 const decoder = new TextDecoder();

@@ -1,6 +1,6 @@
 import type { SandboxClock } from '../clock.js';
-import { rateLimited } from '../errors.js';
 import type { SandboxPlan, SandboxRateLimits } from '../options.js';
+import { rateLimited } from './status.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

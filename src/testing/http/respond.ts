@@ -1,6 +1,7 @@
 import type { SandboxApiError } from '../errors.js';
 import { jsonArrayBytes } from './json.js';
 import type { RouteResult, SandboxAnswer } from './route.js';
+import { ApiErrorWithHeaders, statusOf } from './status.js';
 
 /** A JSON answer with the given status, body and headers (names in lower case). */
 export function jsonAnswer(
@@ -31,17 +32,21 @@ export function successText(result: RouteResult): string | Uint8Array {
   return jsonArrayBytes(result.data as object[], '{"status":"ok","data":', meta);
 }
 
-/** The error envelope `{status: 'error', error: {code, message, details}}` as an answer. */
+/**
+ * The error envelope `{status: 'error', error: {code, message, details}}` as an answer, with the status of
+ * the error's code (`statusOf`) unless `status` is given (an injected fault's own 5xx).
+ */
 export function errorAnswer(
   error: SandboxApiError,
   headers: Readonly<Record<string, string>> = {},
+  status = statusOf(error.code),
 ): SandboxAnswer {
   return jsonAnswer(
-    error.status,
+    status,
     JSON.stringify({
       status: 'error',
       error: { code: error.code, message: error.message, details: error.details },
     }),
-    { ...headers, ...error.headers },
+    error instanceof ApiErrorWithHeaders ? { ...headers, ...error.headers } : headers,
   );
 }
