@@ -34,6 +34,15 @@ export class SandboxUsageError extends Error {
   override readonly name = 'SandboxUsageError';
 }
 
+/**
+ * Where a domain rule reports a problem with one input field while a request's fields are read (an unknown
+ * `customer_id`, a plan the shop does not have): every problem found is answered together, as one 400
+ * VALIDATION_ERROR naming each field, before anything changes. The HTTP layer's field reader is one.
+ */
+export interface FieldProblems {
+  fail(field: string, message: string): void;
+}
+
 /** 400 VALIDATION_ERROR with the reference's per-field details (field name -> list of messages). */
 export function validationError(details: Record<string, string[]>): SandboxApiError {
   const fields = Object.keys(details).join(', ');
