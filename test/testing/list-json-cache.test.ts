@@ -114,4 +114,23 @@ describe('list pages written from cached record JSON', () => {
     expect(dataOf(noted).find((item) => item.id === target!.id)!.cancel_reason).toBe('noted by hand');
     expect(noted).toBe(expectedBody(sandbox, noted));
   });
+
+  it('answers many pages at once over HTTP, each with its own bytes (the server reuses body buffers)', async () => {
+    const { sandbox, key } = await setUp();
+    const headers = { Authorization: `Bearer ${key}` };
+    const paths = Array.from({ length: 24 }, (_, index) => {
+      const limit = [200, 7, 120, 1, 199, 60][index % 6];
+      return `/v1/range/reservations?limit=${limit}`;
+    });
+    const expected = await Promise.all(
+      paths.map(async (path) => (await sandbox.fetch(`${sandbox.baseUrl}${path}`, { headers })).text()),
+    );
+    for (let round = 0; round < 3; round++) {
+      const bodies = await Promise.all(
+        paths.map(async (path) => (await fetch(`${server!.url}${path}`, { headers })).text()),
+      );
+      expect(bodies).toEqual(expected);
+    }
+    expect(new Set(expected).size).toBe(6);
+  });
 });

@@ -39,13 +39,19 @@ function serializedOf(record: object): Serialized {
 
 /**
  * The UTF-8 bytes of `before + JSON.stringify(records) + after`, each record's text from the cache above,
- * written into one buffer sized up front: the page's only copy.
+ * written into one buffer sized up front (from `allocate`, which may hand out a longer one): the page's only
+ * copy.
  */
-export function jsonArrayBytes(records: readonly object[], before: string, after: string): Uint8Array {
+export function jsonArrayBytes(
+  records: readonly object[],
+  before: string,
+  after: string,
+  allocate: (length: number) => Uint8Array = (length) => new Uint8Array(length),
+): Uint8Array {
   const parts = records.map(serializedOf);
   let length = utf8Length(before) + utf8Length(after) + 2 + Math.max(0, parts.length - 1);
   for (const part of parts) length += part.bytes;
-  const out = new Uint8Array(length);
+  const out = allocate(length).subarray(0, length);
   let at = encoder.encodeInto(before, out).written;
   out[at++] = 0x5b; // [
   for (let index = 0; index < parts.length; index++) {

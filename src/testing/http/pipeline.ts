@@ -15,6 +15,11 @@ export type { SandboxAnswer, SandboxRequest } from './route.js';
 
 export interface ClientInfo {
   readonly ip?: string;
+  /**
+   * Where a large body's bytes are written (a buffer of at least `length` bytes), for a server that reuses
+   * its buffers once written; by default a new Uint8Array.
+   */
+  readonly allocate?: (length: number) => Uint8Array;
 }
 
 /** The header the sandbox takes the caller's IP from, before the socket address. */
@@ -103,6 +108,7 @@ async function answer(
     ip,
     fault?.when === 'after' ? fault : null,
     slowMs,
+    info.allocate,
   );
   // With autoDeliver, retries the clock has reached go out now too, not only what this request recorded.
   world.deliveries.deliverSoon();
@@ -135,6 +141,7 @@ async function serve(
   ip: string,
   fault: Fault | null,
   slowMs: number,
+  allocate: ClientInfo['allocate'],
 ): Promise<SandboxAnswer | null> {
   const slow = new SlowDown(slowMs);
   let key: ApiKey;
@@ -164,7 +171,7 @@ async function serve(
     }
     if (prepared.idempotencyKey) idempotency = { key: prepared.idempotencyKey };
     await slow.hold();
-    answered = await run(world, prepared, method, url, key);
+    answered = await run(world, prepared, method, url, key, allocate);
   } catch (error) {
     await slow.hold();
     answered = errorAnswer(asApiError(error));
@@ -239,6 +246,7 @@ async function run(
   method: string,
   url: URL,
   key: ApiKey,
+  allocate: ClientInfo['allocate'],
 ): Promise<SandboxAnswer> {
   // A write may change records in place: the tables' list indexes re-check their rows before the next
   // lookup (noted before and after, since a handler may wait between its checks and its changes).
@@ -253,7 +261,7 @@ async function run(
     now: world.clock.iso(),
   });
   if (writes) noteWrites();
-  return jsonAnswer(result.status, successText(result));
+  return jsonAnswer(result.status, successText(result, allocate));
 }
 
 async function readBody(request: SandboxRequest): Promise<Record<string, unknown>> {

@@ -24,12 +24,15 @@ export function successBody(data: unknown, meta?: unknown): unknown {
  * The success envelope of a route's answer: `JSON.stringify(successBody(data, meta))` as text, or, for a
  * list of stored records (`storedRecords`), the same bytes written from each record's cached JSON.
  */
-export function successText(result: RouteResult): string | Uint8Array {
+export function successText(
+  result: RouteResult,
+  allocate?: (length: number) => Uint8Array,
+): string | Uint8Array {
   if (!result.storedRecords || !Array.isArray(result.data)) {
     return JSON.stringify(successBody(result.data, result.meta));
   }
   const meta = result.meta === undefined ? '}' : `,"meta":${JSON.stringify(result.meta)}}`;
-  return jsonArrayBytes(result.data as object[], '{"status":"ok","data":', meta);
+  return jsonArrayBytes(result.data as object[], '{"status":"ok","data":', meta, allocate);
 }
 
 /**
