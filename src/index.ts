@@ -8,10 +8,12 @@
 export { type ClientOptions, type DerivedOptions, ShopClient, type Webhooks } from './client.js';
 export { APIPromise, type APIResponse } from './core/api/api-promise.js';
 export {
+  type DocumentedOperation,
   defineOperation,
   type HttpMethod,
   type Operation,
   type OperationDefinition,
+  type OperationFacts,
   type OperationResult,
   type OperationSchemas,
   type OperationSchemasLoader,
@@ -84,7 +86,8 @@ export { EVENT_TYPES, type EventType } from './generated/event-types.js';
 // The event payload types. EVENT_PAYLOAD_SCHEMAS, the schemas that check them, are in `shop-mgmt/schemas`:
 // no zod schema is bundled with the main entry (the transport loads its own on the first call).
 export type { EventPayloadMap } from './generated/events.js';
-// The endpoint table the resource methods are built on, for `shop.request(operations[id], ...)` and tools.
+// Every endpoint with what the reference says of it (permission, errors, summary), for
+// `shop.request(operations[id], ...)` and tools; resource methods send through the lean `endpoints` table it extends.
 export { type OperationId, operations } from './generated/operations.js';
 export type * from './generated/params.js';
 // Every resource's type, from the spec. Types only: the zod schemas behind them are in `shop-mgmt/schemas`

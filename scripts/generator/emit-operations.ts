@@ -6,7 +6,12 @@ import { jsDoc, literal, quote } from './names.js';
 
 /** The files of the endpoint table: the table itself and the schemas it loads lazily, per resource group. */
 export interface EmittedOperations {
-  /** operations.ts: every endpoint's metadata, with a loader of its schemas. No zod, no schema. */
+  /**
+   * endpoints.ts: what the transport needs of every endpoint (method, path, its params' names, pagination),
+   * with a loader of its schemas. No zod, no schema, no prose: the table resource methods send through.
+   */
+  readonly endpoints: string;
+  /** operations.ts: `endpoints` with what the reference says of each (permission, errors, ...), for tools. */
   readonly table: string;
   /** operation-schemas.ts: every group's schemas gathered in one map (for tests and tools, not the table). */
   readonly schemas: string;
@@ -50,6 +55,7 @@ export function emitOperations(
     { entries: string; usesZ: boolean; paramImports: Set<string>; schemaImports: Map<string, Set<string>> }
   >();
   let entries = '';
+  let facts = '';
 
   for (const op of operations) {
     const group = groupOf(op.id);
@@ -86,7 +92,6 @@ export function emitOperations(
     const pathParams = op.pathParams
       .map((p) => `{ name: ${quote(p.name)}, type: ${quote(p.type)} }`)
       .join(', ');
-    entries += jsDoc(operationDoc(op));
     entries += `${quote(op.id)}: {
       id: ${quote(op.id)},
       method: ${quote(op.method)},
@@ -95,6 +100,9 @@ export function emitOperations(
       /** Loads its query, body and result schemas (with zod), once: on the first call of its group. */
       schemas: lazy(${loaderName(group)}, ${quote(op.id)}),
       pagination: ${op.pagination ? quote(op.pagination) : 'null'},
+    },\n`;
+    facts += jsDoc(operationDoc(op));
+    facts += `${quote(op.id)}: {
       successStatus: ${op.successStatus},
       permission: ${op.permission === null ? 'null' : quote(op.permission)},
       idempotency: ${op.idempotency ? quote(op.idempotency) : 'null'},
@@ -146,7 +154,7 @@ ${jsDoc([
 ${groupNames.map((group) => `...${loaderName(group)},\n`).join('')}} as const;
 `;
 
-  const table = `${GENERATED_HEADER}import type { Operation, OperationSchemas } from '${paths.operation}';
+  const endpoints = `${GENERATED_HEADER}import type { Operation, OperationSchemas } from '${paths.operation}';
 
 ${groupNames
   .map(
@@ -165,15 +173,28 @@ ${jsDoc([
     load().then((module) => module.GROUP_SCHEMAS[id]);
 
 ${jsDoc([
-  'Every endpoint of the API, keyed by operationId (the SDK method path). Resources pass an entry to the',
-  'transport, which builds the request, checks params and validates the result from the entry alone (its',
-  'schemas loaded on the first call).',
-])}export const operations = {
+  'Every endpoint of the API, keyed by operationId (the SDK method path): what the transport needs to send',
+  'it. Resources pass an entry to the transport, which builds the request, checks params and validates the',
+  'result from the entry alone (its schemas loaded on the first call of its group). What the reference says',
+  'of each endpoint besides (permission, errors, summary) is in operations.ts.',
+])}export const endpoints = {
 ${entries}} as const satisfies Record<string, Operation>;
+`;
+
+  const table = `${GENERATED_HEADER}import { type OperationFacts, withFacts } from '${paths.operation}';
+import { endpoints } from './endpoints.js';
+
+${jsDoc([
+  'Every endpoint of the API, keyed by operationId (the SDK method path): its entry of endpoints.ts, which',
+  '`shop.request(operations[id], ...)` sends, with what the reference says of it (permission, success',
+  'status, idempotency, error codes, summary), for tools, the sandbox and the docs. A bundle that never reads',
+  'it leaves it out.',
+])}export const operations = /* @__PURE__ */ withFacts(endpoints, {
+${facts}} as const satisfies Record<keyof typeof endpoints, OperationFacts>);
 
 ${jsDoc(['The operationId of any endpoint, e.g. `range.reservations.create`.'])}export type OperationId = keyof typeof operations;
 `;
-  return { table, schemas, parts };
+  return { endpoints, table, schemas, parts };
 }
 
 /** The identifier of a group's loader and of its schemas in operation-schemas.ts: `range` -> `rangeGroup`. */

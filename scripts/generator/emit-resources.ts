@@ -172,7 +172,7 @@ function emitGroup(doc: OpenApiDocument, group: Group, context: DocContext): str
   if (group.operations.length > 0)
     imports.push("import type { RequestOptions } from '../core/api/request-options.js';");
   imports.push("import { APIResource } from '../core/api/resource.js';");
-  if (group.operations.length > 0) imports.push("import { operations } from '../generated/operations.js';");
+  if (group.operations.length > 0) imports.push("import { endpoints } from '../generated/endpoints.js';");
   if (params.size > 0)
     imports.push(`import type { ${[...params].sort().join(', ')} } from '../generated/params.js';`);
   if (types.size > 0)
@@ -229,7 +229,7 @@ function emitMethod(
   const comment = jsDoc(methodDoc(spec, op, context));
   // The schema validated the item; the declared type is the spec's x-sdk-item-type.
   const cast = override ? ` as ${returns.replace(result, 'unknown')} as ${returns}` : '';
-  return `${comment}${name}(${args.join(', ')}): ${returns} {\nreturn this._client.${invoke}(operations['${op.id}'], { ${call.join(', ')} }, options)${cast};\n}\n`;
+  return `${comment}${name}(${args.join(', ')}): ${returns} {\nreturn this._client.${invoke}(endpoints['${op.id}'], { ${call.join(', ')} }, options)${cast};\n}\n`;
 }
 
 /**

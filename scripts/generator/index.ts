@@ -38,13 +38,16 @@ ${MARKER} DO NOT EDIT any file here by hand.
 - \`npm run generate:check\` (run in CI) fails when this folder differs from what the spec generates.
 
 Floor: core (src/README.md), beside core/: the tables the spec fills in for core's contracts
-(\`operations.ts\` implements core's \`Operation\`; core's errors are typed by \`error-codes.ts\`).
+(\`endpoints.ts\` implements core's \`Operation\`; core's errors are typed by \`error-codes.ts\`).
 \`sync-schema.ts\` alone sits on the programs floor, with the sync engine whose shapes type it.
 
 Files: \`schemas.ts\` (for every record, a documented interface and the \`zod/mini\` schema that
 \`satisfies\` it), \`enums.ts\` (the known values of every open enum, as \`as const\` lists and types),
-\`params.ts\` (request parameters: a documented type and its schema per operation), \`operations.ts\` (the
-endpoint table: metadata, no schema), \`operation-schemas.ts\` (each endpoint's query, body and result
+\`params.ts\` (request parameters: a documented type and its schema per operation), \`endpoints.ts\` (the
+endpoint table resource methods send through: method, path, pagination, a loader of the schemas; no schema,
+no prose), \`operations.ts\` (\`endpoints\` with what the reference says of each: permission, success status,
+idempotency, error codes, summary; for tools, the sandbox and the docs, dropped by a bundle that does not
+read it), \`operation-schemas.ts\` (each endpoint's query, body and result
 schemas), \`event-types.ts\` and \`events.ts\` (event types and payloads), \`error-codes.ts\` (error
 code -> HTTP status), \`sync-schema.ts\` (the sync engine's tables, event routes and SQL migrations; the
 versions come from \`spec/sync-schema.json\`, which \`npm run generate\` extends, never rewrites).
@@ -54,7 +57,7 @@ and load lazily, one group at a time. \`schemas.ts\`, \`params.ts\` and \`operat
 their parts: \`schemas.<group>.ts\` holds the records only that group's calls return (and what they
 reference), \`schemas.shared-<n>.ts\` those several groups share, \`schemas.other.ts\` those no call returns
 (event payloads); \`params.<group>.ts\` and \`operation-schemas.<group>.ts\` the rest of a group.
-\`operations.ts\` imports no zod and no schema; each entry's \`schemas\` is a loader that imports its group's
+\`endpoints.ts\` imports no zod and no schema; each entry's \`schemas\` is a loader that imports its group's
 \`operation-schemas.<group>.ts\` with \`import()\`. Bundlers split by module, so the ESM build (\`splitting:
 true\`) puts each group's schemas in chunks of their own, beside the shared ones and zod: a first call loads
 its group's, not on import and not another group's; the transport caches what the loader resolves to, so
@@ -99,6 +102,7 @@ export async function generate(options: GenerateOptions): Promise<Map<string, st
     ...Object.fromEntries(schemas.parts),
     'params.ts': params.source,
     ...Object.fromEntries(params.parts),
+    'endpoints.ts': operations.endpoints,
     'operations.ts': operations.table,
     'operation-schemas.ts': operations.schemas,
     ...Object.fromEntries(operations.parts),

@@ -62,7 +62,7 @@ export function collectResourceMethods(files: ReadonlyMap<string, string>): Reso
       if (!ts.isClassDeclaration(statement) || !statement.name) continue;
       for (const member of statement.members) {
         if (!ts.isMethodDeclaration(member) || !member.body) continue;
-        const operationId = /operations\['([^']+)'\]/.exec(member.body.getText(source))?.[1];
+        const operationId = /endpoints\['([^']+)'\]/.exec(member.body.getText(source))?.[1];
         if (!operationId) continue;
         methods.push({
           operationId,

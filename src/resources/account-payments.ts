@@ -2,7 +2,7 @@
 import type { PagePromise } from '../core/api/pagination.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { AccountPaymentsListParams } from '../generated/params.js';
 import type { AccountPayment } from '../generated/schemas.js';
 
@@ -26,6 +26,6 @@ export class AccountPaymentsApi extends APIResource {
    * for await (const payment of shop.accountPayments.list()) console.log(payment.id, payment.customer_id);
    */
   list(params?: AccountPaymentsListParams, options?: RequestOptions): PagePromise<AccountPayment> {
-    return this._client.list(operations['accountPayments.list'], { query: params }, options);
+    return this._client.list(endpoints['accountPayments.list'], { query: params }, options);
   }
 }

@@ -3,7 +3,7 @@ import type { APIPromise } from '../core/api/api-promise.js';
 import type { PagePromise } from '../core/api/pagination.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { CardTransactionsListParams } from '../generated/params.js';
 import type { CardTransaction } from '../generated/schemas.js';
 
@@ -28,7 +28,7 @@ export class CardTransactionsApi extends APIResource {
    * }
    */
   list(params?: CardTransactionsListParams, options?: RequestOptions): PagePromise<CardTransaction> {
-    return this._client.list(operations['cardTransactions.list'], { query: params }, options);
+    return this._client.list(endpoints['cardTransactions.list'], { query: params }, options);
   }
 
   /**
@@ -42,6 +42,6 @@ export class CardTransactionsApi extends APIResource {
    * if (refund.parent_id !== null) console.log('refund of charge', refund.parent_id);
    */
   retrieve(id: number, options?: RequestOptions): APIPromise<CardTransaction> {
-    return this._client.request(operations['cardTransactions.retrieve'], { path: { id } }, options);
+    return this._client.request(endpoints['cardTransactions.retrieve'], { path: { id } }, options);
   }
 }

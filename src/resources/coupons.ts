@@ -2,7 +2,7 @@
 import type { APIPromise } from '../core/api/api-promise.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { CouponsCreateParams, CouponsUpdateParams } from '../generated/params.js';
 import type { Coupon, DeletedObject } from '../generated/schemas.js';
 
@@ -31,7 +31,7 @@ export class CouponsApi extends APIResource {
    * const coupon = await shop.coupons.create({ code: 'FALL10', channel: 'store_online', location_id: null });
    */
   create(params: CouponsCreateParams, options?: RequestOptions): APIPromise<Coupon> {
-    return this._client.request(operations['coupons.create'], { body: params }, options);
+    return this._client.request(endpoints['coupons.create'], { body: params }, options);
   }
 
   /**
@@ -49,7 +49,7 @@ export class CouponsApi extends APIResource {
    * await shop.coupons.update(15, { location_id: 3 });
    */
   update(id: number, params: CouponsUpdateParams, options?: RequestOptions): APIPromise<Coupon> {
-    return this._client.request(operations['coupons.update'], { path: { id }, body: params }, options);
+    return this._client.request(endpoints['coupons.update'], { path: { id }, body: params }, options);
   }
 
   /**
@@ -67,6 +67,6 @@ export class CouponsApi extends APIResource {
    * await shop.coupons.delete(15);
    */
   delete(id: number, options?: RequestOptions): APIPromise<Partial<DeletedObject>> {
-    return this._client.request(operations['coupons.delete'], { path: { id } }, options);
+    return this._client.request(endpoints['coupons.delete'], { path: { id } }, options);
   }
 }

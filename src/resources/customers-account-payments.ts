@@ -2,7 +2,7 @@
 import type { APIPromise } from '../core/api/api-promise.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { CustomersAccountPaymentsCreateParams } from '../generated/params.js';
 import type { AccountPayment } from '../generated/schemas.js';
 
@@ -31,7 +31,7 @@ export class CustomersAccountPaymentsApi extends APIResource {
     options?: RequestOptions,
   ): APIPromise<AccountPayment> {
     return this._client.request(
-      operations['customers.account.payments.create'],
+      endpoints['customers.account.payments.create'],
       { path: { id }, body: params },
       options,
     );

@@ -2,7 +2,7 @@
 import type { APIPromise } from '../core/api/api-promise.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { CustomerAccount } from '../generated/schemas.js';
 import { CustomersAccountPaymentsApi } from './customers-account-payments.js';
 
@@ -29,6 +29,6 @@ export class CustomersAccountApi extends APIResource {
    * const account = await shop.customers.account.retrieve(8801);
    */
   retrieve(id: number, options?: RequestOptions): APIPromise<CustomerAccount> {
-    return this._client.request(operations['customers.account.retrieve'], { path: { id } }, options);
+    return this._client.request(endpoints['customers.account.retrieve'], { path: { id } }, options);
   }
 }

@@ -2,7 +2,7 @@
 import type { APIPromise } from '../core/api/api-promise.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type {
   CustomersStoreCreditIssueParams,
   CustomersStoreCreditRedeemParams,
@@ -28,7 +28,7 @@ export class CustomersStoreCreditApi extends APIResource {
    * const { balance_cents } = await shop.customers.storeCredit.retrieve(8801);
    */
   retrieve(id: number, options?: RequestOptions): APIPromise<StoreCredit> {
-    return this._client.request(operations['customers.storeCredit.retrieve'], { path: { id } }, options);
+    return this._client.request(endpoints['customers.storeCredit.retrieve'], { path: { id } }, options);
   }
 
   /**
@@ -54,7 +54,7 @@ export class CustomersStoreCreditApi extends APIResource {
     options?: RequestOptions,
   ): APIPromise<StoreCredit> {
     return this._client.request(
-      operations['customers.storeCredit.issue'],
+      endpoints['customers.storeCredit.issue'],
       { path: { id }, body: params },
       options,
     );
@@ -84,7 +84,7 @@ export class CustomersStoreCreditApi extends APIResource {
     options?: RequestOptions,
   ): APIPromise<StoreCredit> {
     return this._client.request(
-      operations['customers.storeCredit.redeem'],
+      endpoints['customers.storeCredit.redeem'],
       { path: { id }, body: params },
       options,
     );

@@ -2,8 +2,8 @@
 import type { PagePromise } from '../core/api/pagination.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { ShopEvent } from '../generated/events.js';
-import { operations } from '../generated/operations.js';
 import type { EventsListParams } from '../generated/params.js';
 
 /** `shop.events`: the 30-day catch-up feed behind the webhooks. */
@@ -29,7 +29,7 @@ export class EventsApi extends APIResource {
    */
   list(params?: EventsListParams, options?: RequestOptions): PagePromise<ShopEvent> {
     return this._client.list(
-      operations['events.list'],
+      endpoints['events.list'],
       { query: params },
       options,
     ) as PagePromise<unknown> as PagePromise<ShopEvent>;

@@ -2,7 +2,7 @@
 import type { APIPromise } from '../core/api/api-promise.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type {
   GiftCertificatesAdjustParams,
   GiftCertificatesDisableParams,
@@ -42,7 +42,7 @@ export class GiftCertificatesApi extends APIResource {
    * const cert = await shop.giftCertificates.issue({ code: 'GIFT-2026-ABCD', amount_cents: 5000 }, { idempotencyKey: 'web-1001-gc' });
    */
   issue(params: GiftCertificatesIssueParams, options?: RequestOptions): APIPromise<GiftCertificate> {
-    return this._client.request(operations['giftCertificates.issue'], { body: params }, options);
+    return this._client.request(endpoints['giftCertificates.issue'], { body: params }, options);
   }
 
   /**
@@ -70,7 +70,7 @@ export class GiftCertificatesApi extends APIResource {
     options?: RequestOptions,
   ): APIPromise<GiftCertificate> {
     return this._client.request(
-      operations['giftCertificates.redeem'],
+      endpoints['giftCertificates.redeem'],
       { path: { id }, body: params },
       options,
     );
@@ -101,7 +101,7 @@ export class GiftCertificatesApi extends APIResource {
     options?: RequestOptions,
   ): APIPromise<GiftCertificate> {
     return this._client.request(
-      operations['giftCertificates.reverse'],
+      endpoints['giftCertificates.reverse'],
       { path: { id }, body: params },
       options,
     );
@@ -132,7 +132,7 @@ export class GiftCertificatesApi extends APIResource {
     options?: RequestOptions,
   ): APIPromise<GiftCertificate> {
     return this._client.request(
-      operations['giftCertificates.reload'],
+      endpoints['giftCertificates.reload'],
       { path: { id }, body: params },
       options,
     );
@@ -161,7 +161,7 @@ export class GiftCertificatesApi extends APIResource {
     options?: RequestOptions,
   ): APIPromise<GiftCertificate> {
     return this._client.request(
-      operations['giftCertificates.adjust'],
+      endpoints['giftCertificates.adjust'],
       { path: { id }, body: params },
       options,
     );
@@ -192,7 +192,7 @@ export class GiftCertificatesApi extends APIResource {
     options?: RequestOptions,
   ): APIPromise<GiftCertificate> {
     return this._client.request(
-      operations['giftCertificates.disable'],
+      endpoints['giftCertificates.disable'],
       { path: { id }, body: params },
       options,
     );
@@ -223,7 +223,7 @@ export class GiftCertificatesApi extends APIResource {
     options?: RequestOptions,
   ): APIPromise<GiftCertificate> {
     return this._client.request(
-      operations['giftCertificates.enable'],
+      endpoints['giftCertificates.enable'],
       { path: { id }, body: params },
       options,
     );

@@ -3,7 +3,7 @@ import type { APIPromise } from '../core/api/api-promise.js';
 import type { PagePromise } from '../core/api/pagination.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type {
   InventoryAdjustParams,
   InventoryListParams,
@@ -38,7 +38,7 @@ export class InventoryApi extends APIResource {
    * }
    */
   list(params?: InventoryListParams, options?: RequestOptions): PagePromise<Partial<InventoryLevel>> {
-    return this._client.list(operations['inventory.list'], { query: params }, options);
+    return this._client.list(endpoints['inventory.list'], { query: params }, options);
   }
 
   /**
@@ -59,7 +59,7 @@ export class InventoryApi extends APIResource {
     params?: InventoryListSerializedParams,
     options?: RequestOptions,
   ): PagePromise<SerializedItem> {
-    return this._client.list(operations['inventory.listSerialized'], { query: params }, options);
+    return this._client.list(endpoints['inventory.listSerialized'], { query: params }, options);
   }
 
   /**
@@ -91,7 +91,7 @@ export class InventoryApi extends APIResource {
    * );
    */
   adjust(params: InventoryAdjustParams, options?: RequestOptions): APIPromise<InventoryWriteResult> {
-    return this._client.request(operations['inventory.adjust'], { body: params }, options);
+    return this._client.request(endpoints['inventory.adjust'], { body: params }, options);
   }
 
   /**
@@ -115,6 +115,6 @@ export class InventoryApi extends APIResource {
    * await shop.inventory.set({ sku: 'AMMO-9MM-50', location_id: 3, qty: 120 });
    */
   set(params: InventorySetParams, options?: RequestOptions): APIPromise<InventoryWriteResult> {
-    return this._client.request(operations['inventory.set'], { body: params }, options);
+    return this._client.request(endpoints['inventory.set'], { body: params }, options);
   }
 }

@@ -3,7 +3,7 @@ import type { APIPromise } from '../core/api/api-promise.js';
 import type { PagePromise } from '../core/api/pagination.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { InvoicesListParams } from '../generated/params.js';
 import type { Invoice } from '../generated/schemas.js';
 
@@ -28,7 +28,7 @@ export class InvoicesApi extends APIResource {
    * const invoices = await shop.invoices.list().toArray({ max: 100 });
    */
   list(params?: InvoicesListParams, options?: RequestOptions): PagePromise<Invoice> {
-    return this._client.list(operations['invoices.list'], { query: params }, options);
+    return this._client.list(endpoints['invoices.list'], { query: params }, options);
   }
 
   /**
@@ -45,6 +45,6 @@ export class InvoicesApi extends APIResource {
    * const invoice = await shop.invoices.retrieve(4100);
    */
   retrieve(id: number, options?: RequestOptions): APIPromise<Invoice> {
-    return this._client.request(operations['invoices.retrieve'], { path: { id } }, options);
+    return this._client.request(endpoints['invoices.retrieve'], { path: { id } }, options);
   }
 }

@@ -3,7 +3,7 @@ import type { APIPromise } from '../core/api/api-promise.js';
 import type { PagePromise } from '../core/api/pagination.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { LocationsListParams, LocationsUpdateParams } from '../generated/params.js';
 import type { Location } from '../generated/schemas.js';
 
@@ -27,7 +27,7 @@ export class LocationsApi extends APIResource {
    * const stores = await shop.locations.list().toArray();
    */
   list(params?: LocationsListParams, options?: RequestOptions): PagePromise<Location> {
-    return this._client.list(operations['locations.list'], { query: params }, options);
+    return this._client.list(endpoints['locations.list'], { query: params }, options);
   }
 
   /**
@@ -47,6 +47,6 @@ export class LocationsApi extends APIResource {
    * await shop.locations.update(3, { phone: '+1-555-0199' });
    */
   update(id: number, params: LocationsUpdateParams, options?: RequestOptions): APIPromise<Location> {
-    return this._client.request(operations['locations.update'], { path: { id }, body: params }, options);
+    return this._client.request(endpoints['locations.update'], { path: { id }, body: params }, options);
   }
 }

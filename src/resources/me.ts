@@ -2,7 +2,7 @@
 import type { APIPromise } from '../core/api/api-promise.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { Me } from '../generated/schemas.js';
 
 /** `shop.me`: the calling key. */
@@ -21,6 +21,6 @@ export class MeApi extends APIResource {
    * const me = await shop.me.retrieve();
    */
   retrieve(options?: RequestOptions): APIPromise<Me> {
-    return this._client.request(operations['me.retrieve'], {}, options);
+    return this._client.request(endpoints['me.retrieve'], {}, options);
   }
 }

@@ -2,7 +2,7 @@
 import type { PagePromise } from '../core/api/pagination.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { MembershipPlansListParams } from '../generated/params.js';
 import type { MembershipPlan } from '../generated/schemas.js';
 
@@ -19,6 +19,6 @@ export class MembershipPlansApi extends APIResource {
    * const plans = await shop.membershipPlans.list({ status: 'active' }).toArray();
    */
   list(params?: MembershipPlansListParams, options?: RequestOptions): PagePromise<MembershipPlan> {
-    return this._client.list(operations['membershipPlans.list'], { query: params }, options);
+    return this._client.list(endpoints['membershipPlans.list'], { query: params }, options);
   }
 }

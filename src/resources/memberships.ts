@@ -3,7 +3,7 @@ import type { APIPromise } from '../core/api/api-promise.js';
 import type { PagePromise } from '../core/api/pagination.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type {
   MembershipsCancelParams,
   MembershipsCreateParams,
@@ -26,7 +26,7 @@ export class MembershipsApi extends APIResource {
    * for await (const m of shop.memberships.list({ status: 'past_due' })) console.log(m.number, m.next_bill_on);
    */
   list(params?: MembershipsListParams, options?: RequestOptions): PagePromise<Membership> {
-    return this._client.list(operations['memberships.list'], { query: params }, options);
+    return this._client.list(endpoints['memberships.list'], { query: params }, options);
   }
 
   /**
@@ -55,7 +55,7 @@ export class MembershipsApi extends APIResource {
    * });
    */
   create(params: MembershipsCreateParams, options?: RequestOptions): APIPromise<MembershipDetail> {
-    return this._client.request(operations['memberships.create'], { body: params }, options);
+    return this._client.request(endpoints['memberships.create'], { body: params }, options);
   }
 
   /**
@@ -69,7 +69,7 @@ export class MembershipsApi extends APIResource {
    * const unpaid = membership.charges.filter((c) => c.status === 'due' || c.status === 'failed');
    */
   retrieve(id: number, options?: RequestOptions): APIPromise<MembershipDetail> {
-    return this._client.request(operations['memberships.retrieve'], { path: { id } }, options);
+    return this._client.request(endpoints['memberships.retrieve'], { path: { id } }, options);
   }
 
   /**
@@ -97,7 +97,7 @@ export class MembershipsApi extends APIResource {
     params?: MembershipsCancelParams,
     options?: RequestOptions,
   ): APIPromise<Partial<Membership>> {
-    return this._client.request(operations['memberships.cancel'], { path: { id }, body: params }, options);
+    return this._client.request(endpoints['memberships.cancel'], { path: { id }, body: params }, options);
   }
 
   /**
@@ -123,7 +123,7 @@ export class MembershipsApi extends APIResource {
     options?: RequestOptions,
   ): APIPromise<GuestPassResult> {
     return this._client.request(
-      operations['memberships.useGuestPass'],
+      endpoints['memberships.useGuestPass'],
       { path: { id }, body: params },
       options,
     );

@@ -2,7 +2,7 @@
 import type { APIPromise } from '../core/api/api-promise.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { OrdersCreateParams } from '../generated/params.js';
 import type { Order } from '../generated/schemas.js';
 
@@ -34,7 +34,7 @@ export class OrdersApi extends APIResource {
    * const order = await shop.orders.create({ external_reference: 'WEB-1001', lines: [{ sku: 'TGT-25', qty: 10 }] });
    */
   create(params: OrdersCreateParams, options?: RequestOptions): APIPromise<Order> {
-    return this._client.request(operations['orders.create'], { body: params }, options);
+    return this._client.request(endpoints['orders.create'], { body: params }, options);
   }
 
   /**
@@ -54,6 +54,6 @@ export class OrdersApi extends APIResource {
    * await shop.orders.void(62001);
    */
   void(id: number, options?: RequestOptions): APIPromise<Order> {
-    return this._client.request(operations['orders.void'], { path: { id } }, options);
+    return this._client.request(endpoints['orders.void'], { path: { id } }, options);
   }
 }

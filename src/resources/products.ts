@@ -3,7 +3,7 @@ import type { APIPromise } from '../core/api/api-promise.js';
 import type { PagePromise } from '../core/api/pagination.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { ProductsListParams, ProductsUpdateParams } from '../generated/params.js';
 import type { Product } from '../generated/schemas.js';
 
@@ -25,7 +25,7 @@ export class ProductsApi extends APIResource {
    * for await (const p of shop.products.list({ include: 'inventory', updated_since: lastSync })) upsert(p);
    */
   list(params?: ProductsListParams, options?: RequestOptions): PagePromise<Product> {
-    return this._client.list(operations['products.list'], { query: params }, options);
+    return this._client.list(endpoints['products.list'], { query: params }, options);
   }
 
   /**
@@ -50,6 +50,6 @@ export class ProductsApi extends APIResource {
    * await shop.products.update(2201, { price_cents: 1899, reorder_qty: 24 });
    */
   update(id: number, params: ProductsUpdateParams, options?: RequestOptions): APIPromise<Product> {
-    return this._client.request(operations['products.update'], { path: { id }, body: params }, options);
+    return this._client.request(endpoints['products.update'], { path: { id }, body: params }, options);
   }
 }

@@ -2,7 +2,7 @@
 import type { APIPromise } from '../core/api/api-promise.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type {
   PurchaseOrdersCreateParams,
   PurchaseOrdersReceiveParams,
@@ -47,7 +47,7 @@ export class PurchaseOrdersApi extends APIResource {
    * });
    */
   create(params: PurchaseOrdersCreateParams, options?: RequestOptions): APIPromise<PurchaseOrder> {
-    return this._client.request(operations['purchaseOrders.create'], { body: params }, options);
+    return this._client.request(endpoints['purchaseOrders.create'], { body: params }, options);
   }
 
   /**
@@ -69,7 +69,7 @@ export class PurchaseOrdersApi extends APIResource {
     params: PurchaseOrdersUpdateParams,
     options?: RequestOptions,
   ): APIPromise<PurchaseOrder> {
-    return this._client.request(operations['purchaseOrders.update'], { path: { id }, body: params }, options);
+    return this._client.request(endpoints['purchaseOrders.update'], { path: { id }, body: params }, options);
   }
 
   /**
@@ -91,7 +91,7 @@ export class PurchaseOrdersApi extends APIResource {
    * await shop.purchaseOrders.submit(330);
    */
   submit(id: number, options?: RequestOptions): APIPromise<PurchaseOrder> {
-    return this._client.request(operations['purchaseOrders.submit'], { path: { id } }, options);
+    return this._client.request(endpoints['purchaseOrders.submit'], { path: { id } }, options);
   }
 
   /**
@@ -112,7 +112,7 @@ export class PurchaseOrdersApi extends APIResource {
    * await shop.purchaseOrders.cancel(330);
    */
   cancel(id: number, options?: RequestOptions): APIPromise<PurchaseOrder> {
-    return this._client.request(operations['purchaseOrders.cancel'], { path: { id } }, options);
+    return this._client.request(endpoints['purchaseOrders.cancel'], { path: { id } }, options);
   }
 
   /**
@@ -140,10 +140,6 @@ export class PurchaseOrdersApi extends APIResource {
     params?: PurchaseOrdersReceiveParams,
     options?: RequestOptions,
   ): APIPromise<PurchaseOrderReceiveResult> {
-    return this._client.request(
-      operations['purchaseOrders.receive'],
-      { path: { id }, body: params },
-      options,
-    );
+    return this._client.request(endpoints['purchaseOrders.receive'], { path: { id }, body: params }, options);
   }
 }

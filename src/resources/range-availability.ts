@@ -2,7 +2,7 @@
 import type { APIPromise } from '../core/api/api-promise.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { RangeAvailabilityListParams } from '../generated/params.js';
 import type { RangeAvailability } from '../generated/schemas.js';
 
@@ -26,6 +26,6 @@ export class RangeAvailabilityApi extends APIResource {
    * const cheapest = free.sort((a, b) => a.price_cents - b.price_cents)[0];
    */
   list(params: RangeAvailabilityListParams, options?: RequestOptions): APIPromise<RangeAvailability[]> {
-    return this._client.request(operations['range.availability.list'], { query: params }, options);
+    return this._client.request(endpoints['range.availability.list'], { query: params }, options);
   }
 }

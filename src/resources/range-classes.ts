@@ -2,7 +2,7 @@
 import type { PagePromise } from '../core/api/pagination.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { RangeClassesListParams } from '../generated/params.js';
 import type { RangeClass } from '../generated/schemas.js';
 
@@ -21,6 +21,6 @@ export class RangeClassesApi extends APIResource {
    * for await (const c of shop.range.classes.list()) console.log(c.name, c.duration_minutes);
    */
   list(params?: RangeClassesListParams, options?: RequestOptions): PagePromise<RangeClass> {
-    return this._client.list(operations['range.classes.list'], { query: params }, options);
+    return this._client.list(endpoints['range.classes.list'], { query: params }, options);
   }
 }

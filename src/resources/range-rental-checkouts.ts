@@ -2,7 +2,7 @@
 import type { PagePromise } from '../core/api/pagination.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { RangeRentalCheckoutsListParams } from '../generated/params.js';
 import type { RangeRentalCheckout } from '../generated/schemas.js';
 
@@ -19,6 +19,6 @@ export class RangeRentalCheckoutsApi extends APIResource {
    * const out = await shop.range.rentalCheckouts.list({ open: true }).toArray();
    */
   list(params?: RangeRentalCheckoutsListParams, options?: RequestOptions): PagePromise<RangeRentalCheckout> {
-    return this._client.list(operations['range.rentalCheckouts.list'], { query: params }, options);
+    return this._client.list(endpoints['range.rentalCheckouts.list'], { query: params }, options);
   }
 }

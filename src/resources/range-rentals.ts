@@ -3,7 +3,7 @@ import type { APIPromise } from '../core/api/api-promise.js';
 import type { PagePromise } from '../core/api/pagination.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { RangeRentalsListParams } from '../generated/params.js';
 import type { RangeRental, RangeRentalDetail } from '../generated/schemas.js';
 
@@ -28,7 +28,7 @@ export class RangeRentalsApi extends APIResource {
    * }
    */
   list(params?: RangeRentalsListParams, options?: RequestOptions): PagePromise<RangeRental> {
-    return this._client.list(operations['range.rentals.list'], { query: params }, options);
+    return this._client.list(endpoints['range.rentals.list'], { query: params }, options);
   }
 
   /**
@@ -42,6 +42,6 @@ export class RangeRentalsApi extends APIResource {
    * for (const c of gun.recent_checkouts) console.log(c.checked_out_at, c.condition_in, c.rounds_fired);
    */
   retrieve(id: number, options?: RequestOptions): APIPromise<RangeRentalDetail> {
-    return this._client.request(operations['range.rentals.retrieve'], { path: { id } }, options);
+    return this._client.request(endpoints['range.rentals.retrieve'], { path: { id } }, options);
   }
 }

@@ -3,7 +3,7 @@ import type { APIPromise } from '../core/api/api-promise.js';
 import type { PagePromise } from '../core/api/pagination.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type {
   RangeReservationsCancelParams,
   RangeReservationsCreateParams,
@@ -30,7 +30,7 @@ export class RangeReservationsApi extends APIResource {
    * }
    */
   list(params?: RangeReservationsListParams, options?: RequestOptions): PagePromise<RangeReservation> {
-    return this._client.list(operations['range.reservations.list'], { query: params }, options);
+    return this._client.list(endpoints['range.reservations.list'], { query: params }, options);
   }
 
   /**
@@ -68,7 +68,7 @@ export class RangeReservationsApi extends APIResource {
    * );
    */
   create(params: RangeReservationsCreateParams, options?: RequestOptions): APIPromise<RangeReservation> {
-    return this._client.request(operations['range.reservations.create'], { body: params }, options);
+    return this._client.request(endpoints['range.reservations.create'], { body: params }, options);
   }
 
   /**
@@ -81,7 +81,7 @@ export class RangeReservationsApi extends APIResource {
    * const reservation = await shop.range.reservations.retrieve(5001);
    */
   retrieve(id: number, options?: RequestOptions): APIPromise<RangeReservation> {
-    return this._client.request(operations['range.reservations.retrieve'], { path: { id } }, options);
+    return this._client.request(endpoints['range.reservations.retrieve'], { path: { id } }, options);
   }
 
   /**
@@ -100,7 +100,7 @@ export class RangeReservationsApi extends APIResource {
    * await shop.range.reservations.checkIn(5001);
    */
   checkIn(id: number, options?: RequestOptions): APIPromise<RangeReservationTransition> {
-    return this._client.request(operations['range.reservations.checkIn'], { path: { id } }, options);
+    return this._client.request(endpoints['range.reservations.checkIn'], { path: { id } }, options);
   }
 
   /**
@@ -119,7 +119,7 @@ export class RangeReservationsApi extends APIResource {
    * await shop.range.reservations.markNoShow(5001);
    */
   markNoShow(id: number, options?: RequestOptions): APIPromise<RangeReservationTransition> {
-    return this._client.request(operations['range.reservations.markNoShow'], { path: { id } }, options);
+    return this._client.request(endpoints['range.reservations.markNoShow'], { path: { id } }, options);
   }
 
   /**
@@ -147,7 +147,7 @@ export class RangeReservationsApi extends APIResource {
     options?: RequestOptions,
   ): APIPromise<ReservationCancelResult> {
     return this._client.request(
-      operations['range.reservations.cancel'],
+      endpoints['range.reservations.cancel'],
       { path: { id }, body: params },
       options,
     );

@@ -2,7 +2,7 @@
 import type { PagePromise } from '../core/api/pagination.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { RangeResourcesListParams } from '../generated/params.js';
 import type { RangeResource } from '../generated/schemas.js';
 
@@ -20,6 +20,6 @@ export class RangeResourcesApi extends APIResource {
    * const lanes = await shop.range.resources.list({ type: 'lane', location_id: 3 }).toArray();
    */
   list(params?: RangeResourcesListParams, options?: RequestOptions): PagePromise<RangeResource> {
-    return this._client.list(operations['range.resources.list'], { query: params }, options);
+    return this._client.list(endpoints['range.resources.list'], { query: params }, options);
   }
 }

@@ -2,7 +2,7 @@
 import type { PagePromise } from '../core/api/pagination.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { RangeSessionsListParams } from '../generated/params.js';
 import type { RangeClassSession } from '../generated/schemas.js';
 
@@ -22,6 +22,6 @@ export class RangeSessionsApi extends APIResource {
    * const open = page.data.filter((s) => s.seats_left > 0);
    */
   list(params?: RangeSessionsListParams, options?: RequestOptions): PagePromise<RangeClassSession> {
-    return this._client.list(operations['range.sessions.list'], { query: params }, options);
+    return this._client.list(endpoints['range.sessions.list'], { query: params }, options);
   }
 }

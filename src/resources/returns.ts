@@ -3,7 +3,7 @@ import type { APIPromise } from '../core/api/api-promise.js';
 import type { PagePromise } from '../core/api/pagination.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { ReturnsListParams } from '../generated/params.js';
 import type { Return } from '../generated/schemas.js';
 
@@ -20,7 +20,7 @@ export class ReturnsApi extends APIResource {
    * const returns = await shop.returns.list({ source: 'online', updated_since: new Date(Date.now() - 86_400_000) });
    */
   list(params?: ReturnsListParams, options?: RequestOptions): PagePromise<Return> {
-    return this._client.list(operations['returns.list'], { query: params }, options);
+    return this._client.list(endpoints['returns.list'], { query: params }, options);
   }
 
   /**
@@ -34,6 +34,6 @@ export class ReturnsApi extends APIResource {
    * const damaged = ret.lines.filter((line) => line.condition === 'damaged');
    */
   retrieve(id: number, options?: RequestOptions): APIPromise<Return> {
-    return this._client.request(operations['returns.retrieve'], { path: { id } }, options);
+    return this._client.request(endpoints['returns.retrieve'], { path: { id } }, options);
   }
 }

@@ -2,7 +2,7 @@
 import type { PagePromise } from '../core/api/pagination.js';
 import type { RequestOptions } from '../core/api/request-options.js';
 import { APIResource } from '../core/api/resource.js';
-import { operations } from '../generated/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { StoreCreditListParams } from '../generated/params.js';
 import type { StoreCredit } from '../generated/schemas.js';
 
@@ -25,6 +25,6 @@ export class StoreCreditApi extends APIResource {
    * for await (const credit of shop.storeCredit.list()) console.log(credit.customer_id, credit.balance_cents);
    */
   list(params?: StoreCreditListParams, options?: RequestOptions): PagePromise<StoreCredit> {
-    return this._client.list(operations['storeCredit.list'], { query: params }, options);
+    return this._client.list(endpoints['storeCredit.list'], { query: params }, options);
   }
 }

@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { z } from 'zod';
 import { type ClientOptions, ShopClient } from '../../src/client.js';
-import type { Operation } from '../../src/core/api/operation.js';
+import type { DocumentedOperation } from '../../src/core/api/operation.js';
 import { RETRY_BACKOFF, type TestOptions } from '../../src/internal/test-hooks.js';
 
 export const BASE_URL = 'http://127.0.0.1:4010';
@@ -41,7 +41,7 @@ export const retrieveReservation = {
   pathParams: [{ name: 'id', type: 'integer' }],
   result: ReservationSchema,
   summary: 'Retrieve a reservation',
-} satisfies Operation;
+} satisfies DocumentedOperation;
 
 export const listReservations = {
   ...base,
@@ -61,7 +61,7 @@ export const listReservations = {
   result: ReservationSchema,
   pagination: 'cursor',
   summary: 'List reservations',
-} satisfies Operation;
+} satisfies DocumentedOperation;
 
 export const createReservation = {
   ...base,
@@ -74,7 +74,7 @@ export const createReservation = {
   permission: 'range:write',
   idempotency: 'optional',
   summary: 'Book a lane',
-} satisfies Operation;
+} satisfies DocumentedOperation;
 
 export const cancelReservation = {
   ...base,
@@ -87,7 +87,7 @@ export const cancelReservation = {
   permission: 'range:write',
   idempotency: 'optional',
   summary: 'Cancel a reservation',
-} satisfies Operation;
+} satisfies DocumentedOperation;
 
 export const updateLocation = {
   ...base,
@@ -99,7 +99,7 @@ export const updateLocation = {
   result: z.looseObject({ id: z.number().int() }),
   permission: 'locations:write',
   summary: 'Update a location',
-} satisfies Operation;
+} satisfies DocumentedOperation;
 
 /** A reservation as the server sends it. */
 export function reservation(id: number, extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -1,6 +1,6 @@
 // Over a real socket, for what only the wire shows: resets, slow responses, measured waits, the bytes of the
 // query string. A node:http server on 127.0.0.1, no msw.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConnectionError, InternalServerError, TimeoutError } from '../../src/core/errors/index.js';
 import { json, useLoopback } from './loopback.js';
 import {
@@ -180,5 +180,78 @@ describe('over a real socket', () => {
     expect(error).toMatchObject({ status: 502, code: null });
     expect((error as Error).message).toContain('<h1>502 Bad Gateway</h1>');
     expect(seen).toHaveLength(3);
+  });
+
+  describe('afterResponse hooks', () => {
+    it('tee the body for an afterResponse hook only when the hook uses it', async () => {
+      loopback.handle((_seen, res) => json(res, 200, ok(reservation(4))));
+      const tees = vi.spyOn(Response.prototype, 'clone');
+      try {
+        const statuses: number[] = [];
+        const metrics = testClient({
+          baseUrl: loopback.baseUrl,
+          hooks: {
+            beforeRequest: [() => {}],
+            afterResponse: [
+              (_request, _options, response) => void statuses.push(response.status),
+              (_request, options, response) =>
+                void statuses.push(
+                  Number(response.headers.get('content-type')?.includes('json')),
+                  response.ok ? 1 : 0,
+                ),
+              () => {},
+            ],
+            beforeRetry: [() => {}],
+            beforeError: [() => {}],
+          },
+        });
+        expect((await metrics.request(retrieveReservation, { path: { id: 4 } })).id).toBe(4);
+        expect(statuses).toEqual([200, 1, 1]);
+        expect(tees).not.toHaveBeenCalled();
+
+        const read: unknown[] = [];
+        const readers = testClient({
+          baseUrl: loopback.baseUrl,
+          hooks: {
+            afterResponse: [
+              () => {},
+              async (_request, _options, response) => {
+                const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+                let text = '';
+                for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+                  text += new TextDecoder().decode(chunk.value);
+                read.push((JSON.parse(text) as { data: { id: number } }).data.id);
+              },
+              async (_request, _options, response) =>
+                void read.push(response.bodyUsed, await response.text()),
+            ],
+          },
+        });
+        expect((await readers.request(retrieveReservation, { path: { id: 4 } })).id).toBe(4);
+        expect(read[0]).toBe(4);
+        expect(read[1]).toBe(false);
+        expect(JSON.parse(read[2] as string)).toMatchObject({ data: { id: 4 } });
+        expect(tees).toHaveBeenCalledTimes(2); // one per hook that read, none for the one that did not
+      } finally {
+        tees.mockRestore();
+      }
+    });
+
+    it('let an afterResponse hook hand back the response it was given, its body still whole', async () => {
+      loopback.handle((_seen, res) => json(res, 200, ok(reservation(6))));
+      const shop = testClient({
+        baseUrl: loopback.baseUrl,
+        hooks: {
+          afterResponse: [
+            (_request, _options, response) => response,
+            async (_request, _options, response) => {
+              expect(response).toBeInstanceOf(Response);
+              return response;
+            },
+          ],
+        },
+      });
+      expect((await shop.request(retrieveReservation, { path: { id: 6 } })).id).toBe(6);
+    });
   });
 });

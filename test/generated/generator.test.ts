@@ -74,6 +74,7 @@ describe('generator on the fixture spec', () => {
     const parts = /^(schemas|params|operation-schemas)\.[a-z0-9-]+\.ts$/;
     expect([...files.keys()].filter((name) => !parts.test(name))).toEqual([
       'README.md',
+      'endpoints.ts',
       'enums.ts',
       'error-codes.ts',
       'event-types.ts',
@@ -104,8 +105,8 @@ describe('generator on the fixture spec', () => {
     expect(widgets).not.toMatch(/from '\.\/(schemas|params)\.quotes\.js'/);
     expect(quotes).not.toMatch(/from '\.\/(schemas|params)\.widgets\.js'/);
     // The table loads a group's module, not the map of them all.
-    expect(files.get('operations.ts')).toContain("import('./operation-schemas.widgets.js')");
-    expect(files.get('operations.ts')).not.toContain("import('./operation-schemas.js')");
+    expect(files.get('endpoints.ts')).toContain("import('./operation-schemas.widgets.js')");
+    expect(files.get('endpoints.ts')).not.toContain("import('./operation-schemas.js')");
     for (const [id, entry] of Object.entries(operationSchemas)) expect(entry, id).toBeDefined();
   });
 

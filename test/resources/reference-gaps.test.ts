@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { parse } from 'yaml';
 import type { ShopClient } from '../../src/client.js';
-import type { Operation } from '../../src/core/api/operation.js';
+import type { DocumentedOperation } from '../../src/core/api/operation.js';
 import { ParamsValidationError } from '../../src/core/errors/index.js';
 import { OPERATION_SCHEMAS } from '../../src/generated/operation-schemas.js';
 import { operations } from '../../src/generated/operations.js';
@@ -10,7 +10,7 @@ import { parseInEnglish } from '../support/english.js';
 import { PARTLY_SHOWN_OPERATIONS, REFERENCE_CODES } from '../support/reference.js';
 import { client, mockApi, ok } from './helpers.js';
 
-const ops = operations as Record<string, Operation>;
+const ops = operations as Record<string, DocumentedOperation>;
 /** Text with its line breaks and indentation folded, so a wrapped phrase still reads as one. */
 const folded = (text: string) => text.replace(/\s+/g, ' ');
 interface SpecOperation {

@@ -35,6 +35,14 @@ export interface Operation<Result extends z.ZodType = z.ZodType> {
   readonly schemas?: OperationSchemasLoader<Result>;
   /** `'cursor'` for a cursor-paginated list (called through `shop.list`), null for a single result. */
   readonly pagination: 'cursor' | null;
+}
+
+/**
+ * What the reference says of an endpoint beyond how to call it: the generated table `operations` holds it
+ * for tools, the sandbox and the docs. The transport reads none of it, so the table resource methods send
+ * through (`endpoints`) leaves it out of an application's bundle.
+ */
+export interface OperationFacts {
   /** The status of a success: 200, or 201 for a create. */
   readonly successStatus: number;
   /** The key permission the reference names, e.g. `range:write`; null where none is needed. */
@@ -47,6 +55,22 @@ export interface Operation<Result extends z.ZodType = z.ZodType> {
   readonly undocumented: boolean;
   /** The spec's one-line summary, e.g. `Book a lane or class seats`. */
   readonly summary: string;
+}
+
+/** An {@link Operation} with what the reference says of it: an entry of the generated `operations`. */
+export type DocumentedOperation<Result extends z.ZodType = z.ZodType> = Operation<Result> & OperationFacts;
+
+/**
+ * The generated `operations` table: each endpoint of `endpoints` with its facts. Marked pure (the generated
+ * call site says so), so a bundle that never reads `operations` drops it and the facts with it.
+ */
+export function withFacts<
+  const Endpoints extends Record<string, Operation>,
+  const Facts extends { readonly [Id in keyof Endpoints]: OperationFacts },
+>(endpoints: Endpoints, facts: Facts): { readonly [Id in keyof Endpoints]: Endpoints[Id] & Facts[Id] } {
+  const table: Record<string, Operation & OperationFacts> = {};
+  for (const id of Object.keys(endpoints)) table[id] = { ...endpoints[id]!, ...facts[id]! };
+  return table as { readonly [Id in keyof Endpoints]: Endpoints[Id] & Facts[Id] };
 }
 
 /** The schemas of one {@link Operation}, as its loader resolves to them. */
@@ -74,7 +98,7 @@ export type OperationSchemasLoader<Result extends z.ZodType = z.ZodType> = () =>
 export type OperationResult<Op extends Operation> =
   Op extends Operation<infer Result> ? z.output<Result> : unknown;
 
-/** What {@link defineOperation} needs; the rest of an {@link Operation} is documentation the runtime does not read. */
+/** What {@link defineOperation} needs. */
 export interface OperationDefinition<Result extends z.ZodType, Pagination extends 'cursor' | null> {
   /** Names the operation in errors and logs. @default `${method} ${path}` */
   readonly id?: string;
@@ -135,11 +159,5 @@ export function defineOperation<
     // No result schema: nothing is checked (the validators treat a missing one as zod's `unknown()`).
     result: definition.result,
     pagination: definition.pagination ?? (null as Pagination),
-    successStatus: 200,
-    permission: null,
-    idempotency: method === 'POST' ? 'optional' : null,
-    errorCodes: [],
-    undocumented: true,
-    summary: '',
   };
 }

@@ -2,6 +2,7 @@ import type { AfterResponseHook, BeforeRequestHook, Hooks as KyHooks } from 'ky'
 import type { HttpMethod } from '../api/operation.js';
 import { HookError } from '../errors/transport-errors.js';
 import { parseRateLimit, type RateLimitInfo } from '../rate-limit/rate-limit.js';
+import { settleClone } from './deferred-clone.js';
 
 // The public middleware: ky's own request/response hooks (so a ky user's hooks work as they are) and the
 // SDK's retry/error hooks, each told which call and attempt it sees through one context object.
@@ -158,11 +159,20 @@ function wrapAfterResponse(hook: ShopAfterResponseHook): AfterResponseHook {
       context.rateLimit = parseRateLimit(response.headers);
       context.durationMs = performance.now() - (context.startedAt as number);
     }
+    let returned: Response | void | undefined;
     try {
-      return await hook(request, options as unknown as ShopHookOptions<ShopResponseContext>, response, state);
+      returned = await hook(
+        request,
+        options as unknown as ShopHookOptions<ShopResponseContext>,
+        response,
+        state,
+      );
     } catch (error) {
       throw hookFailure('afterResponse', error);
+    } finally {
+      settleClone(response, returned);
     }
+    return returned;
   };
 }
 

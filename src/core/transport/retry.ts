@@ -1,4 +1,4 @@
-import pRetry from 'p-retry';
+import type pRetryFunction from 'p-retry';
 import { sleep } from '../../internal/sleep.js';
 import { ConflictError, InternalServerError, RateLimitError } from '../errors/api-errors.js';
 import { ConnectionError, TimeoutError } from '../errors/transport-errors.js';
@@ -93,29 +93,72 @@ export async function withRetries<T>(
   onFailedAttempt: FailedAttemptListener,
 ): Promise<T> {
   if (policy.maxRetries === 0 && !signal) return attempt(1);
+  // The first attempt runs before p-retry is loaded: most calls succeed at once and never need the loop, so
+  // neither an application's first bundle nor its first call carries p-retry. On a failure the loop takes
+  // over from attempt 1, handed the error it failed with, so p-retry weighs that failure as any other.
+  let first: unknown;
+  try {
+    if (signal?.aborted) throw signal.reason;
+    const result = await attempt(1);
+    if (signal?.aborted) throw signal.reason;
+    return result;
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    if (policy.maxRetries === 0) throw error;
+    first = error;
+  }
+  let pRetry: typeof pRetryFunction;
+  try {
+    pRetry = await loadPRetry();
+  } catch {
+    // The loop's chunk could not be loaded (a deploy removed it, the network failed): no retry is possible,
+    // and the attempt's own failure says more than the load's.
+    throw first;
+  }
   try {
     // Every option is spelled out: p-retry fills missing ones with `??=` on a copy, and on V8 that shape
     // change costs ~8 us per call, 5% of a small loopback request (measured by bench/transport.ts).
-    return await pRetry(attempt, {
-      retries: policy.maxRetries,
-      factor: 1,
-      minTimeout: 0,
-      maxTimeout: Number.POSITIVE_INFINITY,
-      maxRetryTime: Number.POSITIVE_INFINITY,
-      randomize: false,
-      unref: false,
-      signal,
-      onFailedAttempt: noop,
-      shouldConsumeRetry: consumeRetry,
-      shouldRetry: async ({ error, attemptNumber }) => {
-        const delay = await onFailedAttempt(error, retryDelay(error, attemptNumber, policy), attemptNumber);
-        if (delay === null) return false;
-        await sleep(delay, signal);
-        return true;
+    return await pRetry(
+      (attemptNumber) => (attemptNumber === 1 ? Promise.reject(first) : attempt(attemptNumber)),
+      {
+        retries: policy.maxRetries,
+        factor: 1,
+        minTimeout: 0,
+        maxTimeout: Number.POSITIVE_INFINITY,
+        maxRetryTime: Number.POSITIVE_INFINITY,
+        randomize: false,
+        unref: false,
+        signal,
+        onFailedAttempt: noop,
+        shouldConsumeRetry: consumeRetry,
+        shouldRetry: async ({ error, attemptNumber }) => {
+          const delay = await onFailedAttempt(error, retryDelay(error, attemptNumber, policy), attemptNumber);
+          if (delay === null) return false;
+          await sleep(delay, signal);
+          return true;
+        },
       },
-    });
+    );
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     throw error;
   }
+}
+
+let pRetryLoading: Promise<typeof pRetryFunction> | undefined;
+
+/** p-retry, imported once for the process on the first failed attempt; a failed load is tried again later. */
+function loadPRetry(): Promise<typeof pRetryFunction> {
+  pRetryLoading ??= import('p-retry').then(
+    // From the CJS build the import is of a CommonJS chunk, whose namespace's `default` may hold the module.
+    (module) => {
+      const exported = module.default as typeof pRetryFunction | { readonly default: typeof pRetryFunction };
+      return typeof exported === 'function' ? exported : exported.default;
+    },
+    (error: unknown) => {
+      pRetryLoading = undefined;
+      throw error;
+    },
+  );
+  return pRetryLoading;
 }

@@ -25,6 +25,7 @@ import type { TransportConfig } from './transport-config.js';
 import {
   type AttemptInit,
   aborted,
+  callersFetch,
   connectionError,
   fetchWithAttemptSignal,
   loadKy,
@@ -85,7 +86,7 @@ export class Transport {
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
-      fetch: config.fetch ?? fetchWithAttemptSignal,
+      fetch: config.fetch ? callersFetch(config.fetch) : fetchWithAttemptSignal,
     };
     if (config.hooks.ky) kyOptions.hooks = config.hooks.ky;
     this.#kyOptions = kyOptions;
@@ -370,6 +371,7 @@ export class Transport {
     if (this.#kyHooks || settings.hooks.ky) {
       options.context = call.context(started) as unknown as Record<string, unknown>;
       if (settings.hooks.ky) options.hooks = settings.hooks.ky;
+      options.shopSdkHooks = true;
     }
     let response!: Response;
     let text!: string;

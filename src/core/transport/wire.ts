@@ -2,6 +2,7 @@ import type { KyInstance } from 'ky';
 import { MAX_TIMER_MS } from '../../internal/limits.js';
 import { redact, redactedCause } from '../../internal/redact.js';
 import { ConnectionError, ResponseTooLargeError } from '../errors/transport-errors.js';
+import { deferClones } from '../observe/deferred-clone.js';
 
 // The exchange on the wire, below the transport: ky loaded once, the runtime's fetch given the attempt's
 // signal, the body read within its bound, a failed fetch worded as a ConnectionError, and the bounded waits
@@ -33,9 +34,13 @@ function urlWithoutQuery(url: string): string {
   }
 }
 
-/** ky passes options it does not know to fetch as they are: how the attempt's signal reaches the fetch below. */
+/**
+ * ky passes options it does not know to fetch as they are: how the attempt's signal reaches the fetch below,
+ * and whether afterResponse hooks will see the response (its clones are then deferred: deferred-clone.ts).
+ */
 export interface AttemptInit {
   shopSdkSignal?: AbortSignal;
+  shopSdkHooks?: boolean;
 }
 
 /**
@@ -45,8 +50,20 @@ export interface AttemptInit {
  * never fires and the attempt's, which covers headers and body, replaces it here.
  */
 export function fetchWithAttemptSignal(input: Request | URL | string, init?: RequestInit): Promise<Response> {
-  const signal = (init as AttemptInit | undefined)?.shopSdkSignal;
-  return globalThis.fetch(input, signal ? { signal } : init);
+  const attempt = init as AttemptInit | undefined;
+  const signal = attempt?.shopSdkSignal;
+  const sent = globalThis.fetch(input, signal ? { signal } : init);
+  return attempt?.shopSdkHooks ? sent.then(deferClones) : sent;
+}
+
+/** A caller's `fetch`, given the SDK's signal on the Request (by ky) and deferred clones when hooked. */
+export function callersFetch(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+  return (input, init) => {
+    const attempt = init as AttemptInit | undefined;
+    if (!attempt?.shopSdkHooks) return fetch(input, init);
+    const { shopSdkHooks: _, ...rest } = attempt;
+    return Promise.resolve(fetch(input, rest as RequestInit)).then(deferClones);
+  };
 }
 
 let kyLoading: Promise<KyInstance> | undefined;
