@@ -75,7 +75,7 @@ export {
   type RateLimitReservation,
   type RateLimitStore,
 } from './core/rate-limit/rate-limit-store.js';
-export type { ThrottleOption, ThrottlePace } from './core/rate-limit/throttle.js';
+export type { ThrottleOption, ThrottlePace } from './core/rate-limit/throttle-option.js';
 export type { CallRecovery } from './core/transport/call.js';
 export type { ResponseValidation, ValidationIssueListener } from './core/transport/response.js';
 export type { ApiKeyOption, FetchLike } from './core/transport/transport-config.js';

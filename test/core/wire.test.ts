@@ -194,7 +194,7 @@ describe('over a real socket', () => {
             beforeRequest: [() => {}],
             afterResponse: [
               (_request, _options, response) => void statuses.push(response.status),
-              (_request, options, response) =>
+              (_request, _options, response) =>
                 void statuses.push(
                   Number(response.headers.get('content-type')?.includes('json')),
                   response.ok ? 1 : 0,

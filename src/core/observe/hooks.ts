@@ -159,14 +159,11 @@ function wrapAfterResponse(hook: ShopAfterResponseHook): AfterResponseHook {
       context.rateLimit = parseRateLimit(response.headers);
       context.durationMs = performance.now() - (context.startedAt as number);
     }
-    let returned: Response | void | undefined;
+    let returned: Response | undefined;
     try {
-      returned = await hook(
-        request,
-        options as unknown as ShopHookOptions<ShopResponseContext>,
-        response,
-        state,
-      );
+      returned =
+        (await hook(request, options as unknown as ShopHookOptions<ShopResponseContext>, response, state)) ??
+        undefined;
     } catch (error) {
       throw hookFailure('afterResponse', error);
     } finally {

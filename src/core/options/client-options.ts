@@ -13,13 +13,13 @@ import { ParamsValidationError } from '../errors/params-validation-error.js';
 import { ShopError } from '../errors/shop-error.js';
 import { NO_HOOKS, type PreparedHooks, prepareHooks, type ShopHooks } from '../observe/hooks.js';
 import { isLogLevel, type Logger, type LogLevel, SdkLogger } from '../observe/logger.js';
+import { LazyThrottle } from '../rate-limit/lazy-throttle.js';
 import {
   isPacing,
   isRateLimitStore,
   MIN_REQUESTS_PER_MINUTE,
-  Throttle,
   type ThrottleOption,
-} from '../rate-limit/throttle.js';
+} from '../rate-limit/throttle-option.js';
 import { mergeHeaders } from '../transport/headers.js';
 import {
   isResponseValidation,
@@ -223,7 +223,7 @@ function resolveBaseUrl(option: string | undefined): string {
   return url.origin + path;
 }
 
-function resolveThrottle(option: ThrottleOption | undefined, logger: SdkLogger): Throttle | null {
+function resolveThrottle(option: ThrottleOption | undefined, logger: SdkLogger): LazyThrottle | null {
   if (option === undefined) return null;
   if (option !== 'auto' && !isPacing(option?.requestsPerMinute)) {
     throw configError(
@@ -242,7 +242,7 @@ function resolveThrottle(option: ThrottleOption | undefined, logger: SdkLogger):
   ) {
     throw configError('throttle.key must be a non-empty string naming the shop');
   }
-  return new Throttle(option, logger);
+  return new LazyThrottle(option, logger);
 }
 
 function resolveLogLevel(option: LogLevel | undefined): LogLevel {

@@ -1,39 +1,17 @@
-import { MAX_TIMER_MS } from '../../internal/limits.js';
 import { sleep } from '../../internal/sleep.js';
 import { RateLimitError } from '../errors/api-errors.js';
 import type { SdkLogger } from '../observe/logger.js';
 import { parseRateLimit, parseRetryAfter } from './rate-limit.js';
 import { MemoryRateLimitStore, type RateLimitReservation, type RateLimitStore } from './rate-limit-store.js';
+import { type ThrottleOption, WINDOW_MS } from './throttle-option.js';
 
-/** `throttle` as a fixed pace, for one client or, through a shared `store`, for every process of a shop. */
-export interface ThrottlePace {
-  /**
-   * Request starts a minute for `key`, across everything that shares the store: the shop's whole limit
-   * (60 on the Established plan) when every process of the shop uses one store, else this process's share.
-   */
-  readonly requestsPerMinute: number;
-  /**
-   * Where the schedule lives: a `MemoryRateLimitStore` (one process; pass one instance to several clients
-   * to pace them together) or a `RedisRateLimitStore` from `shop-mgmt/redis` (every process on that Redis).
-   * @default a MemoryRateLimitStore of this client's own
-   */
-  readonly store?: RateLimitStore;
-  /**
-   * Whose limit this is: name the shop (its id), so clients of different shops sharing a store keep apart.
-   * @default 'default'
-   */
-  readonly key?: string;
-}
-
-/**
- * Client-side pacing, opt-in. `{ requestsPerMinute }` spaces request starts evenly (60 on the Established
- * plan means one a second), with `store` and `key` across processes. `'auto'` paces from the
- * `X-RateLimit-*` headers: it spreads the requests left in the window over the time left, and waits for the
- * reset when none are left, so it also yields to the shop's other keys that share the limit.
- */
-export type ThrottleOption = ThrottlePace | 'auto';
-
-const WINDOW_MS = 60_000;
+export {
+  isPacing,
+  isRateLimitStore,
+  MIN_REQUESTS_PER_MINUTE,
+  type ThrottleOption,
+  type ThrottlePace,
+} from './throttle-option.js';
 
 /**
  * The longest a 429 pauses the shop: its daily cap resets at 00:00 UTC, so no honest Retry-After is longer
@@ -46,20 +24,6 @@ const CONFIRM_LEAD_MS = 20;
 
 /** After a shared store fails, calls pace locally for this long before the store is tried again. */
 const SHARED_RETRY_MS = 2_000;
-
-/** The slowest fixed pace a timer can keep: one start per 2^31 - 1 ms (about 25 days). */
-export const MIN_REQUESTS_PER_MINUTE = WINDOW_MS / MAX_TIMER_MS;
-
-/** True for a `requestsPerMinute` the throttle can keep. */
-export function isPacing(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= MIN_REQUESTS_PER_MINUTE;
-}
-
-/** True for something with a store's two methods. */
-export function isRateLimitStore(value: unknown): value is RateLimitStore {
-  const store = value as Partial<RateLimitStore> | null | undefined;
-  return typeof store?.reserve === 'function' && typeof store.pause === 'function';
-}
 
 /** A reservation and whether the shared store made it (a held slot is only confirmed where it was taken). */
 type Taken = RateLimitReservation & { readonly shared: boolean };

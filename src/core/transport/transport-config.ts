@@ -1,6 +1,6 @@
 import type { PreparedHooks } from '../observe/hooks.js';
 import type { SdkLogger } from '../observe/logger.js';
-import type { Throttle } from '../rate-limit/throttle.js';
+import type { Pacing } from '../rate-limit/lazy-throttle.js';
 import type { ResponseValidation, ValidationIssueListener } from './response.js';
 import type { RetryPolicy } from './retry.js';
 
@@ -38,7 +38,7 @@ export interface TransportConfig {
   /** The caller's logger behind the SDK's level check and redaction. */
   readonly logger: SdkLogger;
   /** Paces attempt starts when the client was given `throttle`; null otherwise. */
-  readonly throttle: Throttle | null;
+  readonly throttle: Pacing | null;
   /** The client's hooks, ky's part already on the ky instance. */
   readonly hooks: PreparedHooks;
   /** What a response that breaks its schema does, unless a call says otherwise. */

@@ -1,0 +1,63 @@
+import { ShopError } from '../errors/shop-error.js';
+import type { SdkLogger } from '../observe/logger.js';
+import type { Throttle } from './throttle.js';
+import type { ThrottleOption } from './throttle-option.js';
+
+// A client given `throttle` gets this stand-in, and the Throttle itself (throttle.ts, with the memory store)
+// is imported then, in the background: an application that never paces carries none of it, not even in the
+// chunks its first call loads. Every attempt asks for its slot (`acquire`) before it is sent, so by the time
+// a response is observed the Throttle is there.
+
+/** What the transport asks of a client's pacing. */
+export interface Pacing {
+  /** Resolves when this attempt may start; rejects with a `RateLimitError` past `maxWaitMs`. */
+  acquire(signal: AbortSignal | undefined, maxWaitMs: number): Promise<void>;
+  /** Re-paces from a response's rate-limit headers (`'auto'`). */
+  observe(headers: Headers): void;
+  /** A 429 arrived: its Retry-After pauses the key. */
+  rateLimited(headers: Headers): void;
+}
+
+/** The client's Throttle, imported when the client is built and used once it is there. */
+export class LazyThrottle implements Pacing {
+  #throttle: Throttle | undefined;
+  #loading: Promise<Throttle> | undefined;
+  readonly #option: ThrottleOption;
+  readonly #logger: SdkLogger;
+
+  constructor(option: ThrottleOption, logger: SdkLogger) {
+    this.#option = option;
+    this.#logger = logger;
+    // Started now, so a client's first call rarely waits for it; a failure is seen (and retried) there.
+    this.#load().catch(() => {});
+  }
+
+  #load(): Promise<Throttle> {
+    this.#loading ??= import('./throttle.js').then(
+      ({ Throttle }) => {
+        this.#throttle = new Throttle(this.#option, this.#logger);
+        return this.#throttle;
+      },
+      (cause: unknown) => {
+        this.#loading = undefined;
+        const why = cause instanceof Error ? cause.message : String(cause);
+        throw new ShopError(`Could not load the throttle, nothing was sent: ${why}`, { cause });
+      },
+    );
+    return this.#loading;
+  }
+
+  acquire(signal: AbortSignal | undefined, maxWaitMs: number): Promise<void> {
+    const throttle = this.#throttle;
+    if (throttle) return throttle.acquire(signal, maxWaitMs);
+    return this.#load().then((loaded) => loaded.acquire(signal, maxWaitMs));
+  }
+
+  observe(headers: Headers): void {
+    this.#throttle?.observe(headers);
+  }
+
+  rateLimited(headers: Headers): void {
+    this.#throttle?.rateLimited(headers);
+  }
+}
