@@ -52,14 +52,14 @@ export const membershipRoutes: readonly RouteDefinition[] = [
   listRoute<MembershipPlanRecord>('membershipPlans.list', {
     rows: (sandbox) => sandbox.state.memberships.plans,
     // An unknown status value gives an empty list: the reference refuses unknown values only on rentals.
-    params: [{ name: 'status', kind: 'string', field: 'status' }],
+    params: [{ name: 'status', field: 'status' }],
   }),
   listRoute<MembershipRecord>('memberships.list', {
     rows: (sandbox) => sandbox.state.memberships.memberships,
     params: [
-      { name: 'customer_id', kind: 'integer', match: (row, customerId: number) => isMember(row, customerId) },
-      { name: 'plan_id', kind: 'integer', field: 'plan_id' },
-      { name: 'status', kind: 'string', field: 'status' },
+      { name: 'customer_id', match: (row, customerId: number) => isMember(row, customerId) },
+      { name: 'plan_id', field: 'plan_id' },
+      { name: 'status', field: 'status' },
     ],
     changedAt: 'updated_at',
     render: (row) => renderMembership(row),

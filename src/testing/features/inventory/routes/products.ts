@@ -65,7 +65,7 @@ function update(context: RouteContext) {
 export const productRoutes: readonly RouteDefinition[] = [
   listRoute<ProductRecord>('products.list', {
     rows: (sandbox) => sandbox.state.catalog.products,
-    params: [{ name: 'include', kind: { oneOf: ['inventory'] } }],
+    params: [{ name: 'include', format: { oneOf: ['inventory'] } }],
     changedAt: 'updated_at',
     render: (row, { sandbox, key, values }) =>
       renderProduct(sandbox, row, { inventory: values.include === 'inventory', actor: key }),

@@ -110,12 +110,12 @@ export const rangeReservationRoutes: readonly RouteDefinition[] = [
     rows: (sandbox) => sandbox.state.range.reservations,
     // Unknown status values give an empty list: the reference refuses them only on rentals.
     params: [
-      { name: 'status', kind: 'string', field: 'status' },
-      { name: 'class_session_id', kind: 'integer', field: 'class_session_id' },
-      { name: 'source', kind: 'string', field: 'source' },
-      { name: 'from', kind: 'dateTime', match: (row, from: number) => Date.parse(row.starts_at) >= from },
-      { name: 'to', kind: 'dateTime', match: (row, to: number) => Date.parse(row.starts_at) <= to },
-      { name: 'location_id', kind: 'integer', field: 'location_id' },
+      { name: 'status', field: 'status' },
+      { name: 'class_session_id', field: 'class_session_id' },
+      { name: 'source', field: 'source' },
+      { name: 'from', format: 'dateTime', match: (row, from: number) => Date.parse(row.starts_at) >= from },
+      { name: 'to', format: 'dateTime', match: (row, to: number) => Date.parse(row.starts_at) <= to },
+      { name: 'location_id', field: 'location_id' },
     ],
     changedAt: 'updated_at',
     location: (row) => row.location_id,
