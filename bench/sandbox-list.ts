@@ -9,8 +9,10 @@ import { fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { encodeCursor } from '../src/testing/http/pagination.js';
-import { createSandbox } from '../src/testing/sandbox.js';
-import { loadLine, root, show, spread } from './support.js';
+import { importBuilt, loadLine, root, show, spread } from './support.js';
+
+// The built package (dist/), as partners run the sandbox; importBuilt refuses a dist/ older than src/.
+const { createSandbox } = await importBuilt<typeof import('../src/testing/index.js')>('shop-mgmt/testing');
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -43,9 +45,9 @@ interface Server {
 
 async function start(mode: 'sandbox' | 'bare'): Promise<Server> {
   const child = fork(
-    join(root, 'bench/sandbox-list-server.ts'),
+    join(root, 'bench/sandbox-list-server.mjs'),
     [mode, String(RECORDS), JSON.stringify(PATHS)],
-    { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+    { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
   const { port, key } = await new Promise<{ port: number; key: string }>((done) =>
     child.once('message', (message) => done(message as { port: number; key: string })),

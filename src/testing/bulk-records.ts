@@ -18,12 +18,34 @@ export function seedRecords(world: SandboxWorld, records: Required<SandboxRecord
   const customers = world.state.shop.customers.all();
   if (lanes.length === 0) throw new SandboxUsageError('records.reservations: the shop has no active lane');
   const firstHour = start - (start % HOUR_MS) - 30 * DAY_MS;
+  // Records share their text where it is equal (times, a lane's line description): strings never change
+  // in place, and at 50,000 records one copy each is tens of megabytes.
+  const times = new Map<number, string>();
+  const at = (ms: number) => {
+    let text = times.get(ms);
+    if (text === undefined) {
+      text = new Date(ms).toISOString();
+      times.set(ms, text);
+    }
+    return text;
+  };
+  const descriptions = new Map<number, string>();
+  const names = new Map<number, string>();
   for (let index = 0; index < records.reservations; index++) {
     const lane = lanes[index % lanes.length]!;
     // One visit an hour per lane, back through the 30 days, wrapping round when there are more.
     const startsAt = firstHour + (Math.floor(index / lanes.length) % (30 * 24 - 1)) * HOUR_MS;
     const customer = customers[index % customers.length]!;
-    const at = (ms: number) => new Date(ms).toISOString();
+    let description = descriptions.get(lane.id);
+    if (description === undefined) {
+      description = `${lane.name}, 60 min, party of 1`;
+      descriptions.set(lane.id, description);
+    }
+    let name = names.get(customer.id);
+    if (name === undefined) {
+      name = `${customer.first_name} ${customer.last_name}`;
+      names.set(customer.id, name);
+    }
     const reservation = insertReservation(world, {
       locationId: lane.location_id,
       classSessionId: null,
@@ -32,13 +54,14 @@ export function seedRecords(world: SandboxWorld, records: Required<SandboxRecord
       startsAt: at(startsAt),
       endsAt: at(startsAt + HOUR_MS),
       customer,
+      contact: { name },
       paid: true,
       lines: [
         {
           kind: 'lane_time',
           resource_id: lane.id,
           product_id: null,
-          description: `${lane.name}, 60 min, party of 1`,
+          description,
           quantity: 1,
           unit_cents: 2500,
           total_cents: 2500,

@@ -1,42 +1,29 @@
-import { ERROR_CODE_STATUS, type ErrorCode } from '../generated/error-codes.js';
+import type { ErrorCode } from '../generated/error-codes.js';
 
 /**
- * An API error the sandbox answers with: thrown anywhere inside a route handler and turned into the
- * reference's error envelope `{status: 'error', error: {code, message, details}}` by the pipeline.
+ * An API error by its code (reference section 7), thrown by domain code and routes alike and turned into
+ * the reference's error envelope `{status: 'error', error: {code, message, details}}` by the HTTP layer,
+ * which gives it the status of its code (http/status.ts, from the generated error-code table). It carries
+ * no HTTP status or header itself.
  */
 export class SandboxApiError extends Error {
   override readonly name = 'SandboxApiError';
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details: Record<string, unknown> = {},
-    /** Extra response headers, e.g. Retry-After on 429. */
-    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
 }
 
-/**
- * The sandbox's status for a code the reference names without one (`ERROR_CODE_STATUS` holds null):
- * MEMBERSHIP_FULL answers 409, as the other capacity conflicts (SESSION_FULL) do.
- */
-const SANDBOX_STATUS: Partial<Record<ErrorCode, number>> = { MEMBERSHIP_FULL: 409 };
-
-/**
- * The API error for `code`, with the HTTP status the generated error-code table (reference section 7)
- * gives it: no error site spells a status.
- */
+/** The API error for `code`: no error site spells a status (the HTTP layer maps the code to one). */
 export function apiError(
   code: ErrorCode,
   message: string,
   details: Record<string, unknown> = {},
-  headers: Record<string, string> = {},
 ): SandboxApiError {
-  const status = ERROR_CODE_STATUS[code] ?? SANDBOX_STATUS[code];
-  if (status === undefined) throw new Error(`sandbox: no HTTP status for error code ${code}`);
-  return new SandboxApiError(status, code, message, details, headers);
+  return new SandboxApiError(code, message, details);
 }
 
 /**
@@ -45,6 +32,15 @@ export function apiError(
  */
 export class SandboxUsageError extends Error {
   override readonly name = 'SandboxUsageError';
+}
+
+/**
+ * Where a domain rule reports a problem with one input field while a request's fields are read (an unknown
+ * `customer_id`, a plan the shop does not have): every problem found is answered together, as one 400
+ * VALIDATION_ERROR naming each field, before anything changes. The HTTP layer's field reader is one.
+ */
+export interface FieldProblems {
+  fail(field: string, message: string): void;
 }
 
 /** 400 VALIDATION_ERROR with the reference's per-field details (field name -> list of messages). */
@@ -68,22 +64,4 @@ export function invalidState(what: string, status: string, action: string): Sand
   return apiError('INVALID_STATE', `A ${what} in status ${status} cannot be ${action}`, {
     status,
   });
-}
-
-/**
- * 429 RATE_LIMITED. `Retry-After` is the wait in real time, whole seconds (0 on a frozen clock: waiting
- * moves nothing there, so a client retries at once); `X-Sandbox-Retry-After` is the same wait in sandbox
- * seconds, what a test advances the clock by.
- */
-export function rateLimited(message: string, sandboxMs: number, wallMs: number): SandboxApiError {
-  const seconds = wallMs <= 0 ? 0 : Math.max(1, Math.ceil(wallMs / 1000));
-  return apiError(
-    'RATE_LIMITED',
-    message,
-    {},
-    {
-      'Retry-After': String(seconds),
-      'X-Sandbox-Retry-After': String(Math.max(1, Math.ceil(sandboxMs / 1000))),
-    },
-  );
 }

@@ -4,7 +4,7 @@ import { SandboxWebhooks } from './events/webhooks.js';
 import { ROUTES } from './features/routes.js';
 import type { SandboxFaults } from './http/faults.js';
 import type { CreateKeyOptions, RollKeyOptions } from './http/keys.js';
-import { type ClientInfo, handleRequest } from './http/pipeline.js';
+import { answerRequest, type ClientInfo, handleRequest } from './http/pipeline.js';
 import { RouteTable } from './http/route-table.js';
 import { createHandlers, type SandboxHandlers } from './msw.js';
 import {
@@ -64,6 +64,9 @@ export class Sandbox {
   handle = (request: Request, info?: ClientInfo): Promise<Response> =>
     handleRequest(this.world, this.routeTable, request, info);
 
+  /** `handle` as made: `listen()` serves it without web Requests and Responses unless it was replaced. */
+  readonly #ownHandle = this.handle;
+
   /**
    * A `fetch` served by the sandbox in-process, for `new ShopClient({ fetch: sandbox.fetch })`. A dropped
    * connection rejects with a TypeError, as fetch does.
@@ -92,7 +95,15 @@ export class Sandbox {
    */
   async listen(options?: ListenOptions): Promise<SandboxServer> {
     const server = await import('./server.js');
-    const served = await server.listen(this.handle, options);
+    // A `handle` replaced by the caller (to watch or alter requests) is what the server serves; the sandbox's
+    // own is served on the direct path, which writes the same answers without web Request and Response.
+    const served =
+      this.handle === this.#ownHandle
+        ? await server.listenAnswers(
+            (request, info) => answerRequest(this.world, this.routeTable, request, info),
+            options,
+          )
+        : await server.listen(this.handle, options);
     if (!this.world.options.autoDeliver) return served;
     const timer = setInterval(() => this.world.deliveries.deliverSoon(), AUTO_DELIVER_EVERY_MS);
     (timer as { unref?: () => void }).unref?.();

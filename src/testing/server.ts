@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ClientInfo } from './http/pipeline.js';
+import type { ClientInfo, SandboxAnswer, SandboxRequest } from './http/pipeline.js';
 
 /** A running sandbox HTTP server. */
 export interface SandboxServer {
@@ -18,16 +18,37 @@ export interface ListenOptions {
 
 type CoreHandler = (request: Request, info: ClientInfo) => Promise<Response>;
 
+/** The pipeline without web Request and Response (`answerRequest`): null drops the connection. */
+type AnswerHandler = (request: SandboxRequest, info: ClientInfo) => Promise<SandboxAnswer | null>;
+
 /**
- * Serves the world on 127.0.0.1 with node:http: IncomingMessage -> web Request -> world -> ServerResponse.
+ * Serves `handle` on 127.0.0.1 with node:http: IncomingMessage -> web Request -> handle -> ServerResponse
+ * (the CLI's sandbox process, which answers its own control paths beside the sandbox's).
  * The only module of the sandbox that needs Node; msw handlers work without it. node:http is imported here,
  * on the first listen(), not at the top: a Workers or browser bundle of `shop-mgmt/testing` keeps it as a
  * lazy `import('node:http')` that never runs there.
  */
-export async function listen(handle: CoreHandler, options: ListenOptions = {}): Promise<SandboxServer> {
+export function listen(handle: CoreHandler, options: ListenOptions = {}): Promise<SandboxServer> {
+  return start((incoming, outgoing) => serve(handle, incoming, outgoing), options);
+}
+
+/**
+ * Serves the sandbox's pipeline on 127.0.0.1 (`sandbox.listen()`): node:http's request is read in place
+ * and the answer's text written as it is, with no web Request or Response in between (on a page of 200
+ * records those copies and stream reads were most of a request's cost).
+ */
+export function listenAnswers(answer: AnswerHandler, options: ListenOptions = {}): Promise<SandboxServer> {
+  const buffers = new BodyBuffers();
+  return start((incoming, outgoing) => serveAnswer(answer, buffers, incoming, outgoing), options);
+}
+
+async function start(
+  onRequest: (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>,
+  options: ListenOptions,
+): Promise<SandboxServer> {
   const { createServer } = await import('node:http');
   const server = createServer((incoming, outgoing) => {
-    void serve(handle, incoming, outgoing);
+    void onRequest(incoming, outgoing);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -43,6 +64,94 @@ export async function listen(handle: CoreHandler, options: ListenOptions = {}): 
       });
     });
   });
+}
+
+/**
+ * Buffers for large bodies, reused once node:http has written them: a page of 200 records is some 160 kB,
+ * and a new one per request piles up outside the JS heap until a collection (tens of MB of RSS at 50,000
+ * records under load). A buffer goes back only when its write calls back; one that never does is left to gc.
+ */
+class BodyBuffers {
+  private readonly free: Uint8Array[] = [];
+  private readonly lent = new WeakSet<ArrayBufferLike>();
+
+  take(length: number): Uint8Array {
+    const at = this.free.findIndex((buffer) => buffer.byteLength >= length);
+    const buffer = at >= 0 ? this.free.splice(at, 1)[0]! : new Uint8Array(Math.max(length, 64 * 1024));
+    this.lent.add(buffer.buffer);
+    return buffer;
+  }
+
+  /** Takes `body`'s buffer back if it is one of these (a view of it, as the page's bytes are). */
+  give(body: string | Uint8Array): void {
+    if (typeof body === 'string' || !this.lent.has(body.buffer)) return;
+    this.lent.delete(body.buffer);
+    if (this.free.length < 16) this.free.push(new Uint8Array(body.buffer));
+  }
+}
+
+async function serveAnswer(
+  answer: AnswerHandler,
+  buffers: BodyBuffers,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+): Promise<void> {
+  try {
+    const answered = await answer(sandboxRequest(incoming), {
+      ip: incoming.socket.remoteAddress ?? '127.0.0.1',
+      allocate: (length) => buffers.take(length),
+    });
+    if (answered === null) {
+      incoming.socket.destroy();
+      return;
+    }
+    const body = answered.body;
+    outgoing.writeHead(answered.status, {
+      ...answered.headers,
+      'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength),
+    });
+    outgoing.end(body, () => buffers.give(body));
+  } catch {
+    failed(outgoing);
+  }
+}
+
+/** node:http's request as the pipeline reads it; the body is read when asked for (GET and HEAD have none). */
+function sandboxRequest(incoming: IncomingMessage): SandboxRequest {
+  const method = incoming.method ?? 'GET';
+  return {
+    method,
+    url: `http://127.0.0.1${incoming.url ?? '/'}`,
+    headers: {
+      get: (name) => {
+        const value = incoming.headers[name.toLowerCase()];
+        if (value === undefined) return null;
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+    },
+    text: async () => {
+      if (method === 'GET' || method === 'HEAD') return '';
+      const chunks: Buffer[] = [];
+      for await (const chunk of incoming) chunks.push(chunk as Buffer);
+      // As a web Request's text(): UTF-8, a leading byte order mark dropped.
+      const text = Buffer.concat(chunks).toString('utf8');
+      return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    },
+  };
+}
+
+function failed(outgoing: ServerResponse): void {
+  if (!outgoing.headersSent) {
+    outgoing.writeHead(500, { 'Content-Type': 'application/json' });
+    outgoing.end(
+      JSON.stringify({
+        status: 'error',
+        error: { code: 'SERVER_ERROR', message: 'Sandbox server error', details: {} },
+      }),
+    );
+  } else {
+    outgoing.destroy();
+  }
 }
 
 async function serve(
@@ -69,17 +178,7 @@ async function serve(
     outgoing.writeHead(response.status, { ...headers, 'Content-Length': String(body.length) });
     outgoing.end(body);
   } catch {
-    if (!outgoing.headersSent) {
-      outgoing.writeHead(500, { 'Content-Type': 'application/json' });
-      outgoing.end(
-        JSON.stringify({
-          status: 'error',
-          error: { code: 'SERVER_ERROR', message: 'Sandbox server error', details: {} },
-        }),
-      );
-    } else {
-      outgoing.destroy();
-    }
+    failed(outgoing);
   }
 }
 

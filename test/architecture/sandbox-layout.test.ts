@@ -104,4 +104,36 @@ describe('sandbox layout: domain code without HTTP', () => {
     expect(isRouteFile(path.join(ROOT, 'features/memberships/routes.ts'))).toBe(true);
     expect(isRouteFile(path.join(ROOT, 'features/range/booking.ts'))).toBe(false);
   });
+
+  it('errors are thrown by code only: the HTTP status of a code is found in http/ alone', () => {
+    const outsideHttp = filesUnder(ROOT).filter(
+      (file) => !HTTP_MODULES.some((module) => file === module || file.startsWith(`${HTTP_DIR}${path.sep}`)),
+    );
+    expect(outsideHttp).toContain(path.join(ROOT, 'errors.ts'));
+    const offenders = outsideHttp.flatMap((file) =>
+      statusUses(readFileSync(file, 'utf8')).map((use) => `${path.relative(ROOT, file)}: ${use}`),
+    );
+    expect(offenders).toEqual([]);
+    // The check itself finds what it looks for.
+    expect(statusUses("import { ERROR_CODE_STATUS } from '../generated/error-codes.js';")).toEqual([
+      'ERROR_CODE_STATUS',
+    ]);
+    expect(statusUses("throw new SandboxApiError(409, 'INVALID_STATE', 'no');")).toEqual([
+      'new SandboxApiError(4',
+    ]);
+    expect(statusUses("import { statusOf } from '../../http/status.js';")).toEqual(["/status.js'"]);
+    expect(statusUses("throw apiError('INVALID_STATE', 'no'); // ERROR_CODE_STATUS in a comment")).toEqual(
+      [],
+    );
+  });
 });
+
+/** Where code outside http/ reaches for an HTTP status: the status table, http/status.ts, a status in an error. */
+function statusUses(source: string): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  return [
+    ...code.matchAll(
+      /\b(?:ERROR_CODE_STATUS|ApiErrorWithHeaders)\b|\/status\.js'|new SandboxApiError\(\s*\d/g,
+    ),
+  ].map((match) => match[0]);
+}

@@ -1,3 +1,5 @@
+import * as z from 'zod/mini';
+import { OPERATION_SCHEMAS } from '../../generated/operation-schemas.js';
 import { lowerBound, Table } from '../state/table.js';
 import type { SandboxWorld } from '../world.js';
 import { canSeeLocation } from './access.js';
@@ -7,18 +9,20 @@ import { type OperationId, routeFor } from './operations.js';
 import { encodeCursor, readPageParams } from './pagination.js';
 import { ok, type RouteContext, type RouteDefinition, type RouteResult } from './route.js';
 
-/** How a query parameter is read (and refused with 400 VALIDATION_ERROR when malformed). */
-export type ListParamKind =
-  | 'string'
-  | 'integer'
-  | 'boolean'
-  | 'dateTime'
-  | { readonly oneOf: readonly string[] };
+/**
+ * A rule the sandbox applies to a query parameter beyond its type (the server owns it: the spec types these
+ * as plain text): an ISO-8601 date-time (read as ms since the epoch), or one of the listed values.
+ */
+export type ListParamFormat = 'dateTime' | { readonly oneOf: readonly string[] };
 
-/** One query parameter of a list: a filter on the rows, or (neither `field` nor `match`) an option of `render`. */
+/**
+ * One query parameter of a list: a filter on the rows, or (neither `field` nor `match`) an option of `render`.
+ * Its type (text, integer, true/false) is the operation's, read from its generated query schema.
+ */
 export interface ListParam<T> {
   readonly name: string;
-  readonly kind: ListParamKind;
+  /** The sandbox's own rule for the value, where the spec leaves it to the server. */
+  readonly format?: ListParamFormat;
   /** The rows whose `field` equals the value (on a table: answered from an index). */
   readonly field?: keyof T & string;
   /** Or the rows `match` keeps. */
@@ -67,25 +71,39 @@ const GATHER_SHARE = 0.25;
  * (or the table in id order), the cursor is found by binary search, and the scan stops at limit + 1 matches.
  */
 export function listRoute<T>(operationId: OperationId, spec: ListSpec<T>): RouteDefinition {
-  return { ...routeFor(operationId), handle: (context) => list(spec, context) };
+  const readers = (spec.params ?? []).map((param) => paramReader(operationId, param as ListParam<unknown>));
+  return { ...routeFor(operationId), handle: (context) => list(spec, readers, context) };
 }
 
-function read(reader: FieldReader, param: ListParam<unknown>): unknown {
-  const kind = param.kind;
-  if (kind === 'string') return reader.string(param.name);
-  if (kind === 'integer') return reader.integer(param.name);
-  if (kind === 'boolean') return reader.boolean(param.name);
-  if (kind === 'dateTime') return reader.dateTime(param.name);
-  return reader.string(param.name, { oneOf: kind.oneOf });
+type ParamReader = (reader: FieldReader) => unknown;
+
+/**
+ * How `param` is read: as the type the operation's generated query schema gives it (found by asking the
+ * schema which of a text, an integer and true/false it accepts for the name), then by the sandbox's own
+ * `format`. Throws at load time for a name the operation does not take, or a format on a non-text one.
+ */
+function paramReader(operationId: OperationId, param: ListParam<unknown>): ParamReader {
+  const query = OPERATION_SCHEMAS[operationId].query;
+  const accepts = (value: unknown) => query !== null && z.safeParse(query, { [param.name]: value }).success;
+  const type = accepts('x') ? 'text' : accepts(1) ? 'integer' : accepts(true) ? 'boolean' : null;
+  const where = `sandbox list ${operationId}: query parameter ${param.name}`;
+  if (type === null) throw new Error(`${where} is not one the operation takes (spec/openapi.yaml)`);
+  const { name, format } = param;
+  if (format !== undefined && type !== 'text') throw new Error(`${where} is ${type}, not text to check`);
+  if (format === 'dateTime') return (reader) => reader.dateTime(name);
+  if (format !== undefined) return (reader) => reader.string(name, { oneOf: format.oneOf });
+  if (type === 'integer') return (reader) => reader.integer(name);
+  if (type === 'boolean') return (reader) => reader.boolean(name);
+  return (reader) => reader.string(name);
 }
 
-function list<T>(spec: ListSpec<T>, context: RouteContext): RouteResult {
+function list<T>(spec: ListSpec<T>, readers: readonly ParamReader[], context: RouteContext): RouteResult {
   const { sandbox, key } = context;
   const reader = FieldReader.query(context.query);
   const values: Record<string, unknown> = {};
   const params = spec.params ?? [];
-  for (const param of params) {
-    values[param.name] = read(reader, param as ListParam<unknown>) ?? param.fallback?.(sandbox);
+  for (const [index, param] of params.entries()) {
+    values[param.name] = readers[index]!(reader) ?? param.fallback?.(sandbox);
   }
   const since = spec.changedAt === undefined ? undefined : reader.dateTime('updated_since');
   const page = readPageParams(reader);
@@ -148,9 +166,16 @@ function list<T>(spec: ListSpec<T>, context: RouteContext): RouteResult {
   }
   const last = slice.at(-1);
   const render = spec.render;
-  return ok(render ? slice.map((row) => render(row, listContext)) : slice, {
+  const meta = {
     limit: page.limit,
     has_more: hasMore,
     next_cursor: hasMore && last !== undefined ? encodeCursor(position(last)) : null,
-  });
+  };
+  if (render)
+    return ok(
+      slice.map((row) => render(row, listContext)),
+      meta,
+    );
+  // Rows shown as stored: each row's JSON text is made once and reused until the next write.
+  return { ...ok(slice, meta), storedRecords: true };
 }

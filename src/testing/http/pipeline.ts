@@ -6,13 +6,20 @@ import type { SandboxWorld } from '../world.js';
 import type { Fault } from './faults.js';
 import { fingerprintOf, type StoredResponse } from './idempotency.js';
 import { type ApiKey, requirePermission } from './keys.js';
-import { errorResponse, jsonResponse, successBody } from './respond.js';
-import type { RouteDefinition } from './route.js';
+import { errorAnswer, jsonAnswer, successText } from './respond.js';
+import type { RouteDefinition, SandboxAnswer, SandboxRequest } from './route.js';
 import type { RouteTable } from './route-table.js';
 
 /** Where the caller's IP comes from when the request does not say (the HTTP server passes the socket's). */
+export type { SandboxAnswer, SandboxRequest } from './route.js';
+
 export interface ClientInfo {
   readonly ip?: string;
+  /**
+   * Where a large body's bytes are written (a buffer of at least `length` bytes), for a server that reuses
+   * its buffers once written; by default a new Uint8Array.
+   */
+  readonly allocate?: (length: number) => Uint8Array;
 }
 
 /** The header the sandbox takes the caller's IP from, before the socket address. */
@@ -29,8 +36,8 @@ const SUBSCRIPTION_CODES: Record<string, ErrorCode> = {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The sandbox as one function: one web Request in, one Response out. msw handlers, the HTTP server and
- * `sandbox.fetch` all call this. A network fault is returned as `Response.error()`.
+ * The sandbox as one function: one web Request in, one Response out. msw handlers and `sandbox.fetch` call
+ * this; the HTTP server calls `answerRequest`. A network fault is returned as `Response.error()`.
  */
 export async function handleRequest(
   world: SandboxWorld,
@@ -38,56 +45,74 @@ export async function handleRequest(
   request: Request,
   info: ClientInfo = {},
 ): Promise<Response> {
+  const answer = await answerRequest(world, routeTable, request, info);
+  if (answer === null) return Response.error();
+  return new Response(answer.body as BodyInit, { status: answer.status, headers: answer.headers });
+}
+
+/** `handleRequest` without the web Response: the answer, or null for a dropped connection (a fault). */
+export async function answerRequest(
+  world: SandboxWorld,
+  routeTable: RouteTable,
+  request: SandboxRequest,
+  info: ClientInfo = {},
+): Promise<SandboxAnswer | null> {
   const started = performance.now();
-  const response = await answer(world, routeTable, request, info);
   const method = request.method.toUpperCase();
-  const path = new URL(request.url).pathname;
+  const url = new URL(request.url);
+  const path = url.pathname;
+  const answered = await answer(world, routeTable, request, method, url, info);
   world.activity.add({
     kind: 'request',
     at: new Date().toISOString(),
     method,
     path,
-    status: response.status,
+    // A dropped connection is logged as the error Response it is to fetch: status 0.
+    status: answered?.status ?? 0,
     durationMs: Math.round(performance.now() - started),
     operationId: operationOf(method, path),
     keyPrefix: keyPrefix(request.headers.get('Authorization')),
     idempotencyKey: method === 'POST' ? request.headers.get('Idempotency-Key') : null,
-    replayed: response.headers.get('Idempotent-Replayed') === 'true',
+    replayed: answered?.headers['idempotent-replayed'] === 'true',
   });
-  return response;
+  return answered;
 }
 
 async function answer(
   world: SandboxWorld,
   routeTable: RouteTable,
-  request: Request,
+  request: SandboxRequest,
+  method: string,
+  url: URL,
   info: ClientInfo,
-): Promise<Response> {
+): Promise<SandboxAnswer | null> {
   world.clock.runDue();
-  const path = new URL(request.url).pathname;
-  const fault = world.faults.take(request.method.toUpperCase(), path);
+  const path = url.pathname;
+  const fault = world.faults.take(method, path);
   // A 'before' fault that fails the request never reaches the shop: it is slow, then fails, and holds no
   // Idempotency-Key. A plain 'before' delay is a slow shop instead: it is held inside serve().
   if (fault && fault.when === 'before' && (fault.reset || fault.status !== null)) {
     if (fault.delayMs > 0) await sleep(fault.delayMs);
-    if (fault.reset) return Response.error();
+    if (fault.reset) return null;
     if (fault.status !== null) return serverError(fault.status);
   }
   const forwarded = request.headers.get(CLIENT_IP_HEADER)?.split(',')[0]?.trim();
   const ip = forwarded || info.ip || '127.0.0.1';
   const slowMs = fault?.when === 'before' ? fault.delayMs : 0;
-  const response = await serve(
+  const answered = await serve(
     world,
     routeTable,
     request,
-    path,
+    method,
+    url,
     ip,
     fault?.when === 'after' ? fault : null,
     slowMs,
+    info.allocate,
   );
   // With autoDeliver, retries the clock has reached go out now too, not only what this request recorded.
   world.deliveries.deliverSoon();
-  return response;
+  return answered;
 }
 
 /**
@@ -110,55 +135,56 @@ class SlowDown {
 async function serve(
   world: SandboxWorld,
   routeTable: RouteTable,
-  request: Request,
-  path: string,
+  request: SandboxRequest,
+  method: string,
+  url: URL,
   ip: string,
   fault: Fault | null,
   slowMs: number,
-): Promise<Response> {
+  allocate: ClientInfo['allocate'],
+): Promise<SandboxAnswer | null> {
   const slow = new SlowDown(slowMs);
   let key: ApiKey;
-  let rateHeaders: Headers;
+  let rateHeaders: Record<string, string>;
   try {
     key = world.keys.authenticate(request.headers.get('Authorization'), ip);
   } catch (error) {
     await slow.hold();
-    return errorResponse(asApiError(error));
+    return errorAnswer(asApiError(error));
   }
   try {
     rateHeaders = world.rateLimiter.take();
   } catch (error) {
     await slow.hold();
-    return errorResponse(asApiError(error), world.rateLimiter.headers());
+    return errorAnswer(asApiError(error), world.rateLimiter.headers());
   }
   let idempotency: { key: string } | null = null;
-  let response: Response;
+  let answered: SandboxAnswer;
   try {
-    const prepared = await prepare(world, routeTable, request, path, ip, key);
+    const prepared = await prepare(world, routeTable, request, method, url.pathname, ip, key);
     const replay = prepared.idempotencyKey
       ? world.idempotency.begin(key.id, prepared.idempotencyKey, prepared.fingerprint)
       : null;
     if (replay) {
       await slow.hold();
-      return withHeaders(fromStored(replay), rateHeaders, { 'Idempotent-Replayed': 'true' });
+      return withHeaders(fromStored(replay), rateHeaders, { 'idempotent-replayed': 'true' });
     }
     if (prepared.idempotencyKey) idempotency = { key: prepared.idempotencyKey };
     await slow.hold();
-    response = await run(world, prepared, request, key);
+    answered = await run(world, prepared, method, url, key, allocate);
   } catch (error) {
     await slow.hold();
-    response = errorResponse(asApiError(error));
+    answered = errorAnswer(asApiError(error));
   }
   if (fault && fault.delayMs > 0) await sleep(fault.delayMs);
   if (idempotency) {
-    const stored = await toStored(response);
+    const stored = toStored(answered);
     if (stored.status >= 500) world.idempotency.abandon(key.id, idempotency.key);
     else world.idempotency.complete(key.id, idempotency.key, stored);
-    response = fromStored(stored);
   }
-  if (fault?.reset) return Response.error();
+  if (fault?.reset) return null;
   if (fault && fault.status !== null) return serverError(fault.status);
-  return withHeaders(response, rateHeaders);
+  return withHeaders(answered, rateHeaders);
 }
 
 interface PreparedRequest {
@@ -173,7 +199,8 @@ interface PreparedRequest {
 async function prepare(
   world: SandboxWorld,
   routeTable: RouteTable,
-  request: Request,
+  request: SandboxRequest,
+  method: string,
   path: string,
   ip: string,
   key: ApiKey,
@@ -187,7 +214,6 @@ async function prepare(
   if ((path === '/v1/range' || path.startsWith('/v1/range/')) && !world.state.shop.settings.rangeAddon) {
     throw apiError('RANGE_ADDON_REQUIRED', 'This shop does not have the Range add-on');
   }
-  const method = request.method.toUpperCase();
   const match = routeTable.match(method, path);
   if (match.kind === 'not_found') throw apiError('NOT_FOUND', `No endpoint ${path}`);
   if (match.kind === 'method_not_allowed') {
@@ -217,28 +243,29 @@ async function prepare(
 async function run(
   world: SandboxWorld,
   prepared: PreparedRequest,
-  request: Request,
+  method: string,
+  url: URL,
   key: ApiKey,
-): Promise<Response> {
+  allocate: ClientInfo['allocate'],
+): Promise<SandboxAnswer> {
   // A write may change records in place: the tables' list indexes re-check their rows before the next
   // lookup (noted before and after, since a handler may wait between its checks and its changes).
-  const writes = request.method.toUpperCase() !== 'GET';
+  const writes = method !== 'GET';
   if (writes) noteWrites();
   const result = await prepared.route.handle({
     sandbox: world,
     key,
     params: prepared.params,
-    query: new URL(request.url).searchParams,
+    query: url.searchParams,
     body: prepared.body,
-    request,
     now: world.clock.iso(),
   });
   if (writes) noteWrites();
-  return jsonResponse(result.status, successBody(result.data, result.meta));
+  return jsonAnswer(result.status, successText(result, allocate));
 }
 
-async function readBody(request: Request): Promise<Record<string, unknown>> {
-  const text = request.body ? await request.text() : '';
+async function readBody(request: SandboxRequest): Promise<Record<string, unknown>> {
+  const text = await request.text();
   if (text.trim() === '') return {};
   let parsed: unknown;
   try {
@@ -258,24 +285,26 @@ function asApiError(error: unknown): SandboxApiError {
   return apiError('SERVER_ERROR', `The sandbox failed: ${message}`);
 }
 
-function serverError(status: number): Response {
+function serverError(status: number): SandboxAnswer {
   // The fault's own status (any 5xx the test asked for), not the table's 500.
-  return errorResponse(new SandboxApiError(status, 'SERVER_ERROR', 'Injected server fault (sandbox.faults)'));
+  return errorAnswer(apiError('SERVER_ERROR', 'Injected server fault (sandbox.faults)'), {}, status);
 }
 
-async function toStored(response: Response): Promise<StoredResponse> {
-  return { status: response.status, headers: [...response.headers], body: await response.text() };
+const decoder = new TextDecoder();
+
+function toStored(answer: SandboxAnswer): StoredResponse {
+  const body = typeof answer.body === 'string' ? answer.body : decoder.decode(answer.body);
+  return { status: answer.status, headers: Object.entries(answer.headers), body };
 }
 
-function fromStored(stored: StoredResponse): Response {
-  return new Response(stored.body, {
-    status: stored.status,
-    headers: new Headers(stored.headers.map(([name, value]) => [name, value] as [string, string])),
-  });
+function fromStored(stored: StoredResponse): SandboxAnswer {
+  return { status: stored.status, headers: Object.fromEntries(stored.headers), body: stored.body };
 }
 
-function withHeaders(response: Response, ...extra: HeadersInit[]): Response {
-  const headers = new Headers(response.headers);
-  for (const set of extra) for (const [name, value] of new Headers(set)) headers.set(name, value);
-  return new Response(response.body, { status: response.status, headers });
+/** The answer with `extra` headers added (names in lower case; a later one wins). */
+function withHeaders(answer: SandboxAnswer, ...extra: Readonly<Record<string, string>>[]): SandboxAnswer {
+  const headers = { ...answer.headers };
+  for (const set of extra)
+    for (const [name, value] of Object.entries(set)) headers[name.toLowerCase()] = value;
+  return { status: answer.status, headers, body: answer.body };
 }

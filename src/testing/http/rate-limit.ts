@@ -1,6 +1,6 @@
 import type { SandboxClock } from '../clock.js';
-import { rateLimited } from '../errors.js';
 import type { SandboxPlan, SandboxRateLimits } from '../options.js';
+import { rateLimited } from './status.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -37,7 +37,7 @@ export class RateLimiter {
   }
 
   /** Counts one request, or throws 429 RATE_LIMITED (not counted). Returns the headers to send. */
-  take(): Headers {
+  take(): Record<string, string> {
     const now = this.clock.nowMs();
     const limits = this.limits();
     const minuteStart = now - (now % MINUTE_MS);
@@ -63,16 +63,16 @@ export class RateLimiter {
   }
 
   /** The X-RateLimit-* headers as of now, without counting a request. */
-  headers(): Headers {
+  headers(): Record<string, string> {
     const limits = this.limits();
-    const headers = new Headers({
-      'X-RateLimit-Limit': String(limits.perMinute),
-      'X-RateLimit-Remaining': String(Math.max(0, limits.perMinute - this.minuteCount)),
-      'X-RateLimit-Reset': String((this.minuteStart + MINUTE_MS) / 1000),
-    });
+    const headers: Record<string, string> = {
+      'x-ratelimit-limit': String(limits.perMinute),
+      'x-ratelimit-remaining': String(Math.max(0, limits.perMinute - this.minuteCount)),
+      'x-ratelimit-reset': String((this.minuteStart + MINUTE_MS) / 1000),
+    };
     if (limits.perDay !== null) {
-      headers.set('X-RateLimit-Daily-Limit', String(limits.perDay));
-      headers.set('X-RateLimit-Daily-Remaining', String(Math.max(0, limits.perDay - this.dayCount)));
+      headers['x-ratelimit-daily-limit'] = String(limits.perDay);
+      headers['x-ratelimit-daily-remaining'] = String(Math.max(0, limits.perDay - this.dayCount));
     }
     return headers;
   }

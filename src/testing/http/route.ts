@@ -12,7 +12,6 @@ export interface RouteContext {
   readonly query: URLSearchParams;
   /** The parsed JSON body; `{}` when none was sent. */
   readonly body: Readonly<Record<string, unknown>>;
-  readonly request: Request;
   readonly now: string;
 }
 
@@ -21,6 +20,11 @@ export interface RouteResult {
   readonly status: number;
   readonly data: unknown;
   readonly meta?: unknown;
+  /**
+   * Set when `data` is a list of stored records shown as they are: the answer is written from each
+   * record's cached JSON (http/json.ts), the same bytes `JSON.stringify(data)` gives.
+   */
+  readonly storedRecords?: boolean;
 }
 
 /**
@@ -47,4 +51,25 @@ export function ok(data: unknown, meta?: unknown): RouteResult {
 /** 201 with the created record. */
 export function created(data: unknown): RouteResult {
   return { status: 201, data };
+}
+
+/**
+ * What the pipeline reads of a request. A web Request is one; the HTTP server (server.ts) hands node:http's
+ * request over in this shape without building a web Request.
+ */
+export interface SandboxRequest {
+  readonly method: string;
+  /** The absolute URL. */
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
+  /** The body as text ('' when none was sent). */
+  text(): Promise<string>;
+}
+
+/** The sandbox's answer before it is a web Response (or written by node:http): header names in lower case. */
+export interface SandboxAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** JSON text, or its UTF-8 bytes (a list page joined from its records' cached bytes). */
+  readonly body: string | Uint8Array;
 }

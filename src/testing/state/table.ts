@@ -17,6 +17,14 @@ export function noteWrites(): void {
   writes++;
 }
 
+/**
+ * How many writes have been noted so far: a value derived from records (a record's JSON text, see
+ * http/json.ts) and stamped with this count is current while the count has not moved.
+ */
+export function writesNoted(): number {
+  return writes;
+}
+
 /** Rows by the value of one field, each list ascending by id. */
 interface EqualIndex<T> {
   readonly lists: Map<unknown, T[]>;

@@ -9,7 +9,7 @@ export const eventRoutes: readonly RouteDefinition[] = [
   // No permission of its own: each event needs read on the resource it carries.
   listRoute<StoredEvent>('events.list', {
     rows: (sandbox) => sandbox.events.all(),
-    params: [{ name: 'type', kind: 'string', match: (event, type: string) => event.envelope.type === type }],
+    params: [{ name: 'type', match: (event, type: string) => event.envelope.type === type }],
     changedAt: (event) => event.createdAtMs,
     location: (event) => event.locationId,
     where: ({ sandbox, key }) => {

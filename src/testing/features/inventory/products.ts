@@ -1,4 +1,4 @@
-import { apiError, notFound } from '../../errors.js';
+import { apiError, type FieldProblems, notFound } from '../../errors.js';
 import { touch } from '../../state/stamps.js';
 import type { SandboxWorld } from '../../world.js';
 import { type Actor, canSeeLocation } from '../actor.js';
@@ -106,6 +106,11 @@ export type ProductChanges = Partial<
     | 'product_type'
   >
 >;
+
+/** The vendor a request's `vendor_id` names: an unknown one is an input error on the field. */
+export function vendorNamed(world: SandboxWorld, id: number, problems: FieldProblems): void {
+  if (!world.state.catalog.vendors.get(id)) problems.fail('vendor_id', 'is not a vendor of this shop');
+}
 
 /** The product, or 404 NOT_FOUND. */
 export function findProduct(world: SandboxWorld, id: number): ProductRecord {

@@ -1,8 +1,9 @@
-import { apiError, invalidState, notFound } from '../../errors.js';
+import { apiError, type FieldProblems, invalidState, notFound } from '../../errors.js';
 import { addDays, addMonths, dateOf } from '../../state/dates.js';
 import { touch } from '../../state/stamps.js';
 import type { SandboxWorld } from '../../world.js';
 import { type Actor, canSeeLocation, requireWritableLocation } from '../actor.js';
+import { customerNamed } from '../shop/customers.js';
 import type { MembershipChargeRecord, MembershipPlanRecord, MembershipRecord, SavedCard } from './state.js';
 
 /** Where members save a card and pay links point (the sandbox's made-up host; nothing is served there). */
@@ -296,6 +297,29 @@ export function requireMembershipsOn(world: SandboxWorld): void {
   if (!world.state.shop.settings.memberships) {
     throw apiError('MEMBERSHIPS_OFF', 'This shop has memberships turned off');
   }
+}
+
+/**
+ * Who and what a sign-up names, checked against the shop as its fields are read: the customer, the family
+ * members (`members`, each a customer, none named twice or as the primary) and the plan. Unknown ones are
+ * input errors on their field (reported on `problems`); returns the plan when it exists.
+ */
+export function signUpParties(
+  world: SandboxWorld,
+  input: { customerId: number | undefined; planId: number | undefined; family: readonly number[] },
+  problems: FieldProblems,
+): MembershipPlanRecord | undefined {
+  const { customerId, planId, family } = input;
+  if (customerId !== undefined) customerNamed(world, customerId, problems);
+  for (const [index, member] of family.entries()) {
+    if (!world.state.shop.customers.get(member)) problems.fail('members', `${member} is not a customer`);
+    else if (member === customerId || family.indexOf(member) !== index) {
+      problems.fail('members', `${member} is named twice (the primary member is customer_id)`);
+    }
+  }
+  const plan = planId === undefined ? undefined : world.state.memberships.plans.get(planId);
+  if (planId !== undefined && !plan) problems.fail('plan_id', 'is not a membership plan of this shop');
+  return plan;
 }
 
 /** A sign-up as the API asks for it, its fields already read and checked against the shop. */

@@ -12,6 +12,7 @@ import {
   renderMembershipDetail,
   requireMembershipsOn,
   signUpByApi,
+  signUpParties,
   useGuestPass,
 } from './memberships.js';
 import type { MembershipPlanRecord, MembershipRecord } from './state.js';
@@ -19,7 +20,6 @@ import type { MembershipPlanRecord, MembershipRecord } from './state.js';
 /** POST /v1/memberships: every check before anything is written (reference section 4). */
 function create(context: RouteContext) {
   const { sandbox } = context;
-  const { plans } = sandbox.state.memberships;
   requireMembershipsOn(sandbox);
   const reader = FieldReader.body(context.body);
   const customerId = reader.integer('customer_id', { required: true });
@@ -31,17 +31,7 @@ function create(context: RouteContext) {
   // Not a field of the reference: family members signed up with the primary (the sandbox's guess), the one
   // way a sign-up can go past the plan's max_members and meet MEMBERSHIP_FULL.
   const family = reader.integerList('members') ?? [];
-  if (customerId !== undefined && !sandbox.state.shop.customers.get(customerId)) {
-    reader.fail('customer_id', 'is not a customer of this shop');
-  }
-  for (const [index, member] of family.entries()) {
-    if (!sandbox.state.shop.customers.get(member)) reader.fail('members', `${member} is not a customer`);
-    else if (member === customerId || family.indexOf(member) !== index) {
-      reader.fail('members', `${member} is named twice (the primary member is customer_id)`);
-    }
-  }
-  const plan = planId === undefined ? undefined : plans.get(planId);
-  if (planId !== undefined && !plan) reader.fail('plan_id', 'is not a membership plan of this shop');
+  const plan = signUpParties(sandbox, { customerId, planId, family }, reader);
   reader.done();
   const { membership, replayed } = signUpByApi(sandbox, context.key, {
     customerId: customerId!,
@@ -62,14 +52,14 @@ export const membershipRoutes: readonly RouteDefinition[] = [
   listRoute<MembershipPlanRecord>('membershipPlans.list', {
     rows: (sandbox) => sandbox.state.memberships.plans,
     // An unknown status value gives an empty list: the reference refuses unknown values only on rentals.
-    params: [{ name: 'status', kind: 'string', field: 'status' }],
+    params: [{ name: 'status', field: 'status' }],
   }),
   listRoute<MembershipRecord>('memberships.list', {
     rows: (sandbox) => sandbox.state.memberships.memberships,
     params: [
-      { name: 'customer_id', kind: 'integer', match: (row, customerId: number) => isMember(row, customerId) },
-      { name: 'plan_id', kind: 'integer', field: 'plan_id' },
-      { name: 'status', kind: 'string', field: 'status' },
+      { name: 'customer_id', match: (row, customerId: number) => isMember(row, customerId) },
+      { name: 'plan_id', field: 'plan_id' },
+      { name: 'status', field: 'status' },
     ],
     changedAt: 'updated_at',
     render: (row) => renderMembership(row),

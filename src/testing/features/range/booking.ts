@@ -1,12 +1,65 @@
-import { apiError, notFound, type SandboxApiError, validationError } from '../../errors.js';
+import {
+  apiError,
+  type FieldProblems,
+  notFound,
+  type SandboxApiError,
+  validationError,
+} from '../../errors.js';
 import type { CustomerRecord } from '../../state/shop.js';
 import type { SandboxWorld } from '../../world.js';
 import { type Actor, canSeeLocation, defaultLocationId, requireWritableLocation } from '../actor.js';
+import { customerByEmail, customerNamed } from '../shop/customers.js';
 import { insertReservation, sendConfirmation } from './reservations.js';
 import { ageOn, lanePrice, MAX_LANE_BOOKING_MS, outOfService, resourceBusy } from './rules.js';
 import type { RangeReservationRecord, ReservationLine } from './state.js';
 
-/** Who the booking is for, read from the body before anything changes (the route reads it). */
+/** What a booking's body says of its guest, read but not looked up. */
+export interface GuestInput {
+  readonly customerId: number | undefined;
+  /** The `customer` object's fields, when one was sent (and no customer_id). */
+  readonly customer: {
+    readonly email: string | undefined;
+    readonly first_name: string | undefined;
+    readonly last_name: string | undefined;
+    readonly phone: string | undefined;
+  } | null;
+  readonly contact: Guest['contact'];
+}
+
+/**
+ * Who the booking is for (reference section 4): the customer `customer_id` names (an unknown one is an
+ * input error on customer_id), else the customer whose email the `customer` object gives, or a new one
+ * (which needs first_name and last_name, reported on the object's `problems`), else the contact alone
+ * (a name or an email). Problems are reported, not thrown: the route answers them with its own.
+ */
+export function guestFor(
+  world: SandboxWorld,
+  input: GuestInput,
+  problems: FieldProblems,
+  customerProblems: FieldProblems,
+): Guest {
+  let existing: CustomerRecord | null = null;
+  let create: Guest['create'] = null;
+  const { customer, contact } = input;
+  if (input.customerId !== undefined) {
+    existing = customerNamed(world, input.customerId, problems) ?? null;
+  } else if (customer) {
+    const { email, first_name: first, last_name: last } = customer;
+    const match = email ? customerByEmail(world, email) : undefined;
+    if (match) existing = match;
+    else if (email) {
+      if (!first) customerProblems.fail('first_name', 'is required for a new customer');
+      if (!last) customerProblems.fail('last_name', 'is required for a new customer');
+      if (first && last)
+        create = { email, first_name: first, last_name: last, phone: customer.phone ?? null };
+    }
+  } else if (!contact.name && !contact.email) {
+    problems.fail('contact', 'is required when neither customer_id nor customer is given');
+  }
+  return { existing, create, contact };
+}
+
+/** Who the booking is for, looked up before anything changes (`guestFor`). */
 export interface Guest {
   readonly existing: CustomerRecord | null;
   readonly create: { email: string; first_name: string; last_name: string; phone: string | null } | null;

@@ -14,10 +14,10 @@ export const returnRoutes: readonly RouteDefinition[] = [
   listRoute<ReturnRecord>('returns.list', {
     rows: (sandbox) => sandbox.state.returns.returns,
     params: [
-      { name: 'order_id', kind: 'integer', field: 'order_id' },
-      { name: 'customer_id', kind: 'integer', field: 'customer_id' },
-      { name: 'source', kind: 'string', field: 'source' },
-      { name: 'location_id', kind: 'integer', field: 'location_id' },
+      { name: 'order_id', field: 'order_id' },
+      { name: 'customer_id', field: 'customer_id' },
+      { name: 'source', field: 'source' },
+      { name: 'location_id', field: 'location_id' },
     ],
     // Returns have no updated_at: updated_since filters on creation time (reference section 4).
     changedAt: 'created_at',

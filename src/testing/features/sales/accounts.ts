@@ -1,4 +1,4 @@
-import { apiError } from '../../errors.js';
+import { apiError, notFound } from '../../errors.js';
 import { touch } from '../../state/stamps.js';
 import type { SandboxWorld } from '../../world.js';
 import type { AccountPaymentRecord, HouseAccountRecord, StoreCreditEntryRecord } from './accounts-state.js';
@@ -10,6 +10,13 @@ export function owedCents(world: SandboxWorld, customerId: number): number {
   return world.state.accounts.invoices
     .filter((invoice) => invoice.customer_id === customerId && OPEN.includes(invoice.status))
     .reduce((total, invoice) => total + invoice.balance_cents, 0);
+}
+
+/** The house account of a customer: 404 NOT_FOUND when the customer or its account does not exist. */
+export function houseAccountOf(world: SandboxWorld, customerId: number): HouseAccountRecord {
+  const account = world.state.accounts.houseAccounts.get(customerId);
+  if (!account || !world.state.shop.customers.get(customerId)) throw notFound('house account');
+  return account;
 }
 
 /** The house account as GET /v1/customers/{id}/account shows it (the shape is the sandbox's own). */

@@ -1,4 +1,4 @@
-import { SandboxUsageError } from '../../errors.js';
+import { type FieldProblems, notFound, SandboxUsageError } from '../../errors.js';
 import { referencesTo } from '../../register/records.js';
 import type { CustomerRecord } from '../../state/shop.js';
 import { touch } from '../../state/stamps.js';
@@ -20,6 +20,34 @@ export interface NewCustomer {
   phone?: string | null;
   /** YYYY-MM-DD. @default null */
   dateOfBirth?: string | null;
+}
+
+/**
+ * The customer a request's `field` names, or undefined with the problem reported: an unknown customer id in
+ * a body is the caller's input error (400 VALIDATION_ERROR), reference section 4.
+ */
+export function customerNamed(
+  world: SandboxWorld,
+  id: number,
+  problems: FieldProblems,
+  field = 'customer_id',
+): CustomerRecord | undefined {
+  const customer = world.state.shop.customers.get(id);
+  if (!customer) problems.fail(field, 'is not a customer of this shop');
+  return customer;
+}
+
+/** The customer a path names: 404 NOT_FOUND when there is none. */
+export function customerAt(world: SandboxWorld, id: number): CustomerRecord {
+  const customer = world.state.shop.customers.get(id);
+  if (!customer) throw notFound('customer');
+  return customer;
+}
+
+/** The customer with this email (case does not matter), if the shop has one. */
+export function customerByEmail(world: SandboxWorld, email: string): CustomerRecord | undefined {
+  const wanted = email.toLowerCase();
+  return world.state.shop.customers.find((row) => row.email.toLowerCase() === wanted);
 }
 
 /** A customer added at the counter: customer.created. */

@@ -16,8 +16,8 @@ export const inventoryRoutes: readonly RouteDefinition[] = [
   listRoute<SerializedUnitRecord>('inventory.listSerialized', {
     rows: (sandbox) => sandbox.state.inventory.units,
     params: [
-      { name: 'product_id', kind: 'integer', field: 'product_id' },
-      { name: 'status', kind: 'string', field: 'status' },
+      { name: 'product_id', field: 'product_id' },
+      { name: 'status', field: 'status' },
     ],
     location: (row) => row.location_id,
   }),

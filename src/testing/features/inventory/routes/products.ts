@@ -9,6 +9,7 @@ import {
   type ProductChanges,
   renderProduct,
   updateProduct,
+  vendorNamed,
 } from '../products.js';
 
 /**
@@ -47,9 +48,7 @@ function readChanges(context: RouteContext): ProductChanges {
     if (value !== undefined) Object.assign(changes, { [field]: value });
     else if (NULLABLE.includes(field) && setNull(field)) Object.assign(changes, { [field]: null });
   }
-  if (read.vendor_id !== undefined && !sandbox.state.catalog.vendors.get(read.vendor_id)) {
-    reader.fail('vendor_id', 'is not a vendor of this shop');
-  }
+  if (read.vendor_id !== undefined) vendorNamed(sandbox, read.vendor_id, reader);
   if (read.sku !== undefined && read.sku.trim() === '') reader.fail('sku', 'must not be blank');
   reader.done();
   return changes;
@@ -66,7 +65,7 @@ function update(context: RouteContext) {
 export const productRoutes: readonly RouteDefinition[] = [
   listRoute<ProductRecord>('products.list', {
     rows: (sandbox) => sandbox.state.catalog.products,
-    params: [{ name: 'include', kind: { oneOf: ['inventory'] } }],
+    params: [{ name: 'include', format: { oneOf: ['inventory'] } }],
     changedAt: 'updated_at',
     render: (row, { sandbox, key, values }) =>
       renderProduct(sandbox, row, { inventory: values.include === 'inventory', actor: key }),

@@ -9,8 +9,8 @@ export const rangeOfferingRoutes: readonly RouteDefinition[] = [
   listRoute<RangeResourceRecord>('range.resources.list', {
     rows: (sandbox) => sandbox.state.range.resources,
     params: [
-      { name: 'type', kind: 'string', field: 'type' },
-      { name: 'location_id', kind: 'integer', field: 'location_id' },
+      { name: 'type', field: 'type' },
+      { name: 'location_id', field: 'location_id' },
     ],
     changedAt: 'updated_at',
     location: (row) => row.location_id,
@@ -25,17 +25,17 @@ export const rangeOfferingRoutes: readonly RouteDefinition[] = [
     params: [
       {
         name: 'from',
-        kind: 'dateTime',
+        format: 'dateTime',
         match: (row, from: number) => Date.parse(row.starts_at) >= from,
         fallback: (sandbox) => sandbox.clock.nowMs(),
       },
       {
         name: 'to',
-        kind: 'dateTime',
+        format: 'dateTime',
         match: (row, to: number) => Date.parse(row.starts_at) <= to,
         fallback: (sandbox) => sandbox.clock.nowMs() + 30 * DAY_MS,
       },
-      { name: 'class_id', kind: 'integer', field: 'class_id' },
+      { name: 'class_id', field: 'class_id' },
     ],
     location: (row) => row.location_id,
   }),

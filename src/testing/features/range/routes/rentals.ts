@@ -13,8 +13,8 @@ export const rangeRentalRoutes: readonly RouteDefinition[] = [
   listRoute<RangeRentalRecord>('range.rentals.list', {
     rows: (sandbox) => sandbox.state.range.rentals,
     params: [
-      { name: 'status', kind: { oneOf: RENTAL_STATUSES }, field: 'status' },
-      { name: 'location_id', kind: 'integer', field: 'location_id' },
+      { name: 'status', format: { oneOf: RENTAL_STATUSES }, field: 'status' },
+      { name: 'location_id', field: 'location_id' },
     ],
     changedAt: 'updated_at',
     location: (row) => row.location_id,
@@ -35,11 +35,11 @@ export const rangeRentalRoutes: readonly RouteDefinition[] = [
   listRoute<RangeRentalCheckoutRecord>('range.rentalCheckouts.list', {
     rows: (sandbox) => sandbox.state.range.checkouts,
     params: [
-      { name: 'rental_id', kind: 'integer', field: 'rental_id' },
-      { name: 'customer_id', kind: 'integer', field: 'customer_id' },
-      { name: 'reservation_id', kind: 'integer', field: 'reservation_id' },
-      { name: 'open', kind: 'boolean', match: (row, open: boolean) => (row.checked_in_at === null) === open },
-      { name: 'location_id', kind: 'integer', field: 'location_id' },
+      { name: 'rental_id', field: 'rental_id' },
+      { name: 'customer_id', field: 'customer_id' },
+      { name: 'reservation_id', field: 'reservation_id' },
+      { name: 'open', match: (row, open: boolean) => (row.checked_in_at === null) === open },
+      { name: 'location_id', field: 'location_id' },
     ],
     // Checkouts have no updated_at: updated_since reads when the checkout last changed (out or back in).
     changedAt: (row, sandbox) =>

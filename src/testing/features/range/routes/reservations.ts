@@ -3,9 +3,8 @@ import { FieldReader, pathId } from '../../../http/fields.js';
 import { listRoute } from '../../../http/list.js';
 import { routeFor } from '../../../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../../../http/route.js';
-import type { CustomerRecord } from '../../../state/shop.js';
 import type { SandboxWorld } from '../../../world.js';
-import { bookLanes, bookSession, type Guest } from '../booking.js';
+import { bookLanes, bookSession, type Guest, guestFor } from '../booking.js';
 import * as reservations from '../reservations.js';
 import type { RangeReservationRecord } from '../state.js';
 
@@ -20,34 +19,21 @@ function readContact(reader: FieldReader): Guest['contact'] {
   };
 }
 
-/** Reads customer_id / customer / contact; an unknown customer_id is 400 (reference section 4). */
+/** Reads customer_id / customer / contact; the guest is looked up by the booking's rule (`guestFor`). */
 function readGuest(world: SandboxWorld, reader: FieldReader): Guest {
   const customerId = reader.integer('customer_id');
-  const customer = reader.object('customer');
+  const customerReader = reader.object('customer');
   const contact = readContact(reader);
-  let existing: CustomerRecord | null = null;
-  let create: Guest['create'] = null;
-  if (customerId !== undefined) {
-    existing = world.state.shop.customers.get(customerId) ?? null;
-    if (!existing) reader.fail('customer_id', 'is not a customer of this shop');
-  } else if (customer) {
-    const email = customer.string('email', { required: true });
-    const first = customer.string('first_name');
-    const last = customer.string('last_name');
-    const phone = customer.string('phone');
-    const match = email
-      ? world.state.shop.customers.find((row) => row.email.toLowerCase() === email.toLowerCase())
-      : undefined;
-    if (match) existing = match;
-    else if (email) {
-      if (!first) customer.fail('first_name', 'is required for a new customer');
-      if (!last) customer.fail('last_name', 'is required for a new customer');
-      if (first && last) create = { email, first_name: first, last_name: last, phone: phone ?? null };
-    }
-  } else if (!contact.name && !contact.email) {
-    reader.fail('contact', 'is required when neither customer_id nor customer is given');
-  }
-  return { existing, create, contact };
+  const customer =
+    customerId === undefined && customerReader
+      ? {
+          email: customerReader.string('email', { required: true }),
+          first_name: customerReader.string('first_name'),
+          last_name: customerReader.string('last_name'),
+          phone: customerReader.string('phone'),
+        }
+      : null;
+  return guestFor(world, { customerId, customer, contact }, reader, customerReader ?? reader);
 }
 
 function reservationAt(context: RouteContext) {
@@ -124,12 +110,12 @@ export const rangeReservationRoutes: readonly RouteDefinition[] = [
     rows: (sandbox) => sandbox.state.range.reservations,
     // Unknown status values give an empty list: the reference refuses them only on rentals.
     params: [
-      { name: 'status', kind: 'string', field: 'status' },
-      { name: 'class_session_id', kind: 'integer', field: 'class_session_id' },
-      { name: 'source', kind: 'string', field: 'source' },
-      { name: 'from', kind: 'dateTime', match: (row, from: number) => Date.parse(row.starts_at) >= from },
-      { name: 'to', kind: 'dateTime', match: (row, to: number) => Date.parse(row.starts_at) <= to },
-      { name: 'location_id', kind: 'integer', field: 'location_id' },
+      { name: 'status', field: 'status' },
+      { name: 'class_session_id', field: 'class_session_id' },
+      { name: 'source', field: 'source' },
+      { name: 'from', format: 'dateTime', match: (row, from: number) => Date.parse(row.starts_at) >= from },
+      { name: 'to', format: 'dateTime', match: (row, to: number) => Date.parse(row.starts_at) <= to },
+      { name: 'location_id', field: 'location_id' },
     ],
     changedAt: 'updated_at',
     location: (row) => row.location_id,

@@ -1,19 +1,15 @@
-import { notFound } from '../../../errors.js';
 import { findVisible } from '../../../http/access.js';
 import { FieldReader, pathId } from '../../../http/fields.js';
 import { hasPermission } from '../../../http/keys.js';
 import { listRoute } from '../../../http/list.js';
 import { routeFor } from '../../../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../../../http/route.js';
-import { receivePayment, renderAccount } from '../accounts.js';
+import { houseAccountOf, receivePayment, renderAccount } from '../accounts.js';
 import type { AccountPaymentRecord, InvoiceRecord } from '../accounts-state.js';
 
-/** The house account of the path's customer; 404 when the customer or its account does not exist. */
+/** The house account of the path's customer (`houseAccountOf`). */
 function accountAt(context: RouteContext) {
-  const customerId = pathId(context.params, 'customer');
-  const account = context.sandbox.state.accounts.houseAccounts.get(customerId);
-  if (!account || !context.sandbox.state.shop.customers.get(customerId)) throw notFound('house account');
-  return account;
+  return houseAccountOf(context.sandbox, pathId(context.params, 'customer'));
 }
 
 /**

@@ -12,10 +12,10 @@ export const cardTransactionRoutes: readonly RouteDefinition[] = [
     rows: (sandbox) => sandbox.state.cards.transactions,
     // One status, one kind: unknown values match nothing (an empty list), as on reservations.
     params: [
-      { name: 'status', kind: 'string', field: 'status' },
-      { name: 'kind', kind: 'string', field: 'kind' },
-      { name: 'order_id', kind: 'integer', field: 'order_id' },
-      { name: 'location_id', kind: 'integer', field: 'location_id' },
+      { name: 'status', field: 'status' },
+      { name: 'kind', field: 'kind' },
+      { name: 'order_id', field: 'order_id' },
+      { name: 'location_id', field: 'location_id' },
     ],
     changedAt: 'updated_at',
     location: (row) => row.location_id,

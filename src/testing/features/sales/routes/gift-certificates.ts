@@ -4,6 +4,7 @@ import { FieldReader, pathId } from '../../../http/fields.js';
 import { routeFor } from '../../../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../../../http/route.js';
 import { dateOf, isDate } from '../../../state/dates.js';
+import { customerNamed } from '../../shop/customers.js';
 import * as certificates from '../gift-certificates.js';
 import type { GiftCertificateRecord } from '../promotions-state.js';
 
@@ -25,9 +26,7 @@ function issue(context: RouteContext) {
   const locationId = reader.integer('location_id') ?? null;
   const expiresOn = reader.string('expires_on') ?? null;
   const note = reader.string('note') ?? null;
-  if (customerId !== null && !sandbox.state.shop.customers.get(customerId)) {
-    reader.fail('customer_id', 'is not a customer of this shop');
-  }
+  if (customerId !== null) customerNamed(sandbox, customerId, reader);
   if (expiresOn !== null && !isDate(expiresOn)) reader.fail('expires_on', 'must be a date, YYYY-MM-DD');
   else if (expiresOn !== null && expiresOn < dateOf(sandbox.clock.nowMs())) {
     reader.fail('expires_on', 'must not be in the past');

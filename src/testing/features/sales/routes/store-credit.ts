@@ -1,14 +1,12 @@
-import { notFound } from '../../../errors.js';
 import { FieldReader, pathId } from '../../../http/fields.js';
 import { listRoute } from '../../../http/list.js';
 import { routeFor } from '../../../http/operations.js';
 import { ok, type RouteContext, type RouteDefinition } from '../../../http/route.js';
+import { customerAt } from '../../shop/customers.js';
 import { moveCredit, renderStoreCredit } from '../accounts.js';
 
-function customerAt(context: RouteContext): number {
-  const customer = context.sandbox.state.shop.customers.get(pathId(context.params, 'customer'));
-  if (!customer) throw notFound('customer');
-  return customer.id;
+function customerOf(context: RouteContext): number {
+  return customerAt(context.sandbox, pathId(context.params, 'customer')).id;
 }
 
 /** issue and redeem: a balance move of amount_cents (required Idempotency-Key, store_credit.changed). */
@@ -18,7 +16,7 @@ function move(kind: 'issued' | 'spent') {
     const amountCents = reader.integer('amount_cents', { required: true, min: 1 });
     const note = reader.string('note') ?? null;
     reader.done();
-    const customerId = customerAt(context);
+    const customerId = customerOf(context);
     moveCredit(context.sandbox, customerId, kind, kind === 'spent' ? -amountCents! : amountCents!, note);
     return ok(renderStoreCredit(context.sandbox, customerId));
   };
@@ -31,7 +29,7 @@ function move(kind: 'issued' | 'spent') {
 export const storeCreditRoutes: readonly RouteDefinition[] = [
   {
     ...routeFor('customers.storeCredit.retrieve'),
-    handle: (context) => ok(renderStoreCredit(context.sandbox, customerAt(context))),
+    handle: (context) => ok(renderStoreCredit(context.sandbox, customerOf(context))),
   },
   {
     ...routeFor('customers.storeCredit.issue'),
