@@ -81,7 +81,7 @@ export function emitParams(
     let imports = "import * as z from 'zod/mini';\n";
     const fromHelpers = (['dateTimeInput', 'openEnum', 'requestEnum'] as const).filter((h) => helpers.has(h));
     if (fromHelpers.length > 0) imports += `import { ${fromHelpers.join(', ')} } from '${paths.helpers}';\n`;
-    if (lists.size > 0) imports += `import { ${[...lists].sort().join(', ')} } from './enums.js';\n`;
+    if (lists.size > 0) imports += `import type { ${[...lists].sort().join(', ')} } from './enums.js';\n`;
     if (helpers.has('ERROR_CODES')) imports += "import { ERROR_CODES } from './error-codes.js';\n";
     parts.set(`params.${group}.ts`, `${GENERATED_HEADER}${imports}${body}`);
   }

@@ -168,7 +168,7 @@ export function emitSchemas(
     const fromHelpers = (['dateTimeInput', 'openEnum'] as const).filter((h) => helpersUsed.has(h));
     if (fromHelpers.length > 0) imports += `import { ${fromHelpers.join(', ')} } from '${paths.helpers}';\n`;
     const lists = usedIn(body, emittedEnums.keys());
-    if (lists.length > 0) imports += `import { ${lists.join(', ')} } from './enums.js';\n`;
+    if (lists.length > 0) imports += `import type { ${lists.join(', ')} } from './enums.js';\n`;
     if (helpersUsed.has('ERROR_CODES')) imports += "import { ERROR_CODES } from './error-codes.js';\n";
     if (helpersUsed.has('EVENT_TYPES')) imports += "import { EVENT_TYPES } from './event-types.js';\n";
     for (const [module, names] of [...fromParts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -197,6 +197,20 @@ export function emitEnums(enums: readonly EnumConstant[]): string {
   let body = '';
   for (const constant of enums) body += `\n${emitEnumConstant(constant)}`;
   return `${GENERATED_HEADER}${body}`;
+}
+
+/**
+ * enum-lists.ts: every list of enums.ts by its name, for code that looks one up by name (the sandbox's
+ * sample records). Its own module, so that the package's `export *` of enums.ts holds no object of every
+ * list, which a bundler could not drop from an application that uses none.
+ */
+export function emitEnumLists(enums: readonly EnumConstant[]): string {
+  const names = enums.map((constant) => constant.constName);
+  return `${GENERATED_HEADER}import {\n${names.map((name) => `  ${name},\n`).join('')}} from './enums.js';
+
+/** Every known-values list of enums.ts, by its name. */
+export const ENUM_LISTS = {\n${names.map((name) => `  ${name},\n`).join('')}} as const;
+`;
 }
 
 /**

@@ -4,7 +4,7 @@ import { emitErrorCodes, emitEvents, emitEventTypes } from './emit-events.js';
 import { emitGuards } from './emit-guards.js';
 import { emitOperations } from './emit-operations.js';
 import { emitParams } from './emit-params.js';
-import { emitEnums, emitSchemas, type ImportPaths, knownListLookup } from './emit-schemas.js';
+import { emitEnumLists, emitEnums, emitSchemas, type ImportPaths, knownListLookup } from './emit-schemas.js';
 import { formatSource } from './format.js';
 import { groupOf } from './groups.js';
 import { buildModel } from './model.js';
@@ -43,7 +43,8 @@ Floor: core (src/README.md), beside core/: the tables the spec fills in for core
 \`sync-schema.ts\` alone sits on the programs floor, with the sync engine whose shapes type it.
 
 Files: \`schemas.ts\` (for every record, a documented interface and the \`zod/mini\` schema that
-\`satisfies\` it), \`enums.ts\` (the known values of every open enum, as \`as const\` lists and types),
+\`satisfies\` it), \`enums.ts\` (the known values of every open enum, as \`as const\` lists and types;
+\`enum-lists.ts\` holds them by name for the sandbox, apart so that no application carries that object),
 \`params.ts\` (request parameters: a documented type and its schema per operation), \`endpoints.ts\` (the
 endpoint table resource methods send through: method, path, pagination, a loader of the schemas; no schema,
 no prose), \`operations.ts\` (\`endpoints\` with what the reference says of each: permission, success status,
@@ -112,6 +113,7 @@ export async function generate(options: GenerateOptions): Promise<Map<string, st
   );
   const sources: Record<string, string> = {
     'enums.ts': emitEnums(schemas.enums),
+    'enum-lists.ts': emitEnumLists(schemas.enums),
     'schemas.ts': schemas.source,
     ...Object.fromEntries(schemas.parts),
     'params.ts': params.source,

@@ -85,7 +85,7 @@ export class ZodEmitter {
     let out = '';
     for (const [name, property] of Object.entries(schema.properties ?? {})) {
       const value = this.expr(property, [...path, name], depth + 1);
-      const list = /^(?:z\.(?:array|nullable)\()?openEnum\(([A-Z][A-Z0-9_]*)\)/.exec(value)?.[1];
+      const list = /^(?:z\.(?:array|nullable)\()?openEnum(?:<typeof |\()([A-Z][A-Z0-9_]*)/.exec(value)?.[1];
       const lines = this.fieldDoc(property);
       if (list && !property['x-known-values'] && !property.items?.['x-known-values']) {
         lines.push(`Known values: {@link ${list}}; later API versions may add others.`);
@@ -292,7 +292,9 @@ export class ZodEmitter {
       const list = this.options.knownList?.(values);
       if (list === undefined) return `${helper}([${values.map(quote).join(', ')}])`;
       this.lists.add(list);
-      return `${helper}(${list})`;
+      // The list types the schema only (the helper ignores its values at run time): enums.ts is imported as a
+      // type, so no schema chunk loads it and an application that uses no list carries none.
+      return `${helper}<typeof ${list}>()`;
     }
     this.helpers.add('openEnum');
     const owner = path.join('.');
@@ -303,7 +305,7 @@ export class ZodEmitter {
     }
     if (!existing)
       this.enums.set(constName, { constName, typeName: pascalCase(...path), values, sampled, owner });
-    return `openEnum(${constName})`;
+    return `openEnum<typeof ${constName}>()`;
   }
 }
 

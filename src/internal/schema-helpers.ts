@@ -12,9 +12,10 @@ const OPEN_ENUMS = new WeakSet<z.ZodType>();
  * A string field whose known values are `values`, accepting any other string too (reference section 9:
  * enum values are added within /v1). At runtime it is a plain `z.string()`: a union of literals plus a
  * string fallback would accept exactly the same inputs, but would leave zod's JIT object parser for a
- * slower path on every response.
+ * slower path on every response. The generated schemas pass the list as a type argument only
+ * (`openEnum<typeof LIST>()`), so no schema chunk imports the lists at run time.
  */
-export function openEnum<const Values extends readonly string[]>(_values: Values): OpenEnumSchema<Values> {
+export function openEnum<const Values extends readonly string[]>(_values?: Values): OpenEnumSchema<Values> {
   const schema = string();
   OPEN_ENUMS.add(schema);
   // The union is spelled out rather than `OpenEnum<Values>` so that editors show the values on hover.
@@ -32,7 +33,7 @@ export type OpenEnumSchema<Values extends readonly string[]> = ZodMiniType<
  * not compile, yet any string passes at runtime, so `newerValue('...')` can send a value newer than the SDK.
  */
 export function requestEnum<const Values extends readonly string[]>(
-  _values: Values,
+  _values?: Values,
 ): ZodMiniType<Values[number], Values[number]> {
   return string() as unknown as ZodMiniType<Values[number], Values[number]>;
 }

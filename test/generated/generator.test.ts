@@ -75,6 +75,7 @@ describe('generator on the fixture spec', () => {
     expect([...files.keys()].filter((name) => !parts.test(name))).toEqual([
       'README.md',
       'endpoints.ts',
+      'enum-lists.ts',
       'enums.ts',
       'error-codes.ts',
       'event-types.ts',
@@ -210,8 +211,8 @@ describe('generator on the fixture spec', () => {
 
   it('reuses an exported known-values list in params instead of repeating it', () => {
     const source = generatedText('params');
-    expect(source).toContain('status: z.optional(requestEnum(WIDGET_STATUSES))');
-    expect(source).toContain("import { WIDGET_STATUSES } from './enums.js';");
+    expect(source).toContain('status: z.optional(requestEnum<typeof WIDGET_STATUSES>())');
+    expect(source).toContain("import type { WIDGET_STATUSES } from './enums.js';");
     expect(source).not.toContain("Enum(['active', 'retired'])");
   });
 

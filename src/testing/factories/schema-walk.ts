@@ -1,6 +1,6 @@
 // Reading the generated zod/mini schemas as data: the field a dotted path names, and a sample value of a
 // schema. Used by buildEvent/buildRecord and by the CLI's `trigger --override`.
-import * as enums from '../../generated/enums.js';
+import { ENUM_LISTS } from '../../generated/enum-lists.js';
 import * as schemas from '../../generated/schemas.js';
 import { isOpenEnum } from '../../internal/schema-helpers.js';
 
@@ -178,7 +178,7 @@ function knownValues(record: string | undefined, field: string): readonly string
   const suffix = `_${plural.toUpperCase()}`;
   let best: readonly string[] | undefined;
   let bestLength = -1;
-  for (const [name, values] of Object.entries(enums)) {
+  for (const [name, values] of Object.entries(ENUM_LISTS)) {
     if (!name.endsWith(suffix) || !Array.isArray(values)) continue;
     const prefix = name.slice(0, -suffix.length);
     if (owner.startsWith(prefix) && prefix.length > bestLength) [best, bestLength] = [values, prefix.length];
