@@ -62,6 +62,8 @@ describe('importing shop-mgmt', () => {
     lazy(/node_modules\/p-retry\//);
     // The Throttle and its memory store are imported by a client given `throttle` (rate-limit/lazy-throttle.ts).
     lazy(/src\/core\/rate-limit\/throttle\.ts$/);
+    // The deferred clones of afterResponse hooks are imported by the first hooked response (transport/wire.ts).
+    lazy(/src\/core\/observe\/deferred-clone\.ts$/);
     lazy(/src\/generated\/(schemas|params|operation-schemas)\.[a-z0-9-]+\.ts$/);
     lazy(/src\/generated\/(guards|operation-guards)\.[a-z0-9-]+\.ts$/);
     lazy(/src\/core\/validation\/validation\.ts$/);

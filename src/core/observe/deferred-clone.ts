@@ -6,8 +6,8 @@
 // the body. The SDK reads its own copy after every hook has run, so a clone made by a hook that reads is
 // still whole. A hook that never touches the body costs no tee at all.
 
-/** What the SDK's hook wrapper tells a stand-in once its hook has settled (see {@link settleClone}). */
-const SETTLE = Symbol('shop-mgmt.settleClone');
+/** What the SDK's hook wrapper tells a stand-in once its hook has settled (`settleClone` in hooks.ts). */
+const SETTLE = Symbol.for('shop-mgmt.settleClone');
 
 /** The members that read or hand out the body: the first use of one makes the real clone. */
 const BODY_MEMBERS: ReadonlySet<PropertyKey> = new Set([
@@ -74,13 +74,4 @@ export function deferClones(response: Response): Response {
     Object.defineProperty(response, 'clone', { value: deferredClone, configurable: true, writable: true });
   }
   return response;
-}
-
-/**
- * Tells the stand-in an afterResponse hook was given that its hook has settled, with what it returned:
- * ky's cancel of an unused clone then finds no body, and a clone the hook returned is made real first.
- * Nothing for a real Response.
- */
-export function settleClone(response: Response, returned: unknown): void {
-  (response as unknown as { [SETTLE]?: (returned: unknown) => void })[SETTLE]?.(returned);
 }

@@ -2,7 +2,6 @@ import type { AfterResponseHook, BeforeRequestHook, Hooks as KyHooks } from 'ky'
 import type { HttpMethod } from '../api/operation.js';
 import { HookError } from '../errors/transport-errors.js';
 import { parseRateLimit, type RateLimitInfo } from '../rate-limit/rate-limit.js';
-import { settleClone } from './deferred-clone.js';
 
 // The public middleware: ky's own request/response hooks (so a ky user's hooks work as they are) and the
 // SDK's retry/error hooks, each told which call and attempt it sees through one context object.
@@ -148,6 +147,19 @@ function wrapBeforeRequest(hook: ShopBeforeRequestHook): BeforeRequestHook {
       throw hookFailure('beforeRequest', error);
     }
   };
+}
+
+// The key deferred-clone.ts's stand-ins answer to (`Symbol.for`, so this module need not import that one,
+// which is loaded only by a client with hooks).
+const SETTLE = Symbol.for('shop-mgmt.settleClone');
+
+/**
+ * Tells the stand-in an afterResponse hook was given (deferred-clone.ts) that its hook has settled, with what
+ * it returned: ky's cancel of an unused clone then finds no body, and a clone the hook returned is made real
+ * first. Nothing for a real Response.
+ */
+function settleClone(response: Response, returned: unknown): void {
+  (response as unknown as { [SETTLE]?: (returned: unknown) => void })[SETTLE]?.(returned);
 }
 
 function wrapAfterResponse(hook: ShopAfterResponseHook): AfterResponseHook {

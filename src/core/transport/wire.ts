@@ -2,7 +2,6 @@ import type { KyInstance } from 'ky';
 import { MAX_TIMER_MS } from '../../internal/limits.js';
 import { redact, redactedCause } from '../../internal/redact.js';
 import { ConnectionError, ResponseTooLargeError } from '../errors/transport-errors.js';
-import { deferClones } from '../observe/deferred-clone.js';
 
 // The exchange on the wire, below the transport: ky loaded once, the runtime's fetch given the attempt's
 // signal, the body read within its bound, a failed fetch worded as a ConnectionError, and the bounded waits
@@ -54,6 +53,24 @@ export function fetchWithAttemptSignal(input: Request | URL | string, init?: Req
   const signal = attempt?.shopSdkSignal;
   const sent = globalThis.fetch(input, signal ? { signal } : init);
   return attempt?.shopSdkHooks ? sent.then(deferClones) : sent;
+}
+
+let deferring: Promise<(response: Response) => Response> | undefined;
+
+/**
+ * The response with its clones deferred (deferred-clone.ts, imported by the first hooked response, so an
+ * application without hooks never loads it). Should the import fail, the response goes on as it is: ky then
+ * tees for each hook as it always did.
+ */
+function deferClones(response: Response): Promise<Response> {
+  deferring ??= import('../observe/deferred-clone.js').then((module) => module.deferClones);
+  return deferring.then(
+    (defer) => defer(response),
+    () => {
+      deferring = undefined;
+      return response;
+    },
+  );
 }
 
 /** A caller's `fetch`, given the SDK's signal on the Request (by ky) and deferred clones when hooked. */
