@@ -93,7 +93,6 @@ export function emitOperations(
       .map((p) => `{ name: ${quote(p.name)}, type: ${quote(p.type)} }`)
       .join(', ');
     entries += `${quote(op.id)}: {
-      id: ${quote(op.id)},
       method: ${quote(op.method)},
       path: ${quote(op.path)},
       pathParams: [${pathParams}],
@@ -156,7 +155,7 @@ ${jsDoc([
 ${groupNames.map((group) => `...${loaderName(group)},\n`).join('')}} as const;
 `;
 
-  const endpoints = `${GENERATED_HEADER}import type { Operation, OperationGuards, OperationSchemas } from '${paths.operation}';
+  const endpoints = `${GENERATED_HEADER}import { type Operation, type OperationGuards, type OperationSchemas, withIds } from '${paths.operation}';
 
 ${groupNames
   .map(
@@ -189,8 +188,8 @@ ${jsDoc([
   'it. Resources pass an entry to the transport, which builds the request, checks params and validates the',
   'result from the entry alone (its schemas loaded on the first call of its group). What the reference says',
   'of each endpoint besides (permission, errors, summary) is in operations.ts.',
-])}export const endpoints = {
-${entries}} as const satisfies Record<string, Operation>;
+])}export const endpoints = withIds({
+${entries}} as const satisfies Record<string, Omit<Operation, 'id'>>);
 `;
 
   const table = `${GENERATED_HEADER}import { type OperationFacts, withFacts } from '${paths.operation}';

@@ -68,6 +68,18 @@ export interface OperationFacts {
 export type DocumentedOperation<Result extends z.ZodType = z.ZodType> = Operation<Result> & OperationFacts;
 
 /**
+ * The generated `endpoints` table: each entry given its key as its `id` (the operationId), so the table does
+ * not spell every id twice.
+ */
+export function withIds<const Table extends Record<string, Omit<Operation, 'id'>>>(
+  table: Table,
+): { readonly [Id in keyof Table & string]: Table[Id] & { readonly id: Id } } {
+  const out: Record<string, Operation> = {};
+  for (const id of Object.keys(table)) out[id] = { id, ...table[id]! } as Operation;
+  return out as { readonly [Id in keyof Table & string]: Table[Id] & { readonly id: Id } };
+}
+
+/**
  * The generated `operations` table: each endpoint of `endpoints` with its facts. Marked pure (the generated
  * call site says so), so a bundle that never reads `operations` drops it and the facts with it.
  */
