@@ -30,8 +30,10 @@ export function readHeader(headers: WebhookHeaders, name: string): string | unde
   const record = headers as { readonly [name: string]: string | readonly string[] | undefined };
   let value = record[name];
   if (value === undefined) {
-    for (const key of Object.keys(record)) {
-      if (key.toLowerCase() === name) {
+    // for...in rather than Object.keys: no array per lookup (a verification looks up two headers that are
+    // usually absent, ~2 % of a 1 kB verification); an inherited key is skipped, as Object.keys would.
+    for (const key in record) {
+      if (key.toLowerCase() === name && Object.hasOwn(record, key)) {
         value = record[key];
         break;
       }

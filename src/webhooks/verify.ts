@@ -2,7 +2,7 @@ import { bodyText, decodeBase64Body, hasReplacementCharacter, type RawBody, rawB
 import { requireOptions, WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 import { parseEvent, type ShopEvent } from './events.js';
 import { parseSignatureHeader, readHeader, type SignatureHeader, type WebhookHeaders } from './headers.js';
-import { anySignatureMatches, hexToBytes } from './hmac.js';
+import { anySignatureMatches } from './hmac.js';
 
 /** Default clock tolerance, in seconds, either way (reference section 8: 5 minutes). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -200,12 +200,7 @@ function authenticate(
 ): Raw | Promise<Raw> {
   const header = parseSignatureHeader(readHeader(headers, 'service-signature'));
   const raw = rawBody(body);
-  const matched = anySignatureMatches(
-    settings.secrets,
-    header.timestamp,
-    raw,
-    header.signatures.map(hexToBytes),
-  );
+  const matched = anySignatureMatches(settings.secrets, header.timestamp, raw, header.signatures);
   if (matched === true) return checkTime(settings, header, raw, now);
   return (async () => {
     if (!(await matched)) throw await mismatch(settings, header, raw);
@@ -257,12 +252,7 @@ async function mismatch(
   const decoded = decodeBase64Body(raw);
   if (
     decoded &&
-    (await anySignatureMatches(
-      settings.secrets,
-      header.timestamp,
-      decoded,
-      header.signatures.map(hexToBytes),
-    ))
+    (await anySignatureMatches(settings.secrets, header.timestamp, decoded, header.signatures))
   ) {
     return new WebhookVerificationError(
       'invalid_body',
