@@ -2,7 +2,7 @@
 // (src/generated/endpoints.ts) and not the reference's facts about each endpoint (permission, error codes,
 // summaries), which `operations` adds for tools and which a bundler drops when nothing reads it. Bundled by
 // esbuild from src/, minified, as a partner's bundler would.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,10 +11,12 @@ const root = resolve(import.meta.dirname, '../..');
 let dir: string;
 
 beforeAll(async () => {
+  // A fresh clone has no node_modules/.cache until something writes one.
+  await mkdir(join(root, 'node_modules/.cache'), { recursive: true });
   dir = await mkdtemp(join(root, 'node_modules/.cache/app-bundle-'));
 });
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 /** Every chunk of the minified, split bundle of an app whose source is `code`, joined. */

@@ -3,7 +3,7 @@
 // chunks of their own. Read from esbuild's metafile of
 // the same split ESM bundle a partner's bundler makes, so the test does not depend on a prior `npm run build`.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -118,6 +118,8 @@ describe('importing shop-mgmt', () => {
  */
 describe('a first generated call, run', () => {
   it('succeeds with every zod chunk gone; a refused answer is what loads them', async () => {
+    // A fresh clone has no node_modules/.cache until something writes one.
+    await mkdir(resolve(root, 'node_modules/.cache'), { recursive: true });
     const out = await mkdtemp(resolve(root, 'node_modules/.cache/lazy-loading-run-'));
     try {
       const result = await build({
