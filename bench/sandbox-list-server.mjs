@@ -43,11 +43,16 @@ if (mode === 'sandbox') {
   send({ port: server.address().port, key });
 }
 
-process.on('message', (message) => {
+// Memory after a GC at once (RSS then still holds what the allocator has not yet given back after a burst of
+// requests), and again after 1.5 s idle and two GCs, once it has settled.
+process.on('message', async (message) => {
   if (message === 'memory') {
     globalThis.gc?.();
     const { heapUsed, rss } = process.memoryUsage();
-    send({ heapUsed, rss });
+    await new Promise((done) => setTimeout(done, 1500));
+    globalThis.gc?.();
+    globalThis.gc?.();
+    send({ heapUsed, rss, rssSettled: process.memoryUsage().rss });
   }
 });
 process.on('disconnect', () => process.exit(0));

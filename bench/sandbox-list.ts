@@ -39,7 +39,7 @@ const PATHS = Object.values(CASES);
 interface Server {
   readonly port: number;
   readonly key: string;
-  memory(): Promise<{ heapUsed: number; rss: number }>;
+  memory(): Promise<{ heapUsed: number; rss: number; rssSettled: number }>;
   stop(): void;
 }
 
@@ -57,7 +57,9 @@ async function start(mode: 'sandbox' | 'bare'): Promise<Server> {
     key,
     memory: () =>
       new Promise((done) => {
-        child.once('message', (message) => done(message as { heapUsed: number; rss: number }));
+        child.once('message', (message) =>
+          done(message as { heapUsed: number; rss: number; rssSettled: number }),
+        );
         child.send('memory');
       }),
     stop: () => child.disconnect(),
@@ -134,8 +136,8 @@ const sandboxServer = await start('sandbox');
 const bareServer = await start('bare');
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 const memoryLine = async (server: Server) => {
-  const { heapUsed, rss } = await server.memory();
-  return `heap ${mb(heapUsed)}, RSS ${mb(rss)}`;
+  const { heapUsed, rss, rssSettled } = await server.memory();
+  return `heap ${mb(heapUsed)}, RSS ${mb(rss)} (settled ${mb(rssSettled)})`;
 };
 const startMemory = { sandbox: await memoryLine(sandboxServer), bare: await memoryLine(bareServer) };
 const results: Record<string, { sandbox: number[]; bare: number[] }> = {};
@@ -157,7 +159,9 @@ for (const [name, { sandbox, bare }] of Object.entries(results)) {
 }
 // Both processes hold the seeded sandbox (the bare one built it to learn the answers): the difference is
 // what serving lists costs the sandbox process.
-console.log('\nmemory (after gc), seeded and before any request | after the runs:');
+console.log(
+  '\nmemory (after gc; settled: after 1.5 s idle and two more), seeded and before any request | after the runs:',
+);
 console.log(`  sandbox process          ${startMemory.sandbox} | ${await memoryLine(sandboxServer)}`);
 console.log(`  bare node:http process   ${startMemory.bare} | ${await memoryLine(bareServer)}`);
 console.log(`end: ${await loadLine()}`);
