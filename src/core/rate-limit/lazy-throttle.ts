@@ -1,3 +1,4 @@
+import { loadOnce } from '../../internal/load-once.js';
 import { ShopError } from '../errors/shop-error.js';
 import type { SdkLogger } from '../observe/logger.js';
 import type { Throttle } from './throttle.js';
@@ -21,7 +22,6 @@ export interface Pacing {
 /** The client's Throttle, imported when the client is built and used once it is there. */
 export class LazyThrottle implements Pacing {
   #throttle: Throttle | undefined;
-  #loading: Promise<Throttle> | undefined;
   readonly #option: ThrottleOption;
   readonly #logger: SdkLogger;
 
@@ -32,20 +32,18 @@ export class LazyThrottle implements Pacing {
     this.#load().catch(() => {});
   }
 
-  #load(): Promise<Throttle> {
-    this.#loading ??= import('./throttle.js').then(
+  readonly #load = loadOnce(() =>
+    import('./throttle.js').then(
       ({ Throttle }) => {
         this.#throttle = new Throttle(this.#option, this.#logger);
         return this.#throttle;
       },
       (cause: unknown) => {
-        this.#loading = undefined;
         const why = cause instanceof Error ? cause.message : String(cause);
         throw new ShopError(`Could not load the throttle, nothing was sent: ${why}`, { cause });
       },
-    );
-    return this.#loading;
-  }
+    ),
+  );
 
   acquire(signal: AbortSignal | undefined, maxWaitMs: number): Promise<void> {
     const throttle = this.#throttle;

@@ -5,14 +5,6 @@ import { parseRateLimit, parseRetryAfter } from './rate-limit.js';
 import { MemoryRateLimitStore, type RateLimitReservation, type RateLimitStore } from './rate-limit-store.js';
 import { type ThrottleOption, WINDOW_MS } from './throttle-option.js';
 
-export {
-  isPacing,
-  isRateLimitStore,
-  MIN_REQUESTS_PER_MINUTE,
-  type ThrottleOption,
-  type ThrottlePace,
-} from './throttle-option.js';
-
 /**
  * The longest a 429 pauses the shop: its daily cap resets at 00:00 UTC, so no honest Retry-After is longer
  * than a day, and a misread one must not lock every process out for years.

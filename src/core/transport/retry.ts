@@ -1,4 +1,5 @@
 import type pRetryFunction from 'p-retry';
+import { defaultFunction, loadOnce } from '../../internal/load-once.js';
 import { sleep } from '../../internal/sleep.js';
 import { ConflictError, InternalServerError, RateLimitError } from '../errors/api-errors.js';
 import { ConnectionError, TimeoutError } from '../errors/transport-errors.js';
@@ -145,20 +146,7 @@ export async function withRetries<T>(
   }
 }
 
-let pRetryLoading: Promise<typeof pRetryFunction> | undefined;
-
 /** p-retry, imported once for the process on the first failed attempt; a failed load is tried again later. */
-function loadPRetry(): Promise<typeof pRetryFunction> {
-  pRetryLoading ??= import('p-retry').then(
-    // From the CJS build the import is of a CommonJS chunk, whose namespace's `default` may hold the module.
-    (module) => {
-      const exported = module.default as typeof pRetryFunction | { readonly default: typeof pRetryFunction };
-      return typeof exported === 'function' ? exported : exported.default;
-    },
-    (error: unknown) => {
-      pRetryLoading = undefined;
-      throw error;
-    },
-  );
-  return pRetryLoading;
-}
+const loadPRetry = loadOnce(() =>
+  import('p-retry').then((module) => defaultFunction<typeof pRetryFunction>(module)),
+);

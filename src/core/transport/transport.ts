@@ -1,4 +1,5 @@
 import type { KyInstance, Options as KyOptions } from 'ky';
+import { loadOnce } from '../../internal/load-once.js';
 import { redact, redactedCause } from '../../internal/redact.js';
 import type { Operation } from '../api/operation.js';
 import type { ListMeta, PageSender } from '../api/pagination.js';
@@ -68,7 +69,6 @@ export class Transport {
   readonly #config: TransportConfig;
   /** Built on the first send (ky is imported then, not with the entry), and the same for every later one. */
   #ky: KyInstance | undefined;
-  #kyLoading: Promise<KyInstance> | undefined;
   readonly #kyOptions: KyOptions;
   readonly #parent: Transport | undefined;
   readonly #headers: BaseHeaders;
@@ -106,20 +106,18 @@ export class Transport {
    * ~15-25 ms on Node (its feature test builds a `Request`), so it is paid by the first send, not by every
    * import of the SDK; concurrent first sends share the load, and a failed load is tried again next time.
    */
-  #kyInstance(): Promise<KyInstance> {
-    this.#kyLoading ??= (async () => {
+  readonly #kyInstance: () => Promise<KyInstance> = loadOnce(async () => {
+    try {
       const parent = this.#parent;
       this.#ky = parent
         ? (parent.#ky ?? (await parent.#kyInstance())).extend(this.#kyOptions)
         : (await loadKy()).create(this.#kyOptions);
       return this.#ky;
-    })().catch((cause: unknown) => {
-      this.#kyLoading = undefined;
+    } catch (cause) {
       const why = cause instanceof Error ? cause.message : String(cause);
       throw new ShopError(`Could not load the HTTP client (ky), nothing was sent: ${why}`, { cause });
-    });
-    return this.#kyLoading;
-  }
+    }
+  });
 
   /** The configuration, for {@link Transport.derive}. */
   get config(): TransportConfig {

@@ -1,5 +1,6 @@
 import type { KyInstance } from 'ky';
 import { MAX_TIMER_MS } from '../../internal/limits.js';
+import { defaultFunction, loadOnce } from '../../internal/load-once.js';
 import { redact, redactedCause } from '../../internal/redact.js';
 import { ConnectionError, ResponseTooLargeError } from '../errors/transport-errors.js';
 
@@ -55,7 +56,7 @@ export function fetchWithAttemptSignal(input: Request | URL | string, init?: Req
   return attempt?.shopSdkHooks ? sent.then(deferClones) : sent;
 }
 
-let deferring: Promise<(response: Response) => Response> | undefined;
+const loadDeferral = loadOnce(() => import('../observe/deferred-clone.js'));
 
 /**
  * The response with its clones deferred (deferred-clone.ts, imported by the first hooked response, so an
@@ -63,13 +64,9 @@ let deferring: Promise<(response: Response) => Response> | undefined;
  * tees for each hook as it always did.
  */
 function deferClones(response: Response): Promise<Response> {
-  deferring ??= import('../observe/deferred-clone.js').then((module) => module.deferClones);
-  return deferring.then(
-    (defer) => defer(response),
-    () => {
-      deferring = undefined;
-      return response;
-    },
+  return loadDeferral().then(
+    (module) => module.deferClones(response),
+    () => response,
   );
 }
 
@@ -83,24 +80,8 @@ export function callersFetch(fetch: typeof globalThis.fetch): typeof globalThis.
   };
 }
 
-let kyLoading: Promise<KyInstance> | undefined;
-
 /** ky's default instance, imported once for every client of the process. */
-export function loadKy(): Promise<KyInstance> {
-  kyLoading ??= import('ky').then(
-    // From the CJS build the import is of a CommonJS chunk, whose namespace's `default` is its exports object:
-    // ky is one `default` further in.
-    (module) => {
-      const exported = module.default as KyInstance | { readonly default: KyInstance };
-      return 'create' in exported ? exported : exported.default;
-    },
-    (error: unknown) => {
-      kyLoading = undefined;
-      throw error;
-    },
-  );
-  return kyLoading;
-}
+export const loadKy = loadOnce(() => import('ky').then((module) => defaultFunction<KyInstance>(module)));
 
 /**
  * `work`, or a rejection once `ms` pass (with `onTimeout()`) or `signal` aborts (with its reason),

@@ -1,3 +1,4 @@
+import { loadOnce } from '../../internal/load-once.js';
 import type { z } from '../../internal/schema-types.js';
 import type { Guard, Operation, OperationGuards, OperationSchemas } from '../api/operation.js';
 import type { RequestParams } from '../api/params.js';
@@ -36,24 +37,17 @@ export interface Checker {
 export type MaybePromise<T> = T | Promise<T>;
 
 let validators: Validators | undefined;
-let loadingValidators: Promise<Validators> | undefined;
 const loaded = new WeakMap<object, Checker>();
 const loading = new WeakMap<object, Promise<Checker>>();
 const describing = new WeakMap<Checker, Promise<ZodChecks>>();
 
-function loadValidators(): Promise<Validators> {
-  loadingValidators ??= import('./validation.js').then(
-    (module) => {
-      validators = module;
-      return module;
-    },
-    (error: unknown) => {
-      loadingValidators = undefined; // a failed chunk load (a network blip in a browser) is tried again
-      throw error;
-    },
-  );
-  return loadingValidators;
-}
+/** validation.ts, imported once; kept in `validators` too, for the synchronous lookups below. */
+const loadValidators = loadOnce(() =>
+  import('./validation.js').then((module) => {
+    validators = module;
+    return module;
+  }),
+);
 
 /** The operation's checker if it is loaded (always after its first call), else undefined. */
 export function loadedChecker(operation: Operation): Checker | undefined {
@@ -87,6 +81,16 @@ export function checker(operation: Operation): Checker | Promise<Checker> {
   return pending;
 }
 
+/** The zod side of `operation`'s checks: its schemas (loaded, or inline) and the validators. */
+async function loadZod(operation: Operation): Promise<ZodChecks> {
+  const { schemas } = operation;
+  const [resolved, module] = await Promise.all([
+    schemas ? schemas() : inline(operation),
+    validators ?? loadValidators(),
+  ]);
+  return { schemas: resolved, validators: module };
+}
+
 /** A chunk the bundler split off could not be loaded (a deploy removed it, the network failed). */
 function loadFailure(operation: Operation, cause: unknown, what: string): ShopError {
   const why = cause instanceof Error ? cause.message : String(cause);
@@ -99,15 +103,7 @@ async function loadChecker(operation: Operation): Promise<Checker> {
   try {
     const group = schemas && guards ? await guards() : undefined;
     const own = group && Object.hasOwn(group, operation.id) ? group[operation.id] : undefined;
-    if (own) {
-      found = { guards: own };
-    } else {
-      const [resolved, module] = await Promise.all([
-        schemas ? schemas() : inline(operation),
-        validators ?? loadValidators(),
-      ]);
-      found = { zod: { schemas: resolved, validators: module } };
-    }
+    found = own ? { guards: own } : { zod: await loadZod(operation) };
   } catch (cause) {
     // The call is not sent, and the next call tries again.
     throw loadFailure(operation, cause, 'nothing was sent');
@@ -124,10 +120,8 @@ function zodChecks(operation: Operation, checker: Checker, what: string): MaybeP
   if (checker.zod) return checker.zod;
   let pending = describing.get(checker);
   if (!pending) {
-    const { schemas } = operation;
-    pending = Promise.all([schemas ? schemas() : inline(operation), validators ?? loadValidators()])
-      .then(([resolved, module]) => {
-        const found: ZodChecks = { schemas: resolved, validators: module };
+    pending = loadZod(operation)
+      .then((found) => {
         checker.zod = found;
         return found;
       })
