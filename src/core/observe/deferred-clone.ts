@@ -39,7 +39,7 @@ function deferredClone(this: Response): Response {
   const settle = (returned: unknown) => {
     // A hook that returns its clone makes it the response the SDK reads, and ky cancels the original: the
     // clone must be real (a tee of a still unread body) before that.
-    if (returned !== undefined && returned === stand) real ??= realClone(original);
+    if (returned === stand) real ??= realClone(original);
     settled = true;
   };
   const stand: Response = new Proxy(Object.create(Response.prototype) as Response, {

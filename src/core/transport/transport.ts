@@ -61,6 +61,11 @@ const channels = tracingChannels();
 const HOOK_GRACE_MS = 1_000;
 const HOOKS_CUT_OFF = Symbol('hooks cut off');
 
+/** Whether `hooks` has afterResponse hooks, to which ky hands clones of the response (deferred-clone.ts). */
+function cloning(hooks: PreparedHooks): boolean {
+  return (hooks.ky?.afterResponse?.length ?? 0) > 0;
+}
+
 /**
  * Sends calls through one ky instance: builds the URL and headers, sends, retries with p-retry, opens the
  * envelope and validates `data`. Knows no resource: everything per endpoint comes from its `Operation`.
@@ -77,6 +82,8 @@ export class Transport {
   #defaults: CallSettings | undefined;
   /** True when the ky instance (or the one it extends) has hooks: only then is a context passed to ky. */
   readonly #kyHooks: boolean;
+  /** True when the ky instance (or the one it extends) has afterResponse hooks, which get response clones. */
+  readonly #cloningHooks: boolean;
 
   constructor(config: TransportConfig, parent?: Transport) {
     this.#config = config;
@@ -92,6 +99,7 @@ export class Transport {
     this.#kyOptions = kyOptions;
     this.#parent = parent;
     this.#kyHooks = Boolean(config.hooks.ky) || (parent ? parent.#kyHooks : false);
+    this.#cloningHooks = cloning(config.hooks) || (parent ? parent.#cloningHooks : false);
     this.#headers = baseHeaders(config.defaultHeaders);
     this.#authorization = typeof config.apiKey === 'string' ? bearer(config.apiKey) : null;
   }
@@ -372,7 +380,7 @@ export class Transport {
     if (this.#kyHooks || settings.hooks.ky) {
       options.context = call.context(started) as unknown as Record<string, unknown>;
       if (settings.hooks.ky) options.hooks = settings.hooks.ky;
-      options.shopSdkHooks = true;
+      if (this.#cloningHooks || cloning(settings.hooks)) options.shopSdkHooks = true;
     }
     let response!: Response;
     let text!: string;
