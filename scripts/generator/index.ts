@@ -4,6 +4,7 @@ import { emitErrorCodes, emitEvents, emitEventTypes } from './emit-events.js';
 import { emitGuards } from './emit-guards.js';
 import { emitOperations } from './emit-operations.js';
 import { emitParams } from './emit-params.js';
+import { emitRequestRules } from './emit-request-rules.js';
 import { emitEnumLists, emitEnums, emitSchemas, type ImportPaths, knownListLookup } from './emit-schemas.js';
 import { formatSource } from './format.js';
 import { groupOf } from './groups.js';
@@ -51,7 +52,8 @@ no prose), \`operations.ts\` (\`endpoints\` with what the reference says of each
 idempotency, error codes, summary; for tools, the sandbox and the docs, dropped by a bundle that does not
 read it), \`operation-schemas.ts\` (each endpoint's query, body and result
 schemas), \`event-types.ts\` and \`events.ts\` (event types and payloads), \`error-codes.ts\` (error
-code -> HTTP status), \`sync-schema.ts\` (the sync engine's tables, event routes and SQL migrations; the
+code -> HTTP status), \`request-rules.ts\` (per operation, its query parameters and JSON body fields as plain
+data: type, required, format, known values, bounds; the sandbox reads every request by it), \`sync-schema.ts\` (the sync engine's tables, event routes and SQL migrations; the
 versions come from \`spec/sync-schema.json\`, which \`npm run generate\` extends, never rewrites).
 
 Schemas are split by resource group (an operation id's first segment: \`range\`, \`me\`, \`giftCertificates\`)
@@ -126,6 +128,7 @@ export async function generate(options: GenerateOptions): Promise<Map<string, st
     'event-types.ts': emitEventTypes(model.events),
     'events.ts': emitEvents(model.events),
     'error-codes.ts': emitErrorCodes(doc),
+    'request-rules.ts': emitRequestRules(doc, model.operations),
     'sync-schema.ts': emitSyncSchema(sync.tables, sync.events, history),
   };
   const files = new Map<string, string>();

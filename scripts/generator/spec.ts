@@ -18,6 +18,11 @@ export interface SchemaObject {
   anyOf?: SchemaObject[];
   'x-known-values'?: string[];
   'x-unit'?: string;
+  /**
+   * The error code the service answers a value breaking `pattern` with, when it is not 400 VALIDATION_ERROR
+   * (a requested gift-certificate code: 422 GIFT_CERTIFICATE_CODE_INVALID).
+   */
+  'x-refusal'?: string;
   'x-http-status'?: Record<string, number | null>;
   'x-shape'?: string;
 }

@@ -85,6 +85,7 @@ describe('generator on the fixture spec', () => {
       'operation-schemas.ts',
       'operations.ts',
       'params.ts',
+      'request-rules.ts',
       'schemas.ts',
       'sync-schema.ts',
     ]);

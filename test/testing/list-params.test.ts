@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { listRoute } from '../../src/testing/http/list.js';
 import { call, newSandbox } from './helpers.js';
 
-// The generic list route reads each query parameter as the type the operation's generated query schema
-// gives it (text, integer, true/false); the sandbox states only its own rules beyond that (an ISO date-time,
-// a closed set of values), and a parameter the operation does not take is refused when the route is made.
+// The generic list route reads each query parameter by the operation's rule in the generated table
+// (src/generated/request-rules.ts: text, integer, true/false, an ISO date-time); the sandbox states only
+// where the service refuses a value outside the listed ones, and a parameter the operation does not take is
+// refused when the route is made.
 
 describe('list query parameters typed by the generated schema', () => {
   it('answers 400 VALIDATION_ERROR naming each parameter not of its type, with the reference wording', async () => {
@@ -33,16 +34,16 @@ describe('list query parameters typed by the generated schema', () => {
     );
   });
 
-  it('refuses, when the route is made, a parameter the operation does not take or a format on a non-text one', () => {
+  it('refuses, when the route is made, a parameter the operation does not take or values to refuse it does not list', () => {
     const rows = () => [];
     expect(() => listRoute('range.reservations.list', { rows, params: [{ name: 'colour' }] })).toThrow(
       'sandbox list range.reservations.list: query parameter colour is not one the operation takes',
     );
     expect(() =>
-      listRoute('range.reservations.list', { rows, params: [{ name: 'location_id', format: 'dateTime' }] }),
-    ).toThrow('query parameter location_id is integer, not text to check');
+      listRoute('range.reservations.list', { rows, params: [{ name: 'location_id', refuseUnknown: true }] }),
+    ).toThrow('query parameter location_id has no values listed to refuse others');
     expect(() =>
-      listRoute('range.reservations.list', { rows, params: [{ name: 'from', format: 'dateTime' }] }),
+      listRoute('range.reservations.list', { rows, params: [{ name: 'status', refuseUnknown: true }] }),
     ).not.toThrow();
   });
 });

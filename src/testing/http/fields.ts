@@ -1,4 +1,8 @@
+import type { FieldRule, FieldRules } from '../../generated/request-rules.js';
 import { notFound, validationError } from '../errors.js';
+import { isDate } from '../state/dates.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/i;
 
@@ -19,6 +23,8 @@ interface Rule {
  */
 export class FieldReader {
   private readonly errors: Record<string, string[]>;
+  private checked = false;
+  private described: readonly string[] = [];
 
   private constructor(
     private readonly source: 'query' | 'body',
@@ -36,7 +42,17 @@ export class FieldReader {
 
   /** Reads a JSON object body. */
   static body(body: Readonly<Record<string, unknown>>): FieldReader {
-    return new FieldReader('body', (name) => body[name], '', {});
+    const reader = new FieldReader('body', (name) => body[name], '', {});
+    reader.sent = Object.keys(body);
+    return reader;
+  }
+
+  /** The top-level names a body holds (none for a query or a nested object). */
+  private sent: readonly string[] = [];
+
+  /** Names the body holds that no rule `fields()` read describes, in the order sent. */
+  undescribed(): string[] {
+    return this.sent.filter((name) => !this.described.includes(name));
   }
 
   /** Records a problem with a field. */
@@ -45,6 +61,11 @@ export class FieldReader {
     const messages = this.errors[field] ?? [];
     messages.push(message);
     this.errors[field] = messages;
+  }
+
+  /** Where the problems of a nested object's fields go: `name.field`. */
+  within(name: string): { fail(field: string, message: string): void } {
+    return { fail: (field, message) => this.fail(`${name}.${field}`, message) };
   }
 
   /** Whether the field was sent at all. */
@@ -125,9 +146,103 @@ export class FieldReader {
     return new FieldReader('body', (field) => record[field], `${this.prefix}${name}.`, this.errors);
   }
 
+  /**
+   * Reads every field `fields` describes (the spec's rules, src/generated/request-rules.ts, or a route's
+   * own for fields the reference does not show) into an object holding the values that passed: a date-time
+   * as milliseconds, a nested object or list of objects read by its own rules. A field missing or refused is
+   * absent from the result; its problem waits for `done()`.
+   */
+  fields(fields: FieldRules): Record<string, unknown> {
+    this.described = [...this.described, ...Object.keys(fields)];
+    const values: Record<string, unknown> = {};
+    for (const name in fields) {
+      const value = this.byRule(name, fields[name]!);
+      if (value !== undefined) values[name] = value;
+    }
+    return values;
+  }
+
+  /** One field by its rule; undefined when missing or refused. */
+  byRule(name: string, rule: FieldRule): unknown {
+    if (rule.nullable && this.read(name) === null) return null;
+    const need = { required: rule.required === true };
+    switch (rule.type) {
+      case undefined:
+        return this.present(name, need);
+      case 'integer':
+        return this.integer(name, { ...need, min: rule.minimum, max: rule.maximum });
+      case 'number':
+        return this.number(name, { ...need, min: rule.minimum, max: rule.maximum });
+      case 'boolean':
+        return this.boolean(name, need);
+      case 'string':
+        return rule.format === 'date-time' ? this.dateTime(name, need) : this.text(name, rule);
+      case 'array':
+        return this.list(name, rule);
+      case 'object': {
+        const nested = this.object(name, need);
+        return nested && rule.properties ? nested.fields(rule.properties) : nested && this.read(name);
+      }
+    }
+  }
+
+  /** A number, integer or not. */
+  number(name: string, rule: Rule & { min?: number; max?: number } = {}): number | undefined {
+    const value = this.present(name, rule);
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isFinite(value)) return this.wrong(name, 'must be a number');
+    if (rule.min !== undefined && value < rule.min) return this.wrong(name, `must be at least ${rule.min}`);
+    if (rule.max !== undefined && value > rule.max) return this.wrong(name, `must be at most ${rule.max}`);
+    return value;
+  }
+
+  /** A string field by its rule: known values, a `date` or `email` format, a pattern. */
+  private text(name: string, rule: FieldRule): string | undefined {
+    const value = this.string(name, { required: rule.required === true, oneOf: rule.enum });
+    if (value === undefined) return undefined;
+    if (rule.format === 'date' && !isDate(value)) return this.wrong(name, 'must be a date, YYYY-MM-DD');
+    if (rule.format === 'email' && !EMAIL.test(value)) return this.wrong(name, 'must be an email address');
+    // A pattern with a refusal code of its own is a business rule: the domain refuses it (422), not the reader.
+    if (rule.pattern !== undefined && rule.refusal === undefined && !new RegExp(rule.pattern).test(value)) {
+      return this.wrong(name, `must match ${rule.pattern}`);
+    }
+    return value;
+  }
+
+  /** A JSON array by its rule: items of a type, or objects read by their own rules (`name[i].field`). */
+  private list(name: string, rule: FieldRule): unknown[] | undefined {
+    const items = rule.items;
+    const need = { required: rule.required === true, nonEmpty: (rule.minItems ?? 0) > 0 };
+    if (items?.type === 'integer') return this.integerList(name, need);
+    if (items?.type === 'string') return this.stringList(name, need);
+    const raw = this.present(name, need);
+    if (raw === undefined) return undefined;
+    if (!Array.isArray(raw)) return this.wrong(name, 'must be a list');
+    if (need.nonEmpty && raw.length === 0) return this.wrong(name, 'must not be empty');
+    if (items?.type !== 'object') return raw;
+    const values: unknown[] = [];
+    raw.forEach((item: unknown, index) => {
+      const at = `${name}[${index}]`;
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+        this.fail(at, 'must be an object');
+        return;
+      }
+      const record = item as Record<string, unknown>;
+      const reader = new FieldReader('body', (field) => record[field], `${this.prefix}${at}.`, this.errors);
+      values.push(items.properties ? reader.fields(items.properties) : record);
+    });
+    return values;
+  }
+
   /** Throws 400 VALIDATION_ERROR naming every bad field, if any. */
   done(): void {
+    this.checked = true;
     if (Object.keys(this.errors).length > 0) throw validationError(this.errors);
+  }
+
+  /** Whether `done()` has run (a route that reads a body must call it before it changes anything). */
+  get isDone(): boolean {
+    return this.checked;
   }
 
   private present(name: string, rule: Rule): unknown {

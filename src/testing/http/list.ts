@@ -1,5 +1,4 @@
-import * as z from 'zod/mini';
-import { OPERATION_SCHEMAS } from '../../generated/operation-schemas.js';
+import { type FieldRule, REQUEST_QUERIES } from '../../generated/request-rules.js';
 import { lowerBound, Table } from '../state/table.js';
 import type { SandboxWorld } from '../world.js';
 import { canSeeLocation } from './access.js';
@@ -10,19 +9,17 @@ import { encodeCursor, readPageParams } from './pagination.js';
 import { ok, type RouteContext, type RouteDefinition, type RouteResult } from './route.js';
 
 /**
- * A rule the sandbox applies to a query parameter beyond its type (the server owns it: the spec types these
- * as plain text): an ISO-8601 date-time (read as ms since the epoch), or one of the listed values.
- */
-export type ListParamFormat = 'dateTime' | { readonly oneOf: readonly string[] };
-
-/**
  * One query parameter of a list: a filter on the rows, or (neither `field` nor `match`) an option of `render`.
- * Its type (text, integer, true/false) is the operation's, read from its generated query schema.
+ * It is read by the operation's rule in the generated table (src/generated/request-rules.ts): its type, an
+ * ISO-8601 date-time read as ms since the epoch.
  */
 export interface ListParam<T> {
   readonly name: string;
-  /** The sandbox's own rule for the value, where the spec leaves it to the server. */
-  readonly format?: ListParamFormat;
+  /**
+   * A value outside the values the spec lists is 400 VALIDATION_ERROR (the reference says so of rentals'
+   * status); otherwise it matches no row, and the list is empty.
+   */
+  readonly refuseUnknown?: true;
   /** The rows whose `field` equals the value (on a table: answered from an index). */
   readonly field?: keyof T & string;
   /** Or the rows `match` keeps. */
@@ -78,23 +75,23 @@ export function listRoute<T>(operationId: OperationId, spec: ListSpec<T>): Route
 type ParamReader = (reader: FieldReader) => unknown;
 
 /**
- * How `param` is read: as the type the operation's generated query schema gives it (found by asking the
- * schema which of a text, an integer and true/false it accepts for the name), then by the sandbox's own
- * `format`. Throws at load time for a name the operation does not take, or a format on a non-text one.
+ * How `param` is read: by the operation's rule for it in the generated table, its list of values enforced only
+ * where the route says the service refuses others. Throws at load time for a name the operation does not take,
+ * or `refuseUnknown` on a parameter the spec lists no values for.
  */
 function paramReader(operationId: OperationId, param: ListParam<unknown>): ParamReader {
-  const query = OPERATION_SCHEMAS[operationId].query;
-  const accepts = (value: unknown) => query !== null && z.safeParse(query, { [param.name]: value }).success;
-  const type = accepts('x') ? 'text' : accepts(1) ? 'integer' : accepts(true) ? 'boolean' : null;
+  const rules = (REQUEST_QUERIES as Readonly<Record<string, Readonly<Record<string, FieldRule>>>>)[
+    operationId
+  ];
   const where = `sandbox list ${operationId}: query parameter ${param.name}`;
-  if (type === null) throw new Error(`${where} is not one the operation takes (spec/openapi.yaml)`);
-  const { name, format } = param;
-  if (format !== undefined && type !== 'text') throw new Error(`${where} is ${type}, not text to check`);
-  if (format === 'dateTime') return (reader) => reader.dateTime(name);
-  if (format !== undefined) return (reader) => reader.string(name, { oneOf: format.oneOf });
-  if (type === 'integer') return (reader) => reader.integer(name);
-  if (type === 'boolean') return (reader) => reader.boolean(name);
-  return (reader) => reader.string(name);
+  const rule = rules?.[param.name];
+  if (rule === undefined) throw new Error(`${where} is not one the operation takes (spec/openapi.yaml)`);
+  if (param.refuseUnknown && rule.enum === undefined)
+    throw new Error(`${where} has no values listed to refuse others`);
+  const { enum: values, ...open } = rule;
+  const read = param.refuseUnknown ? rule : open;
+  const { name } = param;
+  return (reader) => reader.byRule(name, read);
 }
 
 function list<T>(spec: ListSpec<T>, readers: readonly ParamReader[], context: RouteContext): RouteResult {

@@ -1,3 +1,4 @@
+import type { FieldRules } from '../../generated/request-rules.js';
 import type { SandboxWorld } from '../world.js';
 import type { ApiKey, Permission } from './keys.js';
 
@@ -40,6 +41,8 @@ export interface RouteDefinition {
   readonly permission: Permission | null;
   /** POSTs accept an Idempotency-Key; `required` makes it mandatory (balance moves). @default 'optional' */
   readonly idempotency?: 'required' | 'optional';
+  /** The rules its JSON body is read by: the spec's and the sandbox's own (`bodyRoute`, body.ts). */
+  readonly body?: FieldRules;
   readonly handle: (context: RouteContext) => RouteResult | Promise<RouteResult>;
 }
 

@@ -1,8 +1,9 @@
 import { notFound } from '../../errors.js';
-import { FieldReader, pathId } from '../../http/fields.js';
+import { pathId } from '../../http/fields.js';
 import { listRoute } from '../../http/list.js';
 import { routeFor } from '../../http/operations.js';
-import { created, ok, type RouteContext, type RouteDefinition } from '../../http/route.js';
+import { created, ok, type RouteDefinition } from '../../http/route.js';
+import { bodyRoute } from '../../http/rules.js';
 import {
   cancelMembership,
   isMember,
@@ -18,34 +19,35 @@ import {
 import type { MembershipPlanRecord, MembershipRecord } from './state.js';
 
 /** POST /v1/memberships: every check before anything is written (reference section 4). */
-function create(context: RouteContext) {
-  const { sandbox } = context;
-  requireMembershipsOn(sandbox);
-  const reader = FieldReader.body(context.body);
-  const customerId = reader.integer('customer_id', { required: true });
-  const planId = reader.integer('plan_id', { required: true });
-  const billingMethod = reader.string('billing_method', { required: true, oneOf: ['link', 'counter'] });
-  const paid = reader.boolean('paid') ?? false;
-  const locationId = reader.integer('location_id');
-  const externalReference = reader.string('external_reference') ?? null;
+const create = bodyRoute(
+  'memberships.create',
   // Not a field of the reference: family members signed up with the primary (the sandbox's guess), the one
   // way a sign-up can go past the plan's max_members and meet MEMBERSHIP_FULL.
-  const family = reader.integerList('members') ?? [];
-  const plan = signUpParties(sandbox, { customerId, planId, family }, reader);
-  reader.done();
-  const { membership, replayed } = signUpByApi(sandbox, context.key, {
-    customerId: customerId!,
-    plan: plan!,
-    billingMethod: billingMethod as 'link' | 'counter',
-    paid,
-    locationId,
-    externalReference,
-    family,
-  });
-  // The natural idempotency of external_reference: the same membership again, 200 rather than 201.
-  if (replayed) return ok(renderMembershipDetail(sandbox, membership));
-  return created(renderMembershipDetail(sandbox, membership));
-}
+  { members: { type: 'array', items: { type: 'integer' } } },
+  (context, body, fields) => {
+    const { sandbox } = context;
+    requireMembershipsOn(sandbox);
+    const family = body.members ?? [];
+    const plan = signUpParties(
+      sandbox,
+      { customerId: body.customer_id, planId: body.plan_id, family },
+      fields,
+    );
+    fields.done();
+    const { membership, replayed } = signUpByApi(sandbox, context.key, {
+      customerId: body.customer_id!,
+      plan: plan!,
+      billingMethod: body.billing_method!,
+      paid: body.paid ?? false,
+      locationId: body.location_id,
+      externalReference: body.external_reference ?? null,
+      family,
+    });
+    // The natural idempotency of external_reference: the same membership again, 200 rather than 201.
+    if (replayed) return ok(renderMembershipDetail(sandbox, membership));
+    return created(renderMembershipDetail(sandbox, membership));
+  },
+);
 
 /** Membership plans and memberships (reference sections 3 and 4). */
 export const membershipRoutes: readonly RouteDefinition[] = [
@@ -64,7 +66,7 @@ export const membershipRoutes: readonly RouteDefinition[] = [
     changedAt: 'updated_at',
     render: (row) => renderMembership(row),
   }),
-  { ...routeFor('memberships.create'), handle: create },
+  create,
   {
     ...routeFor('memberships.retrieve'),
     handle: (context) =>
@@ -75,34 +77,17 @@ export const membershipRoutes: readonly RouteDefinition[] = [
         ),
       ),
   },
-  {
-    ...routeFor('memberships.cancel'),
-    handle: (context) => {
-      const reader = FieldReader.body(context.body);
-      const reason = reader.string('reason') ?? null;
-      const atPeriodEnd = reader.boolean('at_period_end') ?? true;
-      reader.done();
-      const membership = membershipAt(context.sandbox, pathId(context.params, 'membership'));
-      if (!mayChange(context.key, membership)) throw notFound('membership');
-      return ok(renderMembership(cancelMembership(context.sandbox, membership, { reason, atPeriodEnd })));
-    },
-  },
-  {
-    ...routeFor('memberships.useGuestPass'),
-    handle: (context) => {
-      const reader = FieldReader.body(context.body);
-      const note = reader.string('note') ?? null;
-      reader.done();
-      // The response is not shown in the reference: the sandbox answers with the membership after the pass.
-      return ok(
-        renderMembership(
-          useGuestPass(
-            context.sandbox,
-            membershipAt(context.sandbox, pathId(context.params, 'membership')),
-            note,
-          ),
-        ),
-      );
-    },
-  },
+  bodyRoute('memberships.cancel', {}, (context, body, fields) => {
+    fields.done();
+    const membership = membershipAt(context.sandbox, pathId(context.params, 'membership'));
+    if (!mayChange(context.key, membership)) throw notFound('membership');
+    const change = { reason: body.reason ?? null, atPeriodEnd: body.at_period_end ?? true };
+    return ok(renderMembership(cancelMembership(context.sandbox, membership, change)));
+  }),
+  bodyRoute('memberships.useGuestPass', {}, (context, body, fields) => {
+    fields.done();
+    const membership = membershipAt(context.sandbox, pathId(context.params, 'membership'));
+    // The response is not shown in the reference: the sandbox answers with the membership after the pass.
+    return ok(renderMembership(useGuestPass(context.sandbox, membership, body.note ?? null)));
+  }),
 ];

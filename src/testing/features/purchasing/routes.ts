@@ -1,9 +1,9 @@
 import { defaultLocationId, findVisible, requireWritableLocation } from '../../http/access.js';
-import { FieldReader, pathId } from '../../http/fields.js';
+import { pathId } from '../../http/fields.js';
 import { routeFor } from '../../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../../http/route.js';
-import { isDate } from '../../state/dates.js';
-import { readLineItems } from '../sales/routes/line-items.js';
+import { bodyRoute } from '../../http/rules.js';
+import { LINE_ITEM_RULES, lineItems } from '../sales/routes/line-items.js';
 import {
   cancelPurchaseOrder,
   createPurchaseOrder,
@@ -14,12 +14,6 @@ import {
   updatePurchaseOrder,
 } from './purchasing.js';
 
-function readExpectedOn(reader: FieldReader): string | undefined {
-  const value = reader.string('expected_on');
-  if (value !== undefined && !isDate(value)) reader.fail('expected_on', 'must be a date, YYYY-MM-DD');
-  return value;
-}
-
 function purchaseOrderAt(context: RouteContext) {
   return findVisible(
     context,
@@ -29,71 +23,85 @@ function purchaseOrderAt(context: RouteContext) {
   );
 }
 
-function create(context: RouteContext) {
-  const { sandbox, body } = context;
-  const reader = FieldReader.body(body);
-  const vendorId = reader.integer('vendor_id', { required: true });
-  const locationId = reader.integer('location_id') ?? defaultLocationId(context);
-  const channelOrderId = reader.string('channel_order_id') ?? null;
-  const submit = reader.boolean('submit') ?? false;
-  const note = reader.string('note') ?? null;
-  const expectedOn = readExpectedOn(reader) ?? null;
-  const lines = readLineItems(reader, body.lines, 'unit_cost_cents') ?? [];
-  reader.done();
-  requireWritableLocation(context, locationId);
-  refuseDuplicateChannelOrder(sandbox, channelOrderId);
-  const resolved = resolveLines(sandbox, lines, vendorId);
-  const order = createPurchaseOrder(sandbox, {
-    vendorId: vendorId!,
-    locationId,
-    channelOrderId,
-    submit,
-    lines: resolved,
-    note,
-    expectedOn,
-  });
-  return created(order);
-}
+/**
+ * The purchase-order fields the reference shows beside vendor, location, channel order and lines are the
+ * sandbox's own: a note and the expected date. A line needs a sku and a quantity; its cost is never negative.
+ */
+const PURCHASE_LINES = {
+  items: { properties: { ...LINE_ITEM_RULES, unit_cost_cents: { type: 'integer', minimum: 0 } } },
+} as const;
+const NOTE_AND_DATE = {
+  note: { type: 'string', nullable: true },
+  expected_on: { type: 'string', format: 'date', nullable: true },
+} as const;
 
-const UPDATABLE = ['vendor_id', 'lines', 'note', 'expected_on'];
+const create = bodyRoute(
+  'purchaseOrders.create',
+  { vendor_id: { required: true }, lines: PURCHASE_LINES, ...NOTE_AND_DATE },
+  (context, body, fields) => {
+    const { sandbox } = context;
+    fields.done();
+    const locationId = body.location_id ?? defaultLocationId(context);
+    const channelOrderId = body.channel_order_id ?? null;
+    requireWritableLocation(context, locationId);
+    refuseDuplicateChannelOrder(sandbox, channelOrderId);
+    const resolved = resolveLines(sandbox, lineItems(body.lines ?? []), body.vendor_id);
+    const order = createPurchaseOrder(sandbox, {
+      vendorId: body.vendor_id!,
+      locationId,
+      channelOrderId,
+      submit: body.submit ?? false,
+      lines: resolved,
+      note: body.note ?? null,
+      expectedOn: body.expected_on ?? null,
+    });
+    return created(order);
+  },
+);
 
-function update(context: RouteContext) {
-  const { sandbox, body } = context;
-  const order = purchaseOrderAt(context);
-  const reader = FieldReader.body(body);
-  for (const field of Object.keys(body)) {
-    if (!UPDATABLE.includes(field)) reader.fail(field, 'is not writable through the API');
-  }
-  const vendorId = reader.integer('vendor_id');
-  const note = Object.hasOwn(body, 'note') && body.note === null ? null : reader.string('note');
-  const expectedOn =
-    Object.hasOwn(body, 'expected_on') && body.expected_on === null ? null : readExpectedOn(reader);
-  const lines = readLineItems(reader, body.lines, 'unit_cost_cents');
-  reader.done();
-  // Checks the vendor even when no lines are sent.
-  const resolved = resolveLines(sandbox, lines ?? [], vendorId);
-  const changes = { vendorId, lines: lines === undefined ? undefined : resolved, note, expectedOn };
-  return ok(updatePurchaseOrder(sandbox, order, changes));
-}
+const update = bodyRoute(
+  'purchaseOrders.update',
+  { lines: PURCHASE_LINES, ...NOTE_AND_DATE },
+  (context, body, fields) => {
+    const { sandbox } = context;
+    const order = purchaseOrderAt(context);
+    for (const field of fields.undescribed()) fields.fail(field, 'is not writable through the API');
+    fields.done();
+    // Checks the vendor even when no lines are sent.
+    const resolved = resolveLines(sandbox, lineItems(body.lines ?? []), body.vendor_id);
+    const changes = {
+      vendorId: body.vendor_id,
+      lines: body.lines === undefined ? undefined : resolved,
+      note: body.note,
+      expectedOn: body.expected_on,
+    };
+    return ok(updatePurchaseOrder(sandbox, order, changes));
+  },
+);
 
-function receive(context: RouteContext) {
-  const { body } = context;
-  const reader = FieldReader.body(body);
-  const allOutstanding = reader.boolean('all_outstanding') ?? false;
-  const reference = reader.string('reference') ?? null;
-  const lines = readLineItems(reader, body.lines, null);
-  if (!allOutstanding && (lines === undefined || lines.length === 0)) {
-    reader.fail('all_outstanding', 'send all_outstanding: true, or the lines to receive');
-  }
-  reader.done();
-  const order = purchaseOrderAt(context);
-  return ok(receivePurchaseOrder(context.sandbox, order, { allOutstanding, lines, reference }));
-}
+/** The lines to receive are the sandbox's own field (the reference shows all_outstanding and reference). */
+const receive = bodyRoute(
+  'purchaseOrders.receive',
+  { lines: { type: 'array', items: { type: 'object', properties: LINE_ITEM_RULES } } },
+  (context, body, fields) => {
+    const allOutstanding = body.all_outstanding ?? false;
+    // Lines that were sent but refused are reported as such; none at all need all_outstanding.
+    const noLines = fields.has('lines') ? body.lines?.length === 0 : true;
+    if (!allOutstanding && noLines) {
+      fields.fail('all_outstanding', 'send all_outstanding: true, or the lines to receive');
+    }
+    fields.done();
+    const order = purchaseOrderAt(context);
+    const lines = body.lines === undefined ? undefined : lineItems(body.lines);
+    const receipt = { allOutstanding, lines, reference: body.reference ?? null };
+    return ok(receivePurchaseOrder(context.sandbox, order, receipt));
+  },
+);
 
 /** Purchase orders: create, change, submit, cancel, receive (reference section 4; shapes partly shown). */
 export const purchaseOrderRoutes: readonly RouteDefinition[] = [
-  { ...routeFor('purchaseOrders.create'), handle: create },
-  { ...routeFor('purchaseOrders.update'), handle: update },
+  create,
+  update,
   {
     ...routeFor('purchaseOrders.submit'),
     handle: (context) => ok(submitPurchaseOrder(context.sandbox, purchaseOrderAt(context))),
@@ -102,8 +110,5 @@ export const purchaseOrderRoutes: readonly RouteDefinition[] = [
     ...routeFor('purchaseOrders.cancel'),
     handle: (context) => ok(cancelPurchaseOrder(context.sandbox, purchaseOrderAt(context))),
   },
-  {
-    ...routeFor('purchaseOrders.receive'),
-    handle: receive,
-  },
+  receive,
 ];

@@ -18,10 +18,10 @@ export interface GuestInput {
   readonly customerId: number | undefined;
   /** The `customer` object's fields, when one was sent (and no customer_id). */
   readonly customer: {
-    readonly email: string | undefined;
-    readonly first_name: string | undefined;
-    readonly last_name: string | undefined;
-    readonly phone: string | undefined;
+    readonly email?: string;
+    readonly first_name?: string;
+    readonly last_name?: string;
+    readonly phone?: string;
   } | null;
   readonly contact: Guest['contact'];
 }

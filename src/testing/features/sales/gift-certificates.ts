@@ -1,11 +1,12 @@
+import { REQUEST_BODIES } from '../../../generated/request-rules.js';
 import { apiError, invalidState, type SandboxApiError, validationError } from '../../errors.js';
 import { addDays, dateOf, startOfDate } from '../../state/dates.js';
 import { touch } from '../../state/stamps.js';
 import type { SandboxWorld } from '../../world.js';
 import type { GiftCertificateMove, GiftCertificateRecord } from './promotions-state.js';
 
-/** Reference section 8: a certificate code is 6 to 40 letters, digits or dashes. */
-export const GIFT_CERTIFICATE_CODE = /^[A-Za-z0-9-]{6,40}$/;
+/** A requested certificate code: 6 to 40 letters, digits or dashes (the spec's pattern, refused with 422). */
+export const GIFT_CERTIFICATE_CODE = new RegExp(REQUEST_BODIES['giftCertificates.issue'].code.pattern);
 
 /** What POST /v1/gift-certificates issues (fields beyond code are the sandbox's own). */
 export interface NewGiftCertificate {

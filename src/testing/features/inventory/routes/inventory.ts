@@ -1,7 +1,6 @@
-import { FieldReader } from '../../../http/fields.js';
 import { listRoute } from '../../../http/list.js';
-import { routeFor } from '../../../http/operations.js';
 import { ok, type RouteDefinition } from '../../../http/route.js';
+import { bodyRoute } from '../../../http/rules.js';
 import { adjustStock, setStock } from '../inventory.js';
 import type { SerializedUnitRecord, StockRow } from '../state.js';
 
@@ -21,32 +20,35 @@ export const inventoryRoutes: readonly RouteDefinition[] = [
     ],
     location: (row) => row.location_id,
   }),
-  {
-    ...routeFor('inventory.adjust'),
-    handle: (context) => {
-      const reader = FieldReader.body(context.body);
-      const sku = reader.string('sku', { required: true });
-      const locationId = reader.integer('location_id');
-      const delta = reader.integer('qty_delta', { required: true });
-      const reason = reader.string('reason') ?? 'adjustment';
-      reader.string('note');
-      if (delta === 0) reader.fail('qty_delta', 'must not be 0');
-      reader.done();
-      return ok(adjustStock(context.sandbox, context.key, { sku: sku!, locationId, delta: delta!, reason }));
-    },
-  },
-  {
-    ...routeFor('inventory.set'),
-    handle: (context) => {
-      const reader = FieldReader.body(context.body);
-      const sku = reader.string('sku', { required: true });
-      const locationId = reader.integer('location_id');
+  bodyRoute('inventory.adjust', {}, (context, body, fields) => {
+    if (body.qty_delta === 0) fields.fail('qty_delta', 'must not be 0');
+    fields.done();
+    const adjustment = {
+      sku: body.sku!,
+      locationId: body.location_id,
+      delta: body.qty_delta!,
+      reason: body.reason ?? 'adjustment',
+    };
+    return ok(adjustStock(context.sandbox, context.key, adjustment));
+  }),
+  bodyRoute(
+    'inventory.set',
+    {
+      sku: { required: true },
       // The reference does not name the count field; the sandbox takes the level's own qty_on_hand.
-      const count = reader.integer('qty_on_hand', { required: true, min: 0 });
-      const reason = reader.string('reason') ?? 'count';
-      reader.string('note');
-      reader.done();
-      return ok(setStock(context.sandbox, context.key, { sku: sku!, locationId, count: count!, reason }));
+      qty_on_hand: { type: 'integer', required: true, minimum: 0 },
+      reason: { type: 'string' },
+      note: { type: 'string' },
     },
-  },
+    (context, body, fields) => {
+      fields.done();
+      const count = {
+        sku: body.sku!,
+        locationId: body.location_id,
+        count: body.qty_on_hand!,
+        reason: body.reason ?? 'count',
+      };
+      return ok(setStock(context.sandbox, context.key, count));
+    },
+  ),
 ];

@@ -1,7 +1,7 @@
 import { defaultLocationId, requireWritableLocation } from '../../../http/access.js';
-import { FieldReader } from '../../../http/fields.js';
-import { routeFor } from '../../../http/operations.js';
-import { ok, type RouteDefinition } from '../../../http/route.js';
+import type { RouteDefinition } from '../../../http/route.js';
+import { ok } from '../../../http/route.js';
+import { queryRoute } from '../../../http/rules.js';
 import { availability } from '../availability.js';
 
 /**
@@ -9,31 +9,23 @@ import { availability } from '../availability.js';
  * booking checks again. Not cursor-paginated: meta is {count}.
  */
 export const rangeAvailabilityRoutes: readonly RouteDefinition[] = [
-  {
-    ...routeFor('range.availability.list'),
-    handle: (context) => {
-      const { sandbox, query } = context;
-      const reader = FieldReader.query(query);
-      const startsAt = reader.dateTime('starts_at', { required: true });
-      const endsAt = reader.dateTime('ends_at', { required: true });
-      const locationId = reader.integer('location_id') ?? defaultLocationId(context);
-      const type = reader.string('type') ?? 'lane';
-      const partySize = reader.integer('party_size', { min: 1 }) ?? 1;
-      const laneTypes = reader.stringList('lane_type');
-      if (startsAt !== undefined && endsAt !== undefined && endsAt <= startsAt) {
-        reader.fail('ends_at', 'must be after starts_at');
-      }
-      reader.done();
-      requireWritableLocation(context, locationId);
-      const data = availability(sandbox, {
-        locationId,
-        type,
-        partySize,
-        laneTypes,
-        from: startsAt!,
-        to: endsAt!,
-      });
-      return ok(data, { count: data.length });
-    },
-  },
+  // A party is at least one person (the server's rule; the spec defaults party_size to 1).
+  queryRoute('range.availability.list', { party_size: { minimum: 1 } }, (context, query, fields) => {
+    const { starts_at: startsAt, ends_at: endsAt } = query;
+    if (startsAt !== undefined && endsAt !== undefined && endsAt <= startsAt) {
+      fields.fail('ends_at', 'must be after starts_at');
+    }
+    fields.done();
+    const locationId = query.location_id ?? defaultLocationId(context);
+    requireWritableLocation(context, locationId);
+    const data = availability(context.sandbox, {
+      locationId,
+      type: query.type ?? 'lane',
+      partySize: query.party_size ?? 1,
+      laneTypes: query.lane_type,
+      from: startsAt!,
+      to: endsAt!,
+    });
+    return ok(data, { count: data.length });
+  }),
 ];

@@ -25,13 +25,11 @@ export const rangeOfferingRoutes: readonly RouteDefinition[] = [
     params: [
       {
         name: 'from',
-        format: 'dateTime',
         match: (row, from: number) => Date.parse(row.starts_at) >= from,
         fallback: (sandbox) => sandbox.clock.nowMs(),
       },
       {
         name: 'to',
-        format: 'dateTime',
         match: (row, to: number) => Date.parse(row.starts_at) <= to,
         fallback: (sandbox) => sandbox.clock.nowMs() + 30 * DAY_MS,
       },

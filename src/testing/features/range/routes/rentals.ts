@@ -6,14 +6,13 @@ import { ok, type RouteDefinition } from '../../../http/route.js';
 import { renderRental, renderRentalDetail } from '../rentals.js';
 import type { RangeRentalCheckoutRecord, RangeRentalRecord } from '../state.js';
 
-const RENTAL_STATUSES = ['available', 'checked_out', 'maintenance', 'retired'];
-
 /** The rental-gun fleet and its custody history: read only, range:read (reference section 4). */
 export const rangeRentalRoutes: readonly RouteDefinition[] = [
   listRoute<RangeRentalRecord>('range.rentals.list', {
     rows: (sandbox) => sandbox.state.range.rentals,
     params: [
-      { name: 'status', format: { oneOf: RENTAL_STATUSES }, field: 'status' },
+      // The reference: any other status value is 400 VALIDATION_ERROR (on rentals only).
+      { name: 'status', refuseUnknown: true, field: 'status' },
       { name: 'location_id', field: 'location_id' },
     ],
     changedAt: 'updated_at',

@@ -1,9 +1,10 @@
 import { findVisible } from '../../../http/access.js';
-import { FieldReader, pathId } from '../../../http/fields.js';
+import { pathId } from '../../../http/fields.js';
 import { hasPermission } from '../../../http/keys.js';
 import { listRoute } from '../../../http/list.js';
 import { routeFor } from '../../../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../../../http/route.js';
+import { bodyRoute } from '../../../http/rules.js';
 import { houseAccountOf, receivePayment, renderAccount } from '../accounts.js';
 import type { AccountPaymentRecord, InvoiceRecord } from '../accounts-state.js';
 
@@ -21,26 +22,33 @@ export const accountRoutes: readonly RouteDefinition[] = [
     ...routeFor('customers.account.retrieve'),
     handle: (context) => ok(renderAccount(context.sandbox, accountAt(context))),
   },
-  {
-    ...routeFor('customers.account.payments.create'),
-    handle: (context) => {
-      const reader = FieldReader.body(context.body);
-      const amountCents = reader.integer('amount_cents', { required: true, min: 1 });
-      const tender = reader.string('tender') ?? 'other';
-      const reference = reader.string('reference') ?? null;
-      const note = reader.string('note') ?? null;
-      reader.done();
+  bodyRoute(
+    'customers.account.payments.create',
+    // The reference names the endpoint only: these fields are the sandbox's own.
+    {
+      amount_cents: { type: 'integer', required: true, minimum: 1 },
+      tender: { type: 'string' },
+      reference: { type: 'string' },
+      note: { type: 'string' },
+    },
+    (context, body, fields) => {
+      fields.done();
       const account = accountAt(context);
       const mayCredit = hasPermission(context.key, 'store_credit:write');
       const payment = receivePayment(
         context.sandbox,
         account.customer_id,
-        { amountCents: amountCents!, tender, reference, note },
+        {
+          amountCents: body.amount_cents!,
+          tender: body.tender ?? 'other',
+          reference: body.reference ?? null,
+          note: body.note ?? null,
+        },
         mayCredit,
       );
       return created({ ...payment, applied: payment.applied.map((entry) => ({ ...entry })) });
     },
-  },
+  ),
   listRoute<InvoiceRecord>('invoices.list', {
     rows: (sandbox) => sandbox.state.accounts.invoices,
     location: (row) => row.location_id,

@@ -1,4 +1,12 @@
-import type { FieldReader } from '../../../http/fields.js';
+/**
+ * The server's rules of a `lines[]` item, where the reference shows the fields but not what they need: a
+ * SKU, a quantity of at least 1 and, where there is one, a unit amount in cents that is never negative.
+ * Problems are named `lines[i].field`, as the reference names nested fields elsewhere.
+ */
+export const LINE_ITEM_RULES = {
+  sku: { type: 'string', required: true },
+  qty: { type: 'integer', required: true, minimum: 1 },
+} as const;
 
 /** One `lines[]` item as purchase orders and orders take it: a SKU, a quantity and maybe a unit amount. */
 export interface LineItemRequest {
@@ -8,34 +16,13 @@ export interface LineItemRequest {
   readonly unitCents: number | undefined;
 }
 
-/**
- * Reads `lines[]` of {sku, qty, <unitField>}, reporting problems as `lines[i].field` on the reader (the
- * 400 VALIDATION_ERROR detail names the reference uses for nested fields elsewhere).
- */
-export function readLineItems(
-  reader: FieldReader,
-  raw: unknown,
-  unitField: 'unit_cost_cents' | 'unit_price_cents' | null,
-): LineItemRequest[] | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  if (!Array.isArray(raw)) {
-    reader.fail('lines', 'must be a list of lines');
-    return undefined;
-  }
-  return raw.flatMap((item: unknown, index) => {
-    const fail = (field: string, message: string) => reader.fail(`lines[${index}].${field}`, message);
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      reader.fail(`lines[${index}]`, 'must be an object');
-      return [];
-    }
-    const line = item as Record<string, unknown>;
-    if (typeof line.sku !== 'string' || line.sku === '') fail('sku', 'is required');
-    if (!Number.isSafeInteger(line.qty) || (line.qty as number) < 1)
-      fail('qty', 'must be an integer of at least 1');
-    const unit = unitField === null ? undefined : line[unitField];
-    if (unit !== undefined && (!Number.isSafeInteger(unit) || (unit as number) < 0)) {
-      fail(unitField!, 'must be a whole number of cents');
-    }
-    return [{ sku: line.sku as string, qty: line.qty as number, unitCents: unit as number | undefined }];
-  });
+/** The lines of a body its rules have read and `done()` has passed (so every sku and qty is there). */
+export function lineItems(
+  lines: readonly { sku?: string; qty?: number; unit_cost_cents?: number; unit_price_cents?: number }[],
+): LineItemRequest[] {
+  return lines.map((line) => ({
+    sku: line.sku!,
+    qty: line.qty!,
+    unitCents: line.unit_cost_cents ?? line.unit_price_cents,
+  }));
 }

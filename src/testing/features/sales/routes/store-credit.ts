@@ -1,7 +1,8 @@
-import { FieldReader, pathId } from '../../../http/fields.js';
+import { pathId } from '../../../http/fields.js';
 import { listRoute } from '../../../http/list.js';
 import { routeFor } from '../../../http/operations.js';
 import { ok, type RouteContext, type RouteDefinition } from '../../../http/route.js';
+import { bodyRoute } from '../../../http/rules.js';
 import { customerAt } from '../../shop/customers.js';
 import { moveCredit, renderStoreCredit } from '../accounts.js';
 
@@ -10,16 +11,21 @@ function customerOf(context: RouteContext): number {
 }
 
 /** issue and redeem: a balance move of amount_cents (required Idempotency-Key, store_credit.changed). */
-function move(kind: 'issued' | 'spent') {
-  return (context: RouteContext) => {
-    const reader = FieldReader.body(context.body);
-    const amountCents = reader.integer('amount_cents', { required: true, min: 1 });
-    const note = reader.string('note') ?? null;
-    reader.done();
-    const customerId = customerOf(context);
-    moveCredit(context.sandbox, customerId, kind, kind === 'spent' ? -amountCents! : amountCents!, note);
-    return ok(renderStoreCredit(context.sandbox, customerId));
-  };
+function move(
+  operationId: 'customers.storeCredit.issue' | 'customers.storeCredit.redeem',
+  kind: 'issued' | 'spent',
+) {
+  return bodyRoute(
+    operationId,
+    { amount_cents: { type: 'integer', required: true, minimum: 1 }, note: { type: 'string' } },
+    (context, body, fields) => {
+      fields.done();
+      const customerId = customerOf(context);
+      const amount = body.amount_cents!;
+      moveCredit(context.sandbox, customerId, kind, kind === 'spent' ? -amount : amount, body.note ?? null);
+      return ok(renderStoreCredit(context.sandbox, customerId));
+    },
+  );
 }
 
 /**
@@ -31,14 +37,8 @@ export const storeCreditRoutes: readonly RouteDefinition[] = [
     ...routeFor('customers.storeCredit.retrieve'),
     handle: (context) => ok(renderStoreCredit(context.sandbox, customerOf(context))),
   },
-  {
-    ...routeFor('customers.storeCredit.issue'),
-    handle: move('issued'),
-  },
-  {
-    ...routeFor('customers.storeCredit.redeem'),
-    handle: move('spent'),
-  },
+  move('customers.storeCredit.issue', 'issued'),
+  move('customers.storeCredit.redeem', 'spent'),
   listRoute<{ id: number }>('storeCredit.list', {
     // One record per customer who ever had store credit, ordered by customer id.
     rows: (sandbox) =>

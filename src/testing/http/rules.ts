@@ -1,0 +1,141 @@
+import {
+  type BodyOperationId,
+  type FieldRule,
+  type FieldRules,
+  type QueryOperationId,
+  REQUEST_BODIES,
+  REQUEST_QUERIES,
+} from '../../generated/request-rules.js';
+import { FieldReader } from './fields.js';
+import { routeFor } from './operations.js';
+import type { RouteContext, RouteDefinition, RouteResult } from './route.js';
+
+/** What a field's rule reads to: a date-time as milliseconds, a nested object by its own rules. */
+type ValueOf<R> =
+  | (R extends { readonly nullable: true } ? null : never)
+  | (R extends { readonly type: 'integer' | 'number' }
+      ? number
+      : R extends { readonly type: 'boolean' }
+        ? boolean
+        : R extends { readonly format: 'date-time' }
+          ? number
+          : R extends { readonly enum: readonly (infer E)[] }
+            ? E
+            : R extends { readonly type: 'string' }
+              ? string
+              : R extends { readonly type: 'array'; readonly items: infer I }
+                ? ValueOf<I>[]
+                : R extends { readonly type: 'array' }
+                  ? unknown[]
+                  : R extends { readonly type: 'object'; readonly properties: infer P }
+                    ? FieldValues<P>
+                    : R extends { readonly type: 'object' }
+                      ? Readonly<Record<string, unknown>>
+                      : unknown);
+
+/**
+ * The values read from a body by its rules. Every field is optional: a missing or refused one is absent
+ * until `fields.done()` has thrown for it, so a handler reads required values after `done()`.
+ */
+export type FieldValues<F> = { -readonly [K in keyof F]?: ValueOf<F[K]> };
+
+/** The spec's rules of a body with the sandbox's added to them (see `bodyRoute`). */
+type BodyRules<Id extends BodyOperationId, Own> = (typeof REQUEST_BODIES)[Id] & Own;
+
+/** The spec's rules of a query with the sandbox's added to them (see `queryRoute`). */
+type QueryRules<Id extends QueryOperationId, Own> = (typeof REQUEST_QUERIES)[Id] & Own;
+
+/** A route handler that takes the request already read by its rules, and the reader that holds the problems. */
+export type CheckedHandler<Values> = (
+  context: RouteContext,
+  values: Values,
+  fields: FieldReader,
+) => RouteResult | Promise<RouteResult>;
+
+/**
+ * A route keyed by operation id whose JSON body is read by the spec's rules (src/generated/request-rules.ts:
+ * types, required fields, formats, known values, bounds) before `handle` runs. `own` holds the sandbox's rules
+ * where the reference is silent: fields it does not show (amount_cents of a gift certificate), and rules
+ * the server keeps on a field the spec types loosely (a purchase-order line needs a sku). An own rule on a
+ * spec field may add to it (a bound, a type the spec leaves open) but not change what the spec states: such
+ * a route fails when it is defined, at load.
+ *
+ * The problems wait in `fields`, with any the handler adds (domain rules that look at the shop); the
+ * handler calls `fields.done()` before it changes anything, which throws 400 VALIDATION_ERROR naming every
+ * bad field at once. A handler that returns without calling it is a sandbox bug, and fails loudly.
+ */
+export function bodyRoute<Id extends BodyOperationId, const Own extends FieldRules = {}>(
+  operationId: Id,
+  own: Own,
+  handle: CheckedHandler<FieldValues<BodyRules<Id, Own>>>,
+): RouteDefinition {
+  const rules = mergeRules(REQUEST_BODIES[operationId], own, operationId);
+  return {
+    ...checkedRoute(operationId, rules, (context) => FieldReader.body(context.body), handle),
+    body: rules,
+  };
+}
+
+/**
+ * `bodyRoute` for an endpoint that is not a list and reads its query parameters (range availability): they
+ * are read by the spec's rules (a list is sent comma-separated), `own` adds the server's where the reference
+ * is silent. Lists are `listRoute`s (list.ts).
+ */
+export function queryRoute<Id extends QueryOperationId, const Own extends FieldRules = {}>(
+  operationId: Id,
+  own: Own,
+  handle: CheckedHandler<FieldValues<QueryRules<Id, Own>>>,
+): RouteDefinition {
+  const rules = mergeRules(REQUEST_QUERIES[operationId], own, operationId);
+  return checkedRoute(operationId, rules, (context) => FieldReader.query(context.query), handle);
+}
+
+function checkedRoute<Values>(
+  operationId: BodyOperationId | QueryOperationId,
+  rules: FieldRules,
+  reader: (context: RouteContext) => FieldReader,
+  handle: CheckedHandler<Values>,
+): RouteDefinition {
+  return {
+    ...routeFor(operationId),
+    handle: async (context) => {
+      const fields = reader(context);
+      const values = fields.fields(rules) as Values;
+      const result = await handle(context, values, fields);
+      if (!fields.isDone)
+        throw new Error(`sandbox route ${operationId} did not check its request (fields.done())`);
+      return result;
+    },
+  };
+}
+
+/** The spec's rules with the sandbox's added: a shared field keeps the spec's type, format and values. */
+export function mergeRules(spec: FieldRules, own: FieldRules, where: string): FieldRules {
+  const merged: Record<string, FieldRule> = { ...spec };
+  for (const [name, rule] of Object.entries(own)) {
+    const base = spec[name];
+    merged[name] = base === undefined ? rule : mergeRule(base, rule, `${where}: ${name}`);
+  }
+  return merged;
+}
+
+function mergeRule(spec: FieldRule, own: FieldRule, where: string): FieldRule {
+  for (const key of ['type', 'format', 'enum', 'pattern'] as const) {
+    const stated = spec[key];
+    if (
+      own[key] !== undefined &&
+      stated !== undefined &&
+      JSON.stringify(own[key]) !== JSON.stringify(stated)
+    ) {
+      throw new Error(`sandbox route ${where}: its ${key} is the spec's (${JSON.stringify(stated)})`);
+    }
+  }
+  return {
+    ...spec,
+    ...own,
+    ...(spec.items && own.items ? { items: mergeRule(spec.items, own.items, `${where}[]`) } : {}),
+    ...(spec.properties && own.properties
+      ? { properties: mergeRules(spec.properties, own.properties, where) }
+      : {}),
+  };
+}
