@@ -45,6 +45,16 @@ function httpUses(file: string, source: string): string[] {
   return found;
 }
 
+/** Where route code reads the request itself instead of taking what its rules read. */
+function handReadsOf(source: string): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  return [
+    ...code.matchAll(
+      /FieldReader\.(?:body|query)\(|\bcontext\.(?:body|query)\b|\{[^}]*\b(?:body|query)\b[^}]*\}\s*=\s*context\b/g,
+    ),
+  ].map((match) => match[0]);
+}
+
 const domainFiles = ['features', 'state', 'seed', 'register']
   .flatMap((dir) => filesUnder(path.join(ROOT, dir)))
   .filter((file) => !isRouteFile(file));
@@ -88,6 +98,22 @@ describe('sandbox layout: domain code without HTTP', () => {
       );
     });
     expect(writes).toEqual([]);
+  });
+
+  it('route files read no request body or query by hand: the spec’s rules read them (http/rules.ts, list.ts)', () => {
+    const routeFiles = filesUnder(path.join(ROOT, 'features')).filter(isRouteFile);
+    const handReads = routeFiles.flatMap((file) =>
+      handReadsOf(readFileSync(file, 'utf8')).map((use) => `${path.relative(ROOT, file)}: ${use}`),
+    );
+    expect(handReads).toEqual([]);
+    expect(handReadsOf('const reader = FieldReader.body(context.body);')).toEqual([
+      'FieldReader.body(',
+      'context.body',
+    ]);
+    expect(handReadsOf('const { query } = context; FieldReader.query(query)')).toEqual([
+      '{ query } = context',
+      'FieldReader.query(',
+    ]);
   });
 
   it('the check catches an HTTP import and an HTTP type (so a clean result means something)', () => {

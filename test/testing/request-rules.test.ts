@@ -146,6 +146,28 @@ describe('request bodies read by the spec’s rules', () => {
     });
   });
 
+  it('reads a query that is not a list by the same rules: required, a bound the server adds, a comma list', async () => {
+    const sandbox = newSandbox();
+    const key = sandbox.createKey();
+    const missing = await call(sandbox, 'GET', '/v1/range/availability?party_size=0', { key });
+    expect(missing.status).toBe(400);
+    expect(missing.json.error.details).toEqual({
+      starts_at: ['is required'],
+      ends_at: ['is required'],
+      party_size: ['must be at least 1'],
+    });
+    const window = 'starts_at=2026-10-02T17:00:00Z&ends_at=2026-10-02T18:00:00Z';
+    const lanes = await call(sandbox, 'GET', `/v1/range/availability?${window}&lane_type=rifle,pistol`, {
+      key,
+    });
+    expect(lanes.status).toBe(200);
+    const types = lanes.json.data.map((slot: { resource: { lane_type: string } }) => slot.resource.lane_type);
+    expect(new Set(types)).toEqual(new Set(['rifle', 'pistol']));
+    const rifles = await call(sandbox, 'GET', `/v1/range/availability?${window}&lane_type=rifle`, { key });
+    expect(rifles.json.data.length).toBeGreaterThan(0);
+    expect(rifles.json.data.length).toBeLessThan(lanes.json.data.length);
+  });
+
   it('leaves a pattern the service refuses with a code of its own to the domain: 422, not 400', async () => {
     expect(REQUEST_BODIES['giftCertificates.issue'].code).toMatchObject({
       refusal: 'GIFT_CERTIFICATE_CODE_INVALID',
