@@ -78,6 +78,16 @@ export class SandboxClock {
     return this.now();
   }
 
+  /**
+   * @internal Stands the clock at a saved moment (restoring a snapshot): where the clock was, even if
+   * rebuilding the base shop took longer than the saved clock had run, so this may move it back by that
+   * much. Only before the saved records replace the seeded ones.
+   */
+  restore(ms: number): void {
+    this.baseMs += ms - this.nowMs();
+    this.runDue();
+  }
+
   /** The current time as the reference writes it: ISO-8601 UTC with a trailing Z. */
   iso(): string {
     return this.now().toISOString();

@@ -84,7 +84,9 @@ export function restoreSandbox(snapshot: unknown, overrides: SandboxOptions = {}
   const checked = checkSnapshot(snapshot);
   // The bulk records are in the saved state: seeding them again would only be overwritten.
   const sandbox = new Sandbox({ ...checked.options, ...overrides, now: checked.options.now, records: {} });
-  sandbox.clock.set(checked.clockMs);
+  // Where the clock was saved, even when the rebuild above took longer than the saved clock had run (a
+  // sandbox stopped moments after it started): the seeded records it made are replaced below.
+  sandbox.clock.restore(checked.clockMs);
   const named = parts(sandbox.world);
   try {
     for (const [name, part] of Object.entries(named)) {
@@ -119,6 +121,11 @@ function checkSnapshot(value: unknown): SandboxSnapshot {
     snapshot.parts === null
   ) {
     throw new SandboxUsageError('The sandbox state is damaged: clockMs, options or parts is missing');
+  }
+  // A clock only moves forward from the start: a saved time before it is not one this sandbox could have had.
+  const start = Date.parse(snapshot.options.now);
+  if (!Number.isFinite(snapshot.clockMs) || Number.isNaN(start) || snapshot.clockMs < start) {
+    throw new SandboxUsageError('The sandbox state is damaged: its clock is not a time after its start');
   }
   return snapshot as SandboxSnapshot;
 }

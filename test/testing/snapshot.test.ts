@@ -35,6 +35,24 @@ describe('sandbox snapshots', () => {
     expect(restored.world.endpoints.find(endpoint.id)?.secrets).toEqual([endpoint.secret]);
   });
 
+  it('restores a running clock saved moments after its start, however long the rebuild takes', () => {
+    // A sandbox stopped right after it started saves a clock only a few ms past its start; rebuilding the
+    // base shop before the jump can take longer than that on a busy machine. The saved time is where the
+    // restored clock stands, not a move backwards.
+    const started = new Date('2026-10-01T15:20:00.000Z');
+    const saved = JSON.parse(JSON.stringify(sandboxSnapshot(newSandbox({ clock: 'real', now: started }))));
+    saved.clockMs = started.getTime() + 1;
+    const restored = restoreSandbox(saved, { clock: 'real' });
+    expect(restored.clock.nowMs()).toBeGreaterThanOrEqual(started.getTime() + 1);
+    expect(restored.clock.nowMs()).toBeLessThan(started.getTime() + 60_000);
+    const frozen = restoreSandbox(saved, { clock: 'frozen' });
+    expect(frozen.clock.nowMs()).toBe(started.getTime() + 1);
+    // A saved time before the start is no time the clock could have shown: a damaged file.
+    expect(() => restoreSandbox({ ...saved, clockMs: started.getTime() - 1 })).toThrow(
+      'The sandbox state is damaged: its clock is not a time after its start',
+    );
+  });
+
   it('refuses what is not a snapshot of this version with SandboxUsageError', () => {
     const good = JSON.parse(JSON.stringify(sandboxSnapshot(newSandbox())));
     expect(() => restoreSandbox({ hello: 1 })).toThrow(SandboxUsageError);
