@@ -74,9 +74,8 @@ function queryLiteral(doc: OpenApiDocument, op: OperationModel): string {
     const schema = flat(doc, param.schema ?? {});
     const forms = schema.oneOf ?? schema.anyOf;
     const list = forms?.find((form) => typeList(flat(doc, form)).includes('array'));
-    let rule = ruleLiteral(doc, list ?? schema, `${op.id}?${param.name}`);
-    if (param.required) rule = rule.replace(/^\{/, '{ required: true,');
-    return `${quote(param.name)}: ${rule}`;
+    const rule = ruleLiteral(doc, list ?? schema, `${op.id}?${param.name}`);
+    return `${quote(param.name)}: ${param.required ? requiredRule(rule) : rule}`;
   });
   return `{${lines.join(', ')}}`;
 }
@@ -114,9 +113,17 @@ function fieldsLiteral(doc: OpenApiDocument, forms: readonly SchemaObject[], whe
   }
   const lines = [...rules].map(([name, rule]) => {
     const required = requiredIn.get(name) === forms.length;
-    return `${quote(name)}: ${required ? rule.replace(/^\{/, '{ required: true,') : rule}`;
+    return `${quote(name)}: ${required ? requiredRule(rule) : rule}`;
   });
   return `{${lines.join(', ')}}`;
+}
+
+/**
+ * A rule literal marked required. Whether a field is required belongs to where it stands (a parameter, a
+ * form of a body), not to its schema, so it is added to the schema's literal, which forms compare without it.
+ */
+function requiredRule(rule: string): string {
+  return rule.replace(/^\{/, '{ required: true,');
 }
 
 function ruleLiteral(doc: OpenApiDocument, raw: SchemaObject, where: string): string {

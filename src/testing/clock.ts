@@ -73,8 +73,7 @@ export class SandboxClock {
     const target = new Date(date).getTime();
     if (Number.isNaN(target)) throw new SandboxUsageError(`Bad date: ${String(date)}`);
     if (target < this.nowMs()) throw new SandboxUsageError('The sandbox clock cannot move backwards');
-    this.baseMs += target - this.nowMs();
-    this.runDue();
+    this.restore(target);
     return this.now();
   }
 

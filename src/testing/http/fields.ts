@@ -24,6 +24,8 @@ interface Rule {
 export class FieldReader {
   private readonly errors: Record<string, string[]>;
   private checked = false;
+  /** The top-level names a body holds (none for a query or a nested object), and those `fields()` read. */
+  private sent: readonly string[] = [];
   private described: readonly string[] = [];
 
   private constructor(
@@ -46,9 +48,6 @@ export class FieldReader {
     reader.sent = Object.keys(body);
     return reader;
   }
-
-  /** The top-level names a body holds (none for a query or a nested object). */
-  private sent: readonly string[] = [];
 
   /** Names the body holds that no rule `fields()` read describes, in the order sent. */
   undescribed(): string[] {
@@ -153,7 +152,7 @@ export class FieldReader {
    * absent from the result; its problem waits for `done()`.
    */
   fields(fields: FieldRules): Record<string, unknown> {
-    this.described = [...this.described, ...Object.keys(fields)];
+    this.described = Object.keys(fields);
     const values: Record<string, unknown> = {};
     for (const name in fields) {
       const value = this.byRule(name, fields[name]!);

@@ -88,7 +88,7 @@ function paramReader(operationId: OperationId, param: ListParam<unknown>): Param
   if (rule === undefined) throw new Error(`${where} is not one the operation takes (spec/openapi.yaml)`);
   if (param.refuseUnknown && rule.enum === undefined)
     throw new Error(`${where} has no values listed to refuse others`);
-  const { enum: values, ...open } = rule;
+  const { enum: _listed, ...open } = rule;
   const read = param.refuseUnknown ? rule : open;
   const { name } = param;
   return (reader) => reader.byRule(name, read);

@@ -31,23 +31,23 @@ const create = bodyRoute(
   { customer: { properties: { email: { required: true } } } },
   (context, body, fields) => {
     const sessionId = body.class_session_id;
+    const classMode = fields.has('class_session_id');
     const hasLaneFields = fields.has('resource_ids');
-    if (!fields.has('class_session_id') && !hasLaneFields) {
+    if (!classMode && !hasLaneFields) {
       fields.fail(
         'resource_ids',
         'is required for a lane booking (or send class_session_id for class seats)',
       );
       fields.fail('class_session_id', 'is required for a class booking (or send resource_ids for a lane)');
     }
-    if (fields.has('class_session_id') && hasLaneFields) {
+    if (classMode && hasLaneFields) {
       fields.fail('class_session_id', 'cannot be combined with resource_ids: book a lane or class seats');
     }
-    const laneMode = !fields.has('class_session_id');
-    if (laneMode && hasLaneFields) {
+    if (!classMode && hasLaneFields) {
       for (const name of ['starts_at', 'ends_at'] as const)
         if (!fields.has(name)) fields.fail(name, 'is required');
     }
-    if (!laneMode && fields.has('notes')) fields.fail('notes', 'is accepted on lane bookings only');
+    if (classMode && fields.has('notes')) fields.fail('notes', 'is accepted on lane bookings only');
     const { starts_at: startsAt, ends_at: endsAt } = body;
     if (startsAt !== undefined && endsAt !== undefined && endsAt <= startsAt) {
       fields.fail('ends_at', 'must be after starts_at');
@@ -70,7 +70,7 @@ const create = bodyRoute(
       amountCents: body.amount_cents,
       externalReference: body.external_reference ?? null,
     };
-    const reservation = laneMode
+    const reservation = !classMode
       ? bookLanes(context.sandbox, context.key, booking, {
           resourceIds: body.resource_ids!,
           startsAt: startsAt!,

@@ -7,6 +7,7 @@ import { created, ok, type RouteContext, type RouteDefinition } from '../../../h
 import { bodyRoute } from '../../../http/rules.js';
 import { houseAccountOf, receivePayment, renderAccount } from '../accounts.js';
 import type { AccountPaymentRecord, InvoiceRecord } from '../accounts-state.js';
+import { AMOUNT_CENTS } from './amounts.js';
 
 /** The house account of the path's customer (`houseAccountOf`). */
 function accountAt(context: RouteContext) {
@@ -26,7 +27,7 @@ export const accountRoutes: readonly RouteDefinition[] = [
     'customers.account.payments.create',
     // The reference names the endpoint only: these fields are the sandbox's own.
     {
-      amount_cents: { type: 'integer', required: true, minimum: 1 },
+      amount_cents: AMOUNT_CENTS,
       tender: { type: 'string' },
       reference: { type: 'string' },
       note: { type: 'string' },

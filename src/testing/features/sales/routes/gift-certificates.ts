@@ -7,6 +7,7 @@ import { dateOf } from '../../../state/dates.js';
 import { customerNamed } from '../../shop/customers.js';
 import * as certificates from '../gift-certificates.js';
 import type { GiftCertificateRecord } from '../promotions-state.js';
+import { AMOUNT_CENTS } from './amounts.js';
 
 /** Certificates are value the whole shop honours, so they are not filtered by the key's locations. */
 function certificateAt(context: RouteContext): GiftCertificateRecord {
@@ -24,7 +25,7 @@ function certificateAt(context: RouteContext): GiftCertificateRecord {
 const issue = bodyRoute(
   'giftCertificates.issue',
   {
-    amount_cents: { type: 'integer', required: true, minimum: 1 },
+    amount_cents: AMOUNT_CENTS,
     customer_id: { type: 'integer' },
     location_id: { type: 'integer' },
     expires_on: { type: 'string', format: 'date' },
@@ -62,14 +63,13 @@ type Move = (
   note: string | null,
 ) => GiftCertificateRecord;
 
-const POSITIVE = { type: 'integer', required: true, minimum: 1 } as const;
 const SIGNED = { type: 'integer', required: true } as const;
 
 /** redeem and reload move a positive amount_cents; adjust a signed one, not 0 (the sandbox's fields). */
 function balanceMove(
   operationId: 'giftCertificates.redeem' | 'giftCertificates.reload' | 'giftCertificates.adjust',
   move: Move,
-  amount: typeof POSITIVE | typeof SIGNED = POSITIVE,
+  amount: typeof AMOUNT_CENTS | typeof SIGNED = AMOUNT_CENTS,
 ): RouteDefinition {
   return bodyRoute(
     operationId,

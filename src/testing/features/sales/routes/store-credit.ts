@@ -5,6 +5,7 @@ import { ok, type RouteContext, type RouteDefinition } from '../../../http/route
 import { bodyRoute } from '../../../http/rules.js';
 import { customerAt } from '../../shop/customers.js';
 import { moveCredit, renderStoreCredit } from '../accounts.js';
+import { AMOUNT_CENTS } from './amounts.js';
 
 function customerOf(context: RouteContext): number {
   return customerAt(context.sandbox, pathId(context.params, 'customer')).id;
@@ -17,7 +18,7 @@ function move(
 ) {
   return bodyRoute(
     operationId,
-    { amount_cents: { type: 'integer', required: true, minimum: 1 }, note: { type: 'string' } },
+    { amount_cents: AMOUNT_CENTS, note: { type: 'string' } },
     (context, body, fields) => {
       fields.done();
       const customerId = customerOf(context);
