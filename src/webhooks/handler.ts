@@ -197,6 +197,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     router,
     onEvent: options.onEvent,
     onError: options.onError,
+    secrets: fixedSecrets(options.secret),
   });
 
   const handler = (async (request: Request, ...platform: unknown[]): Promise<Response> => {
@@ -225,6 +226,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     });
   handler.node = nodeHandler(receiver, body);
   return handler;
+}
+
+/** The handler's fixed secrets, to cut out of what `onError` is told; a resolver's come per delivery. */
+function fixedSecrets(secret: WebhookHandlerOptions['secret']): readonly string[] {
+  if (typeof secret === 'string') return [secret];
+  return Array.isArray(secret) ? secret.filter((one): one is string => typeof one === 'string') : [];
 }
 
 /**

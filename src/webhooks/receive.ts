@@ -1,6 +1,7 @@
 // One delivery, from raw body to answer: verify, claim the event id, hand the event on, and answer so that
 // the sender retries exactly what was not processed. The web and Node adapters both end here.
 import { type DedupeClaim, type DedupeStore, hasLeases } from './dedupe.js';
+import { reportedDelivery, reportedRequest } from './error-info.js';
 import { isWebhookVerificationError, WebhookConfigurationError } from './errors.js';
 import type { ShopEvent } from './events.js';
 import { readDeliveryHeaders, type WebhookDelivery, type WebhookHeaders } from './headers.js';
@@ -57,12 +58,16 @@ export interface ReceiverSetup {
   readonly router: EventRouter;
   readonly onEvent: EventHandler | undefined;
   readonly onError: ((error: unknown, info: WebhookErrorInfo) => void) | undefined;
+  /** The handler's fixed secrets (none for a resolver), cut out of what `onError` is told. */
+  readonly secrets: readonly string[];
 }
 
 interface ReportContext {
   readonly event?: ShopEvent;
   readonly request?: WebhookRequest | undefined;
   readonly background?: true;
+  /** The delivery's secrets when they were found (a resolver's), cut out of what `onError` is told. */
+  readonly secrets?: readonly string[] | undefined;
 }
 
 type Report = (
@@ -74,30 +79,39 @@ type Report = (
 
 /** The delivery receiver of one handler, for its adapters. */
 export function deliveryReceiver(setup: ReceiverSetup): DeliveryReceiver {
-  const report: Report = (error, outcome, delivery, { event, request, background }) => {
+  const report: Report = (error, outcome, delivery, { event, request, background, secrets }) => {
+    const onError = setup.onError;
+    if (!onError) return;
     try {
-      setup.onError?.(error, {
+      // The headers are the sender's: a secret pasted into one must not reach the receiver's logs.
+      const hidden = secrets ?? setup.secrets;
+      onError(error, {
         outcome,
-        delivery,
+        delivery: reportedDelivery(delivery, hidden),
         ...(event ? { event } : {}),
-        ...(request ? { request } : {}),
+        ...(request ? { request: reportedRequest(request, hidden) } : {}),
         ...(background ? { background } : {}),
       });
     } catch {
       // A failing logger must not change the answer the sender gets.
     }
   };
-  const fail = (error: unknown, headers: unknown, request?: WebhookRequest): WebhookResult => {
+  const failWith = (
+    error: unknown,
+    headers: unknown,
+    request: WebhookRequest | undefined,
+    secrets: readonly string[] | undefined,
+  ): WebhookResult => {
     // The sender learns the reason only: the message may describe this receiver's secrets (a rotation, a
     // pasted space), which is for the receiver's logs.
     const result = answerTo(error);
-    report(error, result.outcome, deliveryOrNone(headers), { request });
+    report(error, result.outcome, deliveryOrNone(headers), { request, secrets });
     return result;
   };
   return {
     process: (input, request, scope) =>
-      processDelivery(setup, report, fail, input, request, scope ?? { startedAt: Date.now() }),
-    fail,
+      processDelivery(setup, report, failWith, input, request, scope ?? { startedAt: Date.now() }),
+    fail: (error, headers, request) => failWith(error, headers, request, undefined),
   };
 }
 
@@ -126,25 +140,43 @@ interface Verified {
   readonly event: ShopEvent;
   readonly key: string;
   readonly request: WebhookRequest;
+  /** The secrets it was verified with, cut out of what `onError` is told. */
+  readonly secrets: readonly string[];
+}
+
+/** The secrets a delivery is checked with, once known: a report about a refused delivery redacts them. */
+interface Found {
+  secrets: readonly string[] | undefined;
 }
 
 async function processDelivery(
   setup: ReceiverSetup,
   report: Report,
-  fail: DeliveryReceiver['fail'],
+  fail: (
+    error: unknown,
+    headers: unknown,
+    request: WebhookRequest | undefined,
+    secrets: readonly string[] | undefined,
+  ) => WebhookResult,
   input: WebhookDeliveryInput,
   described: WebhookRequest | undefined,
   scope: CallScope,
 ): Promise<WebhookResult> {
   let verified: Verified;
+  const found: Found = { secrets: undefined };
   try {
-    verified = await verifyDelivery(setup, input, described);
+    verified = await verifyDelivery(setup, input, described, found);
   } catch (error) {
-    return fail(error, input?.headers, described ?? (input?.headers ? fromInput(input) : undefined));
+    return fail(
+      error,
+      input?.headers,
+      described ?? (input?.headers ? fromInput(input) : undefined),
+      found.secrets,
+    );
   }
   const { dedupe, ttl, storeTimeoutMs, inbox } = setup;
   const { event, key, delivery } = verified;
-  const about = { event, request: verified.request };
+  const about = { event, request: verified.request, secrets: verified.secrets };
   if (inbox) {
     // Written down before the answer: once the sender has its 200, the event is in the inbox.
     let added: 'added' | 'duplicate';
@@ -195,18 +227,20 @@ async function verifyDelivery(
   setup: ReceiverSetup,
   input: WebhookDeliveryInput,
   described: WebhookRequest | undefined,
+  found: Found,
 ): Promise<Verified> {
   if (typeof input !== 'object' || input === null) {
     throw new WebhookConfigurationError('handle() needs { body, headers }: the raw body and the headers.');
   }
   const request = described ?? fromInput(input);
   const delivery = readDeliveryHeaders(input.headers);
-  const found = setup.settingsFor(request);
-  const settings = found instanceof Promise ? await found : found;
+  const resolved = setup.settingsFor(request);
+  const settings = resolved instanceof Promise ? await resolved : resolved;
+  found.secrets = settings.secrets;
   const event = await verifyWith(settings, input.body, input.headers, setup.clock());
   // The id comes from the verified body: the Service-Event-Id header is not signed.
   const key = setup.dedupeKey ? checkKey(await setup.dedupeKey(event, request)) : event.id;
-  return { delivery, event, key, request };
+  return { delivery, event, key, request, secrets: settings.secrets };
 }
 
 /**
@@ -216,7 +250,7 @@ async function verifyDelivery(
 async function handOn(
   setup: ReceiverSetup,
   report: Report,
-  { delivery, event, key, request }: Verified,
+  { delivery, event, key, request, secrets }: Verified,
   claim: DedupeClaim,
   scope: CallScope,
 ): Promise<WebhookResult> {
@@ -273,7 +307,7 @@ async function handOn(
   if (first === LATE) {
     // Answered now; the handlers go on. A later failure releases the claim, so a resend or the feed
     // catch-up processes the event; `handled` never rejects, so nothing here is an unhandled rejection.
-    const background = { event, request, background: true } as const;
+    const background = { event, request, background: true, secrets } as const;
     const rest = handled.then((failure) =>
       failure ? failed(failure.error, background) : succeeded(background),
     );
@@ -286,10 +320,10 @@ async function handOn(
     return jsonResult(202, 'accepted', { received: true, processing: true }, event);
   }
   if (first) {
-    await failed(first.error, { event, request });
+    await failed(first.error, { event, request, secrets });
     return jsonResult(500, 'failed', { error: { type: 'handler_failed' } }, event);
   }
-  await succeeded({ event, request });
+  await succeeded({ event, request, secrets });
   return jsonResult(200, 'processed', { received: true }, event);
 }
 
