@@ -100,7 +100,7 @@ describe("fuzzed answers (issue 12): 'auto' never leaves a call pending", () => 
 
     const error = await rejection(shop.request(retrieveReservation, { path: { id: 1 } }));
 
-    // The reset as the header gives it, up to a day; one further off is a misread, taken as one window.
+    // The reset as the header gives it, up to a day; one further off is a misread: one window refused.
     expect(error).toMatchObject({
       name: 'RateLimitError',
       throttled: true,
@@ -122,19 +122,45 @@ describe("fuzzed answers (issue 12): 'auto' never leaves a call pending", () => 
     expect(arrivals).toEqual([NOW]);
   });
 
-  it.each([['in milliseconds', NOW + 30_000]])(
-    'after Remaining: 0 with Reset %s, the next call goes within the minute under the default cap',
-    async (_, reset) => {
-      vi.useFakeTimers({ now: NOW });
-      const { arrivals, fetch } = recordingFetch(() => okResponse(spent(reset)));
-      const shop = testClient({ fetch, throttle: 'auto' });
-      await shop.request(retrieveReservation, { path: { id: 1 } });
-      const next = shop.request(retrieveReservation, { path: { id: 1 } });
-      await vi.advanceTimersByTimeAsync(60_000);
-      expect((await next).id).toBe(1);
-      expect(arrivals).toEqual([NOW, NOW + 60_000]);
-    },
-  );
+  // Issue 32 item 10: each of these held the second call a whole window (60 s) under the default cap.
+  it.each([
+    ['Remaining: 0, Reset in milliseconds', spent(NOW + 30_000)],
+    ['Remaining: 0, Reset 99999999999999', spent(99_999_999_999_999)],
+    [
+      'Limit: 0, Remaining: 0, Reset in milliseconds',
+      { 'X-RateLimit-Limit': '0', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(NOW + 5_000) },
+    ],
+    ['Remaining: 0, Reset unreadable', { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': 'soon' }],
+    ['Remaining: 0, no Reset', { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '0' }],
+    ['Remaining: 0, Reset two days past', spent(NOW / 1000 - 172_800)],
+  ])('after %s, the next call fails at once under the default cap (issue 32)', async (_, headers) => {
+    vi.useFakeTimers({ now: NOW });
+    const { arrivals, fetch } = recordingFetch(() => okResponse(headers));
+    const shop = testClient({ fetch, throttle: 'auto' });
+    await shop.request(retrieveReservation, { path: { id: 1 } });
+    const error = await rejection(shop.request(retrieveReservation, { path: { id: 1 } }));
+    // No timer ran: refused before any sleep, typed, naming the header it could not use.
+    expect(Date.now()).toBe(NOW);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ throttled: true, retryAfter: 60, code: 'RATE_LIMITED' });
+    expect((error as Error).message).toMatch(/X-RateLimit-Reset.*nothing was sent/);
+    expect(arrivals).toEqual([NOW]);
+  });
+
+  it('after an unusable reset, calls go again once a window has passed', async () => {
+    vi.useFakeTimers({ now: NOW });
+    const { arrivals, fetch } = recordingFetch((n) => okResponse(n === 1 ? spent(NOW + 30_000) : {}));
+    const shop = testClient({ fetch, throttle: 'auto' });
+    await shop.request(retrieveReservation, { path: { id: 1 } });
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(await rejection(shop.request(retrieveReservation, { path: { id: 1 } }))).toMatchObject({
+      throttled: true,
+      retryAfter: 30,
+    });
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect((await shop.request(retrieveReservation, { path: { id: 1 } })).id).toBe(1);
+    expect(arrivals).toEqual([NOW, NOW + 60_000]);
+  });
 
   it.each([
     ['30 digits', '9'.repeat(30)],
@@ -383,7 +409,8 @@ describe("fuzzed rate-limit headers over HTTP (issue 20): 'auto' never waits pas
             tally.runs++;
             // Nothing left until a reset further off than the cap (and within a day, beyond which it is a
             // misread): waiting is a hang, however short the throttle makes it; the call must fail at once.
-            const mustRefuse = remaining === 0 && resetIn > cap + 1 && resetIn <= 86_400;
+            // Past a day (or in milliseconds), the reset is a misread: refused at once too (issue 32).
+            const mustRefuse = remaining === 0 && (Number.isNaN(resetIn) || resetIn > cap + 1);
             if (mustRefuse && settled === 'ok') tally.hangs++;
             if (settled === undefined) tally.hangs++;
             else if (settled === 'ok') {
@@ -406,5 +433,101 @@ describe("fuzzed rate-limit headers over HTTP (issue 20): 'auto' never waits pas
     expect(tally).toMatchObject({ hangs: 0, untyped: 0 });
     expect(tally.refusedAtOnce).toBeGreaterThan(10);
     expect(tally.waited).toBeGreaterThan(10);
+  });
+});
+
+describe("hostile rate-limit headers over HTTP (issue 32): 'auto' settles every next call promptly", () => {
+  const server = setupServer();
+  beforeAll(async () => {
+    server.listen({ onUnhandledRequest: 'error' });
+    // A failed call loads the retry loop (p-retry) once per process, a real import no fake timer covers:
+    // loaded here, a refusal below settles within the same turn of the fake clock.
+    server.resetHandlers(
+      http.get(`${BASE_URL}/v1/range/reservations/1`, () =>
+        HttpResponse.json(failure('NOT_FOUND'), { status: 404 }),
+      ),
+    );
+    await rejection(testClient().request(retrieveReservation, { path: { id: 1 } }));
+  });
+  afterAll(() => server.close());
+
+  /** The default maxRetryAfterSeconds: no throttle wait of a call may be longer. */
+  const CAP_MS = 60_000;
+  const NOW_S = NOW / 1000;
+  /** What a broken proxy or server may put in an X-RateLimit-* header, or no header at all (undefined). */
+  const hostile = fc.oneof(
+    fc.constant(undefined),
+    fc.constantFrom('', ' ', 'soon', 'NaN', 'Infinity', '-Infinity', '1e308', '-0', '0x10', '9'.repeat(400)),
+    fc.constantFrom('99999999999999', String(NOW), String(NOW + 30_000), String(NOW_S), '0', '-1'),
+    fc.integer({ min: -200_000, max: 200_000 }).map((offset) => String(NOW_S + offset)),
+    fc.integer({ min: -5, max: 600 }).map(String),
+    fc.double({ noNaN: true }).map(String),
+    fc.stringMatching(/^[ -~]{0,16}$/),
+  );
+
+  it('after any Limit/Remaining/Reset text, the next call fails at once or starts within the cap', async () => {
+    const tally = { runs: 0, refusedAtOnce: 0, waited: 0, atOnceOk: 0 };
+    await fc.assert(
+      fc.asyncProperty(fc.tuple(hostile, hostile, hostile), async ([limit, remaining, reset]) => {
+        vi.useFakeTimers({ now: NOW, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+        try {
+          const headers: Record<string, string> = {};
+          if (limit !== undefined) headers['X-RateLimit-Limit'] = limit;
+          if (remaining !== undefined) headers['X-RateLimit-Remaining'] = remaining;
+          if (reset !== undefined) headers['X-RateLimit-Reset'] = reset;
+          const arrivals: number[] = [];
+          server.resetHandlers(
+            http.get(`${BASE_URL}/v1/range/reservations/1`, () => {
+              arrivals.push(Date.now());
+              return HttpResponse.json(ok(reservation(1)), { headers });
+            }),
+          );
+          const shop = testClient({ throttle: 'auto' });
+          await shop.request(retrieveReservation, { path: { id: 1 } });
+          let settled: 'ok' | unknown;
+          const next = shop.request(retrieveReservation, { path: { id: 1 } }).then(
+            () => {
+              settled = 'ok';
+            },
+            (error: unknown) => {
+              settled = error;
+            },
+          );
+          await vi.advanceTimersByTimeAsync(0);
+          const atOnce = settled !== undefined;
+          await vi.advanceTimersByTimeAsync(CAP_MS + 1);
+          await next;
+          tally.runs++;
+          // Nothing left (as the header reads) and a reset no clock can use: refused at once, never waited.
+          // (An unreadable Remaining, -Infinity included, reads as no header: the call goes at once.)
+          const left = remaining === undefined || remaining.trim() === '' ? Number.NaN : Number(remaining);
+          const resetS = reset === undefined || reset.trim() === '' ? Number.NaN : Number(reset);
+          const unusable = !(Math.abs(resetS * 1000 - NOW) <= 86_400_000);
+          if (Number.isFinite(left) && left <= 0 && unusable) {
+            expect(atOnce).toBe(true);
+            expect(settled).toBeInstanceOf(RateLimitError);
+          }
+          expect(settled).not.toBeUndefined();
+          if (settled === 'ok') {
+            if (atOnce) tally.atOnceOk++;
+            else tally.waited++;
+            expect(arrivals).toHaveLength(2);
+            expect(arrivals[1]! - NOW).toBeLessThanOrEqual(CAP_MS);
+          } else {
+            expect(settled).toBeInstanceOf(RateLimitError);
+            expect(settled).toMatchObject({ throttled: true });
+            expect(atOnce).toBe(true);
+            expect(arrivals).toHaveLength(1);
+            tally.refusedAtOnce++;
+          }
+        } finally {
+          vi.useRealTimers();
+        }
+      }),
+      { numRuns: 150 },
+    );
+    expect(tally.runs).toBe(150);
+    expect(tally.refusedAtOnce).toBeGreaterThan(5);
+    expect(tally.atOnceOk).toBeGreaterThan(5);
   });
 });

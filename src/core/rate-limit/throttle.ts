@@ -38,6 +38,8 @@ export class Throttle {
   #lastSharedSlot: number | null = null;
   /** This client's own spacing in the shared schedule, averaged: how it paces alone while the store is down. */
   #shareIntervalMs = 0;
+  /** `'auto'`: until when calls fail at once, after none were left with no usable reset (0: not so). */
+  #refuseUntil = 0;
 
   constructor(option: ThrottleOption, logger: SdkLogger | null = null) {
     this.#auto = option === 'auto';
@@ -54,6 +56,11 @@ export class Throttle {
    * reason when it aborts.
    */
   async acquire(signal?: AbortSignal | null, maxWaitMs = Number.POSITIVE_INFINITY): Promise<void> {
+    if (this.#refuseUntil !== 0) {
+      const left = this.#refuseUntil - Date.now();
+      if (left > 0) throw unknownReset(this.#key, left);
+      this.#refuseUntil = 0;
+    }
     let held: Taken | null = null;
     let startsAt = 0;
     for (;;) {
@@ -76,20 +83,31 @@ export class Throttle {
   observe(headers: Headers): void {
     if (!this.#auto) return;
     const { limit, remaining, reset } = parseRateLimit(headers);
-    if (remaining !== null && reset !== null) {
-      const untilReset = reset * 1000 - Date.now();
-      if (remaining <= 0) {
-        // Nothing left until the reset: the throttle holds every call until then, and a call that will not
-        // wait that long (past maxRetryAfterSeconds or its deadline) fails at once, as after a 429's
-        // Retry-After. A reset already past by our clock means the clocks disagree: wait a second rather
-        // than not at all; one more than a day away is a misread (milliseconds for seconds): one window.
-        const pause = untilReset <= 0 ? 1000 : untilReset > MAX_PAUSE_MS ? WINDOW_MS : untilReset;
-        this.#local.pauseNow(this.#key, pause);
-        this.#intervalMs = paceOf(limit);
-      } else {
-        // Spreading what is left: over the time to the reset, at most a minute (the window's length).
-        this.#intervalMs = Math.min(Math.max(untilReset, 0), WINDOW_MS) / remaining;
+    // A reset more than a day from now either way is a misread (milliseconds for seconds, a counter, junk):
+    // no honest window is that long, so it says nothing about when calls may go.
+    const untilReset = reset === null ? Number.NaN : reset * 1000 - Date.now();
+    const usable = Math.abs(untilReset) <= MAX_PAUSE_MS;
+    if (remaining !== null && remaining <= 0) {
+      this.#intervalMs = paceOf(limit);
+      if (!usable) {
+        // Nothing left and no telling until when: the next calls fail at once, for one window, as they do
+        // for a reset past maxRetryAfterSeconds, rather than waiting a window on a guess (issue 32).
+        this.#refuseUntil = Date.now() + WINDOW_MS;
+        return;
       }
+      this.#refuseUntil = 0;
+      // Nothing left until the reset: the throttle holds every call until then, and a call that will not
+      // wait that long (past maxRetryAfterSeconds or its deadline) fails at once, as after a 429's
+      // Retry-After. A reset already past by our clock means the clocks disagree: wait a second rather
+      // than not at all.
+      this.#local.pauseNow(this.#key, untilReset <= 0 ? 1000 : untilReset);
+      return;
+    }
+    this.#refuseUntil = 0;
+    if (remaining !== null && usable) {
+      // Spreading what is left: over the time to the reset, at most a minute (the window's length), and
+      // never further apart than the window (a fractional remaining would ask for more).
+      this.#intervalMs = Math.min(Math.min(Math.max(untilReset, 0), WINDOW_MS) / remaining, WINDOW_MS);
     } else if (limit) {
       this.#intervalMs = paceOf(limit);
     }
@@ -171,6 +189,19 @@ function refusal(key: string, waitMs: number, maxWaitMs: number): RateLimitError
     status: 429,
     code: 'RATE_LIMITED',
     message: `Throttled: the next request slot for "${key}" is ${seconds} s away, over maxRetryAfterSeconds (${maxWaitMs / 1000}); nothing was sent`,
+    details: {},
+    headers: new Headers(),
+    retryAfter: seconds,
+  });
+}
+
+/** The error of a call made while none are left and the last answer gave no usable reset; nothing was sent. */
+function unknownReset(key: string, leftMs: number): RateLimitError {
+  const seconds = Math.ceil(leftMs / 1000);
+  return new RateLimitError({
+    status: 429,
+    code: 'RATE_LIMITED',
+    message: `Throttled: the last answer for "${key}" left no requests (X-RateLimit-Remaining: 0) and gave no usable X-RateLimit-Reset (missing, unreadable, or more than a day from now); calls fail for one window, ${seconds} s more; nothing was sent`,
     details: {},
     headers: new Headers(),
     retryAfter: seconds,
