@@ -90,7 +90,8 @@ export interface ClientOptions {
   /**
    * The largest response body the client reads, in bytes (up to 256 MiB). A larger one fails the call at
    * once with a `ResponseTooLargeError`, never retried: refused at its Content-Length, or cut off as it
-   * streams in, so it is never held whole. A page of 200 records is about 300 kB.
+   * streams in, so it is never held whole; a compressed body counts as it inflates. A page of 200 records
+   * is about 300 kB.
    * @default 16_777_216 (16 MiB)
    */
   maxResponseBytes?: number;

@@ -142,19 +142,23 @@ export function aborted(signal: AbortSignal): Promise<never> {
 }
 
 /**
- * The body as text, refused with a {@link ResponseTooLargeError} once it passes `max` bytes: at once when
- * its Content-Length says so, else while it streams in, so an oversized body is never held whole. A body
- * whose Content-Length is within bounds is read by the runtime in one go (HTTP framing ends it there).
+ * The body as text, refused with a {@link ResponseTooLargeError} once it passes `max` bytes as the client
+ * holds it (decoded): at once when its Content-Length says so, else while it streams in, so an oversized
+ * body is never held whole. A body whose Content-Length is within bounds is read by the runtime in one go
+ * (HTTP framing ends it there), unless it is encoded: fetch inflates gzip, deflate and br as it reads, and
+ * the Content-Length counts the compressed bytes (1 MB of gzip inflates to 1 GiB), so such a body is
+ * counted decoded, chunk by chunk, like one without a length.
  */
 export async function readBody(response: Response, max: number): Promise<string> {
-  const declared = response.headers.get('content-length');
+  const headers = response.headers;
+  const declared = headers.get('content-length');
   if (declared !== null) {
     const length = Number(declared);
     if (length > max) {
       response.body?.cancel().catch(() => {});
       throw tooLarge(response, max, length);
     }
-    if (Number.isSafeInteger(length)) return response.text();
+    if (Number.isSafeInteger(length) && headers.get('content-encoding') === null) return response.text();
   }
   const body = response.body;
   if (body === null) return response.text();
