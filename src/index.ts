@@ -47,6 +47,7 @@ export {
   PaymentRequiredError,
   PermissionDeniedError,
   RateLimitError,
+  RedirectError,
   type ResponseIssue,
   ResponseTooLargeError,
   ResponseValidationError,

@@ -61,7 +61,7 @@ describe('src/core/errors', () => {
       const error =
         name === 'ResponseValidationError'
           ? new Construct('op', [], 200, new Headers())
-          : name === 'InvalidResponseError' || name === 'ResponseTooLargeError'
+          : name === 'InvalidResponseError' || name === 'ResponseTooLargeError' || name === 'RedirectError'
             ? new Construct('m', 200, new Headers(), 1)
             : name === 'ParamsValidationError'
               ? new Construct({})

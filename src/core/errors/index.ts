@@ -26,6 +26,7 @@ export {
   formatIssuePath,
   HookError,
   InvalidResponseError,
+  RedirectError,
   type ResponseIssue,
   ResponseTooLargeError,
   ResponseValidationError,

@@ -77,6 +77,27 @@ export class ResponseTooLargeError extends InvalidResponseError {
   }
 }
 
+/**
+ * The API answered a 3xx. The API never redirects (reference, webhooks section: a 3xx is a failure), so
+ * the SDK never follows one: the request goes to no other origin, the key with it, and no other server's
+ * answer is taken as the result. A 3xx means the `baseUrl` is not the API's (http for https, a path too
+ * many, a proxy or captive portal in between). Not retried: the same request gets the same answer.
+ */
+export class RedirectError extends InvalidResponseError {
+  static override readonly [ERROR_CLASS]: string = 'RedirectError';
+  override readonly name: string = 'RedirectError';
+
+  constructor(
+    message: string,
+    status: number,
+    headers: Headers,
+    /** Where the answer pointed (its `Location`, made absolute), or null when it named no place. */
+    readonly location: string | null,
+  ) {
+    super(message, status, headers);
+  }
+}
+
 /** One way the response broke its schema. Plain data, so this module needs no zod. */
 export interface ResponseIssue {
   /** Where in the envelope, e.g. `['data', 3, 'starts_at']`. */

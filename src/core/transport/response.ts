@@ -2,7 +2,12 @@ import { preview, redact, redactedCopy, snippet } from '../../internal/redact.js
 import type { Operation } from '../api/operation.js';
 import type { ListMeta } from '../api/pagination.js';
 import { createApiError } from '../errors/api-errors.js';
-import { HookError, InvalidResponseError, ResponseValidationError } from '../errors/transport-errors.js';
+import {
+  HookError,
+  InvalidResponseError,
+  RedirectError,
+  ResponseValidationError,
+} from '../errors/transport-errors.js';
 import type { SdkLogger } from '../observe/logger.js';
 import { type Checker, checkResult, type MaybePromise } from '../validation/lazy-validation.js';
 import type { CheckResult } from '../validation/validation.js';
@@ -65,6 +70,8 @@ export function openEnvelope(
     }
     return body as unknown as SuccessEnvelope;
   }
+  // A 3xx (or a browser's opaque redirect, status 0): the API never redirects, and the transport never follows.
+  if (status < 400) throw redirected(response, apiKeys);
   const error =
     parsed.ok && isRecord(parsed.value) && parsed.value.status === 'error' ? parsed.value.error : null;
   if (isRecord(error) && typeof error.code === 'string') {
@@ -98,6 +105,39 @@ function fieldMessages(details: unknown, apiKeys: readonly string[]): string {
   }
   const text = redact(parts.join('; '), apiKeys);
   return text === '' ? '' : ` (${text.length > 500 ? `${text.slice(0, 500)}...` : text})`;
+}
+
+/**
+ * The error of a 3xx answer: where it pointed (its Location resolved against the request's URL, redacted),
+ * and what that says about the client's `baseUrl`.
+ */
+function redirected(response: Response, apiKeys: readonly string[]): RedirectError {
+  const { status, headers } = response;
+  if (response.type === 'opaqueredirect') {
+    return new RedirectError(
+      'The API answered with a redirect, which the SDK does not follow (the API never redirects; this runtime hides where it pointed): check baseUrl',
+      status,
+      headers,
+      null,
+    );
+  }
+  const raw = headers.get('location');
+  let location: string | null = null;
+  if (raw !== null && raw.trim() !== '') {
+    try {
+      location = new URL(raw, response.url || undefined).href;
+    } catch {
+      location = raw;
+    }
+    location = snippet(location, apiKeys, 300);
+  }
+  const where = location === null ? ' without a Location' : ` to ${location}`;
+  return new RedirectError(
+    `The API answered HTTP ${status}${where}; the SDK does not follow redirects (the API never redirects, so nothing was sent there): check baseUrl (https, host, no extra path) and any proxy in between`,
+    status,
+    headers,
+    location,
+  );
 }
 
 function throwApi(

@@ -89,10 +89,14 @@ export class Transport {
     this.#config = config;
     // ky's retry and timeout are off: p-retry retries (Retry-After, back-off, the deadline) and the SDK's
     // own per-attempt timeout covers the body too, which ky's stops short of.
+    // Nor are redirects followed: the API never sends one, and a followed 3xx would take the request (a
+    // POST's body too) to another origin and take that origin's answer as the API's (response.ts: a
+    // RedirectError). Set once on the instance, so a call allocates nothing for it.
     const kyOptions: KyOptions = {
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
+      redirect: 'manual',
       fetch: config.fetch ? callersFetch(config.fetch) : fetchWithAttemptSignal,
     };
     if (config.hooks.ky) kyOptions.hooks = config.hooks.ky;
