@@ -48,7 +48,11 @@ export interface WebhookDeliveryInput {
   readonly waitUntil?: WaitUntil | undefined;
 }
 
-/** What `onError` is told beside the error. */
+/**
+ * What `onError` is told beside the error. The header fields (`delivery`, `request.headers`, `request.url`)
+ * are the sender's to choose, so they come with the endpoint's secrets and any `whsec_...` string replaced
+ * by `[redacted]`: a sender that pasted the secret into a header does not put it in your logs.
+ */
 export interface WebhookErrorInfo {
   readonly outcome: WebhookOutcome;
   readonly delivery: WebhookDelivery;
