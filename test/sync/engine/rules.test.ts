@@ -284,30 +284,38 @@ describe.each(DIALECTS)('sync schema migrations on $name', ({ name, available })
       try {
         const first = SYNC_MIGRATIONS.filter((migration) => migration.version === 1);
         expect(await migrate(db, first)).toEqual({ from: 0, to: 1 });
-        const store = new SyncStore(db, 's1');
-        await db.transaction((tx) =>
-          store.upsert(
-            tx,
-            tableNamed('range_reservation'),
-            [reservation(1, '2026-10-01T10:00:00Z')],
-            'list',
+        // A row as the first version's engine wrote it.
+        await db.run(
+          'INSERT INTO "range_reservation" ("shop", "id", "status", "record", "sync_version", "synced_at") VALUES (?, ?, ?, ?, ?, ?)',
+          [
+            's1',
+            1,
+            'booked',
+            JSON.stringify(reservation(1, '2026-10-01T10:00:00Z')),
+            '2026-10-01T10:00:00.000Z|2',
             new Date().toISOString(),
-          ),
+          ],
         );
         // A later version as the generator writes one when the spec gains a field (ADD COLUMN only).
+        const latest = SYNC_MIGRATIONS.at(-1)!.version;
         const second = {
-          version: 2,
+          version: latest + 1,
           sqlite: ['ALTER TABLE "range_reservation" ADD COLUMN "lane_label" TEXT'],
           postgres: ['ALTER TABLE "range_reservation" ADD COLUMN "lane_label" TEXT'],
         };
-        expect(await migrate(db, [...SYNC_MIGRATIONS, second])).toEqual({ from: 1, to: 2 });
-        expect(await migrate(db, [...SYNC_MIGRATIONS, second])).toEqual({ from: 2, to: 2 });
+        expect(await migrate(db, [...SYNC_MIGRATIONS, second])).toEqual({ from: 1, to: latest + 1 });
+        expect(await migrate(db, [...SYNC_MIGRATIONS, second])).toEqual({
+          from: latest + 1,
+          to: latest + 1,
+        });
         const rows = await db.all<Record<string, unknown>>(
           'SELECT "status", "lane_label" FROM "range_reservation" WHERE "shop" = ?',
           ['s1'],
         );
         expect(rows).toEqual([{ status: 'booked', lane_label: null }]);
-        await expect(migrate(db, first)).rejects.toThrow(/version 2, newer than this SDK's 1/);
+        await expect(migrate(db, first)).rejects.toThrow(
+          new RegExp(`version ${latest + 1}, newer than this SDK's 1`),
+        );
       } finally {
         await cleanup();
       }
