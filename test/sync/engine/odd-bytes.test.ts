@@ -56,7 +56,7 @@ function oddify(table: string, record: Record<string, unknown>, index: number): 
       return copy;
     });
   }
-  if (index === 0) out[def.columns.find((column) => column.type === 'text')!.name] = MEGABYTE;
+  if (index === 1) out[def.columns.find((column) => column.type === 'text')!.name] = MEGABYTE;
   return out;
 }
 
@@ -133,6 +133,12 @@ describe.each(DIALECTS)('odd bytes on $name', ({ name, available }) => {
           }
         }
         expect(compared).toBeGreaterThan(40);
+        // Record 1 of each table carries a 1 MB string.
+        const big = await db.all<{ id: unknown }>(
+          'SELECT "id" FROM "location" WHERE "shop" = ? AND "phone" = ?',
+          ['odd', MEGABYTE],
+        );
+        expect(big.map((row) => Number(row.id))).toEqual([1]);
         expect(oddValues).toBeGreaterThan(40);
         // The child rows' text columns too.
         const lines = await db.all<{ kind: string; description: string }>(
@@ -220,6 +226,20 @@ describe.each(DIALECTS)('a record the database refuses, on $name', ({ name, avai
           [Number(one!.id), 'booked'],
           [Number(two!.id), 'cancelled'],
         ]);
+        // An event applied on its own (a webhook through the inbox) is reported the same way, never thrown.
+        gaps.length = 0;
+        const held = (await new SyncStore(db, 'refuse').records(tableNamed('range_reservation'))).find(
+          (record) => Number(record.id) === Number(two!.id),
+        )!;
+        const written = await sync.applyEvent({
+          id: 'evt_refused_webhook',
+          type: 'range.reservation.cancelled',
+          created_at: '2026-10-01T13:00:00.000Z',
+          data: { object: { ...held, cancel_reason: 'refuse-me', updated_at: '2026-10-01T13:00:00.000Z' } },
+        });
+        expect(written).toBe(0);
+        expect(gaps.map((gap) => [gap.stream, gap.reason])).toEqual([['events', 'record_rejected']]);
+        expect(gaps[0]!.detail).toContain(`range_reservation id=${Number(two!.id)}`);
         const runs = await db.all<{ errors: number | string; status: string }>(
           'SELECT "errors", "status" FROM "sync_runs" WHERE "shop" = ? AND "kind" = ?',
           ['refuse', 'once'],
