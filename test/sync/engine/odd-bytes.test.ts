@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNC_TABLES } from '../../../src/generated/sync-schema.js';
 import type { SyncGap } from '../../../src/sync/engine/shop-sync.js';
 import { ShopSync } from '../../../src/sync/engine/shop-sync.js';
-import { SyncStore, tableNamed } from '../../../src/sync/engine/store.js';
+import { escapeText, SyncStore, tableNamed, unescapeText } from '../../../src/sync/engine/store.js';
 import { canonicalJson } from '../../../src/sync/engine/versions.js';
 import { compareWithApi, DIALECTS, freshDatabase, servedSandbox, totals } from './support.js';
 
@@ -59,6 +59,34 @@ function oddify(table: string, record: Record<string, unknown>, index: number): 
   if (index === 1) out[def.columns.find((column) => column.type === 'text')!.name] = MEGABYTE;
   return out;
 }
+
+describe('the escape of strings for Postgres JSONB', () => {
+  const tricky = [
+    'plain text',
+    '🎯',
+    '\u0000',
+    '\ud800',
+    '\udfff',
+    'a\udc00\ud800b',
+    '\ue000',
+    '\ue000\ue000',
+    '\ue0000',
+    '\ue000ud800',
+    '\ue000u',
+    'x\u0000\ue000\ud83c\udfaf\udbff',
+  ];
+  it('gives back every string it was given, with no NUL or lone surrogate in between', () => {
+    expect(tricky.map((text) => unescapeText(escapeText(text)))).toEqual(tricky);
+    for (const text of tricky) {
+      const escaped = escapeText(text);
+      expect(escaped.includes('\u0000')).toBe(false);
+      expect(REPLACED(escaped)).toBe(escaped);
+    }
+    // Strings without NUL, lone surrogates or U+E000 are stored as they are.
+    expect(['plain text', '🎯', 'ue000 0'].map(escapeText)).toEqual(['plain text', '🎯', 'ue000 0']);
+    expect(escapeText('a\u0000\ud800\ue000')).toBe('a\ue0000\ue000ud800\ue000\ue000');
+  });
+});
 
 describe.each(DIALECTS)('odd bytes on $name', ({ name, available }) => {
   let shop: Awaited<ReturnType<typeof servedSandbox>>;
