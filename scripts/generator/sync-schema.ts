@@ -101,6 +101,8 @@ const ENGINE_TABLES: TableDef[] = [
       { name: 'rows', type: 'integer' },
       { name: 'updated_at', type: 'timestamp' },
       { name: 'completed_at', type: 'timestamp' },
+      // The generation of the full walk under way (src/sync/engine/store.ts); null for updated_since walks.
+      { name: 'walk_generation', type: 'integer' },
     ],
     indexes: [],
   },
@@ -281,6 +283,9 @@ export function desiredTables(tables: readonly RecordTable[]): TableDef[] {
         { name: 'sync_version', type: 'text' },
         { name: 'synced_at', type: 'timestamp' },
         { name: 'deleted_at', type: 'timestamp' },
+        // The generation of the last full walk that saw the row (null: written since by an event): a full
+        // walk marks vanished the rows of an older generation, never by the local clock.
+        { name: 'sync_walk', type: 'integer' },
       ],
       indexes: table.versioned ? [['updated_at']] : [],
     });

@@ -24,4 +24,11 @@ export {
   type SyncPassResult,
   type SyncProgress,
 } from './shop-sync.js';
-export { type CopySource, migrate, type StreamCheckpoint, SyncStore } from './store.js';
+export {
+  type CopySource,
+  migrate,
+  type RejectedRecord,
+  type StreamCheckpoint,
+  SyncStore,
+  type SyncStoreOptions,
+} from './store.js';

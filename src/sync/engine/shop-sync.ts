@@ -9,7 +9,7 @@ import type { InboxTransaction } from '../inbox/types.js';
 import { applyEvent, type SyncEvent } from './apply-event.js';
 import { openSyncDatabase, type SqlExecutor, type SyncDatabase } from './database.js';
 import type { SyncTable } from './schema-types.js';
-import { migrate, type StreamCheckpoint, SyncStore } from './store.js';
+import { migrate, type RejectedRecord, type StreamCheckpoint, SyncStore } from './store.js';
 
 /** Options of {@link ShopSync}. */
 export interface ShopSyncOptions {
@@ -45,9 +45,11 @@ export interface SyncGap {
    * streams are re-read from the checkpoint). `stream_unavailable`: the list answered 402/403 (an add-on or
    * permission the owner turned off); the stream is skipped and re-read from its checkpoint once it answers.
    * `missed_changes`: a repair pass found rows no event had brought (an endpoint turned off or not
-   * subscribed to those types); the repair wrote them.
+   * subscribed to those types); the repair wrote them. `record_rejected`: the database refused one record
+   * (a constraint or trigger of yours, a value it cannot hold); the record is left out, the rest of its page
+   * or event is written, the stream goes on, and the run's `sync_runs.errors` counts it.
    */
-  readonly reason: 'feed_expired' | 'stream_unavailable' | 'missed_changes';
+  readonly reason: 'feed_expired' | 'stream_unavailable' | 'missed_changes' | 'record_rejected';
   readonly since: string | null;
   readonly detail: string;
 }
@@ -70,6 +72,8 @@ export interface SyncPassResult {
   readonly written: number;
   readonly pages: number;
   readonly skipped: readonly string[];
+  /** Records the database refused (each reported as a `record_rejected` gap). */
+  readonly rejected: number;
 }
 
 /** The calls a backfill would make, from one probe page per stream. */
@@ -170,7 +174,7 @@ export class ShopSync {
       await this.#store!.finishRun(run, {
         rowsWritten: result.written,
         rowsRepaired: result.written,
-        errors: 0,
+        errors: result.skipped.length + result.rejected,
       });
       return { ...result, repaired: result.written };
     } catch (error) {
@@ -191,8 +195,13 @@ export class ShopSync {
   async applyEvent(event: SyncEvent, tx?: SqlExecutor): Promise<number> {
     await this.#ready();
     const now = new Date().toISOString();
-    if (tx) return applyEvent(this.#store!, tx, event, now);
-    return this.#db!.transaction((inner) => applyEvent(this.#store!, inner, event, now));
+    const rejected: RejectedRecord[] = [];
+    const store = this.#collecting(rejected);
+    const written = tx
+      ? await applyEvent(store, tx, event, now)
+      : await this.#db!.transaction((inner) => applyEvent(store, inner, event, now));
+    this.#reportRejected('events', rejected, `event ${event.id} (${event.type})`);
+    return written;
   }
 
   /**
@@ -228,6 +237,7 @@ export class ShopSync {
     let rows = 0;
     let written = 0;
     let pages = 0;
+    let rejectedCount = 0;
     for (;;) {
       const params = {
         limit: this.#options.pageSize,
@@ -263,9 +273,12 @@ export class ShopSync {
       const now = new Date().toISOString();
       for (const event of page.data) if (!newest || event.created_at > newest) newest = event.created_at;
       const done = !page.hasNextPage();
+      const rejected: RejectedRecord[] = [];
+      const collecting = this.#collecting(rejected);
       written += await store.db.transaction(async (tx) => {
+        rejected.length = 0;
         let count = 0;
-        for (const event of page.data) count += await applyEvent(store, tx, event as SyncEvent, now);
+        for (const event of page.data) count += await applyEvent(collecting, tx, event as SyncEvent, now);
         const next: StreamCheckpoint = done
           ? {
               ...emptyCheckpoint(),
@@ -283,8 +296,9 @@ export class ShopSync {
         return count;
       });
       rows += page.data.length;
+      rejectedCount += this.#reportRejected('events', rejected, 'the event feed');
       this.#options.onProgress?.({ stream: 'events', phase: 'events', rows, written, pages, done });
-      if (done) return { rows, written, pages, skipped: [] };
+      if (done) return { rows, written, pages, skipped: [], rejected: rejectedCount };
       cursor = page.nextCursor;
     }
   }
@@ -301,11 +315,12 @@ export class ShopSync {
         written: backfill.written + events.written,
         pages: backfill.pages + events.pages,
         skipped: backfill.skipped,
+        rejected: backfill.rejected + events.rejected,
       };
       await this.#store!.finishRun(run, {
         rowsWritten: result.written,
         rowsRepaired: 0,
-        errors: result.skipped.length,
+        errors: result.skipped.length + result.rejected,
       });
       return result;
     } catch (error) {
@@ -359,6 +374,7 @@ export class ShopSync {
     let rows = 0;
     let written = 0;
     let pages = 0;
+    let rejected = 0;
     const skipped: string[] = [];
     for (const table of this.#tables) {
       try {
@@ -370,6 +386,7 @@ export class ShopSync {
         rows += result.rows;
         written += result.written;
         pages += result.pages;
+        rejected += result.rejected;
       } catch (error) {
         if (!unavailable(error)) throw error;
         skipped.push(table.table);
@@ -381,7 +398,7 @@ export class ShopSync {
         });
       }
     }
-    return { rows, written, pages, skipped };
+    return { rows, written, pages, skipped, rejected };
   }
 
   /**
@@ -405,11 +422,14 @@ export class ShopSync {
     const since = saved.cursor ? saved.walkSince : saved.since;
     let cursor = saved.cursor;
     let mark = saved.cursor ? saved.walkStartedAt : null;
-    // Full walks (no updated_since) note their local start in walk_since: rows not seen since then vanished.
-    const localStart = incremental ? null : saved.cursor ? saved.walkSince : new Date().toISOString();
+    // Full walks (no updated_since) stamp the rows they see with their generation (kept in the checkpoint,
+    // so a resumed walk, by this process or another, goes on with it); at the end the rows of an older
+    // generation vanished. No clock is compared: a step or a skew between processes deletes nothing.
+    let generation = incremental || !saved.cursor ? null : (saved.walkGeneration ?? null);
     let rows = 0;
     let written = 0;
     let pages = 0;
+    let rejectedCount = 0;
     for (;;) {
       await this.#spaced();
       const { data: page, rateLimit } = await this.#list(
@@ -424,10 +444,17 @@ export class ShopSync {
       const records = page.data as Record<string, unknown>[];
       const done = !page.hasNextPage();
       const now = new Date().toISOString();
+      const rejected: RejectedRecord[] = [];
+      const collecting = this.#collecting(rejected);
       written += await store.db.transaction(async (tx) => {
-        const count = await store.upsert(tx, table, records, 'list', now);
-        if (!incremental) await store.touch(tx, table, records, now);
-        if (done && localStart) await store.markVanished(tx, table, localStart, now);
+        rejected.length = 0;
+        const count = await collecting.upsert(tx, table, records, 'list', now);
+        let walk: number | null = null;
+        if (!incremental) {
+          walk = generation ?? (await store.nextWalk(tx, table));
+          await store.touch(tx, table, records, walk, now);
+          if (done) await store.markVanished(tx, table, walk, now);
+        }
         const total = saved.rows + rows + records.length;
         const next: StreamCheckpoint = done
           ? {
@@ -435,14 +462,16 @@ export class ShopSync {
               cursor: null,
               walkSince: null,
               walkStartedAt: null,
+              walkGeneration: null,
               rows: total,
               completedAt: now,
             }
           : {
               ...saved,
               cursor: page.nextCursor,
-              walkSince: incremental ? since : localStart,
+              walkSince: incremental ? since : null,
               walkStartedAt: mark,
+              walkGeneration: walk,
               rows: total,
             };
         await store.saveCheckpoint(tx, stream, next, now);
@@ -450,13 +479,33 @@ export class ShopSync {
           // The feed is read from when the first backfill began: events during it are applied after it.
           await store.saveCheckpoint(tx, 'events', { ...emptyCheckpoint(), since: mark }, now);
         }
+        generation = walk;
         return count;
       });
       rows += records.length;
+      rejectedCount += this.#reportRejected(table.table, rejected, `a page of ${table.operation}`);
       this.#options.onProgress?.({ stream: table.table, phase, rows, written, pages, done });
-      if (done) return { rows, written, pages };
+      if (done) return { rows, written, pages, rejected: rejectedCount };
       cursor = page.nextCursor;
     }
+  }
+
+  /** The store, telling `into` of each record the database refuses. */
+  #collecting(into: RejectedRecord[]): SyncStore {
+    return this.#store!.withOptions({ onRejected: (rejected) => into.push(rejected) });
+  }
+
+  /** Reports each refused record of a committed page or event as a `record_rejected` gap; their count. */
+  #reportRejected(stream: string, rejected: readonly RejectedRecord[], where: string): number {
+    for (const record of rejected) {
+      this.#options.onGap?.({
+        stream,
+        reason: 'record_rejected',
+        since: null,
+        detail: `the database refused ${record.table} ${record.key} from ${where}: ${record.message}; the record is left out, the rest was written`,
+      });
+    }
+    return rejected.length;
   }
 
   /** A scoped re-pull after a gap: every stream re-read from `since` (full walks for the others). */
@@ -517,13 +566,17 @@ export class ShopSync {
   }
 
   #gapMs = 0;
-  #lastCall = 0;
+  #lastCall = Number.NEGATIVE_INFINITY;
 
-  /** Waits until this engine's own share allows its next call. */
+  /**
+   * Waits until this engine's own share allows its next call. On the monotonic clock: a wall clock stepped
+   * back (NTP, a VM resumed) must not hold the engine for the length of the step.
+   */
   async #spaced(): Promise<void> {
-    const wait = this.#lastCall + this.#gapMs - Date.now();
+    if (this.#gapMs <= 0) return;
+    const wait = this.#lastCall + this.#gapMs - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    this.#lastCall = Date.now();
+    this.#lastCall = performance.now();
   }
 
   async #startRun(kind: string): Promise<string> {
@@ -548,7 +601,15 @@ export class ShopSync {
 }
 
 function emptyCheckpoint(): StreamCheckpoint {
-  return { since: null, cursor: null, walkSince: null, walkStartedAt: null, rows: 0, completedAt: null };
+  return {
+    since: null,
+    cursor: null,
+    walkSince: null,
+    walkStartedAt: null,
+    walkGeneration: null,
+    rows: 0,
+    completedAt: null,
+  };
 }
 
 function overlapBefore(time: string | null): string | null {

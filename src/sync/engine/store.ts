@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { SYNC_MIGRATIONS, SYNC_TABLES } from '../../generated/sync-schema.js';
 import { type SqlExecutor, type SyncDatabase, SyncDatabaseError } from './database.js';
 import type { SyncMigration, SyncTable } from './schema-types.js';
-import { type CopySource, canonicalJson, copyRank, deletionRank, isoOrNull } from './versions.js';
+import {
+  type CopySource,
+  canonicalJson,
+  copyRank,
+  DELETION_RANK_LIKE,
+  deletionRank,
+  isoOrNull,
+} from './versions.js';
 
 export type { CopySource } from './versions.js';
 
@@ -16,11 +23,34 @@ export interface StreamCheckpoint {
   readonly walkSince: string | null;
   /** The server's time, at the latest, when the walk under way began. */
   readonly walkStartedAt: string | null;
+  /**
+   * The generation of the full walk under way (lists without `updated_since`): the rows it sees get it in
+   * `sync_walk`, and at its end the rows of an older generation are marked vanished. Null otherwise.
+   */
+  readonly walkGeneration?: number | null;
   readonly rows: number;
   readonly completedAt: string | null;
 }
 
 const BATCH = 100;
+
+/** A record the database refused; the rest of its batch is written and the stream goes on. */
+export interface RejectedRecord {
+  readonly table: string;
+  /** The record's key, e.g. `id=5`. */
+  readonly key: string;
+  /** The database's message. */
+  readonly message: string;
+}
+
+/** Options of a {@link SyncStore}. */
+export interface SyncStoreOptions {
+  /**
+   * Told of each record the database refuses (a constraint, a value it cannot hold): the record is left
+   * out and the rest of the batch is written. Without it, a refusal throws, as any database error does.
+   */
+  readonly onRejected?: (rejected: RejectedRecord) => void;
+}
 
 /**
  * Upgrades the database to the SDK's schema: runs, in order, each migration it has not run, each in its own
@@ -74,12 +104,24 @@ const q = (name: string) => `"${name}"`;
 
 /** One shop's rows: every read and write of the engine goes through here, scoped to `shop`. */
 export class SyncStore {
-  readonly #sql = new Map<string, string>();
+  #sql = new Map<string, string>();
+
+  readonly #onRejected: ((rejected: RejectedRecord) => void) | undefined;
 
   constructor(
     readonly db: SyncDatabase,
     readonly shop: string,
-  ) {}
+    options: SyncStoreOptions = {},
+  ) {
+    this.#onRejected = options.onRejected;
+  }
+
+  /** This store with other options (the statements it has built are shared). */
+  withOptions(options: SyncStoreOptions): SyncStore {
+    const store = new SyncStore(this.db, this.shop, options);
+    store.#sql = this.#sql;
+    return store;
+  }
 
   /**
    * Writes `records` into `table` by the reference's rules (see versions.ts): a row is replaced only by a
@@ -101,20 +143,107 @@ export class SyncStore {
         records.slice(start, start + BATCH).filter((record) => table.key.every((key) => record[key] != null)),
         source,
       );
-      const rows = batch.map((record) => this.#row(table, record, source, now));
-      const sql = this.#upsertSql(table, rows.length, source === 'list' && !table.versioned);
-      const changed = await tx.all<Record<string, unknown>>(sql, rows.flat());
-      written += changed.length;
-      if (table.children.length > 0 && changed.length > 0) {
-        const keys = new Set(changed.map((row) => String(row[table.key[0]!])));
-        await this.#writeChildren(
-          tx,
-          table,
-          batch.filter((record) => keys.has(String(record[table.key[0]!]))),
-        );
+      if (batch.length === 0) continue;
+      if (!this.#onRejected) {
+        written += await this.#writeBatch(tx, table, batch, source, now);
+        continue;
+      }
+      try {
+        written += await savepoint(tx, () => this.#writeBatch(tx, table, batch, source, now));
+      } catch (error) {
+        if (!refused(error)) throw error;
+        // One record the database refuses must not stop the others: each is written on its own, and the
+        // ones refused again are reported and left out.
+        for (const record of batch) {
+          try {
+            written += await savepoint(tx, () => this.#writeBatch(tx, table, [record], source, now));
+          } catch (inner) {
+            if (!refused(inner)) throw inner;
+            this.#reject(table, record, inner);
+          }
+        }
       }
     }
     return written;
+  }
+
+  async #writeBatch(
+    tx: SqlExecutor,
+    table: SyncTable,
+    batch: readonly Record<string, unknown>[],
+    source: CopySource,
+    now: string,
+  ): Promise<number> {
+    const rows = batch.map((record) => this.#row(table, record, source, now));
+    const sql = this.#upsertSql(table, rows.length, source === 'list' && !table.versioned, source === 'list');
+    const changed = await tx.all<Record<string, unknown>>(sql, rows.flat());
+    if (changed.length === 0) return 0;
+    if (table.children.length > 0) {
+      const keys = new Set(changed.map((row) => String(row[table.key[0]!])));
+      await this.#writeChildren(
+        tx,
+        table,
+        batch.filter((record) => keys.has(String(record[table.key[0]!]))),
+      );
+    }
+    if (table.table === STOCK.levels) {
+      await this.#refreshEmbeddedStock(tx, [...new Set(changed.map((row) => Number(row.product_id)))], now);
+    } else if (table.table === STOCK.parent) {
+      await this.#refreshEmbeddedStock(tx, [...new Set(changed.map((row) => Number(row.id)))], now);
+    }
+    return changed.length;
+  }
+
+  #reject(table: SyncTable, record: Record<string, unknown>, error: unknown): void {
+    this.#onRejected?.({
+      table: table.table,
+      key: table.key.map((name) => `${name}=${String(record[name])}`).join(','),
+      message: sanitizeText(error instanceof Error ? error.message : String(error)),
+    });
+  }
+
+  /**
+   * Sets the embedded stock of `products` (`product.inventory`, read with include=inventory) to the newest
+   * level held per location: an `inventory.changed` event or an inventory read newer than a product's copy
+   * updates that location's entry (adds it when the product had none there), and a product copy with older
+   * stock than the levels held gets theirs. Products read without `inventory` are left as they are.
+   */
+  async #refreshEmbeddedStock(tx: SqlExecutor, products: readonly number[], now: string): Promise<void> {
+    if (products.length === 0) return;
+    const marks = products.map(() => '?').join(', ');
+    const held = await tx.all<{ id: unknown; record: unknown }>(
+      `SELECT "id", "record" FROM ${q(STOCK.parent)} WHERE "shop" = ? AND "id" IN (${marks}) AND "deleted_at" IS NULL`,
+      [this.shop, ...products],
+    );
+    if (held.length === 0) return;
+    const levels = await tx.all<{ product_id: unknown; record: unknown }>(
+      `SELECT "product_id", "record" FROM ${q(STOCK.levels)} WHERE "shop" = ? AND "product_id" IN (${marks}) AND "deleted_at" IS NULL ORDER BY "location_id"`,
+      [this.shop, ...products],
+    );
+    for (const row of held) {
+      const product = this.#parse(row.record);
+      const embedded = product[STOCK.field];
+      if (!Array.isArray(embedded)) continue;
+      const inventory = [...embedded] as unknown[];
+      let changed = false;
+      for (const level of levels) {
+        if (Number(level.product_id) !== Number(row.id)) continue;
+        const fresh = this.#parse(level.record);
+        const at = inventory.findIndex(
+          (entry) => isObject(entry) && Number(entry.location_id) === Number(fresh.location_id),
+        );
+        const current = at < 0 ? undefined : (inventory[at] as Record<string, unknown>);
+        if (current && (isoOrNull(fresh.updated_at) ?? '') <= (isoOrNull(current.updated_at) ?? '')) continue;
+        if (at < 0) inventory.push(fresh);
+        else inventory[at] = fresh;
+        changed = true;
+      }
+      if (!changed) continue;
+      await tx.run(
+        `UPDATE ${q(STOCK.parent)} SET "record" = ?, "synced_at" = ? WHERE "shop" = ? AND "id" = ?`,
+        [this.#recordText({ ...product, [STOCK.field]: inventory }), now, this.shop, row.id],
+      );
+    }
   }
 
   /** Marks a row deleted at `at` (an event's `created_at`); a row not yet there is kept as a tombstone. */
@@ -130,29 +259,68 @@ export class SyncStore {
     const rank = deletionRank(at);
     const columns = ['shop', ...table.key, 'record', 'sync_version', 'synced_at', 'deleted_at'];
     const sql = `INSERT INTO ${q(table.table)} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT (${['shop', ...table.key].map(q).join(', ')}) DO UPDATE SET "deleted_at" = excluded."deleted_at", "sync_version" = excluded."sync_version", "synced_at" = excluded."synced_at" WHERE ${q(table.table)}."sync_version" IS NULL OR excluded."sync_version" > ${q(table.table)}."sync_version"`;
-    return tx.run(sql, [this.shop, ...keys, canonicalJson(record), rank, now, isoOrNull(at) ?? now]);
+    const params = [this.shop, ...keys, this.#recordText(record), rank, now, isoOrNull(at) ?? now];
+    if (!this.#onRejected) return tx.run(sql, params);
+    try {
+      return await savepoint(tx, () => tx.run(sql, params));
+    } catch (error) {
+      if (!refused(error)) throw error;
+      this.#reject(table, record, error);
+      return 0;
+    }
   }
 
-  /** Sets `synced_at` of the rows a full walk saw, so the walk's end can tell which ones vanished. */
-  async touch(tx: SqlExecutor, table: SyncTable, records: readonly Record<string, unknown>[], now: string) {
+  /**
+   * The generation of a new full walk of `table`: one above every generation its rows carry, so rows seen
+   * by an earlier walk (or by another process's walk under way) are never taken for this one's.
+   */
+  async nextWalk(tx: SqlExecutor, table: SyncTable): Promise<number> {
+    const rows = await tx.all<{ walk: unknown }>(
+      `SELECT MAX("sync_walk") AS "walk" FROM ${q(table.table)} WHERE "shop" = ?`,
+      [this.shop],
+    );
+    return Number(rows[0]?.walk ?? 0) + 1;
+  }
+
+  /** Stamps the rows a full walk saw with its generation, so the walk's end can tell which ones vanished. */
+  async touch(
+    tx: SqlExecutor,
+    table: SyncTable,
+    records: readonly Record<string, unknown>[],
+    generation: number,
+    now: string,
+  ) {
     if (table.key.length !== 1 || records.length === 0) return;
     const key = table.key[0]!;
     for (let start = 0; start < records.length; start += 500) {
-      const ids = records.slice(start, start + 500).map((record) => record[key]);
+      const ids = records
+        .slice(start, start + 500)
+        .map((record) => record[key])
+        .filter((id) => id !== undefined && id !== null);
+      if (ids.length === 0) continue;
       await tx.run(
-        `UPDATE ${q(table.table)} SET "synced_at" = ? WHERE "shop" = ? AND ${q(key)} IN (${ids.map(() => '?').join(', ')})`,
-        [now, this.shop, ...ids],
+        `UPDATE ${q(table.table)} SET "sync_walk" = ?, "synced_at" = ? WHERE "shop" = ? AND ${q(key)} IN (${ids.map(() => '?').join(', ')})`,
+        [generation, now, this.shop, ...ids],
       );
     }
   }
 
-  /** After a full walk begun at `walkStart`: rows it did not see are gone from the API (deleted_at). */
-  async markVanished(tx: SqlExecutor, table: SyncTable, walkStart: string, now: string): Promise<number> {
+  /**
+   * At the end of the full walk `generation`: the rows of an older generation are gone from the API and get
+   * `deleted_at` (their `sync_version` stays: a later read that sees one brings it back). Rows an event
+   * wrote since the last walk (no generation) are taken as seen by this one. No clock is compared.
+   */
+  async markVanished(tx: SqlExecutor, table: SyncTable, generation: number, now: string): Promise<number> {
     if (table.key.length !== 1) return 0;
-    return tx.run(
-      `UPDATE ${q(table.table)} SET "deleted_at" = ?, "sync_version" = ? WHERE "shop" = ? AND "synced_at" < ? AND "deleted_at" IS NULL`,
-      [now, deletionRank(now), this.shop, walkStart],
+    const vanished = await tx.run(
+      `UPDATE ${q(table.table)} SET "deleted_at" = ?, "synced_at" = ? WHERE "shop" = ? AND "sync_walk" < ? AND "deleted_at" IS NULL`,
+      [now, now, this.shop, generation],
     );
+    await tx.run(`UPDATE ${q(table.table)} SET "sync_walk" = ? WHERE "shop" = ? AND "sync_walk" IS NULL`, [
+      generation,
+      this.shop,
+    ]);
+    return vanished;
   }
 
   /** The saved position of `stream`, or null when it has none yet. */
@@ -168,6 +336,10 @@ export class SyncStore {
       cursor: text(row.cursor),
       walkSince: text(row.walk_since),
       walkStartedAt: text(row.walk_started_at),
+      walkGeneration:
+        row.walk_generation === null || row.walk_generation === undefined
+          ? null
+          : Number(row.walk_generation),
       rows: Number(row.rows ?? 0),
       completedAt: text(row.completed_at),
     };
@@ -176,7 +348,7 @@ export class SyncStore {
   /** Saves the position of `stream` (inserted, or replacing the one there). */
   async saveCheckpoint(tx: SqlExecutor, stream: string, checkpoint: StreamCheckpoint, now: string) {
     await tx.run(
-      'INSERT INTO "sync_checkpoints" ("shop", "stream", "since", "cursor", "walk_since", "walk_started_at", "rows", "updated_at", "completed_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("shop", "stream") DO UPDATE SET "since" = excluded."since", "cursor" = excluded."cursor", "walk_since" = excluded."walk_since", "walk_started_at" = excluded."walk_started_at", "rows" = excluded."rows", "updated_at" = excluded."updated_at", "completed_at" = excluded."completed_at"',
+      'INSERT INTO "sync_checkpoints" ("shop", "stream", "since", "cursor", "walk_since", "walk_started_at", "walk_generation", "rows", "updated_at", "completed_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("shop", "stream") DO UPDATE SET "since" = excluded."since", "cursor" = excluded."cursor", "walk_since" = excluded."walk_since", "walk_started_at" = excluded."walk_started_at", "walk_generation" = excluded."walk_generation", "rows" = excluded."rows", "updated_at" = excluded."updated_at", "completed_at" = excluded."completed_at"',
       [
         this.shop,
         stream,
@@ -184,6 +356,7 @@ export class SyncStore {
         checkpoint.cursor,
         checkpoint.walkSince,
         checkpoint.walkStartedAt,
+        checkpoint.walkGeneration ?? null,
         checkpoint.rows,
         now,
         checkpoint.completedAt,
@@ -214,7 +387,7 @@ export class SyncStore {
         result.rowsWritten,
         result.rowsRepaired,
         result.errors,
-        result.error ?? null,
+        result.error ? sanitizeText(result.error) : null,
         this.shop,
         id,
       ],
@@ -227,9 +400,22 @@ export class SyncStore {
       `SELECT "record" FROM ${q(table.table)} WHERE "shop" = ? AND "deleted_at" IS NULL`,
       [this.shop],
     );
-    return rows.map((row) =>
-      typeof row.record === 'string' ? JSON.parse(row.record) : (row.record as Record<string, unknown>),
-    );
+    return rows.map((row) => this.#parse(row.record));
+  }
+
+  /**
+   * A stored `record` as the API sent it: JSON text on SQLite; on Postgres a JSONB value whose strings
+   * were escaped by {@link escapeText} (JSONB holds no NUL and no lone surrogate), unescaped here.
+   */
+  #parse(value: unknown): Record<string, unknown> {
+    if (typeof value === 'string') return JSON.parse(value) as Record<string, unknown>;
+    return unescapeValue(value) as Record<string, unknown>;
+  }
+
+  /** A record's text for the `record` column (escaped on Postgres, see {@link escapeText}). */
+  #recordText(record: Record<string, unknown>, json = canonicalJson(record)): string {
+    if (this.db.dialect !== 'postgres' || !MAY_NEED_ESCAPE.test(json)) return json;
+    return canonicalJson(escapeValue(record));
   }
 
   #row(table: SyncTable, record: Record<string, unknown>, source: CopySource, now: string): unknown[] {
@@ -240,12 +426,12 @@ export class SyncStore {
       if (table.key.includes(column.name)) continue;
       values.push(columnValue(column.type, record[column.name]));
     }
-    values.push(json, copyRank(record, json, source), now, null);
+    values.push(this.#recordText(record, json), copyRank(record, json, source), now, null, null);
     return values;
   }
 
-  #upsertSql(table: SyncTable, count: number, authoritative: boolean): string {
-    const id = `${table.table}:${count}:${authoritative}`;
+  #upsertSql(table: SyncTable, count: number, authoritative: boolean, list: boolean): string {
+    const id = `${table.table}:${count}:${authoritative}:${list}`;
     let sql = this.#sql.get(id);
     if (sql) return sql;
     const valueColumns = table.columns
@@ -259,17 +445,22 @@ export class SyncStore {
       'sync_version',
       'synced_at',
       'deleted_at',
+      'sync_walk',
     ];
     const row = `(${columns.map(() => '?').join(', ')})`;
     const target = q(table.table);
-    const set = [...valueColumns, 'record', 'sync_version', 'synced_at', 'deleted_at']
+    const set = [...valueColumns, 'record', 'sync_version', 'synced_at', 'deleted_at', 'sync_walk']
       .map((name) => `${q(name)} = excluded.${q(name)}`)
       .join(', ');
     // A list read of a record without updated_at is the record as it is now: it replaces a changed row (a
-    // deletion stays). Everything else is replaced only by a copy of a higher rank.
-    const when = authoritative
+    // deletion stays). Everything else is replaced only by a copy of a higher rank. A row a full walk marked
+    // vanished keeps the rank of its last copy (no deletion rank): a list read that sees it again brings it back.
+    const ranked = authoritative
       ? `${target}."deleted_at" IS NULL AND excluded."record" <> ${target}."record"`
       : `(${target}."sync_version" IS NULL OR excluded."sync_version" > ${target}."sync_version" OR (excluded."sync_version" = ${target}."sync_version" AND excluded."sync_version" <> '')) AND excluded."record" <> ${target}."record"`;
+    const when = list
+      ? `(${ranked}) OR (${target}."deleted_at" IS NOT NULL AND ${target}."sync_version" NOT LIKE '${DELETION_RANK_LIKE}')`
+      : ranked;
     sql = `INSERT INTO ${target} (${columns.map(q).join(', ')}) VALUES ${Array.from({ length: count }, () => row).join(', ')} ON CONFLICT (${['shop', ...table.key].map(q).join(', ')}) DO UPDATE SET ${set} WHERE ${when} RETURNING ${table.key.map(q).join(', ')}`;
     this.#sql.set(id, sql);
     return sql;
@@ -289,7 +480,7 @@ export class SyncStore {
       for (const parent of parents) {
         const items = parent[child.field];
         if (!Array.isArray(items)) continue;
-        items.forEach((item: Record<string, unknown>, position) => {
+        items.forEach((item: Record<string, unknown> | null, position) => {
           rows.push([
             this.shop,
             parent[parentKey],
@@ -310,6 +501,110 @@ export class SyncStore {
   }
 }
 
+/** Where a product's stock is embedded (`include=inventory`) and the table of the levels it repeats. */
+const STOCK = { parent: 'product', field: 'inventory', levels: 'inventory_level' } as const;
+
+/**
+ * Runs `work` inside a savepoint: rolled back to it when `work` throws (so the transaction goes on, on
+ * Postgres too, where a failed statement otherwise aborts it), released when it resolves.
+ */
+async function savepoint<T>(tx: SqlExecutor, work: () => Promise<T>): Promise<T> {
+  await tx.run('SAVEPOINT "sync_record"');
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    try {
+      await tx.run('ROLLBACK TO SAVEPOINT "sync_record"');
+      await tx.run('RELEASE SAVEPOINT "sync_record"');
+    } catch {
+      // The connection is gone: the original error says why.
+    }
+    throw error;
+  }
+  await tx.run('RELEASE SAVEPOINT "sync_record"');
+  return result;
+}
+
+/**
+ * The database refused the data (not a connection or server fault): Postgres SQLSTATE classes 22 (data
+ * exception), 23 (integrity constraint) and 54 (program limit, e.g. a value too large); SQLite's
+ * CONSTRAINT, TOOBIG, MISMATCH and RANGE (better-sqlite3 `code`, node:sqlite `errcode`).
+ */
+function refused(error: unknown): boolean {
+  if (!isObject(error)) return false;
+  const code = error.code;
+  if (typeof code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(code)) return true;
+  if (typeof code === 'string' && /^SQLITE_(CONSTRAINT|TOOBIG|MISMATCH|RANGE)/.test(code)) return true;
+  const errcode = error.errcode;
+  return typeof errcode === 'number' && [18, 19, 20, 25].includes(errcode & 0xff);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** NUL, U+E000 (the escape itself) and surrogates not in a pair. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is one of the characters this finds.
+const ODD = /\u0000|\ue000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** JSON text that may hold one of them (JSON.stringify writes NUL and lone surrogates as `\u` escapes). */
+const MAY_NEED_ESCAPE = /\\u0000|\\ud[89a-f]|\ue000/i;
+const ESCAPE = '\ue000';
+
+/**
+ * A string Postgres JSONB can hold, reversibly: U+E000 (a private-use character) becomes U+E000 U+E000,
+ * NUL becomes U+E000 `0`, and a surrogate not in a pair becomes U+E000 `u` and its four hex digits
+ * (`\ud800` -> U+E000 `ud800`). Any other string is unchanged. {@link unescapeText} reverses it.
+ */
+export function escapeText(text: string): string {
+  return text.replace(ODD, (char) =>
+    char === ESCAPE
+      ? ESCAPE + ESCAPE
+      : char === '\u0000'
+        ? `${ESCAPE}0`
+        : `${ESCAPE}u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** The string {@link escapeText} was given. */
+export function unescapeText(text: string): string {
+  if (!text.includes(ESCAPE)) return text;
+  return text.replace(/\ue000(\ue000|0|u[0-9a-f]{4})/g, (_, code: string) =>
+    code === ESCAPE
+      ? ESCAPE
+      : code === '0'
+        ? '\u0000'
+        : String.fromCharCode(Number.parseInt(code.slice(1), 16)),
+  );
+}
+
+function escapeValue(value: unknown): unknown {
+  if (typeof value === 'string') return escapeText(value);
+  if (Array.isArray(value)) return value.map(escapeValue);
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) out[escapeText(key)] = escapeValue(inner);
+  return out;
+}
+
+function unescapeValue(value: unknown): unknown {
+  if (typeof value === 'string') return unescapeText(value);
+  if (Array.isArray(value)) return value.map(unescapeValue);
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) out[unescapeText(key)] = unescapeValue(inner);
+  return out;
+}
+
+/** Text for a typed TEXT column: NUL and surrogates not in a pair become U+FFFD (the record keeps them). */
+export function sanitizeText(text: string): string {
+  return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is one of the characters this replaces.
+    /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    '\ufffd',
+  );
+}
+
 /** A field's value for its typed column; a value of another type than documented is left to the JSON. */
 function columnValue(type: string, value: unknown): unknown {
   if (value === undefined || value === null) return null;
@@ -325,7 +620,7 @@ function columnValue(type: string, value: unknown): unknown {
     case 'date':
       return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null;
     default:
-      return typeof value === 'string' ? value : null;
+      return typeof value === 'string' ? sanitizeText(value) : null;
   }
 }
 

@@ -11,7 +11,8 @@ export type CopySource = 'list' | { readonly eventId: string; readonly createdAt
  *   millisecond): then a list read wins over an event's snapshot (`|2` over `|1|`: the read shows the state
  *   after every change of that instant), a later list read over an earlier one, and of two events the later
  *   one (`created_at`, then id), never the one that happened to arrive last;
- * - a deletion: `<deleted at>|3|`, above any copy of that moment or before;
+ * - a deletion (a `*.deleted` event): `<deleted at>|3|`, above any copy of that moment or before; a row a
+ *   full walk found vanished keeps its copy's rank, so a later read that sees it again brings it back;
  * - a record without `updated_at` from an event: `0|<fields set>|<hash>`, so a copy with more fields set (a
  *   checkout that has come back) replaces an earlier one, and the same copy twice changes nothing;
  * - a customer reduced to `{object, id}` (a key without customers:read): the empty rank, below everything.
@@ -28,10 +29,16 @@ export function copyRank(record: Record<string, unknown>, json: string, source: 
   return `0|${String(set).padStart(4, '0')}|${hash(json)}`;
 }
 
-/** The rank of a deletion at `at`. */
+/**
+ * The rank of a deletion at `at` (a `*.deleted` event). A row a full walk found vanished keeps the rank of
+ * its last copy instead: only a deletion rank means "deleted by the API's word, until a newer copy comes".
+ */
 export function deletionRank(at: string): string {
   return `${isoOrNull(at) ?? at}|3|`;
 }
+
+/** A SQL `LIKE` pattern that matches deletion ranks and no copy's rank. */
+export const DELETION_RANK_LIKE = '%|3|';
 
 /** `{object, id}` and nothing else: what a key without customers:read sees of a customer. */
 export function isReduced(record: Record<string, unknown>): boolean {

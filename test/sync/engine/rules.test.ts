@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNC_MIGRATIONS } from '../../../src/generated/sync-schema.js';
 import { applyEvent, type SyncEvent } from '../../../src/sync/engine/apply-event.js';
 import type { SyncDatabase } from '../../../src/sync/engine/database.js';
+import { ShopSync } from '../../../src/sync/engine/shop-sync.js';
 import { migrate, SyncStore, tableNamed } from '../../../src/sync/engine/store.js';
-import { DIALECTS, freshDatabase } from './support.js';
+import { compareWithApi, DIALECTS, freshDatabase, servedSandbox, totals } from './support.js';
 
 let sequence = 0;
 function event(type: string, object: Record<string, unknown>, createdAt = '2026-10-01T10:00:00Z'): SyncEvent {
@@ -161,6 +162,68 @@ describe.each(DIALECTS)('sync rules on $name', ({ name, available }) => {
   );
 
   it.skipIf(!available)(
+    "keeps a product's embedded stock at the newest level, whichever of the product and the level comes last",
+    async () => {
+      const level = (location: number, qty: number, at: string) => ({
+        object: 'inventory_level',
+        product_id: 21,
+        location_id: location,
+        qty_on_hand: qty,
+        qty_reserved: 0,
+        qty_available: qty,
+        reorder_point: 2,
+        bin_location: 'B2',
+        updated_at: at,
+      });
+      const product = {
+        object: 'product',
+        id: 21,
+        name: 'Earmuffs',
+        sku: 'EAR-21',
+        inventory: [level(1, 10, '2026-10-01T09:00:00.000Z'), level(2, 4, '2026-10-01T09:00:00.000Z')],
+      };
+      const change = (location: number, qty: number, at: string) =>
+        event('inventory.changed', {
+          ...level(location, qty, at),
+          sku: 'EAR-21',
+          name: 'Earmuffs',
+          qty_delta: -1,
+          reason: 'sale',
+        });
+      const embedded = async () =>
+        (recordOf(await row('product', '"id" = ?', [21])) as typeof product).inventory.map((entry) => [
+          entry.location_id,
+          entry.qty_available,
+        ]);
+      await apply(event('product.updated', product));
+      await apply(change(2, 3, '2026-10-01T10:00:00.000Z'));
+      expect(await embedded()).toEqual([
+        [1, 10],
+        [2, 3],
+      ]);
+      // A stock change at a location the product's copy did not list adds it; an older one changes nothing.
+      await apply(change(3, 7, '2026-10-01T10:00:00.000Z'), change(1, 99, '2026-10-01T08:00:00.000Z'));
+      expect(await embedded()).toEqual([
+        [1, 10],
+        [2, 3],
+        [3, 7],
+      ]);
+      // A product copy with older stock (a late event, a list read before the change) takes the newer levels.
+      await apply(event('product.updated', { ...product, name: 'Earmuffs, pair' }));
+      expect(recordOf(await row('product', '"id" = ?', [21])).name).toBe('Earmuffs, pair');
+      expect(await embedded()).toEqual([
+        [1, 10],
+        [2, 3],
+        [3, 7],
+      ]);
+      // The level's own row is the event's level without the fields the event adds.
+      expect(recordOf(await row('product', '"id" = ?', [21])).inventory[1]).toEqual(
+        level(2, 3, '2026-10-01T10:00:00.000Z'),
+      );
+    },
+  );
+
+  it.skipIf(!available)(
     'never lets a customer reduced to {object, id} overwrite a fuller copy, in either order',
     async () => {
       const full = {
@@ -284,33 +347,74 @@ describe.each(DIALECTS)('sync schema migrations on $name', ({ name, available })
       try {
         const first = SYNC_MIGRATIONS.filter((migration) => migration.version === 1);
         expect(await migrate(db, first)).toEqual({ from: 0, to: 1 });
-        const store = new SyncStore(db, 's1');
-        await db.transaction((tx) =>
-          store.upsert(
-            tx,
-            tableNamed('range_reservation'),
-            [reservation(1, '2026-10-01T10:00:00Z')],
-            'list',
+        // A row as the first version's engine wrote it.
+        await db.run(
+          'INSERT INTO "range_reservation" ("shop", "id", "status", "record", "sync_version", "synced_at") VALUES (?, ?, ?, ?, ?, ?)',
+          [
+            's1',
+            1,
+            'booked',
+            JSON.stringify(reservation(1, '2026-10-01T10:00:00Z')),
+            '2026-10-01T10:00:00.000Z|2',
             new Date().toISOString(),
-          ),
+          ],
         );
         // A later version as the generator writes one when the spec gains a field (ADD COLUMN only).
+        const latest = SYNC_MIGRATIONS.at(-1)!.version;
         const second = {
-          version: 2,
+          version: latest + 1,
           sqlite: ['ALTER TABLE "range_reservation" ADD COLUMN "lane_label" TEXT'],
           postgres: ['ALTER TABLE "range_reservation" ADD COLUMN "lane_label" TEXT'],
         };
-        expect(await migrate(db, [...SYNC_MIGRATIONS, second])).toEqual({ from: 1, to: 2 });
-        expect(await migrate(db, [...SYNC_MIGRATIONS, second])).toEqual({ from: 2, to: 2 });
+        expect(await migrate(db, [...SYNC_MIGRATIONS, second])).toEqual({ from: 1, to: latest + 1 });
+        expect(await migrate(db, [...SYNC_MIGRATIONS, second])).toEqual({
+          from: latest + 1,
+          to: latest + 1,
+        });
         const rows = await db.all<Record<string, unknown>>(
           'SELECT "status", "lane_label" FROM "range_reservation" WHERE "shop" = ?',
           ['s1'],
         );
         expect(rows).toEqual([{ status: 'booked', lane_label: null }]);
-        await expect(migrate(db, first)).rejects.toThrow(/version 2, newer than this SDK's 1/);
+        await expect(migrate(db, first)).rejects.toThrow(
+          new RegExp(`version ${latest + 1}, newer than this SDK's 1`),
+        );
       } finally {
         await cleanup();
       }
     },
+  );
+});
+
+describe.each(DIALECTS)('stock changes on $name', ({ name, available }) => {
+  it.skipIf(!available)(
+    "a product read with its inventory follows inventory.changed: its copy equals the API's after the feed",
+    async () => {
+      const shop = await servedSandbox({ now: '2026-10-01T12:00:00Z' });
+      const { db, cleanup } = await freshDatabase(name);
+      try {
+        shop.sandbox.webhooks.addEndpoint({ url: 'http://127.0.0.1:9/never-flushed', types: ['*'] });
+        const sync = new ShopSync({ client: shop.client, db, shop: 'stock' });
+        await sync.runOnce();
+        shop.sandbox.clock.advance('1m');
+        await shop.client.inventory.adjust({
+          sku: 'AMMO-FED-9MM-50',
+          location_id: 1,
+          qty_delta: -3,
+          reason: 'count',
+        });
+        const feed = await sync.catchUp();
+        expect(feed.written).toBeGreaterThan(0);
+        const stock = (await compareWithApi(shop.client, db, 'stock')).filter((row) =>
+          ['product', 'inventory_level'].includes(row.table),
+        );
+        expect(stock.map((row) => row.table)).toEqual(['product', 'inventory_level']);
+        expect(totals(stock)).toMatchObject({ lost: 0, stale: 0, extra: 0 });
+      } finally {
+        await cleanup();
+        await shop.close();
+      }
+    },
+    60_000,
   );
 });

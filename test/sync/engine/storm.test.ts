@@ -95,8 +95,11 @@ describe('a webhook storm with duplicates, reordering, a receiver outage and lat
         onGap: (gap) => gaps.push(gap.reason),
       });
       const repair = await repairing.repair();
+      // Check-ins moved lanes' floor status, which no event carries: the repair has rows to fix, counts
+      // them, and reports the gap once.
+      expect(repair.repaired).toBeGreaterThan(0);
       expect(repair.repaired).toBe(totals(differences).stale + totals(differences).lost);
-      expect(repair.repaired > 0 ? gaps : ['missed_changes']).toEqual(['missed_changes']);
+      expect(gaps).toEqual(['missed_changes']);
       expect(totals(await compareWithApi(shop.client, db, 'storm'))).toMatchObject({
         lost: 0,
         stale: 0,
