@@ -313,7 +313,7 @@ describe('withOptions', () => {
     const child = parent.withOptions({ headers: { 'x-tenant': 'north' } });
     const own = parent.withOptions({ throttle: { requestsPerMinute: 60_000 } });
     // On a fake clock: the shared slot is 100 ms after the parent's start, however slow the machine.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
     try {
       await parent.request(retrieveReservation, { path: { id: 1 } });
       let done = false;

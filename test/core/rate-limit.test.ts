@@ -233,7 +233,7 @@ describe('the throttle', () => {
   it('paces a client: four concurrent calls at 1200 per minute start 50 ms apart', async () => {
     server.use(http.get(URL_PATTERN, () => HttpResponse.json(ok(reservation(1)))));
     // On a fake clock: each start at its slot to the ms, however loaded the machine.
-    vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
     const starts: number[] = [];
     const fetchAndNote: FetchLike = (input, init) => {
       starts.push(Date.now());
@@ -250,7 +250,7 @@ describe('the throttle', () => {
 describe("the 'auto' throttle through the client", () => {
   it('holds the next request until X-RateLimit-Reset when a response says none are left', async () => {
     const now = 1_790_000_000_000;
-    vi.useFakeTimers({ now, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.useFakeTimers({ now, toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
     const arrivals: number[] = [];
     server.use(
       http.get(URL_PATTERN, () => {

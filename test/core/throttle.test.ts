@@ -346,14 +346,21 @@ describe('MemoryRateLimitStore', () => {
     vi.useFakeTimers({ now: NOW });
     const store = new MemoryRateLimitStore();
     const first = await store.reserve('shop', 1_000, 60_000);
+    const start = first.slot!;
     const second = await store.reserve('shop', 1_000, 60_000);
-    expect(second).toEqual({ waitMs: 1_000, slot: NOW + 1_000 });
-    vi.setSystemTime(NOW + 1_500);
-    expect(await store.reserve('shop', 1_000, 60_000, second.slot)).toEqual({ waitMs: 0, slot: NOW + 1_000 });
+    expect(second).toEqual({ waitMs: 1_000, slot: start + 1_000 });
+    vi.advanceTimersByTime(1_500);
+    expect(await store.reserve('shop', 1_000, 60_000, second.slot)).toEqual({
+      waitMs: 0,
+      slot: start + 1_000,
+    });
     // Back 2.5 s after its slot: sent now it would bunch with the starts after it, so it queues again.
-    vi.setSystemTime(NOW + 3_500);
-    expect(await store.reserve('shop', 1_000, 60_000, first.slot)).toEqual({ waitMs: 0, slot: NOW + 3_500 });
-    expect(await store.reserve('shop', 1_000, 60_000)).toEqual({ waitMs: 1_000, slot: NOW + 4_500 });
+    vi.advanceTimersByTime(2_000);
+    expect(await store.reserve('shop', 1_000, 60_000, first.slot)).toEqual({
+      waitMs: 0,
+      slot: start + 3_500,
+    });
+    expect(await store.reserve('shop', 1_000, 60_000)).toEqual({ waitMs: 1_000, slot: start + 4_500 });
   });
 });
 
@@ -374,7 +381,7 @@ describe("fuzzed rate-limit headers over HTTP (issue 20): 'auto' never waits pas
           cap: fc.integer({ min: 0, max: 120 }),
         }),
         async ({ limit, remaining, resetIn, cap }) => {
-          vi.useFakeTimers({ now: NOW, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+          vi.useFakeTimers({ now: NOW, toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
           try {
             const reset = Number.isNaN(resetIn) ? NOW + 30_000 : Math.floor(NOW / 1000) + resetIn;
             const arrivals: number[] = [];
@@ -469,7 +476,7 @@ describe("hostile rate-limit headers over HTTP (issue 32): 'auto' settles every 
     const tally = { runs: 0, refusedAtOnce: 0, waited: 0, atOnceOk: 0 };
     await fc.assert(
       fc.asyncProperty(fc.tuple(hostile, hostile, hostile), async ([limit, remaining, reset]) => {
-        vi.useFakeTimers({ now: NOW, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+        vi.useFakeTimers({ now: NOW, toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
         try {
           const headers: Record<string, string> = {};
           if (limit !== undefined) headers['X-RateLimit-Limit'] = limit;
@@ -529,5 +536,31 @@ describe("hostile rate-limit headers over HTTP (issue 32): 'auto' settles every 
     expect(tally.runs).toBe(150);
     expect(tally.refusedAtOnce).toBeGreaterThan(5);
     expect(tally.atOnceOk).toBeGreaterThan(5);
+  });
+});
+
+describe('a wall clock stepped back (NTP, a resumed VM) does not stall the throttle', () => {
+  it('keeps pacing at its interval when Date jumps an hour back between two calls', async () => {
+    // Only Date is faked: the step moves the wall clock, not the timers or the monotonic clock.
+    vi.useFakeTimers({ now: NOW, toFake: ['Date'] });
+    const { arrivals, fetch } = recordingFetch(() => okResponse());
+    const shop = testClient({ fetch, throttle: { requestsPerMinute: 1_200 }, maxRetryAfterSeconds: 30 });
+    await shop.request(retrieveReservation, { path: { id: 1 } });
+    vi.setSystemTime(NOW - 3_600_000);
+    const started = performance.now();
+    await shop.request(retrieveReservation, { path: { id: 1 } });
+    expect(arrivals).toHaveLength(2);
+    // The second call waited at most about its 50 ms slot, not the hour of the step (nor failed over the cap).
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('keeps a shared MemoryRateLimitStore schedule on the monotonic clock', async () => {
+    vi.useFakeTimers({ now: NOW, toFake: ['Date'] });
+    const store = new MemoryRateLimitStore();
+    await store.reserve('shop', 1_000, 60_000);
+    vi.setSystemTime(NOW - 3_600_000);
+    const next = await store.reserve('shop', 1_000, 60_000);
+    expect(next.slot).not.toBeNull();
+    expect(next.waitMs).toBeLessThanOrEqual(1_000);
   });
 });

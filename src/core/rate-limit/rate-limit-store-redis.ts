@@ -1,3 +1,4 @@
+import { monotonicNow } from '../../internal/monotonic.js';
 import {
   isRedisClient,
   type RedisClientLike,
@@ -138,13 +139,13 @@ export class RedisRateLimitStore implements RateLimitStore {
    * run later it does nothing (node-redis and ioredis cannot take back a queued command).
    */
   async #run(script: string, key: string, args: number[]): Promise<unknown> {
-    const sentAt = Date.now();
+    const sentAt = monotonicNow();
     // With a margin of the offset's error (half the round trip that measured it, at most the timeout), so a
     // command on time is not taken for a late one; were it ever, the throttle would pace locally a moment.
     const margin = Math.min(this.#offsetRtt / 2, this.#timeoutMs);
     const latest = this.#offset === null ? -1 : Math.ceil(sentAt + this.#offset + this.#timeoutMs + margin);
     const reply = await this.#send(script, key, [...args, latest]);
-    const receivedAt = Date.now();
+    const receivedAt = monotonicNow();
     const now = Array.isArray(reply) ? Number(reply[2]) : Number.NaN;
     const rtt = receivedAt - sentAt;
     // The tightest round trip bounds the offset's error best; an old one is let go after a minute of

@@ -1,3 +1,5 @@
+import { monotonicNow } from '../../internal/monotonic.js';
+
 // Where a throttle keeps a shop's pace. The API counts requests per shop across every key and process
 // (reference section 8), so processes that share one shop's limit must share one schedule: a store holds
 // it, in memory for one process or in Redis (rate-limit-store-redis.ts) for many.
@@ -100,14 +102,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
     maxWaitMs: number,
     heldSlot?: number | null,
   ): RateLimitReservation {
-    const now = Date.now();
+    const now = monotonicNow();
     const schedule = this.#schedule(key, now);
     return reserveIn(schedule, now, intervalMs, maxWaitMs, heldSlot);
   }
 
   /** @internal {@link pause} without the promise. */
   pauseNow(key: string, ms: number): void {
-    const now = Date.now();
+    const now = monotonicNow();
     const schedule = this.#schedule(key, now);
     schedule.pausedUntil = Math.max(schedule.pausedUntil, now + ms);
   }

@@ -1,3 +1,4 @@
+import { monotonicNow } from '../../internal/monotonic.js';
 import { sleep } from '../../internal/sleep.js';
 import { RateLimitError } from '../errors/api-errors.js';
 import type { SdkLogger } from '../observe/logger.js';
@@ -57,7 +58,7 @@ export class Throttle {
    */
   async acquire(signal?: AbortSignal | null, maxWaitMs = Number.POSITIVE_INFINITY): Promise<void> {
     if (this.#refuseUntil !== 0) {
-      const left = this.#refuseUntil - Date.now();
+      const left = this.#refuseUntil - monotonicNow();
       if (left > 0) throw unknownReset(this.#key, left);
       this.#refuseUntil = 0;
     }
@@ -67,12 +68,12 @@ export class Throttle {
       const taken: Taken = await this.#reserve(maxWaitMs, held);
       if (taken.slot === null) throw refusal(this.#key, taken.waitMs, maxWaitMs);
       if (held !== null && taken.shared === held.shared && taken.slot === held.slot) {
-        const rest = startsAt - Date.now();
+        const rest = startsAt - monotonicNow();
         if (rest > 0) await sleep(rest, signal);
         return;
       }
       if (taken.waitMs <= 0) return;
-      startsAt = Date.now() + taken.waitMs;
+      startsAt = monotonicNow() + taken.waitMs;
       // Confirmed a little ahead of the slot, so the store's round trip does not make the start late.
       await sleep(Math.max(0, taken.waitMs - CONFIRM_LEAD_MS), signal);
       held = taken;
@@ -92,7 +93,7 @@ export class Throttle {
       if (!usable) {
         // Nothing left and no telling until when: the next calls fail at once, for one window, as they do
         // for a reset past maxRetryAfterSeconds, rather than waiting a window on a guess (issue 32).
-        this.#refuseUntil = Date.now() + WINDOW_MS;
+        this.#refuseUntil = monotonicNow() + WINDOW_MS;
         return;
       }
       this.#refuseUntil = 0;
@@ -162,7 +163,7 @@ export class Throttle {
   }
 
   #sharedUsable(): boolean {
-    return !this.#sharedDown || Date.now() >= this.#sharedRetryAt;
+    return !this.#sharedDown || monotonicNow() >= this.#sharedRetryAt;
   }
 
   #sharedAnswered(): void {
@@ -172,7 +173,7 @@ export class Throttle {
   }
 
   #sharedFailed(error: unknown): void {
-    this.#sharedRetryAt = Date.now() + SHARED_RETRY_MS;
+    this.#sharedRetryAt = monotonicNow() + SHARED_RETRY_MS;
     if (this.#sharedDown) return;
     this.#sharedDown = true;
     const reason = error instanceof Error ? error.message : String(error);
