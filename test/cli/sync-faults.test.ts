@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSyncDatabase } from '../../src/sync/engine/database.js';
+import { signPayload } from '../../src/webhooks/sign.js';
 import { postgresDatabase, postgresUrl } from '../sync/engine/support.js';
 import { CliRunner, cliSuite, startSandbox } from './helpers.js';
 
@@ -81,6 +82,69 @@ describe('sync --once stopped by a signal', () => {
     },
     120_000,
   );
+});
+
+describe('sync without --once stopped in its first pass', () => {
+  let shop: Awaited<ReturnType<typeof startSandbox>>;
+  beforeAll(async () => {
+    shop = await startSandbox(shops, ['--records', 'reservations=20000']);
+  }, 90_000);
+
+  it('SIGTERM in the backfill is its normal end: exit 0, the run row `interrupted`', async () => {
+    const db = join(suite.scratch(), 'live-term.db');
+    const env = { SHOP_API_KEY: shop.key, SHOP_API_BASE_URL: shop.url };
+    const sync = suite.cli.start(['sync', '--db', db, '--shop', 'stop', '--json'], env);
+    await sync.until(() => sync.records().some((record) => record.event === 'stream'), 60_000);
+    expect(await sync.stop('SIGTERM')).toBe(0);
+    expect(sync.records().some((record) => record.event === 'done')).toBe(false);
+    const database = await openSyncDatabase(db);
+    try {
+      const runs = await database.all('SELECT "kind", "status", "error" FROM "sync_runs" WHERE "shop" = ?', [
+        'stop',
+      ]);
+      expect(runs).toEqual([{ kind: 'once', status: 'interrupted', error: 'interrupted by SIGTERM' }]);
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+
+  it('with --listen, the port is bound before the backfill and takes deliveries from then on', async () => {
+    const db = join(suite.scratch(), 'listen-first.db');
+    const secret = 'whsec_bound_before_backfill';
+    const env = { SHOP_API_KEY: shop.key, SHOP_API_BASE_URL: shop.url, SHOP_WEBHOOK_SECRET: secret };
+    const sync = suite.cli.start(['sync', '--db', db, '--shop', 'bound', '--listen', '0', '--json'], env);
+    const url = await sync.until(
+      () => sync.records().find((record) => record.event === 'bound')?.url as string | undefined,
+      60_000,
+    );
+    // Taken before the backfill is done: the inbox keeps it, the worker applies it after.
+    expect(sync.records().map((record) => record.event)).not.toContain('listening');
+    const body = JSON.stringify({
+      id: 'evt_bound_1',
+      object: 'event',
+      type: 'ping',
+      api_version: '2026-09-24',
+      created_at: new Date().toISOString(),
+      livemode: false,
+      data: { object: { object: 'ping' } },
+    });
+    const answer = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'Service-Event': 'ping',
+        'Service-Event-Id': 'evt_bound_1',
+        'Service-Signature': await signPayload({ body, secret }),
+      },
+      body,
+    });
+    expect(answer.status).toBe(200);
+    await sync.until(() => sync.records().some((record) => record.event === 'listening'), 90_000);
+    const order = sync.records().map((record) => record.event);
+    expect(order.indexOf('bound')).toBeLessThan(order.indexOf('stream'));
+    expect(order.indexOf('done')).toBeLessThan(order.indexOf('listening'));
+    expect(await sync.stop('SIGTERM')).toBe(0);
+  }, 150_000);
 });
 
 describe('sync --listen on a port in use', () => {
