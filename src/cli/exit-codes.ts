@@ -12,6 +12,12 @@ export const EXIT = {
   unreachable: 3,
   /** `trigger` for an event type the sandbox cannot make (the reason is printed). */
   unsupported: 4,
+  /**
+   * A command that ends by itself (`sync --once`, `sync --dry-run`) stopped by Ctrl-C (130) or SIGTERM (143)
+   * before it was done, after recording where it stopped: 128 + the signal's number, as a shell shows a
+   * process the signal ended.
+   */
+  signal: { SIGINT: 130, SIGTERM: 143 },
 } as const;
 
 /** An error the CLI prints as one line and exits with `code`, without a stack. */

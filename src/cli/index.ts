@@ -50,11 +50,24 @@ if (wantsHelp) {
   // citty prints the usage of the command named, with its example, and exits 0.
   await runMain(main, { rawArgs: argv, showUsage: usageWithExamples });
 } else {
+  // A command still under way when nothing is left to wait on (no timer, socket or child holds the event
+  // loop) would end with Node's exit code 13 ("unsettled top-level await"), silently. It is a bug of the
+  // command: said so, and ended with the failure code of the table (docs/cli.md) instead.
+  let settled = false;
+  process.once('beforeExit', () => {
+    if (settled) return;
+    new Output(outputMode(argv.includes('--json'), process.stderr)).error(
+      `internal error: ${argv[0]} stopped with its work unfinished (nothing left to wait on); please report it`,
+    );
+    process.exit(EXIT.failed);
+  });
   try {
     // citty ignores a flag it does not know: check the line first (an unknown flag is a usage error).
     checkArgs(COMMANDS, argv);
     await runCommand(main, { rawArgs: argv });
+    settled = true;
   } catch (error) {
+    settled = true;
     // citty's own errors are usage errors too: a missing argument. Honour --json and NO_COLOR here as well.
     const output = new Output(outputMode(argv.includes('--json'), process.stderr));
     const message = withoutEscapes((error as Error).message);

@@ -96,7 +96,7 @@ export class CliProcess {
       if (value) return value;
       if (Date.now() > deadline || this.child.exitCode !== null) {
         throw new Error(
-          `gave up waiting; stdout:\n${this.stdout.join('\n')}\nstderr:\n${this.stderr.join('\n')}`,
+          `gave up waiting (exit code ${this.child.exitCode}, signal ${this.child.signalCode}); stdout:\n${this.stdout.join('\n')}\nstderr:\n${this.stderr.join('\n')}`,
         );
       }
       await new Promise<void>((wake) => {

@@ -1,6 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { dirname, resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { ShopClient } from '../../client.js';
+import { HookError } from '../../core/errors/transport-errors.js';
+import type { ShopHooks } from '../../core/observe/hooks.js';
 import { readEnv } from '../../internal/env.js';
 import { ShopSync, type SyncGap, type SyncProgress } from '../../sync/engine/shop-sync.js';
 import { Inbox } from '../../sync/inbox/inbox.js';
@@ -60,39 +64,187 @@ export const syncCommand = defineCommand({
           '--listen needs the signing secret of the shop webhook endpoint: SHOP_WEBHOOK_SECRET=whsec_... or --secret whsec_...',
         );
       }
-      const target = await shopTarget(output);
+      const db = checkDbTarget(flags.db);
+      const stopping = new Stopping();
+      // The port before anything else: a busy one fails now, not after a backfill of the whole shop.
+      const receiver = port !== undefined ? await bindReceiver(flags.host, port) : null;
       try {
-        const client = new ShopClient({ apiKey: target.apiKey, baseUrl: target.baseUrl });
-        const progress = new Progress(output);
-        const sync = new ShopSync({
-          client,
-          db: flags.db,
-          shop: flags.shop ?? new URL(target.baseUrl).host,
-          maxShare: share,
-          ...(list(flags.tables) ? { tables: list(flags.tables)! } : {}),
-          onGap: (gap) => printGap(output, gap),
-          onProgress: (step) => progress.step(step),
-        });
+        const target = await shopTarget(output);
         try {
-          if (flags['dry-run']) return await estimate(sync, output, share);
-          const migrated = await sync.migrate();
-          if (migrated.from !== migrated.to) {
-            output.note(
-              `schema of ${redactUrl(flags.db)} upgraded from version ${migrated.from} to ${migrated.to}`,
-            );
+          const client = new ShopClient({
+            apiKey: target.apiKey,
+            baseUrl: target.baseUrl,
+            hooks: stopping.hooks,
+          });
+          const progress = new Progress(output);
+          const sync = new ShopSync({
+            client,
+            // A dry run writes nothing: a SQLite file that is not there yet is not made.
+            db: flags['dry-run'] ? dryRunDb(db) : db,
+            shop: flags.shop ?? new URL(target.baseUrl).host,
+            maxShare: share,
+            ...(list(flags.tables) ? { tables: list(flags.tables)! } : {}),
+            onGap: (gap) => printGap(output, gap),
+            onProgress: (step) => progress.step(step),
+          });
+          const began = new Date().toISOString();
+          try {
+            if (flags['dry-run']) return await estimate(sync, output, share);
+            const migrated = await sync.migrate();
+            if (migrated.from !== migrated.to) {
+              output.note(
+                `schema of ${redactUrl(db)} upgraded from version ${migrated.from} to ${migrated.to}`,
+              );
+            }
+            if (receiver) await receiver.attach(db, secret as string, output);
+            const result = await sync.runOnce();
+            progress.summary('once', result.rows, result.written);
+            if (flags.once) return result.skipped.length > 0 ? EXIT.failed : EXIT.ok;
+            return await live(sync, output, { receiver, stopping, intervalMs, repairMs });
+          } catch (error) {
+            if (!stopping.caused(error)) throw error;
+            // Ctrl-C or SIGTERM in a pass: the pass stopped at its next call; its run row says so.
+            output.stopSpinner();
+            output.note(`${stopping.reason()}: every page written is committed with its checkpoint`);
+            return flags.once || flags['dry-run'] ? EXIT.signal[stopping.signal!] : EXIT.ok;
+          } finally {
+            if (stopping.signal && !flags['dry-run']) {
+              await markInterrupted(sync, stopping.reason(), began).catch((error: Error) =>
+                output.error(`could not mark the run interrupted (it stays failed): ${error.message}`),
+              );
+            }
+            await sync.close();
           }
-          const result = await sync.runOnce();
-          progress.summary('once', result.rows, result.written);
-          if (flags.once) return result.skipped.length > 0 ? EXIT.failed : EXIT.ok;
-          return await live(sync, output, { flags: { ...flags, secret }, port, intervalMs, repairMs });
         } finally {
-          await sync.close();
+          await target.close();
         }
       } finally {
-        await target.close();
+        await receiver?.close();
+        stopping.dispose();
       }
     }),
 });
+
+/**
+ * The --db target: a postgres:// URL, or a SQLite file in a folder that exists and can be written. Another
+ * scheme is a usage error, and a path that cannot work says why before any driver is loaded.
+ */
+function checkDbTarget(db: string): string {
+  if (/^postgres(ql)?:\/\//i.test(db)) return db;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(db);
+  if (scheme) {
+    throw usageError(`--db takes a SQLite file path or a postgres:// URL; ${scheme[1]}:// is not supported`);
+  }
+  if (db === ':memory:') return db;
+  const file = resolve(db);
+  const folder = dirname(file);
+  const problem = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  try {
+    if (!statSync(folder).isDirectory()) throw usageError(`--db ${db}: ${folder} is not a folder`);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    const code = problem(error);
+    throw usageError(
+      code === 'ENOENT'
+        ? `--db ${db}: the folder ${folder} does not exist (create it first)`
+        : `--db ${db}: cannot use the folder ${folder} (${code})`,
+    );
+  }
+  if (existsSync(file)) {
+    if (statSync(file).isDirectory()) throw usageError(`--db ${db} is a folder, not a SQLite file`);
+    try {
+      accessSync(file, constants.R_OK | constants.W_OK);
+    } catch (error) {
+      throw usageError(`--db ${db}: the file cannot be read and written (${problem(error)})`);
+    }
+  }
+  try {
+    // SQLite writes its -wal and -shm files beside the database.
+    accessSync(folder, constants.W_OK);
+  } catch (error) {
+    throw usageError(`--db ${db}: cannot write in the folder ${folder} (${problem(error)})`);
+  }
+  return db;
+}
+
+/** A dry run's database: the target when it is there to read checkpoints from, else nothing on disk. */
+function dryRunDb(db: string): string {
+  if (/^postgres(ql)?:\/\//i.test(db) || db === ':memory:') return db;
+  return existsSync(db) ? db : ':memory:';
+}
+
+/**
+ * The first SIGINT or SIGTERM: it ends the live loop's wait, and fails the next API call of a pass under way
+ * (a request hook), so the pass stops between pages and the engine records its run. A second signal ends
+ * the process at once (the handlers are gone by then).
+ */
+class Stopping {
+  signal: 'SIGINT' | 'SIGTERM' | null = null;
+  readonly #wakers = new Set<() => void>();
+  readonly #onInt = () => this.#stop('SIGINT');
+  readonly #onTerm = () => this.#stop('SIGTERM');
+  readonly hooks: ShopHooks = {
+    beforeRequest: [() => this.#check()],
+    beforeRetry: [() => this.#check()],
+  };
+
+  constructor() {
+    process.once('SIGINT', this.#onInt);
+    process.once('SIGTERM', this.#onTerm);
+  }
+
+  /** The text the interrupted pass fails with, and its run row's error. */
+  reason(): string {
+    return `interrupted by ${this.signal}`;
+  }
+
+  /** Whether `error` is the interruption (rather than a failure of its own). */
+  caused(error: unknown): boolean {
+    return this.signal !== null && error instanceof HookError && error.message === this.reason();
+  }
+
+  /** Resolves after `ms`, or at once on the signal. The timer holds the process up: nothing else may. */
+  sleep(ms: number): Promise<void> {
+    if (this.signal) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.#wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.#wakers.add(wake);
+    });
+  }
+
+  dispose(): void {
+    process.off('SIGINT', this.#onInt);
+    process.off('SIGTERM', this.#onTerm);
+  }
+
+  #stop(signal: 'SIGINT' | 'SIGTERM'): void {
+    if (this.signal) return;
+    this.signal = signal;
+    this.dispose();
+    for (const wake of [...this.#wakers]) wake();
+  }
+
+  #check(): void {
+    if (this.signal) throw new HookError(this.reason());
+  }
+}
+
+/**
+ * A pass the signal stopped: the engine ended its `sync_runs` row `failed` with the interruption as its
+ * error; it becomes `interrupted`, so a stop asked for is not counted as a failure.
+ */
+async function markInterrupted(sync: ShopSync, reason: string, since: string): Promise<void> {
+  const database = await sync.database();
+  await database.run(
+    'UPDATE "sync_runs" SET "status" = ? WHERE "shop" = ? AND "status" = ? AND "error" = ? AND "started_at" >= ?',
+    ['interrupted', sync.shop, 'failed', reason, since],
+  );
+}
 
 /** SHOP_API_KEY and SHOP_API_BASE_URL, or a sandbox of our own on loopback when neither is set. */
 async function shopTarget(
@@ -116,6 +268,12 @@ async function shopTarget(
   return { apiKey: sandbox.createKey(), baseUrl: server.url, close: () => server.close() };
 }
 
+/**
+ * Above this many calls a minute a shop has no limit worth pacing for (a sandbox with `--rate-limit off`
+ * sends the largest safe integer): the estimate says so rather than print a rate no server keeps.
+ */
+const NO_PRACTICAL_LIMIT = 1_000_000;
+
 async function estimate(sync: ShopSync, output: Output, share: number): Promise<number> {
   const cost = await sync.estimate();
   for (const stream of cost.streams) {
@@ -124,18 +282,23 @@ async function estimate(sync: ShopSync, output: Output, share: number): Promise<
       `  ${stream.stream.padEnd(24)} ${stream.exact ? '' : 'at least '}${stream.pages} call${stream.pages === 1 ? '' : 's'}`,
     );
   }
-  const rate =
-    cost.requestsPerMinute === null
+  const unlimited = cost.requestsPerMinute !== null && cost.requestsPerMinute > NO_PRACTICAL_LIMIT;
+  const perMinute = unlimited ? null : cost.requestsPerMinute;
+  const minutes = unlimited ? null : cost.minutes;
+  const rate = unlimited
+    ? 'no rate limit in effect'
+    : perMinute === null
       ? 'no rate limit shown'
-      : `${Math.floor(cost.requestsPerMinute * share)} calls a minute (${Math.round(share * 100)}% of ${cost.requestsPerMinute})`;
+      : `${Math.floor(perMinute * share)} calls a minute (${Math.round(share * 100)}% of ${perMinute})`;
   output.record(
     {
       event: 'estimate-total',
       calls: cost.calls,
-      requestsPerMinute: cost.requestsPerMinute,
-      minutes: cost.minutes,
+      requestsPerMinute: perMinute,
+      minutes,
+      ...(unlimited ? { rateLimit: 'none' } : {}),
     },
-    `backfill: at least ${cost.calls} calls, ${cost.minutes === null ? 'time unknown' : `about ${cost.minutes.toFixed(1)} min`} at ${rate}. Nothing written.`,
+    `backfill: at least ${cost.calls} calls, ${minutes === null ? 'time unknown' : `about ${minutes.toFixed(1)} min`} at ${rate}. Nothing written.`,
   );
   output.note('Streams longer than a page show "at least": the API gives no totals, the walk finds them.');
   return EXIT.ok;
@@ -146,29 +309,20 @@ async function live(
   sync: ShopSync,
   output: Output,
   options: {
-    flags: { db: string; host: string; secret?: string };
-    port: number | undefined;
+    receiver: Receiver | null;
+    stopping: Stopping;
     intervalMs: number;
     repairMs: number;
   },
 ): Promise<number> {
-  let receiver: { server: Server; stop: () => Promise<void> } | null = null;
-  if (options.port !== undefined) receiver = await serveReceiver(sync, output, options.flags, options.port);
-  let stopped = false;
-  let wake: (() => void) | null = null;
-  const stop = () => {
-    stopped = true;
-    wake?.();
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const { stopping } = options;
+  options.receiver?.work(sync, output);
   let nextRepair = Date.now() + options.repairMs;
-  while (!stopped) {
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-      setTimeout(resolve, options.intervalMs).unref();
-    });
-    if (stopped) break;
+  while (!stopping.signal) {
+    // A timer that holds the event loop: the shop in another process, and a SQLite file, hold nothing, and
+    // a process with nothing left to wait on would end here with Node's exit code 13.
+    await stopping.sleep(options.intervalMs);
+    if (stopping.signal) break;
     try {
       await sync.catchUp();
       if (Date.now() >= nextRepair) {
@@ -180,52 +334,83 @@ async function live(
         nextRepair = Date.now() + options.repairMs;
       }
     } catch (error) {
+      if (stopping.caused(error)) break;
       output.error(`${(error as Error).name}: ${(error as Error).message}; trying again`);
     }
   }
-  await receiver?.stop();
-  output.note('stopped; every page and event written is committed with its checkpoint');
+  await options.receiver?.close();
+  output.note(`stopped (${stopping.signal}); every page and event written is committed with its checkpoint`);
   return EXIT.ok;
 }
 
-async function serveReceiver(
-  sync: ShopSync,
-  output: Output,
-  flags: { db: string; host: string; secret?: string },
-  port: number,
-): Promise<{ server: Server; stop: () => Promise<void> }> {
-  const store = await openInboxStore(flags.db);
-  const inbox = new Inbox(store);
-  await inbox.ready();
-  const handler = createWebhookHandler({ secret: flags.secret as string, inbox });
-  const handle = sync.inboxHandler();
-  const worker = inbox.work((event: ShopEvent, context) => handle(event, context), {
-    onError: (error) => output.error(`inbox: ${(error as Error).message}`),
+/**
+ * The webhook receiver of --listen: bound before anything else, answering 503 until the inbox is open; from
+ * then on each verified delivery is written to the inbox (during the backfill too), and its worker applies
+ * them once the backfill is done.
+ */
+interface Receiver {
+  attach(db: string, secret: string, output: Output): Promise<void>;
+  work(sync: ShopSync, output: Output): void;
+  close(): Promise<void>;
+}
+
+async function bindReceiver(host: string, port: number): Promise<Receiver> {
+  let handle: ((request: IncomingMessage, response: ServerResponse) => void) | null = null;
+  const server = createServer((request, response) => {
+    if (handle) return handle(request, response);
+    response.writeHead(503, { 'Retry-After': '5' }).end();
   });
-  const server = createServer((request, response) => void handler.node(request, response));
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error) =>
+    server.once('error', (error) => {
+      const code = (error as NodeJS.ErrnoException).code ?? error.message;
       reject(
         new CliError(
-          `cannot listen on ${flags.host}:${port} (${(error as NodeJS.ErrnoException).code ?? error.message})`,
+          code === 'EADDRINUSE'
+            ? `cannot listen on ${host}:${port}: the port is in use (EADDRINUSE); choose another --listen port. Nothing was synced.`
+            : `cannot listen on ${host}:${port} (${code}). Nothing was synced.`,
           EXIT.unreachable,
         ),
-      ),
-    );
-    server.listen(port, flags.host, resolve);
+      );
+    });
+    server.listen(port, host, resolve);
   });
   const address = server.address();
-  const bound = typeof address === 'object' && address ? address.port : port;
-  output.record(
-    { event: 'listening', url: `http://${flags.host}:${bound}/` },
-    `Receiving webhooks at http://${flags.host}:${bound}/ into the inbox of ${redactUrl(flags.db)}`,
-  );
+  const url = `http://${host}:${typeof address === 'object' && address ? address.port : port}/`;
+  let inbox: { store: InboxStore; inbox: Inbox; db: string } | null = null;
+  let worker: { stop: () => Promise<void> } | null = null;
+  let closed = false;
   return {
-    server,
-    stop: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await worker.stop();
-      await store.close();
+    async attach(db, secret, out) {
+      const store = await openInboxStore(db);
+      inbox = { store, inbox: new Inbox(store), db };
+      await inbox.inbox.ready();
+      const handler = createWebhookHandler({ secret, inbox: inbox.inbox });
+      handle = (request, response) => void handler.node(request, response);
+      out.record(
+        { event: 'bound', url },
+        `Bound ${url}: deliveries are kept in the inbox of ${redactUrl(db)} and applied after the backfill`,
+      );
+    },
+    work(sync, out) {
+      if (!inbox) return;
+      const handler = sync.inboxHandler();
+      worker = inbox.inbox.work((event: ShopEvent, context) => handler(event, context), {
+        onError: (error) => out.error(`inbox: ${(error as Error).message}`),
+      });
+      out.record(
+        { event: 'listening', url },
+        `Receiving webhooks at ${url} into the inbox of ${redactUrl(inbox.db)}`,
+      );
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await worker?.stop();
+      await inbox?.store.close();
     },
   };
 }

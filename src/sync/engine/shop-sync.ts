@@ -336,11 +336,12 @@ export class ShopSync {
 
   /** One probe page per stream: the calls a backfill needs (exact where a stream fits its first page). */
   async estimate(): Promise<SyncEstimate> {
-    await this.#ready();
+    // An estimate writes nothing: it reads the checkpoints a synced database has, and never migrates one.
+    const store = this.#store ?? new SyncStore(await this.#open(), this.shop);
     const streams: { stream: string; pages: number; exact: boolean }[] = [];
     let limit: number | null = null;
     for (const table of this.#tables) {
-      const checkpoint = await this.#store!.checkpoint(table.table);
+      const checkpoint = await store.checkpoint(table.table).catch(() => null);
       const params = this.#query(table, table.incremental ? (checkpoint?.since ?? null) : null, null);
       try {
         await this.#spaced();
