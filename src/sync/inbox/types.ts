@@ -125,8 +125,9 @@ export interface InboxHandlerContext {
   /** This run's number, 1 for the first. */
   readonly attempt: number;
   /**
-   * Aborted when the worker loses the lease (it could not renew it in time) or stops: stop work you can.
-   * With the SQL adapters nothing is lost either way: your writes go through `tx`, which then rolls back.
+   * Aborted at the handler's deadline (`handlerTimeoutMs`), when the worker loses the lease (it could not
+   * renew it in time), or when `stop()` cuts it off: stop work you can. With the SQL adapters nothing is lost
+   * either way: your writes go through `tx`, which then refuses statements and rolls back.
    */
   readonly signal: AbortSignal;
   /**
