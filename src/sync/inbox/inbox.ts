@@ -3,6 +3,15 @@
 // replay. Storage comes from an adapter (memory, SQLite, Postgres, Redis Streams).
 import { ShopError } from '../../core/errors/shop-error.js';
 import type { ShopEvent } from '../../webhooks/events.js';
+import { defaultSecrets, keyText, objectKeyOf, storedMessageOf } from './event-keys.js';
+import type {
+  InboxAddOutcome,
+  InboxKeyedEvent,
+  InboxOptions,
+  InboxRunResult,
+  InboxWorker,
+  InboxWorkerOptions,
+} from './options.js';
 import type {
   InboxEntry,
   InboxHandler,
@@ -11,62 +20,19 @@ import type {
   InboxSource,
   InboxStatus,
   InboxStore,
+  LeaseRequest,
 } from './types.js';
+import { closable, defaultOnError, monotonicWallClock, safely, whole, within } from './worker-support.js';
 
-/** Options of {@link Inbox}. */
-export interface InboxOptions {
-  /**
-   * Runs at most one event per object at a time, oldest first: give the key of the object an event is
-   * about (`(event) => event.data.object.id`), or `true` for `data.object.id`. A failing event then holds
-   * back the later ones of its object until it succeeds or goes to the dead letters. @default no ordering
-   */
-  orderingKey?: true | ((event: ShopEvent) => string | null | undefined);
-  /** Runs of one event before it goes to the dead letters (a run whose process died counts). @default 10 */
-  maxAttempts?: number;
-  /** Wait before the first retry, in ms; doubled per attempt, with jitter. @default 1000 */
-  retryBaseMs?: number;
-  /** Longest wait between retries, in ms. @default 3_600_000 (an hour) */
-  retryMaxMs?: number;
-  /** The clock in ms, for tests. @default Date.now */
-  now?: () => number;
-}
-
-/** Options of {@link Inbox.work}. */
-export interface InboxWorkerOptions {
-  /** Events processed at once by this worker. @default 4 */
-  concurrency?: number;
-  /**
-   * Lease length in seconds: a worker that dies holds its events this long at most. The running handler
-   * renews it every third of it (not needed with the SQL adapters, whose transaction locks the event).
-   * @default 30
-   */
-  leaseSeconds?: number;
-  /** Wait between polls while the inbox has nothing due, in ms. @default 500 */
-  pollMs?: number;
-  /** Told about every failed run and store failure (the worker goes on). @default console.error */
-  onError?: (error: unknown, entry: { eventId: string; attempt: number } | null) => void;
-  /** A name for this worker (the Redis adapter's consumer). @default a random one */
-  name?: string;
-}
-
-/** A running worker; see {@link Inbox.work}. */
-export interface InboxWorker {
-  /** Stops leasing; resolves once the events in hand are finished. */
-  stop(): Promise<void>;
-  /** Resolves once nothing is due in the inbox and nothing is in hand (for tests and scripts). */
-  idle(): Promise<void>;
-}
-
-/** What {@link Inbox.add} did: `added`, or `duplicate` when the id was already there (in any state). */
-export type InboxAddOutcome = 'added' | 'duplicate';
-
-/** What one {@link Inbox.runOnce} did. */
-export interface InboxRunResult {
-  readonly done: number;
-  readonly failed: number;
-  /** Leases lost before the done mark (another worker took the event after this one's lease ran out). */
-  readonly lost: number;
-}
+export type {
+  InboxAddOutcome,
+  InboxKeyedEvent,
+  InboxOptions,
+  InboxRetention,
+  InboxRunResult,
+  InboxWorker,
+  InboxWorkerOptions,
+} from './options.js';
 
 /**
  * An event inbox over a storage adapter.
@@ -82,10 +48,13 @@ export interface InboxRunResult {
  */
 export class Inbox {
   readonly store: InboxStore;
-  readonly #orderingKey: ((event: ShopEvent) => string | null | undefined) | undefined;
+  readonly #orderingKey: ((event: ShopEvent) => string | null) | undefined;
   readonly #maxAttempts: number;
   readonly #retryBaseMs: number;
   readonly #retryMaxMs: number;
+  readonly #doneMs: number;
+  readonly #deadMs: number | null;
+  readonly #secrets: readonly string[];
   readonly #now: () => number;
   #ready: Promise<void> | undefined;
 
@@ -95,11 +64,20 @@ export class Inbox {
     }
     this.store = store;
     const key = options.orderingKey;
-    this.#orderingKey = key === true ? objectIdOf : key;
+    this.#orderingKey =
+      key === true
+        ? objectKeyOf
+        : typeof key === 'function'
+          ? (event) => keyText(key(event as InboxKeyedEvent))
+          : undefined;
     this.#maxAttempts = whole('maxAttempts', options.maxAttempts ?? 10, 1);
     this.#retryBaseMs = whole('retryBaseMs', options.retryBaseMs ?? 1000, 0);
     this.#retryMaxMs = whole('retryMaxMs', options.retryMaxMs ?? 3_600_000, 0);
-    this.#now = options.now ?? Date.now;
+    this.#doneMs = whole('retention.doneMs', options.retention?.doneMs ?? 31 * DAY_MS, 0);
+    const deadMs = options.retention?.deadMs;
+    this.#deadMs = deadMs === undefined ? null : whole('retention.deadMs', deadMs, 0);
+    this.#secrets = [...(options.secrets ?? defaultSecrets())];
+    this.#now = options.now ?? monotonicWallClock();
   }
 
   /** Creates the store's tables once; every other call awaits it. */
@@ -115,7 +93,7 @@ export class Inbox {
   async add(event: ShopEvent, source: InboxSource = 'manual'): Promise<InboxAddOutcome> {
     if (typeof event?.id !== 'string' || event.id === '') throw new ShopError('An inbox event needs an id.');
     await this.ready();
-    const orderingKey = this.#orderingKey ? (this.#orderingKey(event) ?? null) : null;
+    const orderingKey = this.#orderingKey ? this.#orderingKey(event) : null;
     const added = await this.store.add({ event, source, orderingKey, now: this.#now() });
     return added ? 'added' : 'duplicate';
   }
@@ -147,6 +125,22 @@ export class Inbox {
   }
 
   /**
+   * Deletes up to `limit` entries past their retention (`retention`): done events, and dead letters when
+   * `deadMs` is set. Gives how many it deleted; workers call it by themselves, a batch at a time.
+   */
+  async prune(limit = 500): Promise<number> {
+    await this.ready();
+    if (!this.store.prune) return 0;
+    const now = this.#now();
+    return this.store.prune({
+      doneBefore: now - this.#doneMs,
+      deadBefore: this.#deadMs === null ? null : now - this.#deadMs,
+      limit: whole('limit', limit, 1),
+      now,
+    });
+  }
+
+  /**
    * Leases up to `limit` due events and processes them (at once, up to `concurrency`), then resolves. For
    * tests and cron-style workers; {@link work} runs it in a loop.
    */
@@ -155,21 +149,13 @@ export class Inbox {
     options: InboxWorkerOptions & { limit?: number } = {},
   ): Promise<InboxRunResult> {
     await this.ready();
-    const leaseMs = whole('leaseSeconds', options.leaseSeconds ?? 30, 1) * 1000;
+    const settings = this.#settings(options);
     const limit = options.limit ?? options.concurrency ?? 4;
-    const name = options.name ?? `worker-${crypto.randomUUID()}`;
-    const onError = safely(options.onError ?? defaultOnError);
-    const leases = await this.store.lease({
-      limit,
-      leaseMs,
-      now: this.#now(),
-      ordered: this.#orderingKey !== undefined,
-      worker: name,
-    });
+    const leases = await this.store.lease(this.#leaseRequest(limit, settings, true));
     const counts = { done: 0, failed: 0, lost: 0 };
     await Promise.all(
       leases.map(async (lease) => {
-        const outcome = await this.#process(lease, handler, leaseMs, onError);
+        const outcome = await this.#process(lease, handler, settings).settled;
         counts[outcome]++;
       }),
     );
@@ -178,51 +164,60 @@ export class Inbox {
 
   /**
    * Processes the inbox until `stop()`: leases due events (up to `concurrency` at once), runs `handler`
-   * under a renewed lease, marks each done when it succeeds (with the SQL adapters, in the transaction its
-   * `tx` statements ran in), retries failures with back-off and moves an event to the dead letters after
-   * `maxAttempts`. Several workers (in one process or many) may share one store.
+   * under a renewed lease and a deadline (`handlerTimeoutMs`), marks each done when it succeeds (with the
+   * SQL adapters, in the transaction its `tx` statements ran in), retries failures with back-off and moves
+   * an event to the dead letters after `maxAttempts`. An event whose run never finished (its process died)
+   * is run alone next time, so only the event that kills its process is counted for it. Prunes what is
+   * past `retention` while idle. Several workers (in one process or many) may share one store.
    */
   work(handler: InboxHandler, options: InboxWorkerOptions = {}): InboxWorker {
     if (typeof handler !== 'function') throw new ShopError('Inbox.work needs a handler function.');
     const concurrency = whole('concurrency', options.concurrency ?? 4, 1);
-    const leaseMs = whole('leaseSeconds', options.leaseSeconds ?? 30, 1) * 1000;
+    const settings = this.#settings(options);
     const pollMs = whole('pollMs', options.pollMs ?? 500, 1);
-    const name = options.name ?? `worker-${crypto.randomUUID()}`;
-    const onError = safely(options.onError ?? defaultOnError);
-    const inHand = new Set<Promise<unknown>>();
+    const stopTimeoutMs = whole(
+      'stopTimeoutMs',
+      options.stopTimeoutMs ?? settings.handlerTimeoutMs + 5000,
+      0,
+    );
+    const inHand = new Map<Promise<unknown>, Run>();
+    let suspectInHand = false;
     let stopped = false;
     let wake: (() => void) | undefined;
     let idleWaiters: (() => void)[] = [];
     let sleeping: ReturnType<typeof setTimeout> | undefined;
+    let prunedAt = Number.NEGATIVE_INFINITY;
 
     const loop = async (): Promise<void> => {
-      await this.ready().catch((error: unknown) => onError(error, null));
+      await this.ready().catch((error: unknown) => settings.onError(error, null));
       while (!stopped) {
-        const free = concurrency - inHand.size;
+        // A suspect runs with nothing beside it: if it kills the process, no other event is counted.
+        const free = suspectInHand ? 0 : concurrency - inHand.size;
         let leases: InboxLease[] = [];
         if (free > 0) {
           try {
-            leases = await this.store.lease({
-              limit: free,
-              leaseMs,
-              now: this.#now(),
-              ordered: this.#orderingKey !== undefined,
-              worker: name,
-            });
+            leases = await this.store.lease(this.#leaseRequest(free, settings, inHand.size === 0));
           } catch (error) {
-            onError(error, null);
+            settings.onError(error, null);
           }
         }
         for (const lease of leases) {
-          const running = this.#process(lease, handler, leaseMs, onError).finally(() => {
-            inHand.delete(running);
+          if (lease.suspect) suspectInHand = true;
+          const run = this.#process(lease, handler, settings);
+          const settled = run.settled.finally(() => {
+            inHand.delete(settled);
+            if (lease.suspect) suspectInHand = false;
             wake?.();
           });
-          inHand.add(running);
+          inHand.set(settled, run);
         }
         if (leases.length === 0 && inHand.size === 0) {
           for (const resolve of idleWaiters) resolve();
           idleWaiters = [];
+          if (performance.now() - prunedAt >= PRUNE_EVERY_MS) {
+            prunedAt = performance.now();
+            await this.prune().catch((error: unknown) => settings.onError(error, null));
+          }
         }
         if (stopped) break;
         // A full batch: lease again at once. Otherwise wait for a slot to free or the poll interval.
@@ -237,12 +232,22 @@ export class Inbox {
       }
     };
     const running = loop();
+    const finished = async () => {
+      await running;
+      await Promise.all(inHand.keys());
+    };
     return {
       stop: async () => {
         stopped = true;
         wake?.();
-        await running;
-        await Promise.all(inHand);
+        if (!(await within(finished(), stopTimeoutMs))) {
+          const error = new ShopError(
+            `The worker stopped with the handler still running after ${stopTimeoutMs} ms.`,
+          );
+          for (const run of inHand.values()) run.cut(error);
+          // The cut runs roll back and release their leases; a store that hangs is not waited for.
+          await within(Promise.all(inHand.keys()), 1000);
+        }
         for (const resolve of idleWaiters) resolve();
         idleWaiters = [];
       },
@@ -254,11 +259,48 @@ export class Inbox {
     };
   }
 
-  async #process(
+  #settings(options: InboxWorkerOptions): WorkerSettings {
+    const leaseMs = whole('leaseSeconds', options.leaseSeconds ?? 30, 1) * 1000;
+    return {
+      leaseMs,
+      handlerTimeoutMs: whole('handlerTimeoutMs', options.handlerTimeoutMs ?? Math.floor(leaseMs / 3), 1),
+      name: options.name ?? `worker-${crypto.randomUUID()}`,
+      onError: safely(options.onError ?? defaultOnError),
+    };
+  }
+
+  #leaseRequest(limit: number, settings: WorkerSettings, alone: boolean): LeaseRequest {
+    return {
+      limit,
+      leaseMs: settings.leaseMs,
+      now: this.#now(),
+      ordered: this.#orderingKey !== undefined,
+      worker: settings.name,
+      alone,
+      retryHorizonMs: this.#retryMaxMs,
+    };
+  }
+
+  /** Runs one leased event; `cut` ends its handler now, as its deadline would. */
+  #process(lease: InboxLease, handler: InboxHandler, settings: WorkerSettings): Run {
+    let cutWith: ((error: ShopError) => void) | undefined;
+    let cutError: ShopError | undefined;
+    const cut = (error: ShopError) => {
+      cutError ??= error;
+      cutWith?.(error);
+    };
+    const settled = this.#run(lease, handler, settings, (onCut) => {
+      cutWith = onCut;
+      if (cutError) onCut(cutError);
+    });
+    return { settled, cut };
+  }
+
+  async #run(
     lease: InboxLease,
     handler: InboxHandler,
-    leaseMs: number,
-    onError: NonNullable<InboxWorkerOptions['onError']>,
+    { leaseMs, handlerTimeoutMs, onError }: WorkerSettings,
+    onCut: (cut: (error: ShopError) => void) => void,
   ): Promise<'done' | 'failed' | 'lost'> {
     const about = { eventId: lease.eventId, attempt: lease.attempt };
     if (lease.attempt > this.#maxAttempts) {
@@ -285,17 +327,36 @@ export class Inbox {
           },
           Math.max(1, Math.floor(leaseMs / 3)),
         );
+    let deadline: ReturnType<typeof setTimeout> | undefined;
     try {
       const outcome = await this.store.complete(
         lease,
         async (tx) => {
+          let over: ShopError | undefined;
           const context: InboxHandlerContext = {
             source: lease.source,
             attempt: lease.attempt,
             signal: controller.signal,
-            tx,
+            tx: tx && closable(tx, () => over),
           };
-          await handler(lease.event, context);
+          // The deadline runs from the handler's start (not while a SQLite transaction waits its turn).
+          const cutOff = new Promise<never>((_, reject) => {
+            const stop = (error: ShopError) => {
+              // Closed first: a statement the handler sends on abort must not run before the rollback.
+              over ??= error;
+              controller.abort(error);
+              reject(error);
+            };
+            deadline = setTimeout(
+              () => stop(new ShopError(`The handler timed out after ${handlerTimeoutMs} ms.`)),
+              handlerTimeoutMs,
+            );
+            onCut(stop);
+          });
+          const running = Promise.resolve().then(() => handler(lease.event, context));
+          // A handler that settles after its cut-off settles unheard.
+          running.catch(() => undefined);
+          await Promise.race([running, cutOff]);
         },
         this.#now(),
       );
@@ -305,6 +366,7 @@ export class Inbox {
       await this.#fail(lease, error, lease.attempt >= this.#maxAttempts, onError);
       return 'failed';
     } finally {
+      clearTimeout(deadline);
       clearInterval(heartbeat);
       controller.abort();
     }
@@ -321,7 +383,7 @@ export class Inbox {
     // Full jitter on the upper half: retries of many events failing together spread out.
     const retryAt = now + Math.round(backoff / 2 + (Math.random() * backoff) / 2);
     try {
-      await this.store.fail(lease, { error: messageOf(error), retryAt, dead, now });
+      await this.store.fail(lease, { error: storedMessageOf(error, this.#secrets), retryAt, dead, now });
     } catch (failError) {
       // Harmless: the lease runs out and the event is leased again.
       onError(failError, { eventId: lease.eventId, attempt: lease.attempt });
@@ -329,39 +391,19 @@ export class Inbox {
   }
 }
 
-function objectIdOf(event: ShopEvent): string | null {
-  const id = (event.data?.object as { id?: unknown } | undefined)?.id;
-  return typeof id === 'string' ? id : null;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** How often an idle worker prunes a batch past retention. */
+const PRUNE_EVERY_MS = 60_000;
+
+interface WorkerSettings {
+  readonly leaseMs: number;
+  readonly handlerTimeoutMs: number;
+  readonly name: string;
+  readonly onError: NonNullable<InboxWorkerOptions['onError']>;
 }
 
-function messageOf(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.slice(0, 2000);
-}
-
-/** An onError that cannot throw: a failing logger must not stop the worker or leave a rejection behind. */
-function safely(
-  onError: NonNullable<InboxWorkerOptions['onError']>,
-): NonNullable<InboxWorkerOptions['onError']> {
-  return (error, entry) => {
-    try {
-      onError(error, entry);
-    } catch {
-      // The worker goes on.
-    }
-  };
-}
-
-function defaultOnError(error: unknown, entry: { eventId: string; attempt: number } | null): void {
-  console.error(
-    `shop-mgmt: inbox ${entry ? `event ${entry.eventId} attempt ${entry.attempt}` : 'worker'}`,
-    error,
-  );
-}
-
-function whole(name: string, value: number, min: number): number {
-  if (!Number.isInteger(value) || value < min) {
-    throw new ShopError(`${name} must be a whole number, ${min} or more, got ${value}.`);
-  }
-  return value;
+/** One event in a worker's hands. */
+interface Run {
+  readonly settled: Promise<'done' | 'failed' | 'lost'>;
+  readonly cut: (error: ShopError) => void;
 }

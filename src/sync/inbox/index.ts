@@ -8,7 +8,9 @@
 export {
   Inbox,
   type InboxAddOutcome,
+  type InboxKeyedEvent,
   type InboxOptions,
+  type InboxRetention,
   type InboxRunResult,
   type InboxWorker,
   type InboxWorkerOptions,
@@ -26,4 +28,5 @@ export type {
   InboxStore,
   InboxTransaction,
   LeaseRequest,
+  PruneRequest,
 } from './types.js';

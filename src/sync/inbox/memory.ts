@@ -11,6 +11,7 @@ import type {
   InboxStore,
   InboxTransaction,
   LeaseRequest,
+  PruneRequest,
 } from './types.js';
 
 interface Row {
@@ -25,6 +26,8 @@ interface Row {
   availableAt: number;
   leaseToken: string | null;
   leaseUntil: number;
+  /** When it went done or dead, for retention. */
+  settledAt: number;
   lastError: string | null;
 }
 
@@ -46,45 +49,68 @@ export class MemoryInboxStore implements InboxStore {
       seq: ++this.#seq,
       status: 'pending',
       attempts: 0,
-      availableAt: now,
+      availableAt: 0,
       leaseToken: null,
       leaseUntil: 0,
+      settledAt: 0,
       lastError: null,
     });
     return true;
   }
 
-  async lease({ limit, leaseMs, now, ordered }: LeaseRequest): Promise<InboxLease[]> {
-    const leased: InboxLease[] = [];
-    // Keys whose oldest open event is ahead of the rest (ordered mode): only that one may be leased.
-    const seenKeys = new Set<string>();
+  async lease({
+    limit,
+    leaseMs,
+    now,
+    ordered,
+    alone = true,
+    retryHorizonMs,
+  }: LeaseRequest): Promise<InboxLease[]> {
     // Ordered: each key's events oldest first by created_at (then by arrival), as the SQL adapters order them.
     const rows = ordered
       ? [...this.#rows.values()].sort(
           (a, b) => compareText(a.event.created_at, b.event.created_at) || a.seq - b.seq,
         )
-      : this.#rows.values();
-    for (const row of rows) {
-      if (leased.length >= limit) break;
-      if (row.status !== 'pending') continue;
-      if (ordered && row.orderingKey !== null) {
-        if (seenKeys.has(row.orderingKey)) continue;
-        seenKeys.add(row.orderingKey);
+      : [...this.#rows.values()];
+    // A time further ahead than this store's worker could have set was set before the clock stepped back.
+    const retryDue = (row: Row) =>
+      row.availableAt <= now || (retryHorizonMs !== undefined && row.availableAt > now + retryHorizonMs);
+    const leaseOver = (row: Row) => row.leaseUntil <= now || row.leaseUntil > now + leaseMs;
+    // Keys whose oldest open event is ahead of the rest (ordered mode): only that one may be leased.
+    const firstOfKey = (row: Row, seenKeys: Set<string>) => {
+      if (!ordered || row.orderingKey === null) return true;
+      if (seenKeys.has(row.orderingKey)) return false;
+      seenKeys.add(row.orderingKey);
+      return true;
+    };
+    const due = (suspect: boolean) => {
+      const found: Row[] = [];
+      const seenKeys = new Set<string>();
+      for (const row of rows) {
+        if (found.length >= (suspect ? 1 : limit)) break;
+        if (row.status !== 'pending' || !firstOfKey(row, seenKeys)) continue;
+        if (!retryDue(row) || (row.leaseToken !== null) !== suspect) continue;
+        if (suspect && !leaseOver(row)) continue;
+        found.push(row);
       }
-      if (row.availableAt > now || (row.leaseToken !== null && row.leaseUntil > now)) continue;
+      return found;
+    };
+    const suspects = alone ? due(true) : [];
+    const picked = suspects.length > 0 ? suspects : due(false);
+    return picked.map((row) => {
       row.leaseToken = crypto.randomUUID();
       row.leaseUntil = now + leaseMs;
       row.attempts++;
-      leased.push({
+      return {
         eventId: row.eventId,
         event: row.event,
         attempt: row.attempts,
         token: row.leaseToken,
         source: row.source,
         orderingKey: row.orderingKey,
-      });
-    }
-    return leased;
+        suspect: suspects.length > 0,
+      };
+    });
   }
 
   async renew(lease: InboxLease, leaseMs: number, now: number): Promise<boolean> {
@@ -97,32 +123,35 @@ export class MemoryInboxStore implements InboxStore {
   async complete(
     lease: InboxLease,
     work: (tx: InboxTransaction | undefined) => Promise<void>,
+    now: number,
   ): Promise<'done' | 'lost'> {
     await work(undefined);
     const row = this.#held(lease);
     if (!row) return 'lost';
     row.status = 'done';
     row.leaseToken = null;
+    row.settledAt = now;
     row.lastError = null;
     return 'done';
   }
 
-  async fail(lease: InboxLease, { error, retryAt, dead }: InboxFailure): Promise<void> {
+  async fail(lease: InboxLease, { error, retryAt, dead, now }: InboxFailure): Promise<void> {
     const row = this.#held(lease);
     if (!row) return;
     row.status = dead ? 'dead' : 'pending';
     row.availableAt = retryAt;
+    row.settledAt = now;
     row.leaseToken = null;
     row.lastError = error;
   }
 
-  async replay(eventId: string, now: number): Promise<boolean> {
+  async replay(eventId: string): Promise<boolean> {
     const row = this.#rows.get(eventId);
     if (!row) return false;
     Object.assign(row, {
       status: 'pending',
       attempts: 0,
-      availableAt: now,
+      availableAt: 0,
       leaseToken: null,
       lastError: null,
     });
@@ -142,6 +171,21 @@ export class MemoryInboxStore implements InboxStore {
       if (entry.status === status) found.push(entry);
     }
     return found;
+  }
+
+  async prune({ doneBefore, deadBefore, limit }: PruneRequest): Promise<number> {
+    let deleted = 0;
+    for (const row of this.#rows.values()) {
+      if (deleted >= limit) break;
+      const old =
+        (row.status === 'done' && row.settledAt < doneBefore) ||
+        (row.status === 'dead' && deadBefore !== null && row.settledAt < deadBefore);
+      if (old) {
+        this.#rows.delete(row.eventId);
+        deleted++;
+      }
+    }
+    return deleted;
   }
 
   async close(): Promise<void> {}

@@ -13,6 +13,7 @@ import type {
   InboxStore,
   InboxTransaction,
   LeaseRequest,
+  PruneRequest,
 } from './types.js';
 
 /** One statement's outcome. */
@@ -88,21 +89,68 @@ export class SqlInboxStore implements InboxStore {
       `CREATE INDEX IF NOT EXISTS ${t}_ordering ON ${t} (ordering_key, status, event_created_at)`,
       [],
     );
+    await this.#driver.run(`CREATE INDEX IF NOT EXISTS ${t}_settled ON ${t} (status, done_at)`, []);
   }
 
   async add({ event, source, orderingKey, now }: InboxRecord): Promise<boolean> {
     const p = this.#p;
+    // Due at once (available_at 0), whatever the clock of the worker that reads it.
     const { changes } = await this.#driver.run(
       `INSERT INTO ${this.#t} (event_id, event, event_created_at, source, ordering_key, status, attempts,
          available_at, received_at)
-       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, 'pending', 0, ${p(6)}, ${p(6)})
+       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, 'pending', 0, 0, ${p(6)})
        ON CONFLICT (event_id) DO NOTHING`,
       [event.id, JSON.stringify(event), String(event.created_at ?? ''), source, orderingKey, now],
     );
     return changes > 0;
   }
 
-  async lease({ limit, leaseMs, now, ordered }: LeaseRequest): Promise<InboxLease[]> {
+  async lease({
+    limit,
+    leaseMs,
+    now,
+    ordered,
+    alone = true,
+    retryHorizonMs,
+  }: LeaseRequest): Promise<InboxLease[]> {
+    // ?1 now, ?2 limit, ?3 the new lease's end, ?4 the retry horizon (null: none).
+    const params = [now, limit, now + leaseMs, retryHorizonMs === undefined ? null : now + retryHorizonMs];
+    if (this.#driver.dialect === 'postgres') {
+      const suspects = alone ? await this.#driver.run(this.#pgLease(ordered, true), params) : undefined;
+      if (suspects && suspects.rows.length > 0) return suspects.rows.map((row) => leaseOf(row, true));
+      const { rows } = await this.#driver.run(this.#pgLease(ordered, false), params);
+      return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map((row) => leaseOf(row, false));
+    }
+    return this.#driver.transaction(async (session) => {
+      let suspect = false;
+      let rows: Record<string, unknown>[] = [];
+      if (alone) {
+        rows = (await session.run(`${this.#due(ordered, true)} ORDER BY i.seq LIMIT 1`, params)).rows;
+        suspect = rows.length > 0;
+      }
+      if (!suspect) {
+        rows = (await session.run(`${this.#due(ordered, false)} ORDER BY i.seq LIMIT ?2`, params)).rows;
+      }
+      const leased: InboxLease[] = [];
+      for (const row of rows) {
+        const token = crypto.randomUUID();
+        await session.run(
+          `UPDATE ${this.#t} SET lease_token = ?, lease_until = ?, attempts = attempts + 1 WHERE event_id = ?`,
+          [token, now + leaseMs, row.event_id],
+        );
+        leased.push(leaseOf({ ...row, attempts: Number(row.attempts) + 1, lease_token: token }, suspect));
+      }
+      return leased;
+    });
+  }
+
+  /**
+   * The due events: pending and past their retry time, and either never leased since (`suspect` false) or
+   * leased by a run that never finished, its lease over (`suspect` true). A stored time further ahead than
+   * this worker could have set (a retry past the horizon, a lease past `leaseMs`) was set before the clock
+   * stepped back: it counts as passed.
+   */
+  #due(ordered: boolean, suspect: boolean): string {
     const t = this.#t;
     const p = this.#p;
     // Ordered: only the oldest open event of its key (one in progress or waiting for its retry holds the
@@ -112,38 +160,22 @@ export class SqlInboxStore implements InboxStore {
            AND o.status = 'pending' AND (o.event_created_at < i.event_created_at
              OR (o.event_created_at = i.event_created_at AND o.seq < i.seq))))`
       : '';
-    const due = `i.status = 'pending' AND i.available_at <= ${p(1)}
-      AND (i.lease_until IS NULL OR i.lease_until <= ${p(1)}) ${order}`;
-    if (this.#driver.dialect === 'postgres') {
-      const { rows } = await this.#driver.run(
-        `WITH picked AS (
-           SELECT i.event_id FROM ${t} i WHERE ${due} ORDER BY i.seq LIMIT ${p(2)} FOR UPDATE SKIP LOCKED)
-         UPDATE ${t} SET lease_token = gen_random_uuid()::text, lease_until = ${p(3)},
-           attempts = ${t}.attempts + 1
-         FROM picked WHERE ${t}.event_id = picked.event_id
-         RETURNING ${t}.event_id, ${t}.event, ${t}.attempts, ${t}.lease_token, ${t}.source,
-           ${t}.ordering_key, ${t}.seq`,
-        [now, limit, now + leaseMs],
-      );
-      return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map(leaseOf);
-    }
-    return this.#driver.transaction(async (session) => {
-      const { rows } = await session.run(
-        `SELECT i.event_id, i.event, i.attempts, i.source, i.ordering_key FROM ${t} i WHERE ${due}
-         ORDER BY i.seq LIMIT ?2`,
-        [now, limit],
-      );
-      const leased: InboxLease[] = [];
-      for (const row of rows) {
-        const token = crypto.randomUUID();
-        await session.run(
-          `UPDATE ${t} SET lease_token = ?, lease_until = ?, attempts = attempts + 1 WHERE event_id = ?`,
-          [token, now + leaseMs, row.event_id],
-        );
-        leased.push(leaseOf({ ...row, attempts: Number(row.attempts) + 1, lease_token: token }));
-      }
-      return leased;
-    });
+    const lease = suspect
+      ? `i.lease_token IS NOT NULL AND (i.lease_until <= ${p(1)} OR i.lease_until > ${p(3)})`
+      : 'i.lease_token IS NULL';
+    return `SELECT i.event_id, i.event, i.attempts, i.source, i.ordering_key, i.seq FROM ${t} i
+      WHERE i.status = 'pending' AND (i.available_at <= ${p(1)} OR i.available_at > ${p(4)})
+        AND ${lease} ${order}`;
+  }
+
+  #pgLease(ordered: boolean, suspect: boolean): string {
+    const t = this.#t;
+    return `WITH picked AS (${this.#due(ordered, suspect)} ORDER BY i.seq LIMIT ${suspect ? 'LEAST($2::int, 1)' : '$2'}
+        FOR UPDATE SKIP LOCKED)
+      UPDATE ${t} SET lease_token = gen_random_uuid()::text, lease_until = $3, attempts = ${t}.attempts + 1
+      FROM picked WHERE ${t}.event_id = picked.event_id
+      RETURNING ${t}.event_id, ${t}.event, ${t}.attempts, ${t}.lease_token, ${t}.source, ${t}.ordering_key,
+        ${t}.seq`;
   }
 
   async renew(lease: InboxLease, leaseMs: number, now: number): Promise<boolean> {
@@ -188,23 +220,35 @@ export class SqlInboxStore implements InboxStore {
       });
   }
 
-  async fail(lease: InboxLease, { error, retryAt, dead }: InboxFailure): Promise<void> {
+  async fail(lease: InboxLease, { error, retryAt, dead, now }: InboxFailure): Promise<void> {
     const p = this.#p;
+    // done_at of a dead letter: when it went dead (its retention runs from there).
     await this.#driver.run(
       `UPDATE ${this.#t} SET status = ${p(1)}, available_at = ${p(2)}, lease_token = NULL, lease_until = NULL,
-         last_error = ${p(3)}
+         last_error = ${p(3)}, done_at = ${p(6)}
        WHERE event_id = ${p(4)} AND lease_token = ${p(5)} AND status = 'pending'`,
-      [dead ? 'dead' : 'pending', retryAt, error, lease.eventId, lease.token],
+      [dead ? 'dead' : 'pending', retryAt, error, lease.eventId, lease.token, dead ? now : null],
     );
   }
 
-  async replay(eventId: string, now: number): Promise<boolean> {
+  async prune({ doneBefore, deadBefore, limit }: PruneRequest): Promise<number> {
     const p = this.#p;
     const { changes } = await this.#driver.run(
-      `UPDATE ${this.#t} SET status = 'pending', attempts = 0, available_at = ${p(1)}, lease_token = NULL,
+      `DELETE FROM ${this.#t} WHERE event_id IN (SELECT event_id FROM ${this.#t}
+         WHERE (status = 'done' AND done_at < ${p(1)}) OR (status = 'dead' AND done_at < ${p(2)})
+         LIMIT ${p(3)})`,
+      [doneBefore, deadBefore, limit],
+    );
+    return changes;
+  }
+
+  async replay(eventId: string): Promise<boolean> {
+    const p = this.#p;
+    const { changes } = await this.#driver.run(
+      `UPDATE ${this.#t} SET status = 'pending', attempts = 0, available_at = 0, lease_token = NULL,
          lease_until = NULL, last_error = NULL, done_at = NULL
-       WHERE event_id = ${p(2)}`,
-      [now, eventId],
+       WHERE event_id = ${p(1)}`,
+      [eventId],
     );
     return changes > 0;
   }
@@ -244,8 +288,9 @@ export class SqlInboxStore implements InboxStore {
 
 const LOST = Symbol('lease lost');
 
-function leaseOf(row: Record<string, unknown>): InboxLease {
+function leaseOf(row: Record<string, unknown>, suspect: boolean): InboxLease {
   return {
+    suspect,
     eventId: String(row.event_id),
     event: JSON.parse(String(row.event)) as ShopEvent,
     attempt: Number(row.attempts),

@@ -47,6 +47,11 @@ export interface InboxLease {
   readonly token: string;
   readonly source: InboxSource;
   readonly orderingKey: string | null;
+  /**
+   * True when the event's last run never finished (its process died, or it lost its lease): a suspect, leased
+   * alone, and the worker takes nothing else until it is settled, so a death is counted against it only.
+   */
+  readonly suspect?: boolean;
 }
 
 /** What {@link InboxStore.lease} is asked for. */
@@ -64,6 +69,29 @@ export interface LeaseRequest {
   readonly ordered: boolean;
   /** A name for this worker (the Redis adapter's consumer name). */
   readonly worker: string;
+  /**
+   * True when the worker holds nothing: only then may a suspect (an event whose last run never finished) be
+   * leased, and then it is the only event given. False: suspects are left for an empty-handed worker.
+   * @default true
+   */
+  readonly alone?: boolean;
+  /**
+   * No retry is ever set further ahead than this (ms): a retry time further ahead of `now`, or a lease
+   * further ahead than `leaseMs`, was set before the clock stepped back, and is due now. @default none
+   */
+  readonly retryHorizonMs?: number;
+}
+
+/** What {@link InboxStore.prune} is asked to delete. */
+export interface PruneRequest {
+  /** Done events marked done before this (ms since the epoch). */
+  readonly doneBefore: number;
+  /** Dead letters that went dead before this, or null to keep them until replayed. */
+  readonly deadBefore: number | null;
+  /** Most entries deleted in this call (the work of one call stays small). */
+  readonly limit: number;
+  /** ms since the epoch. */
+  readonly now: number;
 }
 
 /** What a failed run leaves: retried at `retryAt`, or dead. */
@@ -97,8 +125,9 @@ export interface InboxHandlerContext {
   /** This run's number, 1 for the first. */
   readonly attempt: number;
   /**
-   * Aborted when the worker loses the lease (it could not renew it in time) or stops: stop work you can.
-   * With the SQL adapters nothing is lost either way: your writes go through `tx`, which then rolls back.
+   * Aborted at the handler's deadline (`handlerTimeoutMs`), when the worker loses the lease (it could not
+   * renew it in time), or when `stop()` cuts it off: stop work you can. With the SQL adapters nothing is lost
+   * either way: your writes go through `tx`, which then refuses statements and rolls back.
    */
   readonly signal: AbortSignal;
   /**
@@ -117,7 +146,8 @@ export type InboxHandler = (event: ShopEvent, context: InboxHandlerContext) => u
  *
  * - `add` inserts keyed by event id; an id already there (in any state) is left as it is: false.
  * - `lease` takes up to `limit` events that are pending and due (their retry time passed), or whose lease
- *   ran out (their worker died): each gets a new token and its attempt count goes up by one.
+ *   ran out (their worker died): each gets a new token and its attempt count goes up by one. An event whose
+ *   lease ran out is a suspect: leased only when `alone` is not false, and then as the only event.
  * - `renew` extends a lease still holding `token`; false when it was lost.
  * - `complete` marks the event done only while `token` still holds it, running `work` first: a store with
  *   transactions runs `work(tx)` and the done mark in one transaction ("lost" when the lease was gone, with
@@ -165,8 +195,13 @@ export interface InboxStore {
    * does not hold it.
    */
   get(eventId: string, now: number): Promise<InboxEntry | null>;
-  /** Entries in one state, oldest first. */
+  /** Entries in one state, oldest first; at most `limit` (a store may scan a bounded number of entries). */
   list(status: InboxStatus, limit: number, now: number): Promise<InboxEntry[]>;
+  /**
+   * Deletes up to `limit` done events settled before `doneBefore` (and dead letters before `deadBefore`,
+   * when given); gives how many it deleted. A store without it keeps everything.
+   */
+  prune?(request: PruneRequest): Promise<number>;
   /** Releases what the store opened itself (not a client or pool the caller passed in). */
   close(): Promise<void>;
 }

@@ -16,7 +16,17 @@ export interface AdapterCase {
   readonly available: boolean;
   /** True when the store's leases run on the server's clock (Redis), not the `now` the inbox passes. */
   readonly serverClock?: boolean;
-  readonly open: () => Promise<{ store: InboxStore; cleanup: () => Promise<void> }>;
+  readonly open: () => Promise<OpenedStore>;
+}
+
+export interface OpenedStore {
+  readonly store: InboxStore;
+  /**
+   * Another store over the same data, as a second worker process would open it (SQLite: another connection
+   * to the file, that waits for no lock; Postgres: another pool; Redis: another store on the prefix).
+   */
+  readonly another: () => Promise<InboxStore>;
+  readonly cleanup: () => Promise<void>;
 }
 
 let tables = 0;
@@ -27,7 +37,10 @@ export const adapters: AdapterCase[] = [
     name: 'memory',
     sql: false,
     available: true,
-    open: async () => ({ store: new MemoryInboxStore(), cleanup: async () => undefined }),
+    open: async () => {
+      const store = new MemoryInboxStore();
+      return { store, another: async () => store, cleanup: async () => undefined };
+    },
   },
   {
     name: 'sqlite',
@@ -36,9 +49,16 @@ export const adapters: AdapterCase[] = [
     open: async () => {
       const dir = mkdtempSync(join(tmpdir(), 'inbox-'));
       const store = await SqliteInboxStore.open(join(dir, 'inbox.db'));
+      const others: InboxStore[] = [];
       return {
         store,
+        another: async () => {
+          const other = await SqliteInboxStore.open(join(dir, 'inbox.db'), { busyTimeoutMs: 0 });
+          others.push(other);
+          return other;
+        },
         cleanup: async () => {
+          for (const other of others) await other.close();
           await store.close();
           rmSync(dir, { recursive: true, force: true });
         },
@@ -51,8 +71,21 @@ export const adapters: AdapterCase[] = [
     available: inject('postgresUrl') !== null,
     open: async () => {
       const { PostgresInboxStore } = await import('../../../src/sync/inbox/postgres.js');
-      const store = await PostgresInboxStore.connect(inject('postgresUrl')!, { table: uniqueTable() });
-      return { store, cleanup: () => store.close() };
+      const table = uniqueTable();
+      const store = await PostgresInboxStore.connect(inject('postgresUrl')!, { table });
+      const others: InboxStore[] = [];
+      return {
+        store,
+        another: async () => {
+          const other = await PostgresInboxStore.connect(inject('postgresUrl')!, { table });
+          others.push(other);
+          return other;
+        },
+        cleanup: async () => {
+          for (const other of others) await other.close();
+          await store.close();
+        },
+      };
     },
   },
   {
@@ -64,9 +97,11 @@ export const adapters: AdapterCase[] = [
       const { createClient } = await import('redis');
       const { RedisInboxStore } = await import('../../../src/sync/inbox/redis.js');
       const client = await createClient({ url: inject('redisUrl')! }).connect();
-      const store = new RedisInboxStore(client, { keyPrefix: `{${uniqueTable()}}:` });
+      const keyPrefix = `{${uniqueTable()}}:`;
+      const store = new RedisInboxStore(client, { keyPrefix });
       return {
         store,
+        another: async () => new RedisInboxStore(client, { keyPrefix }),
         cleanup: async () => {
           await store.close();
           await client.quit();

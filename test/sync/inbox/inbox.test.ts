@@ -8,22 +8,12 @@ import { MemoryInboxStore } from '../../../src/sync/inbox/memory.js';
 import type { InboxStore } from '../../../src/sync/inbox/types.js';
 import type { ShopEvent } from '../../../src/webhooks/events.js';
 import { adapters } from './adapters.js';
+import { anyEvent, at, booked, cancelled, stockEvent } from './events.js';
 
 let n = 0;
-function event(
-  objectId = `obj_${n}`,
-  createdAt = new Date(Date.UTC(2026, 8, 24, 10, 0, n)).toISOString(),
-): ShopEvent {
+function event(): ShopEvent {
   n++;
-  return {
-    id: `evt_${process.pid}_${n}_${Math.random().toString(36).slice(2, 8)}`,
-    object: 'event',
-    type: 'inventory.changed',
-    api_version: '2026-09-24',
-    created_at: createdAt,
-    livemode: false,
-    data: { object: { id: objectId, object: 'inventory_level' } },
-  } as unknown as ShopEvent;
+  return anyEvent(1000 + n, at(n % 60));
 }
 
 const quiet = () => undefined;
@@ -38,12 +28,13 @@ function onlyWhen(applies: boolean, available: boolean): ReturnType<typeof it.sk
 
 describe.each(adapters)('inbox over $name', ({ name, sql, available, open, serverClock }) => {
   let store: InboxStore;
+  let another: () => Promise<InboxStore>;
   let cleanup: () => Promise<void> = async () => undefined;
   let clock = 1_000_000;
   const now = () => clock;
 
   async function fresh(options: ConstructorParameters<typeof Inbox>[1] = {}): Promise<Inbox> {
-    ({ store, cleanup } = await open());
+    ({ store, another, cleanup } = await open());
     clock = 1_000_000;
     const inbox = new Inbox(store, { now, retryBaseMs: 1000, ...options });
     await inbox.ready();
@@ -194,45 +185,52 @@ describe.each(adapters)('inbox over $name', ({ name, sql, available, open, serve
   );
 
   it.skipIf(!available)(
-    'keeps the lease of a running handler renewed past its length (heartbeat)',
+    'keeps a running event from another worker past its lease length (heartbeat, or the SQL lock)',
     async () => {
       const inbox = new Inbox((await fresh()).store, { retryBaseMs: 1000 });
+      const competitor = await another();
       const e = event();
       await inbox.add(e);
-      let others = 0;
+      let tries = 0;
+      let busy = 0;
+      const taken: string[] = [];
       const run = inbox.runOnce(
         async () => {
-          // Three lease lengths while another worker keeps trying.
+          // Three lease lengths while another worker (another connection, pool or store) keeps trying.
           for (let i = 0; i < 6; i++) {
             await new Promise((resolve) => setTimeout(resolve, 500));
-            if (!sql) {
-              others += (
-                await store.lease({ limit: 1, leaseMs: 1000, now: Date.now(), ordered: false, worker: 'x' })
-              ).length;
-            }
+            tries++;
+            // SQLite: the other connection cannot even begin (the write lock is held): SQLITE_BUSY.
+            const leased = await competitor
+              .lease({ limit: 1, leaseMs: 1000, now: Date.now(), ordered: false, worker: 'x' })
+              .catch((error: unknown) => {
+                if (/locked|busy/i.test(String(error))) busy++;
+                return [];
+              });
+            taken.push(...leased.map((lease) => lease.eventId));
           }
         },
-        { leaseSeconds: 1, onError: quiet },
+        { leaseSeconds: 1, handlerTimeoutMs: 20_000, onError: quiet },
       );
-      if (sql) {
-        // The SQL adapters hold the row (Postgres) or the write lock (SQLite) instead of renewing.
-        await new Promise((resolve) => setTimeout(resolve, 1500));
-      }
       expect(await run).toEqual({ done: 1, failed: 0, lost: 0 });
-      expect(others).toBe(0);
+      expect(tries).toBe(6);
+      expect(busy).toBe(name === 'sqlite' ? 6 : 0);
+      expect(taken).toEqual([]);
+      expect(await inbox.get(e.id)).toMatchObject({ status: 'done', attempts: 1 });
     },
   );
 
   onlyWhen(name !== 'redis', available)(
-    'runs one event per object at a time, oldest first, when ordering is asked',
+    'runs one event per object at a time, oldest first, when ordering is asked (integer ids)',
     async () => {
       const inbox = await fresh({ orderingKey: true });
-      const a1 = event('obj_a', '2026-09-24T10:00:01Z');
-      const a2 = event('obj_a', '2026-09-24T10:00:02Z');
-      const b1 = event('obj_b', '2026-09-24T10:00:03Z');
+      const a1 = booked(5001, at(1));
+      const a2 = cancelled(5001, at(2));
+      const b1 = booked(5002, at(3));
+      await inbox.add(a2); // arrives first; created later
       await inbox.add(a1);
-      await inbox.add(a2);
       await inbox.add(b1);
+      expect((await inbox.get(a1.id))?.orderingKey).toBe('range_reservation:5001');
       const first = await store.lease({ limit: 10, leaseMs: 30_000, now: clock, ordered: true, worker: 'w' });
       expect(first.map((lease) => lease.eventId).sort()).toEqual([a1.id, b1.id].sort());
       // a2 waits while a1 is in progress, and while a1 waits for its retry.
@@ -251,6 +249,85 @@ describe.each(adapters)('inbox over $name', ({ name, sql, available, open, serve
       await store.complete(again[0]!, async () => undefined, clock);
       const last = await store.lease({ limit: 10, leaseMs: 30_000, now: clock, ordered: true, worker: 'w' });
       expect(last.map((lease) => lease.eventId)).toEqual([a2.id]);
+    },
+  );
+
+  onlyWhen(name !== 'redis', available)(
+    "a failing booked holds back the same reservation's cancelled until it is dead; others run",
+    async () => {
+      const inbox = await fresh({ orderingKey: true, maxAttempts: 2 });
+      const bookedA = booked(7001, at(1));
+      const cancelledA = cancelled(7001, at(2));
+      const bookedB = booked(7002, at(3));
+      for (const e of [bookedA, cancelledA, bookedB]) await inbox.add(e);
+      const ran: string[] = [];
+      const handler = async (e: ShopEvent) => {
+        ran.push(`${e.type} ${String((e.data.object as { id?: unknown }).id)}`);
+        if (e.id === bookedA.id) throw new Error('the booking table is locked');
+      };
+      expect(await inbox.runOnce(handler, { limit: 10, onError: quiet })).toEqual({
+        done: 1,
+        failed: 1,
+        lost: 0,
+      });
+      clock += 1000;
+      expect(await inbox.runOnce(handler, { limit: 10, onError: quiet })).toEqual({
+        done: 0,
+        failed: 1,
+        lost: 0,
+      });
+      expect(await inbox.get(bookedA.id)).toMatchObject({ status: 'dead' });
+      expect(await inbox.get(cancelledA.id)).toMatchObject({ status: 'pending', attempts: 0 });
+      // Dead: the reservation's later events go on.
+      expect(await inbox.runOnce(handler, { limit: 10, onError: quiet })).toEqual({
+        done: 1,
+        failed: 0,
+        lost: 0,
+      });
+      // The two bookings run at once (in either order); the cancellation only after 7001 went dead.
+      expect(ran.slice(0, 2).sort()).toEqual([
+        'range.reservation.booked 7001',
+        'range.reservation.booked 7002',
+      ]);
+      expect(ran.slice(2)).toEqual(['range.reservation.booked 7001', 'range.reservation.cancelled 7001']);
+    },
+  );
+
+  onlyWhen(name !== 'redis', available)(
+    'orders stock events per product and location (inventory.changed has no id)',
+    async () => {
+      const inbox = await fresh({ orderingKey: true });
+      const p1l1first = stockEvent(11, 1, 5, at(1));
+      const p1l1second = stockEvent(11, 1, 4, at(2));
+      const p1l2 = stockEvent(11, 2, 9, at(3));
+      const p2l1 = stockEvent(12, 1, 7, at(4));
+      await inbox.add(p1l1second); // the later change arrives first
+      for (const e of [p1l1first, p1l2, p2l1]) await inbox.add(e);
+      expect((await inbox.get(p1l1first.id))?.orderingKey).toBe('inventory_level:11:1');
+      const applied: number[] = [];
+      const handler = async (e: ShopEvent) => {
+        if (e.type === 'inventory.changed') applied.push(e.data.object.qty_available);
+      };
+      expect((await inbox.runOnce(handler, { limit: 10, onError: quiet })).done).toBe(3);
+      expect([...applied].sort()).toEqual([5, 7, 9]);
+      expect((await inbox.runOnce(handler, { limit: 10, onError: quiet })).done).toBe(1);
+      // The mirror ends with the later level of product 11 at location 1.
+      expect(applied).toHaveLength(4);
+      expect(applied.at(-1)).toBe(4);
+    },
+  );
+
+  onlyWhen(name !== 'redis', available)(
+    'orders by the documented key function (event) => event.data.object.id, integer ids',
+    async () => {
+      const inbox = await fresh({ orderingKey: (e) => e.data.object.id });
+      const a1 = booked(9001, at(1));
+      const a2 = cancelled(9001, at(2));
+      await inbox.add(a2);
+      await inbox.add(a1);
+      expect((await inbox.get(a1.id))?.orderingKey).toBe('9001');
+      const first = await store.lease({ limit: 10, leaseMs: 30_000, now: clock, ordered: true, worker: 'w' });
+      expect(first.map((lease) => lease.eventId)).toEqual([a1.id]);
     },
   );
 
