@@ -20,6 +20,7 @@ import type {
   InboxSource,
   InboxStatus,
   InboxStore,
+  InboxTransaction,
   LeaseRequest,
 } from './types.js';
 import { closable, defaultOnError, monotonicWallClock, safely, whole, within } from './worker-support.js';
@@ -43,11 +44,11 @@ export type {
  * const inbox = new Inbox(await SqliteInboxStore.open('inbox.db'));
  * const webhooks = createWebhookHandler({ secret, inbox });
  * inbox.work(async (event, { tx }) => {
- *   await tx?.execute('insert into bookings (id) values (?)', [event.data.object.id]);
+ *   await tx.execute('insert into bookings (id) values (?)', [event.data.object.id]);
  * });
  */
-export class Inbox {
-  readonly store: InboxStore;
+export class Inbox<Tx extends InboxTransaction | undefined = InboxTransaction | undefined> {
+  readonly store: InboxStore<Tx>;
   readonly #orderingKey: ((event: ShopEvent) => string | null) | undefined;
   readonly #maxAttempts: number;
   readonly #retryBaseMs: number;
@@ -58,7 +59,7 @@ export class Inbox {
   readonly #now: () => number;
   #ready: Promise<void> | undefined;
 
-  constructor(store: InboxStore, options: InboxOptions = {}) {
+  constructor(store: InboxStore<Tx>, options: InboxOptions = {}) {
     if (typeof store?.add !== 'function' || typeof store.lease !== 'function') {
       throw new ShopError('Inbox needs an InboxStore (MemoryInboxStore, SqliteInboxStore, ...).');
     }
@@ -145,7 +146,7 @@ export class Inbox {
    * tests and cron-style workers; {@link work} runs it in a loop.
    */
   async runOnce(
-    handler: InboxHandler,
+    handler: InboxHandler<Tx>,
     options: InboxWorkerOptions & { limit?: number } = {},
   ): Promise<InboxRunResult> {
     await this.ready();
@@ -170,7 +171,7 @@ export class Inbox {
    * is run alone next time, so only the event that kills its process is counted for it. Prunes what is
    * past `retention` while idle. Several workers (in one process or many) may share one store.
    */
-  work(handler: InboxHandler, options: InboxWorkerOptions = {}): InboxWorker {
+  work(handler: InboxHandler<Tx>, options: InboxWorkerOptions = {}): InboxWorker {
     if (typeof handler !== 'function') throw new ShopError('Inbox.work needs a handler function.');
     const concurrency = whole('concurrency', options.concurrency ?? 4, 1);
     const settings = this.#settings(options);
@@ -282,7 +283,7 @@ export class Inbox {
   }
 
   /** Runs one leased event; `cut` ends its handler now, as its deadline would. */
-  #process(lease: InboxLease, handler: InboxHandler, settings: WorkerSettings): Run {
+  #process(lease: InboxLease, handler: InboxHandler<Tx>, settings: WorkerSettings): Run {
     let cutWith: ((error: ShopError) => void) | undefined;
     let cutError: ShopError | undefined;
     const cut = (error: ShopError) => {
@@ -298,7 +299,7 @@ export class Inbox {
 
   async #run(
     lease: InboxLease,
-    handler: InboxHandler,
+    handler: InboxHandler<Tx>,
     { leaseMs, handlerTimeoutMs, onError }: WorkerSettings,
     onCut: (cut: (error: ShopError) => void) => void,
   ): Promise<'done' | 'failed' | 'lost'> {
@@ -333,11 +334,11 @@ export class Inbox {
         lease,
         async (tx) => {
           let over: ShopError | undefined;
-          const context: InboxHandlerContext = {
+          const context: InboxHandlerContext<Tx> = {
             source: lease.source,
             attempt: lease.attempt,
             signal: controller.signal,
-            tx: tx && closable(tx, () => over),
+            tx: (tx && closable(tx, () => over)) as Tx,
           };
           // The deadline runs from the handler's start (not while a SQLite transaction waits its turn).
           const cutOff = new Promise<never>((_, reject) => {

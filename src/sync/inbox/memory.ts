@@ -32,7 +32,7 @@ interface Row {
 }
 
 /** An {@link InboxStore} in memory: for tests; a restart loses what it holds. */
-export class MemoryInboxStore implements InboxStore {
+export class MemoryInboxStore implements InboxStore<undefined> {
   readonly #rows = new Map<string, Row>();
   #seq = 0;
 
@@ -122,7 +122,7 @@ export class MemoryInboxStore implements InboxStore {
 
   async complete(
     lease: InboxLease,
-    work: (tx: InboxTransaction | undefined) => Promise<void>,
+    work: (tx: undefined) => Promise<void>,
     now: number,
   ): Promise<'done' | 'lost'> {
     await work(undefined);

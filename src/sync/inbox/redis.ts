@@ -240,7 +240,7 @@ return found`;
  * Ordering (`orderingKey`) is not supported here. Run Redis with persistence (AOF, `appendfsync everysec`
  * or `always`): an inbox in a Redis that restarts without it loses what it held.
  */
-export class RedisInboxStore implements InboxStore {
+export class RedisInboxStore implements InboxStore<undefined> {
   readonly #redis: RedisCommands;
   readonly #prefix: string;
   readonly #doneTtl: number;
@@ -327,7 +327,7 @@ export class RedisInboxStore implements InboxStore {
 
   async complete(
     lease: InboxLease,
-    work: (tx: InboxTransaction | undefined) => Promise<void>,
+    work: (tx: undefined) => Promise<void>,
     now: number,
   ): Promise<'done' | 'lost'> {
     await work(undefined);

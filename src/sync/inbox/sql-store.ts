@@ -50,7 +50,7 @@ export function tableName(name: string | undefined): string {
 }
 
 /** An {@link InboxStore} over a SQL driver; see the SQLite and Postgres adapters. */
-export class SqlInboxStore implements InboxStore {
+export class SqlInboxStore implements InboxStore<InboxTransaction> {
   readonly locksWhileWorking = true;
   readonly #driver: SqlDriver;
   readonly #t: string;
@@ -190,7 +190,7 @@ export class SqlInboxStore implements InboxStore {
 
   complete(
     lease: InboxLease,
-    work: (tx: InboxTransaction | undefined) => Promise<void>,
+    work: (tx: InboxTransaction) => Promise<void>,
     now: number,
   ): Promise<'done' | 'lost'> {
     const p = this.#p;

@@ -118,8 +118,11 @@ export interface InboxTransaction {
   execute(sql: string, params?: readonly unknown[]): Promise<{ changes: number }>;
 }
 
-/** What a worker's handler is given beside the event. */
-export interface InboxHandlerContext {
+/**
+ * What a worker's handler is given beside the event. `Tx` is the store's transaction: `InboxTransaction` on
+ * the SQLite and Postgres stores, `undefined` on the memory and Redis stores.
+ */
+export interface InboxHandlerContext<Tx extends InboxTransaction | undefined = InboxTransaction | undefined> {
   /** Where the event came from. */
   readonly source: InboxSource;
   /** This run's number, 1 for the first. */
@@ -132,13 +135,17 @@ export interface InboxHandlerContext {
   readonly signal: AbortSignal;
   /**
    * The SQL adapters' transaction: statements run through it commit together with the event's done mark,
-   * so the event's effect is applied exactly once. Undefined with the memory and Redis adapters.
+   * so the event's effect is applied exactly once. Undefined with the memory and Redis adapters; typed
+   * by the store the inbox was made with (`new Inbox(sqliteStore)` gives a handler a defined `tx`).
    */
-  readonly tx: InboxTransaction | undefined;
+  readonly tx: Tx;
 }
 
 /** Processes one event from the inbox; a throw (or rejection) means "retry later". */
-export type InboxHandler = (event: ShopEvent, context: InboxHandlerContext) => unknown;
+export type InboxHandler<Tx extends InboxTransaction | undefined = InboxTransaction | undefined> = (
+  event: ShopEvent,
+  context: InboxHandlerContext<Tx>,
+) => unknown;
 
 /**
  * The storage behind an {@link Inbox}. Implement it over another store if none of the adapters fits; every
@@ -156,7 +163,7 @@ export type InboxHandler = (event: ShopEvent, context: InboxHandlerContext) => u
  * - `replay` makes an event pending again from now with its attempts reset, whatever its state; false when
  *   the id is unknown.
  */
-export interface InboxStore {
+export interface InboxStore<Tx extends InboxTransaction | undefined = InboxTransaction | undefined> {
   /**
    * True when `complete` keeps the event locked against every other worker for as long as `work` runs (a
    * SQL transaction holding the row): the worker then sends no heartbeat.
@@ -178,11 +185,7 @@ export interface InboxStore {
    * on a store that has them (`tx` given), else `work(undefined)` then the mark. `'lost'` when the lease was
    * gone.
    */
-  complete(
-    lease: InboxLease,
-    work: (tx: InboxTransaction | undefined) => Promise<void>,
-    now: number,
-  ): Promise<'done' | 'lost'>;
+  complete(lease: InboxLease, work: (tx: Tx) => Promise<void>, now: number): Promise<'done' | 'lost'>;
   /** Ends a lease still holding the event after a failed run: pending again from `retryAt`, or dead. */
   fail(lease: InboxLease, failure: InboxFailure): Promise<void>;
   /**
