@@ -1,5 +1,6 @@
 import { ShopError } from '../../core/errors/shop-error.js';
 import type { SqliteDatabaseLike, SqliteStatementLike } from '../inbox/sqlite.js';
+import { inTransaction, postgresPoolConfig, unavailableOr, watchPool } from '../postgres-pool.js';
 
 /** Statements inside or outside a transaction. Placeholders are `?`; Postgres gets `$1, $2, ...`. */
 export interface SqlExecutor {
@@ -105,11 +106,19 @@ async function openSqlite(file: string): Promise<SyncDatabase> {
 }
 
 interface PgClient {
-  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
-  release(): void;
+  query(
+    sql: string,
+    params?: unknown[],
+  ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+  release(error?: Error | boolean): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener(event: 'error', listener: (error: Error) => void): unknown;
 }
 interface PgPool {
-  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query(
+    sql: string,
+    params?: unknown[],
+  ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
   connect(): Promise<PgClient>;
   end(): Promise<void>;
   on(event: 'error', listener: (error: Error) => void): void;
@@ -117,9 +126,10 @@ interface PgPool {
 
 async function openPostgres(url: string): Promise<SyncDatabase> {
   const pg = await load<{ Pool: new (options: object) => PgPool }>('pg');
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // The inbox's settings (src/sync/postgres-pool.ts): one pool size and statement timeout for both.
+  const pool = new pg.Pool(postgresPoolConfig(url));
   // An idle connection the server drops must not take the process down; the next query reconnects.
-  pool.on('error', () => undefined);
+  watchPool(pool);
   const numbered = new Map<string, string>();
   const toPg = (sql: string) => {
     let text = numbered.get(sql);
@@ -130,28 +140,25 @@ async function openPostgres(url: string): Promise<SyncDatabase> {
     }
     return text;
   };
+  const query = async (target: { query: PgPool['query'] }, sql: string, params: readonly unknown[]) => {
+    try {
+      return await target.query(toPg(sql), [...params]);
+    } catch (error) {
+      // A dead connection or a database away: a DatabaseUnavailableError (nothing committed, try again).
+      throw unavailableOr(error);
+    }
+  };
   const over = (target: { query: PgPool['query'] }): SqlExecutor => ({
     all: async <T>(sql: string, params: readonly unknown[] = []) =>
-      (await target.query(toPg(sql), [...params])).rows as T[],
+      (await query(target, sql, params)).rows as T[],
     run: async (sql: string, params: readonly unknown[] = []) =>
-      (await target.query(toPg(sql), [...params])).rowCount ?? 0,
+      (await query(target, sql, params)).rowCount ?? 0,
   });
   return {
     dialect: 'postgres',
     ...over(pool),
-    async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await work(over(client));
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+    transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      return inTransaction(pool, (client) => work(over(client)));
     },
     close: () => pool.end(),
   };
