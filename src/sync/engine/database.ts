@@ -29,7 +29,15 @@ export class SyncDatabaseError extends ShopError {
  * else Node's node:sqlite; WAL journal). Each driver is an optional peer dependency, imported here only when its database is used.
  */
 export async function openSyncDatabase(target: string): Promise<SyncDatabase> {
+  if (typeof target !== 'string' || target === '')
+    throw new SyncDatabaseError('the sync database is a SQLite file path or a postgres:// URL');
   if (/^postgres(ql)?:\/\//i.test(target)) return openPostgres(target);
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(target)?.[1];
+  if (scheme !== undefined) {
+    throw new SyncDatabaseError(
+      `${scheme}:// is not a database the sync writes: give a SQLite file path or a postgres:// URL`,
+    );
+  }
   return openSqlite(target);
 }
 
@@ -46,11 +54,19 @@ async function load<T>(name: string): Promise<T> {
 
 async function openSqlite(file: string): Promise<SyncDatabase> {
   // The inbox's opener: better-sqlite3 where it loads, else Node's own node:sqlite (Node 22.5+), WAL mode.
-  const { openSqliteDatabase, returnsRows } = await import('../inbox/sqlite.js');
+  const { openSqliteDatabase, returnsRows, SqliteOpenError } = await import('../inbox/sqlite.js');
   let handle: SqliteDatabaseLike;
   try {
     handle = await openSqliteDatabase(file, { busyTimeoutMs: 10_000 });
   } catch (error) {
+    // A missing driver and a path that cannot be opened are told apart: each message says what to fix.
+    if (error instanceof SqliteOpenError && error.reason === 'cannot_open')
+      throw new SyncDatabaseError(error.message, { cause: error });
+    if (error instanceof SqliteOpenError)
+      throw new SyncDatabaseError(
+        'the sync engine needs better-sqlite3 for a SQLite file (npm install better-sqlite3), or Node 22.5+ with node:sqlite; or give a postgres:// URL',
+        { cause: error },
+      );
     throw new SyncDatabaseError(`cannot open the SQLite database ${file}: ${(error as Error).message}`, {
       cause: error,
     });
