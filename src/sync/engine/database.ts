@@ -1,6 +1,10 @@
 import { ShopError } from '../../core/errors/shop-error.js';
 import type { SqliteDatabaseLike, SqliteStatementLike } from '../inbox/sqlite.js';
 import { inTransaction, postgresPoolConfig, unavailableOr, watchPool } from '../postgres-pool.js';
+import { patiently } from '../sqlite-busy.js';
+
+/** How long the engine waits for another process's SQLite write lock, in ms. */
+const SQLITE_BUSY_MS = 10_000;
 
 /** Statements inside or outside a transaction. Placeholders are `?`; Postgres gets `$1, $2, ...`. */
 export interface SqlExecutor {
@@ -57,7 +61,8 @@ async function openSqlite(file: string): Promise<SyncDatabase> {
   const { openSqliteDatabase, returnsRows, SqliteOpenError } = await import('../inbox/sqlite.js');
   let handle: SqliteDatabaseLike;
   try {
-    handle = await openSqliteDatabase(file, { busyTimeoutMs: 10_000 });
+    // No wait inside SQLite, which would block the event loop: `patiently` waits between attempts.
+    handle = await openSqliteDatabase(file, { busyTimeoutMs: 0 });
   } catch (error) {
     // A missing driver and a path that cannot be opened are told apart: each message says what to fix.
     if (error instanceof SqliteOpenError && error.reason === 'cannot_open')
@@ -85,14 +90,19 @@ async function openSqlite(file: string): Promise<SyncDatabase> {
     params.map((value) =>
       value === undefined ? null : typeof value === 'boolean' ? (value ? 1 : 0) : value,
     );
+  // Another process's write lock is waited for up to 10 s, between attempts: the process (a webhook
+  // receiver beside the engine, the inbox's own connection) runs on meanwhile.
+  const patient = <T>(step: () => T) => patiently(step, performance.now() + SQLITE_BUSY_MS, SQLITE_BUSY_MS);
   const executor: SqlExecutor = {
-    all: async <T>(sql: string, params: readonly unknown[] = []) => prepared(sql).all(...bind(params)) as T[],
-    run: async (sql: string, params: readonly unknown[] = []) => {
-      const statement = prepared(sql);
-      const reader = statement.reader ?? returnsRows(sql);
-      if (reader) return statement.all(...bind(params)).length;
-      return Number(statement.run(...bind(params)).changes);
-    },
+    all: <T>(sql: string, params: readonly unknown[] = []) =>
+      patient(() => prepared(sql).all(...bind(params)) as T[]),
+    run: (sql: string, params: readonly unknown[] = []) =>
+      patient(() => {
+        const statement = prepared(sql);
+        const reader = statement.reader ?? returnsRows(sql);
+        if (reader) return statement.all(...bind(params)).length;
+        return Number(statement.run(...bind(params)).changes);
+      }),
   };
   // better-sqlite3 is synchronous: one transaction at a time, the others wait their turn.
   let queue: Promise<unknown> = Promise.resolve();
@@ -101,7 +111,7 @@ async function openSqlite(file: string): Promise<SyncDatabase> {
     ...executor,
     transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       const next = queue.then(async () => {
-        handle.exec('BEGIN IMMEDIATE');
+        await patient(() => handle.exec('BEGIN IMMEDIATE'));
         try {
           const result = await work(executor);
           handle.exec('COMMIT');

@@ -9,7 +9,7 @@
 // Another process's write lock is waited for here, between attempts, not inside the driver: SQLite's own
 // busy wait is synchronous and would block the event loop (and every delivery behind it) for its whole length.
 import { ERROR_CLASS, ShopError } from '../../core/errors/shop-error.js';
-import { DatabaseUnavailableError } from '../database-unavailable.js';
+import { patiently } from '../sqlite-busy.js';
 import { type SqlDriver, SqlInboxStore, type SqlResult, type SqlSession, tableName } from './sql-store.js';
 
 /** The part of a better-sqlite3 or `node:sqlite` statement used. */
@@ -276,26 +276,9 @@ class SqliteDriver implements SqlDriver {
     });
   }
 
-  /**
-   * Runs `step`; while another process holds the write lock (SQLITE_BUSY), tries again after a short pause
-   * (the event loop runs meanwhile) until `deadline`, then fails with a DatabaseUnavailableError.
-   */
-  async #patiently<T>(step: () => T, deadline: number): Promise<T> {
-    for (let pause = 2; ; pause = Math.min(pause * 2, 25)) {
-      try {
-        return this.#withoutBusyWait(step);
-      } catch (error) {
-        if (!isBusy(error)) throw error;
-        const left = deadline - performance.now();
-        if (left <= 0) {
-          throw new DatabaseUnavailableError(
-            `The SQLite database is locked by another process (waited ${this.#busyMs} ms, busyTimeoutMs); nothing was written, try again.`,
-            { cause: error },
-          );
-        }
-        await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
-      }
-    }
+  /** `step`, waiting for another process's lock between attempts until `deadline`. */
+  #patiently<T>(step: () => T, deadline: number): Promise<T> {
+    return patiently(() => this.#withoutBusyWait(step), deadline, this.#busyMs);
   }
 
   /** `step` with SQLite's own (blocking) busy wait off on a connection the caller opened with one. */
@@ -347,15 +330,6 @@ class SqliteDriver implements SqlDriver {
     }
     return { rows: [], changes: Number(statement.run(...values).changes) };
   }
-}
-
-/** SQLITE_BUSY from better-sqlite3 (`code`) or node:sqlite (`errcode`, `errstr`). */
-function isBusy(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, errcode, message } = error as { code?: unknown; errcode?: unknown; message?: unknown };
-  if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) return true;
-  if (typeof errcode === 'number' && (errcode & 0xff) === 5) return true;
-  return typeof message === 'string' && /database is locked/i.test(message);
 }
 
 function bindable(value: unknown): unknown {

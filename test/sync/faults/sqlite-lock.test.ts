@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DatabaseUnavailableError } from '../../../src/sync/database-unavailable.js';
+import { openSyncDatabase } from '../../../src/sync/engine/database.js';
 import { Inbox } from '../../../src/sync/inbox/inbox.js';
 import { SqliteInboxStore } from '../../../src/sync/inbox/sqlite.js';
 import { buildEvent, signedDelivery } from '../../../src/testing/factories/index.js';
@@ -113,5 +114,37 @@ describe('a SQLite inbox whose file another process holds locked', () => {
     expect(after.map((answer) => answer.status)).toEqual(events.map(() => 200));
     const held = await Promise.all(events.map((event) => inbox.get(event.id)));
     expect(held.map((entry) => entry?.eventId)).toEqual(events.map((event) => event.id));
+  });
+
+  it("the sync engine's transaction waits for the lock without stopping the process, then commits", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sqlite-lock-engine-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'shop.db');
+    const db = await openSyncDatabase(file);
+    cleanup.push(() => db.close());
+    await db.run('CREATE TABLE rows (id INTEGER)');
+    const holder = await holdWriteLock(file);
+    const exited = new Promise((done) => holder.once('exit', done));
+    cleanup.push(() => {
+      if (holder.exitCode === null) holder.kill('SIGKILL');
+    });
+    let settled = false;
+    const writing = db.transaction((tx) => tx.run('INSERT INTO rows (id) VALUES (?)', [1]));
+    void writing.then(
+      () => {
+        settled = true;
+      },
+      () => {
+        settled = true;
+      },
+    );
+    // A timer fires while the transaction waits for the lock: SQLite's own wait blocked the event loop for its
+    // whole 10 s, and the transaction had failed ("database is locked") before this timer could run.
+    await new Promise((done) => setTimeout(done, 300));
+    expect(settled).toBe(false);
+    holder.stdin?.end();
+    await exited;
+    await expect(writing).resolves.toBe(1);
+    expect(await db.all('SELECT id FROM rows')).toEqual([{ id: 1 }]);
   });
 });
