@@ -2,7 +2,7 @@
 // folder, postgres on a free loopback port, no fsync (a test database need not survive a power cut). As root
 // it runs as the `postgres` user, since PostgreSQL refuses to run as root.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,14 @@ export interface OwnPostgres {
   start(): Promise<void>;
   /** Creates a new empty database and returns its URL. */
   createDatabase(name: string): string;
+  /** Shuts it down cleanly (a fast shutdown: sessions are ended) and keeps its data folder; `start` again. */
+  halt(): Promise<void>;
+  /** A fast shutdown and a start on the same port and data folder, as `pg_ctl restart` does. */
+  restart(): Promise<void>;
+  /** SIGSTOPs the postmaster and every backend: the server stalls, its sockets stay open. */
+  pause(): void;
+  /** SIGCONTs what `pause` stopped. */
+  resume(): void;
 }
 
 const candidateBins = (): string[] => {
@@ -135,6 +143,32 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
       }
     await exited;
   };
+  /** The postmaster and its children (backends, checkpointer, ...), from /proc. */
+  const serverPids = (): number[] => {
+    const pid = spawnSync('head', ['-1', join(data, 'postmaster.pid')], { encoding: 'utf8' }).stdout?.trim();
+    if (!pid || !/^\d+$/.test(pid)) return [];
+    const pids = [Number(pid)];
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        // The fields after the command name (which may hold spaces): state, then the parent's pid.
+        const stat = readFileSync(join('/proc', entry, 'stat'), 'utf8');
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        if (parent === pids[0]) pids.push(Number(entry));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return pids;
+  };
+  const signalAll = (sig: NodeJS.Signals) => {
+    for (const pid of serverPids())
+      try {
+        process.kill(pid, sig);
+      } catch {
+        // gone meanwhile
+      }
+  };
   await start();
   const url = (db: string) => `postgres://postgres@127.0.0.1:${port}/${db}`;
   return {
@@ -145,6 +179,17 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     async stop() {
       await signal('SIGINT');
       rmSync(base, { recursive: true, force: true });
+    },
+    halt: () => signal('SIGINT'),
+    async restart() {
+      await signal('SIGINT');
+      await start();
+    },
+    pause: () => signalAll('SIGSTOP'),
+    resume: () => {
+      signalAll('SIGCONT');
+      // runuser stops itself when the program it waits on is stopped: continue it too.
+      if (child?.pid !== undefined && child.exitCode === null) child.kill('SIGCONT');
     },
     createDatabase(name: string) {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);

@@ -1,5 +1,10 @@
 import { ShopError } from '../../core/errors/shop-error.js';
 import type { SqliteDatabaseLike, SqliteStatementLike } from '../inbox/sqlite.js';
+import { inTransaction, postgresPoolConfig, unavailableOr, watchPool } from '../postgres-pool.js';
+import { patiently } from '../sqlite-busy.js';
+
+/** How long the engine waits for another process's SQLite write lock, in ms. */
+const SQLITE_BUSY_MS = 10_000;
 
 /** Statements inside or outside a transaction. Placeholders are `?`; Postgres gets `$1, $2, ...`. */
 export interface SqlExecutor {
@@ -28,7 +33,15 @@ export class SyncDatabaseError extends ShopError {
  * else Node's node:sqlite; WAL journal). Each driver is an optional peer dependency, imported here only when its database is used.
  */
 export async function openSyncDatabase(target: string): Promise<SyncDatabase> {
+  if (typeof target !== 'string' || target === '')
+    throw new SyncDatabaseError('the sync database is a SQLite file path or a postgres:// URL');
   if (/^postgres(ql)?:\/\//i.test(target)) return openPostgres(target);
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(target)?.[1];
+  if (scheme !== undefined) {
+    throw new SyncDatabaseError(
+      `${scheme}:// is not a database the sync writes: give a SQLite file path or a postgres:// URL`,
+    );
+  }
   return openSqlite(target);
 }
 
@@ -45,11 +58,20 @@ async function load<T>(name: string): Promise<T> {
 
 async function openSqlite(file: string): Promise<SyncDatabase> {
   // The inbox's opener: better-sqlite3 where it loads, else Node's own node:sqlite (Node 22.5+), WAL mode.
-  const { openSqliteDatabase, returnsRows } = await import('../inbox/sqlite.js');
+  const { openSqliteDatabase, returnsRows, SqliteOpenError } = await import('../inbox/sqlite.js');
   let handle: SqliteDatabaseLike;
   try {
-    handle = await openSqliteDatabase(file, { busyTimeoutMs: 10_000 });
+    // No wait inside SQLite, which would block the event loop: `patiently` waits between attempts.
+    handle = await openSqliteDatabase(file, { busyTimeoutMs: 0 });
   } catch (error) {
+    // A missing driver and a path that cannot be opened are told apart: each message says what to fix.
+    if (error instanceof SqliteOpenError && error.reason === 'cannot_open')
+      throw new SyncDatabaseError(error.message, { cause: error });
+    if (error instanceof SqliteOpenError)
+      throw new SyncDatabaseError(
+        'the sync engine needs better-sqlite3 for a SQLite file (npm install better-sqlite3), or Node 22.5+ with node:sqlite; or give a postgres:// URL',
+        { cause: error },
+      );
     throw new SyncDatabaseError(`cannot open the SQLite database ${file}: ${(error as Error).message}`, {
       cause: error,
     });
@@ -68,14 +90,19 @@ async function openSqlite(file: string): Promise<SyncDatabase> {
     params.map((value) =>
       value === undefined ? null : typeof value === 'boolean' ? (value ? 1 : 0) : value,
     );
+  // Another process's write lock is waited for up to 10 s, between attempts: the process (a webhook
+  // receiver beside the engine, the inbox's own connection) runs on meanwhile.
+  const patient = <T>(step: () => T) => patiently(step, performance.now() + SQLITE_BUSY_MS, SQLITE_BUSY_MS);
   const executor: SqlExecutor = {
-    all: async <T>(sql: string, params: readonly unknown[] = []) => prepared(sql).all(...bind(params)) as T[],
-    run: async (sql: string, params: readonly unknown[] = []) => {
-      const statement = prepared(sql);
-      const reader = statement.reader ?? returnsRows(sql);
-      if (reader) return statement.all(...bind(params)).length;
-      return Number(statement.run(...bind(params)).changes);
-    },
+    all: <T>(sql: string, params: readonly unknown[] = []) =>
+      patient(() => prepared(sql).all(...bind(params)) as T[]),
+    run: (sql: string, params: readonly unknown[] = []) =>
+      patient(() => {
+        const statement = prepared(sql);
+        const reader = statement.reader ?? returnsRows(sql);
+        if (reader) return statement.all(...bind(params)).length;
+        return Number(statement.run(...bind(params)).changes);
+      }),
   };
   // better-sqlite3 is synchronous: one transaction at a time, the others wait their turn.
   let queue: Promise<unknown> = Promise.resolve();
@@ -84,7 +111,7 @@ async function openSqlite(file: string): Promise<SyncDatabase> {
     ...executor,
     transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       const next = queue.then(async () => {
-        handle.exec('BEGIN IMMEDIATE');
+        await patient(() => handle.exec('BEGIN IMMEDIATE'));
         try {
           const result = await work(executor);
           handle.exec('COMMIT');
@@ -105,11 +132,19 @@ async function openSqlite(file: string): Promise<SyncDatabase> {
 }
 
 interface PgClient {
-  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
-  release(): void;
+  query(
+    sql: string,
+    params?: unknown[],
+  ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+  release(error?: Error | boolean): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener(event: 'error', listener: (error: Error) => void): unknown;
 }
 interface PgPool {
-  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query(
+    sql: string,
+    params?: unknown[],
+  ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
   connect(): Promise<PgClient>;
   end(): Promise<void>;
   on(event: 'error', listener: (error: Error) => void): void;
@@ -117,9 +152,10 @@ interface PgPool {
 
 async function openPostgres(url: string): Promise<SyncDatabase> {
   const pg = await load<{ Pool: new (options: object) => PgPool }>('pg');
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // The inbox's settings (src/sync/postgres-pool.ts): one pool size and statement timeout for both.
+  const pool = new pg.Pool(postgresPoolConfig(url));
   // An idle connection the server drops must not take the process down; the next query reconnects.
-  pool.on('error', () => undefined);
+  watchPool(pool);
   const numbered = new Map<string, string>();
   const toPg = (sql: string) => {
     let text = numbered.get(sql);
@@ -130,28 +166,25 @@ async function openPostgres(url: string): Promise<SyncDatabase> {
     }
     return text;
   };
+  const query = async (target: { query: PgPool['query'] }, sql: string, params: readonly unknown[]) => {
+    try {
+      return await target.query(toPg(sql), [...params]);
+    } catch (error) {
+      // A dead connection or a database away: a DatabaseUnavailableError (nothing committed, try again).
+      throw unavailableOr(error);
+    }
+  };
   const over = (target: { query: PgPool['query'] }): SqlExecutor => ({
     all: async <T>(sql: string, params: readonly unknown[] = []) =>
-      (await target.query(toPg(sql), [...params])).rows as T[],
+      (await query(target, sql, params)).rows as T[],
     run: async (sql: string, params: readonly unknown[] = []) =>
-      (await target.query(toPg(sql), [...params])).rowCount ?? 0,
+      (await query(target, sql, params)).rowCount ?? 0,
   });
   return {
     dialect: 'postgres',
     ...over(pool),
-    async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await work(over(client));
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+    transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      return inTransaction(pool, (client) => work(over(client)));
     },
     close: () => pool.end(),
   };

@@ -6,8 +6,22 @@
 // `shop-mgmt/inbox/postgres`: over `pg` (an optional peer dependency, loaded only here) or a pg `Pool` the
 // caller made. Workers lease with `FOR UPDATE SKIP LOCKED`; a handler's transaction holds its event's row
 // lock, so no other worker takes the event while it runs, and its `tx` statements commit with the done mark.
+// The pool it opens and every connection a transaction holds have an 'error' listener: a Postgres restart, a
+// failover, a terminated backend or `idle_session_timeout` fails the calls in flight with a
+// DatabaseUnavailableError (the receiver answers 503, the worker retries) and never the process.
 import { ShopError } from '../../core/errors/shop-error.js';
+import { DatabaseUnavailableError } from '../database-unavailable.js';
+import {
+  inTransaction,
+  POSTGRES_POOL_DEFAULTS,
+  type PostgresPoolSettings,
+  postgresPoolConfig,
+  unavailableOr,
+  watchPool,
+} from '../postgres-pool.js';
 import { type SqlDriver, SqlInboxStore, type SqlResult, type SqlSession, tableName } from './sql-store.js';
+
+export { DatabaseUnavailableError, POSTGRES_POOL_DEFAULTS, type PostgresPoolSettings };
 
 /** The part of a pg `PoolClient` used. */
 export interface PgClientLike {
@@ -18,6 +32,9 @@ export interface PgClientLike {
   ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
   /** Gives the connection back to its pool (an error or `true` makes the pool discard it). */
   release(error?: Error | boolean): void;
+  /** pg's connection errors (a server that ends the session): listened to while a transaction holds it. */
+  on?(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener?(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** The part of a pg `Pool` used. */
@@ -33,22 +50,23 @@ export interface PgPoolLike {
   end(): Promise<void>;
 }
 
-/** Options of {@link PostgresInboxStore}. */
-export interface PostgresInboxOptions {
+/**
+ * Options of {@link PostgresInboxStore}. The connection settings are the sync engine's too
+ * ({@link POSTGRES_POOL_DEFAULTS}: 10 connections, 30 s statement timeout, 5 s to connect).
+ */
+export interface PostgresInboxOptions extends PostgresPoolSettings {
   /** The inbox table's name (the sync engine's tables can live in the same database). @default 'shop_inbox' */
   table?: string;
-  /** Most connections {@link PostgresInboxStore.connect} opens. @default 10 */
-  maxConnections?: number;
-  /**
-   * Longest a statement may run, in ms (Postgres's `statement_timeout` on connections this store opens),
-   * so a stalled database fails a call instead of hanging it. @default 5000
-   */
-  statementTimeoutMs?: number;
 }
 
 /**
  * An inbox store in PostgreSQL. {@link PostgresInboxStore.connect} opens a pool from a connection string;
- * `new PostgresInboxStore(pool)` uses a `pg` Pool you made (you end it then).
+ * `new PostgresInboxStore(pool)` uses a `pg` Pool you made (you end it then, and give it an 'error'
+ * listener: pg ends the process on an idle connection's error nobody listens to).
+ *
+ * While the database is away (restarting, failing over, a backend terminated) calls reject with a
+ * {@link DatabaseUnavailableError}: the webhook receiver answers 503 and the worker retries; the pool
+ * connects afresh once the database is back.
  */
 export class PostgresInboxStore extends SqlInboxStore {
   /** Loads `pg` and opens a pool to `connectionString`. */
@@ -67,12 +85,10 @@ export class PostgresInboxStore extends SqlInboxStore {
     }
     const Pool = pg.Pool ?? pg.default?.Pool;
     if (!Pool) throw new ShopError('The pg module has no Pool.');
-    const pool = new Pool({
-      connectionString,
-      max: options.maxConnections ?? 10,
-      statement_timeout: options.statementTimeoutMs ?? 5000,
-      connectionTimeoutMillis: options.statementTimeoutMs ?? 5000,
-    });
+    const pool = new Pool(postgresPoolConfig(connectionString, options));
+    // An idle connection the server ends (a restart, pg_terminate_backend, idle_session_timeout) emits
+    // 'error' on the pool: dropped, and the next call connects afresh, instead of the process ending.
+    watchPool(pool);
     return new PostgresInboxStore(pool, options, true);
   }
 
@@ -85,7 +101,9 @@ export class PostgresInboxStore extends SqlInboxStore {
   }
 }
 
-type PoolClass = new (config: Record<string, unknown>) => PgPoolLike;
+type PoolClass = new (
+  config: Record<string, unknown>,
+) => PgPoolLike & { on(event: 'error', listener: (error: Error) => void): unknown };
 
 class PgDriver implements SqlDriver {
   readonly dialect = 'postgres' as const;
@@ -98,30 +116,25 @@ class PgDriver implements SqlDriver {
   }
 
   async run(sql: string, params: readonly unknown[]): Promise<SqlResult> {
-    return resultOf(await this.#pool.query(sql, params as unknown[]));
+    try {
+      return resultOf(await this.#pool.query(sql, params as unknown[]));
+    } catch (error) {
+      throw unavailableOr(error);
+    }
   }
 
-  async transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {
-    const client = await this.#pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const result = await work({
-        run: async (sql, params) => resultOf(await client.query(sql, params as unknown[])),
-      });
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      try {
-        await client.query('ROLLBACK');
-      } catch (rollbackError) {
-        // The connection is gone: the server rolls back itself; the pool must not reuse it.
-        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-      }
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+  transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {
+    return inTransaction(this.#pool, (client) =>
+      work({
+        run: async (sql, params) => {
+          try {
+            return resultOf(await client.query(sql, params as unknown[]));
+          } catch (error) {
+            throw unavailableOr(error);
+          }
+        },
+      }),
+    );
   }
 
   async close(): Promise<void> {

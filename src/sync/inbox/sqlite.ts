@@ -6,7 +6,10 @@
 // `shop-mgmt/inbox/sqlite`: better-sqlite3 (an optional peer dependency, loaded only here) or Node's own
 // `node:sqlite` where present. One connection per store; its statements run one at a time (an async lock),
 // so a worker's transaction, which stays open while the handler awaits, never mixes with another's.
-import { ShopError } from '../../core/errors/shop-error.js';
+// Another process's write lock is waited for here, between attempts, not inside the driver: SQLite's own
+// busy wait is synchronous and would block the event loop (and every delivery behind it) for its whole length.
+import { ERROR_CLASS, ShopError } from '../../core/errors/shop-error.js';
+import { patiently } from '../sqlite-busy.js';
 import { type SqlDriver, SqlInboxStore, type SqlResult, type SqlSession, tableName } from './sql-store.js';
 
 /** The part of a better-sqlite3 or `node:sqlite` statement used. */
@@ -39,7 +42,12 @@ export interface SqliteInboxOptions {
    * few ms per write.
    */
   synchronous?: 'normal' | 'full';
-  /** How long a statement waits for another process's write lock, in ms. @default 2000 */
+  /**
+   * How long a statement waits for another process's write lock, in ms, before it fails with a
+   * {@link DatabaseUnavailableError} (the receiver answers 503 at its own `storeTimeoutMs` before that). The
+   * store waits between attempts, so the event loop runs on meanwhile; the wait counts from the call, so calls
+   * queued behind a locked one do not stack their waits. @default 2000
+   */
   busyTimeoutMs?: number;
   /** The driver to load when given a path. @default better-sqlite3, else node:sqlite */
   driver?: 'better-sqlite3' | 'node:sqlite';
@@ -56,8 +64,10 @@ export interface SqliteInboxOptions {
 export class SqliteInboxStore extends SqlInboxStore {
   /** Opens (or creates) the database file, loads the driver, and sets WAL mode. */
   static async open(path: string, options: SqliteInboxOptions = {}): Promise<SqliteInboxStore> {
-    const db = await openSqliteDatabase(path, options);
-    return new SqliteInboxStore(db, options, true);
+    const busy = busyOf(options);
+    // No wait inside SQLite (it would block the event loop): the store waits between attempts itself.
+    const db = await openSqliteDatabase(path, { ...options, busyTimeoutMs: 0 });
+    return new SqliteInboxStore(db, { ...options, busyTimeoutMs: busy }, true);
   }
 
   /**
@@ -68,7 +78,22 @@ export class SqliteInboxStore extends SqlInboxStore {
     if (typeof db?.prepare !== 'function' || typeof db.exec !== 'function') {
       throw new ShopError('SqliteInboxStore needs a better-sqlite3 Database or a node:sqlite DatabaseSync.');
     }
-    super(new SqliteDriver(db, owned), tableName(options.table));
+    super(new SqliteDriver(db, owned, busyOf(options)), tableName(options.table));
+  }
+}
+
+/** Why a SQLite database could not be opened: `driver_missing` (install one) or `cannot_open` (the path). */
+export class SqliteOpenError extends ShopError {
+  static override readonly [ERROR_CLASS]: string = 'SqliteOpenError';
+  override readonly name: string = 'SqliteOpenError';
+
+  constructor(
+    /** `driver_missing`: neither better-sqlite3 nor node:sqlite loads; `cannot_open`: the file cannot be opened. */
+    readonly reason: 'driver_missing' | 'cannot_open',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
   }
 }
 
@@ -81,12 +106,14 @@ export async function openSqliteDatabase(
   path: string,
   options: Omit<SqliteInboxOptions, 'table'> = {},
 ): Promise<SqliteDatabaseLike> {
+  busyOf(options);
   const db = await openDatabase(path, options.driver);
   try {
     configure(db, options);
   } catch (error) {
     db.close();
-    throw error;
+    // A file that opens but cannot be written (read-only, a read-only folder for the WAL files).
+    throw await cannotOpen(path, error);
   }
   return db;
 }
@@ -95,29 +122,78 @@ async function openDatabase(path: string, driver: SqliteInboxOptions['driver']):
   if (typeof path !== 'string' || path === '')
     throw new ShopError('SqliteInboxStore.open needs a file path.');
   const errors: unknown[] = [];
+  // A driver that loads and then cannot open the file says why (a missing folder, no permission), not
+  // "install a driver".
+  let Database: (new (file: string) => SqliteDatabaseLike) | undefined;
   if (driver !== 'node:sqlite') {
     try {
       const module = (await import(/* webpackIgnore: true */ 'better-sqlite3' as string)) as {
         default: new (file: string) => SqliteDatabaseLike;
       };
-      return new module.default(path);
+      Database = module.default;
     } catch (error) {
       errors.push(error);
       if (driver === 'better-sqlite3') throw missingDriver(errors);
     }
   }
-  try {
-    // The specifier is put together at run time: bundlers rewrite a literal `node:sqlite` to `sqlite` (a
-    // prefix-only built-in has no such name), which then fails to load.
-    const specifier = ['node', 'sqlite'].join(':');
-    const module = (await import(/* webpackIgnore: true */ specifier)) as {
-      DatabaseSync: new (file: string) => SqliteDatabaseLike;
-    };
-    return new module.DatabaseSync(path);
-  } catch (error) {
-    errors.push(error);
-    throw missingDriver(errors);
+  if (!Database) {
+    try {
+      // The specifier is put together at run time: bundlers rewrite a literal `node:sqlite` to `sqlite` (a
+      // prefix-only built-in has no such name), which then fails to load.
+      const specifier = ['node', 'sqlite'].join(':');
+      const module = (await import(/* webpackIgnore: true */ specifier)) as {
+        DatabaseSync: new (file: string) => SqliteDatabaseLike;
+      };
+      Database = module.DatabaseSync;
+    } catch (error) {
+      errors.push(error);
+      throw missingDriver(errors);
+    }
   }
+  try {
+    return new Database(path);
+  } catch (error) {
+    throw await cannotOpen(path, error);
+  }
+}
+
+/** The open failure with its real cause, read from the file system where the driver's message is vague. */
+async function cannotOpen(path: string, error: unknown): Promise<SqliteOpenError> {
+  const said = error instanceof Error ? error.message : String(error);
+  let cause = said;
+  try {
+    const { access, stat } = await import('node:fs/promises');
+    const { constants } = await import('node:fs');
+    const { dirname, resolve } = await import('node:path');
+    const file = resolve(path);
+    const code = async (work: Promise<unknown>) =>
+      work.then(
+        () => null,
+        (failure: NodeJS.ErrnoException) => failure.code ?? 'error',
+      );
+    // The nearest folder on the way up that exists (or the file that stands where a folder should).
+    let dir = dirname(file);
+    let missing: string | null = null;
+    for (;;) {
+      const found = await code(stat(dir));
+      if (found === null || dir === dirname(dir)) break;
+      missing = dir;
+      dir = dirname(dir);
+    }
+    const info = await stat(dir).catch(() => null);
+    if (info && !info.isDirectory()) cause = `${dir} is a file, not a directory`;
+    else if (missing !== null) cause = `directory ${dirname(file)} does not exist`;
+    else if ((await code(stat(file))) === null && (await code(access(file, constants.R_OK | constants.W_OK))))
+      cause = `permission denied on ${file}`;
+    else if ((await code(access(dir, constants.W_OK | constants.X_OK))) !== null)
+      cause = `permission denied: cannot create files in ${dir}`;
+    if (cause !== said) cause = `${cause} (${said})`;
+  } catch {
+    // No file system to ask (a runtime without node:fs): the driver's own words.
+  }
+  return new SqliteOpenError('cannot_open', `cannot open the SQLite database ${path}: ${cause}`, {
+    cause: error,
+  });
 }
 
 /**
@@ -128,17 +204,23 @@ export function returnsRows(sql: string): boolean {
   return /^\s*(select|with|pragma|values)\b|\breturning\b/i.test(sql);
 }
 
-function missingDriver(errors: unknown[]): ShopError {
-  return new ShopError(
+function missingDriver(errors: unknown[]): SqliteOpenError {
+  return new SqliteOpenError(
+    'driver_missing',
     'The SQLite inbox needs better-sqlite3 (npm install better-sqlite3) or a Node with node:sqlite (22.5+).',
     { cause: errors[0] },
   );
 }
 
-function configure(db: SqliteDatabaseLike, options: SqliteInboxOptions): void {
+function busyOf(options: Pick<SqliteInboxOptions, 'busyTimeoutMs'>): number {
   const busy = options.busyTimeoutMs ?? 2000;
   if (!Number.isInteger(busy) || busy < 0)
     throw new ShopError('busyTimeoutMs must be a whole number, 0 or more.');
+  return busy;
+}
+
+function configure(db: SqliteDatabaseLike, options: SqliteInboxOptions): void {
+  const busy = busyOf(options);
   db.exec('PRAGMA journal_mode = WAL');
   db.exec(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   db.exec(`PRAGMA busy_timeout = ${busy}`);
@@ -148,21 +230,37 @@ class SqliteDriver implements SqlDriver {
   readonly dialect = 'sqlite' as const;
   readonly #db: SqliteDatabaseLike;
   readonly #owned: boolean;
+  readonly #busyMs: number;
+  /** The connection's own busy_timeout, set back after each attempt (a database the caller opened). */
+  readonly #ownBusy: number;
   readonly #statements = new Map<string, { statement: SqliteStatementLike; order: number[] | null }>();
   #queue: Promise<unknown> = Promise.resolve();
 
-  constructor(db: SqliteDatabaseLike, owned: boolean) {
+  constructor(db: SqliteDatabaseLike, owned: boolean, busyMs: number) {
     this.#db = db;
     this.#owned = owned;
+    this.#busyMs = busyMs;
+    let current = 0;
+    try {
+      const row = db.prepare('PRAGMA busy_timeout').all()[0] as Record<string, unknown> | undefined;
+      current = Number(row ? Object.values(row)[0] : 0) || 0;
+    } catch {
+      // A wrapper without pragmas: nothing to set back.
+    }
+    this.#ownBusy = current;
   }
 
   run(sql: string, params: readonly unknown[]): Promise<SqlResult> {
-    return this.#exclusive(async () => this.#run(sql, params));
+    // The wait for another process's lock counts from the call, queued or not: a call queued behind a
+    // locked one fails at its own bound instead of starting a wait of its own.
+    const deadline = performance.now() + this.#busyMs;
+    return this.#exclusive(() => this.#patiently(() => this.#run(sql, params), deadline));
   }
 
   transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {
+    const deadline = performance.now() + this.#busyMs;
     return this.#exclusive(async () => {
-      this.#db.exec('BEGIN IMMEDIATE');
+      await this.#patiently(() => this.#db.exec('BEGIN IMMEDIATE'), deadline);
       try {
         const result = await work({ run: async (sql, params) => this.#run(sql, params) });
         this.#db.exec('COMMIT');
@@ -176,6 +274,22 @@ class SqliteDriver implements SqlDriver {
         throw error;
       }
     });
+  }
+
+  /** `step`, waiting for another process's lock between attempts until `deadline`. */
+  #patiently<T>(step: () => T, deadline: number): Promise<T> {
+    return patiently(() => this.#withoutBusyWait(step), deadline, this.#busyMs);
+  }
+
+  /** `step` with SQLite's own (blocking) busy wait off on a connection the caller opened with one. */
+  #withoutBusyWait<T>(step: () => T): T {
+    if (this.#ownBusy === 0) return step();
+    this.#db.exec('PRAGMA busy_timeout = 0');
+    try {
+      return step();
+    } finally {
+      this.#db.exec(`PRAGMA busy_timeout = ${this.#ownBusy}`);
+    }
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,180 @@
+// One set of PostgreSQL connection settings for the inbox (`shop-mgmt/inbox/postgres`) and the sync engine
+// (`ShopSync` on a postgres:// URL), and what both do when the database goes away for a while: a restart, a
+// failover, a terminated backend, `idle_session_timeout`, a stalled server. `pg` emits an 'error' event on a
+// connection the server ends; an event nobody listens to ends the process, so every pool and every
+// checked-out connection here has a listener, and a call that meets a dead connection fails with a
+// DatabaseUnavailableError (nothing committed, try again) while the pool connects afresh for the next one.
+import { ShopError } from '../core/errors/shop-error.js';
+import { DatabaseUnavailableError } from './database-unavailable.js';
+
+/** How the inbox and the sync engine connect to PostgreSQL. */
+export interface PostgresPoolSettings {
+  /** Most connections the pool opens. @default 10 */
+  readonly maxConnections?: number;
+  /**
+   * Longest a statement may run, in ms: Postgres's `statement_timeout` on every connection, and the client's
+   * own bound a little past it (a stalled server cannot answer its own timeout). @default 30000
+   */
+  readonly statementTimeoutMs?: number;
+  /** Longest wait for a new connection, in ms. @default 5000 */
+  readonly connectTimeoutMs?: number;
+}
+
+/** The defaults of {@link PostgresPoolSettings}, the same for the inbox and the sync engine. */
+export const POSTGRES_POOL_DEFAULTS = Object.freeze({
+  maxConnections: 10,
+  statementTimeoutMs: 30_000,
+  connectTimeoutMs: 5_000,
+});
+
+/** How long past `statement_timeout` the client waits for an answer before it drops the connection. */
+const CLIENT_GRACE_MS = 2_000;
+
+/** The `pg` Pool config for `connectionString` with `settings`. */
+export function postgresPoolConfig(
+  connectionString: string,
+  settings: PostgresPoolSettings = {},
+): Record<string, unknown> {
+  const max = whole('maxConnections', settings.maxConnections ?? POSTGRES_POOL_DEFAULTS.maxConnections);
+  const statement = whole(
+    'statementTimeoutMs',
+    settings.statementTimeoutMs ?? POSTGRES_POOL_DEFAULTS.statementTimeoutMs,
+  );
+  const connect = whole(
+    'connectTimeoutMs',
+    settings.connectTimeoutMs ?? POSTGRES_POOL_DEFAULTS.connectTimeoutMs,
+  );
+  return {
+    connectionString,
+    max,
+    statement_timeout: statement,
+    query_timeout: statement + CLIENT_GRACE_MS,
+    connectionTimeoutMillis: connect,
+    // A peer that vanished without closing (a failover, a cut network) is noticed on an idle connection.
+    keepAlive: true,
+  };
+}
+
+/** The part of a `pg` Pool or Client that emits connection errors. */
+export interface ErrorEmitter {
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener?(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/**
+ * Listens for the errors of the pool's idle connections: the pool drops such a connection by itself and the
+ * next call connects afresh. Without a listener, an idle connection the server ends kills the process.
+ */
+export function watchPool(pool: ErrorEmitter): void {
+  pool.on('error', () => undefined);
+}
+
+/** The part of a checked-out `pg` connection {@link inTransaction} uses. */
+export interface PgConnection {
+  query(
+    sql: string,
+    params?: unknown[],
+  ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+  release(error?: Error | boolean): void;
+  on?(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener?(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/**
+ * Checks a connection out and runs `work` in one transaction on it: committed when it resolves, rolled back
+ * when it throws. While checked out the connection has an 'error' listener (its server may end it at any
+ * time); a connection that failed is given back broken, so the pool drops it instead of lending it again.
+ * Connection failures reject as {@link DatabaseUnavailableError}; other errors as they were thrown.
+ */
+export async function inTransaction<C extends PgConnection, T>(
+  pool: { connect(): Promise<C> },
+  work: (client: C) => Promise<T>,
+): Promise<T> {
+  let client: C;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw unavailableOr(error);
+  }
+  let broken: Error | undefined;
+  const onError = (error: Error) => {
+    broken ??= error;
+  };
+  client.on?.('error', onError);
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    if (broken === undefined && isConnectionFailure(error)) broken = asError(error);
+    if (broken === undefined) {
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollbackError) {
+        // The connection is gone: the server rolls back by itself; the pool must not lend it again.
+        broken = asError(rollbackError);
+      }
+    }
+    throw unavailableOr(error);
+  } finally {
+    client.removeListener?.('error', onError);
+    client.release(broken);
+  }
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  // SQLSTATE: the server is shutting down or starting, ended this session, or refused one more.
+  '57P01', // admin_shutdown: a restart, a failover, pg_terminate_backend
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: starting up, shutting down, in recovery
+  '57P05', // idle_session_timeout
+  '25P03', // idle_in_transaction_session_timeout
+  '57014', // query_canceled: statement_timeout
+  '53300', // too_many_connections
+]);
+
+const CONNECTION_MESSAGES =
+  /Connection terminated|Query read timeout|timeout exceeded when trying to connect|not queryable|terminating connection|the database system is (starting up|shutting down|in recovery)/i;
+
+/**
+ * True when `error` says the database or the connection to it is away (try again later), not that the
+ * statement is wrong: a network error, a connection the server ended, a timeout, SQLSTATE class 08.
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  if (error instanceof DatabaseUnavailableError) return true;
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (CONNECTION_CODES.has(code) || /^08/.test(code))) return true;
+  const message = (error as { message?: unknown }).message;
+  return typeof message === 'string' && CONNECTION_MESSAGES.test(message);
+}
+
+/** `error` as a {@link DatabaseUnavailableError} when it is a connection failure, else unchanged. */
+export function unavailableOr(error: unknown): unknown {
+  if (error instanceof DatabaseUnavailableError || !isConnectionFailure(error)) return error;
+  const reason = (error as Error).message || String((error as { code?: unknown }).code);
+  return new DatabaseUnavailableError(
+    `PostgreSQL is unavailable (${reason}); nothing of this call was committed, try it again.`,
+    { cause: error },
+  );
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}
+
+function whole(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new ShopError(`${name} must be a whole number, 1 or more, got ${value}.`);
+  }
+  return value;
+}
