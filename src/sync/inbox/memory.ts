@@ -9,7 +9,6 @@ import type {
   InboxSource,
   InboxStatus,
   InboxStore,
-  InboxTransaction,
   LeaseRequest,
   PruneRequest,
 } from './types.js';

@@ -25,7 +25,6 @@ import type {
   InboxSource,
   InboxStatus,
   InboxStore,
-  InboxTransaction,
   LeaseRequest,
   PruneRequest,
 } from './types.js';
