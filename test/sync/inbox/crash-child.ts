@@ -163,7 +163,13 @@ async function main(): Promise<void> {
   }
   const server = createServer((req, res) => void handler.node(req, res));
   server.listen(Number(env.PORT), '127.0.0.1', () => process.send?.('ready'));
-  if (env.CATCH_UP !== 'off') catchUp.start({ intervalMs: Number(env.CATCH_UP_MS), onError: quiet });
+  // The catch-up on a timer, its first run a second after the start: the service's retries of what the
+  // downtime refused (sent once the parent sees this process ready) go first, as a minute-scale timer lets them.
+  // A process named to die saving the checkpoint runs it at once (it may not live a second).
+  if (env.CATCH_UP !== 'off') {
+    const first = KILL_AT === 'before-checkpoint-save' ? 0 : 1000;
+    setTimeout(() => catchUp.start({ intervalMs: Number(env.CATCH_UP_MS), onError: quiet }), first);
+  }
 }
 
 void main();
