@@ -1,9 +1,10 @@
-// A receiver with the RedisDedupeStore's leases, SIGKILLed at random points over 520 deliveries (see
-// crash-run.ts): every event's effect applied. Effects applied twice are counted, not refused: a process killed
+// A receiver with the RedisDedupeStore's leases, SIGKILLed at every named point over 520 deliveries (see
+// crash-run.ts), its catch-up's checkpoint kept in a file and off for 8 of the 20 rounds: every event of those
+// rounds in by webhook, most of all, every event's effect applied. Effects applied twice are counted, not refused: a process killed
 // after its handlers' effects and before their done marks has them run again (at least once, by design).
 import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
-import { crashRun, DELIVERIES, dir, report, useCrashChild } from './crash-run.js';
+import { describe, inject, it } from 'vitest';
+import { crashRun, dir, expectHonestRun, report, useCrashChild } from './crash-run.js';
 
 useCrashChild();
 
@@ -17,10 +18,7 @@ describe.skipIf(inject('redisUrl') === null)(
         EFFECTS: join(dir, 'effects.log'),
         LEASE: '1',
       });
-      const { lost, kills } = report('redis-dedupe', run);
-      expect(run.created.length).toBeGreaterThanOrEqual(DELIVERIES);
-      expect(kills).toBeGreaterThanOrEqual(10);
-      expect(lost).toBe(0);
+      expectHonestRun('redis-dedupe', run, report('redis-dedupe', run));
     }, 120_000);
   },
 );
