@@ -9,17 +9,21 @@
 //   `no-run` on any block  not checked (an install line, a shell session with placeholders)
 // A block may use the names of test/docs/context.ts (`shop`, `sandbox`, ids that exist...) undeclared.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
 import ts from 'typescript';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands/index.js';
 import { checkArgs } from '../../src/cli/strict.js';
 import { ShopClient } from '../../src/index.js';
 import { createSandbox, type Sandbox } from '../../src/testing/index.js';
+import { builtBin, CliRunner, startSandbox } from '../cli/helpers.js';
 import { builtTypes, entrySources, publishedEntries } from './built-types.js';
 import { CONTEXT_NAMES, type DocContext, FACTORIES } from './context.js';
+import { NOT_RUN, runCommand, shellCommands } from './shell.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -467,19 +471,60 @@ describe('the doc blocks', () => {
 
   describe('sh blocks', () => {
     const shBlocks = BLOCKS.filter((block) => block.lang === 'sh' && checked(block));
+    // The files a block's command names: `trigger --fixture scenario.json` is cli.md's scenario block.
+    const scenario = BLOCKS.find((block) => block.lang === 'json' && block.code.includes('"steps"'));
+    let bin = '';
+    const cli = new CliRunner(() => bin);
+    const scratches: string[] = [];
+    beforeAll(async () => {
+      expect(scenario, "docs/cli.md's scenario.json").toBeDefined();
+      bin = (await builtBin()).bin;
+    }, 300_000);
+    afterEach(() => cli.killAll());
+    afterAll(() => {
+      for (const scratch of scratches) rmSync(scratch, { recursive: true, force: true });
+    });
+
     for (const block of shBlocks) {
-      it(label(block), () => {
-        if (block.tags.includes('run')) return runShell(block);
-        if (block.tags.includes('synopsis')) return checkSynopsis(block);
-        const lines = commandLines(block.code);
-        for (const argv of lines) {
-          expect(
-            () => checkArgs(COMMANDS, argv),
-            `${label(block)}: shop-mgmt ${argv.join(' ')}`,
-          ).not.toThrow();
-        }
-      });
+      const runs = !block.tags.includes('run') && !block.tags.includes('synopsis');
+      it(
+        label(block),
+        async () => {
+          if (block.tags.includes('run')) return runShell(block);
+          if (block.tags.includes('synopsis')) return checkSynopsis(block);
+          const commands = shellCommands(block.code);
+          expect(commands.length, `${label(block)}: no shop-mgmt command`).toBeGreaterThan(0);
+          for (const { argv, text } of commands) {
+            expect(() => checkArgs(COMMANDS, argv), `${label(block)}: ${text}`).not.toThrow();
+          }
+          // Then each runs: against this block's own sandbox process, in a folder of its own.
+          const shop = await startSandbox(cli);
+          const cwd = mkdtempSync(join(tmpdir(), 'shop-mgmt-docs-sh-'));
+          scratches.push(cwd);
+          const files = { 'scenario.json': scenario!.code };
+          for (const command of commands) {
+            const run = await runCommand(command, { bin, cwd, shop, files });
+            if (run.skipped) continue; // NOT_RUN, with its reason (checked below to match a command of the docs)
+            expect(
+              run.code,
+              `${label(block)}: ${command.text}\nstdout:\n${run.stdout.slice(-2000)}\nstderr:\n${run.stderr.slice(-2000)}`,
+            ).toBe(0);
+          }
+        },
+        runs ? 240_000 : undefined,
+      );
     }
+
+    it('list every command they do not run, with its reason, and nothing more', () => {
+      const texts = shBlocks.flatMap((block) => shellCommands(block.code).map((command) => command.text));
+      for (const entry of NOT_RUN) {
+        expect(
+          texts.filter((text) => entry.pattern.test(text)).length,
+          `NOT_RUN ${entry.pattern}: no command of the docs`,
+        ).toBeGreaterThan(0);
+        expect(entry.reason.length).toBeGreaterThan(20);
+      }
+    });
   });
 
   it('catch a block that stops working: a type error, a failing call, an unknown flag', async () => {
