@@ -20,7 +20,7 @@ import { COMMANDS } from '../../src/cli/commands/index.js';
 import { checkArgs } from '../../src/cli/strict.js';
 import { ShopClient } from '../../src/index.js';
 import { createSandbox, type Sandbox } from '../../src/testing/index.js';
-import { builtBin, CliRunner, startSandbox } from '../cli/helpers.js';
+import { builtBin, CliRunner, Receiver, startSandbox } from '../cli/helpers.js';
 import { builtTypes, entrySources, publishedEntries } from './built-types.js';
 import { CONTEXT_NAMES, type DocContext, FACTORIES } from './context.js';
 import { NOT_RUN, runCommand, shellCommands } from './shell.js';
@@ -420,7 +420,7 @@ describe('the doc blocks', () => {
   beforeAll(async () => {
     types = { dir: await builtTypes(), entries: publishedEntries(), sources: await entrySources() };
     errors = typeErrors(TS_BLOCKS, types);
-  }, 600_000); // building the package's .d.ts when dist/ is missing or stale: about 2.5 min on a busy machine
+  }, 900_000); // building the package's .d.ts when dist/ is missing or stale: about 2.5 min on a busy machine
 
   it('type-check, every ts block, against the built .d.ts (strict, exactOptionalPropertyTypes, skipLibCheck off)', () => {
     const failures = TS_BLOCKS.filter((block) => errors.byBlock.get(block)!.length > 0).map(
@@ -480,7 +480,11 @@ describe('the doc blocks', () => {
       expect(scenario, "docs/cli.md's scenario.json").toBeDefined();
       bin = (await builtBin()).bin;
     }, 300_000);
-    afterEach(() => cli.killAll());
+    const receivers: Receiver[] = [];
+    afterEach(async () => {
+      await cli.killAll();
+      await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+    });
     afterAll(() => {
       for (const scratch of scratches) rmSync(scratch, { recursive: true, force: true });
     });
@@ -498,13 +502,17 @@ describe('the doc blocks', () => {
             expect(() => checkArgs(COMMANDS, argv), `${label(block)}: ${text}`).not.toThrow();
           }
           // Then each runs: against this block's own sandbox process, in a folder of its own.
-          const shop = await startSandbox(cli);
+          // Its deliveries go to a receiver, so events are recorded and a trigger's overrides applied.
+          const receiver = await new Receiver().start();
+          receivers.push(receiver);
+          const shop = await startSandbox(cli, ['--forward-to', receiver.url]);
           const cwd = mkdtempSync(join(tmpdir(), 'shop-mgmt-docs-sh-'));
           scratches.push(cwd);
           const files = { 'scenario.json': scenario!.code };
           for (const command of commands) {
             const run = await runCommand(command, { bin, cwd, shop, files });
             if (run.skipped) continue; // NOT_RUN, with its reason (checked below to match a command of the docs)
+            expect(run.stderr, `${label(block)}: ${command.text}`).not.toMatch(/override not applied/);
             expect(
               run.code,
               `${label(block)}: ${command.text}\nstdout:\n${run.stdout.slice(-2000)}\nstderr:\n${run.stderr.slice(-2000)}`,
