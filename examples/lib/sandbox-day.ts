@@ -130,7 +130,9 @@ async function walk(running: Running, handled: ShopEvent[], dedupe: MemoryDedupe
   heading('Booked the lane with an Idempotency-Key, through a server error');
   // The shop makes the booking, then the answer is lost as a 500 (sandbox.faults.next): the case the key is for.
   sandbox.faults.next({ status: 500, when: 'after', method: 'POST', path: '/v1/range/reservations' });
-  const idempotencyKey = 'quickstart-booking-1';
+  // The key is built from what is booked (the order, the lane, the hour): a key is bound to the body it first
+  // came with, so a fixed one would be refused (422 IDEMPOTENCY_MISMATCH) once another lane is booked with it.
+  const idempotencyKey = `quickstart-1-lane-${lane.resource.id}-${slot.starts_at}`;
   const booking = await shop.range.reservations
     .create(
       {

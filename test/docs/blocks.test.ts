@@ -9,15 +9,21 @@
 //   `no-run` on any block  not checked (an install line, a shell session with placeholders)
 // A block may use the names of test/docs/context.ts (`shop`, `sandbox`, ids that exist...) undeclared.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { format } from 'node:util';
 import ts from 'typescript';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands/index.js';
 import { checkArgs } from '../../src/cli/strict.js';
 import { ShopClient } from '../../src/index.js';
-import { createSandbox } from '../../src/testing/index.js';
+import { createSandbox, type Sandbox } from '../../src/testing/index.js';
+import { builtBin, CliRunner, Receiver, startSandbox } from '../cli/helpers.js';
+import { builtTypes, entrySources, publishedEntries } from './built-types.js';
 import { CONTEXT_NAMES, type DocContext, FACTORIES } from './context.js';
+import { NOT_RUN, runCommand, shellCommands } from './shell.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -32,14 +38,22 @@ interface DocBlock {
 
 const TAGS = new Set(['typecheck-only', 'no-run', 'synopsis', 'run']);
 
-/** The fenced blocks of a markdown text (``` fences at the start of a line). */
+/**
+ * The fenced blocks of a markdown text: ``` fences at the start of a line, or indented (a block inside a list
+ * item), closed by a fence of the same indent; an indented block's lines lose that indent.
+ */
 function blocksOf(file: string, markdown: string): DocBlock[] {
   const blocks: DocBlock[] = [];
-  const fence = /^```([^\n`]*)\n([\s\S]*?)^```[ \t]*$/gm;
+  const fence = /^([ \t]*)```([^\n`]*)\n([\s\S]*?)^\1```[ \t]*$/gm;
   for (let match = fence.exec(markdown); match; match = fence.exec(markdown)) {
-    const [lang = '', ...tags] = match[1]!.trim().split(/\s+/).filter(Boolean);
+    const indent = match[1]!;
+    const [lang = '', ...tags] = match[2]!.trim().split(/\s+/).filter(Boolean);
     const line = markdown.slice(0, match.index).split('\n').length;
-    blocks.push({ file, line, lang, tags, code: match[2]! });
+    const code = match[3]!
+      .split('\n')
+      .map((text) => (text.startsWith(indent) ? text.slice(indent.length) : text.trimStart()))
+      .join('\n');
+    blocks.push({ file, line, lang, tags, code });
   }
   return blocks;
 }
@@ -109,73 +123,111 @@ function contextNamesOf(block: DocBlock): (keyof DocContext)[] {
   return CONTEXT_NAMES.filter((name) => !declared.has(name) && used.has(name));
 }
 
-/** Where the type check finds the package's entry points: the sources (tsup.config.ts's entries). */
-const ENTRY_SOURCES: Record<string, string> = {
-  'shop-mgmt': 'src/index.ts',
-  'shop-mgmt/webhooks': 'src/webhooks/index.ts',
-  'shop-mgmt/webhooks/verify': 'src/webhooks/verify-only.ts',
-  'shop-mgmt/webhooks/redis': 'src/webhooks/redis.ts',
-  'shop-mgmt/redis': 'src/redis.ts',
-  'shop-mgmt/schemas': 'src/schemas.ts',
-  'shop-mgmt/testing': 'src/testing/index.ts',
-  'shop-mgmt/testing/msw': 'src/testing/msw-entry.ts',
-  'shop-mgmt/sync': 'src/sync/engine/index.ts',
-  'shop-mgmt/inbox': 'src/sync/inbox/index.ts',
-  'shop-mgmt/inbox/sqlite': 'src/sync/inbox/sqlite.ts',
-  'shop-mgmt/inbox/postgres': 'src/sync/inbox/postgres.ts',
-  'shop-mgmt/inbox/redis': 'src/sync/inbox/redis.ts',
-};
+/** Where the type check finds the package: its built .d.ts (built-types.ts), as a partner's project does. */
+interface PackageTypes {
+  /** The folder of the .d.ts files (dist/, or a build of the current sources). */
+  readonly dir: string;
+  /** Each entry name and its .d.ts in `dir`. */
+  readonly entries: Record<string, string>;
+  /** Each entry name and its source (to read context-types.ts against the package). */
+  readonly sources: Record<string, string>;
+}
 
 /** The file a block is checked as (in examples/, so `./otel-tracing.js` is the example it names). */
 const virtualPath = (block: DocBlock, index: number) =>
   `${ROOT}examples/__doc_${block.file.replace(/\W/g, '_')}_${block.line}_${index}.ts`;
+const CONTEXT_PATH = `${ROOT}examples/__doc_context.ts`;
+
+/** context-types.ts as a partner's file: each import of an entry's source names the package entry instead. */
+function contextSource(types: PackageTypes): string {
+  const byFile = new Map(Object.entries(types.sources).map(([name, file]) => [file, name]));
+  return readFileSync(`${ROOT}test/docs/context-types.ts`, 'utf8').replace(
+    /from '\.\.\/\.\.\/(src\/[^']+)\.js'/g,
+    (_import, file: string) => {
+      const entry = byFile.get(`${file}.ts`);
+      if (!entry)
+        throw new Error(`test/docs/context-types.ts imports ${file}, which is no entry of the package`);
+      return `from '${entry}'`;
+    },
+  );
+}
 
 /** The block, then declarations of the context names it uses (types only; hoisted, so lines stay put). */
 function checkedSource(block: DocBlock): string {
   const declarations = contextNamesOf(block).map(
-    (name) => `declare const ${name}: import('../test/docs/context.js').DocContext['${name}'];`,
+    (name) => `declare const ${name}: import('./__doc_context.js').DocContext['${name}'];`,
   );
   return `${block.code}\nexport {};\n${declarations.join('\n')}\n`;
 }
 
-/** Type errors of every block, by block, in one program. */
-function typeErrors(blocks: readonly DocBlock[]): Map<DocBlock, string[]> {
+/**
+ * The compiler options a strict partner uses: test/tsconfig.json's (strict, noUncheckedIndexedAccess), with
+ * `exactOptionalPropertyTypes` on and `skipLibCheck` off, so the package's own .d.ts are checked too.
+ */
+function partnerOptions(types: PackageTypes): ts.CompilerOptions {
   const parsed = ts.getParsedCommandLineOfConfigFile(`${ROOT}test/tsconfig.json`, undefined, {
     ...ts.sys,
     onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
       throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
     },
   })!;
-  const options: ts.CompilerOptions = {
+  return {
     ...parsed.options,
-    baseUrl: ROOT,
-    paths: Object.fromEntries(Object.entries(ENTRY_SOURCES).map(([name, file]) => [name, [file]])),
+    exactOptionalPropertyTypes: true,
+    skipLibCheck: false,
+    noEmit: true,
+    paths: Object.fromEntries(
+      Object.entries(types.entries).map(([name, file]) => [name, [`${types.dir}/${file}`]]),
+    ),
   };
+}
+
+const describeDiagnostic = (diagnostic: ts.Diagnostic) => {
+  const where =
+    diagnostic.file && diagnostic.start !== undefined
+      ? `line ${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1}: `
+      : '';
+  return `${where}${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
+};
+
+/** Type errors of every block, by block, in one program; and those of the package's .d.ts and the context. */
+function typeErrors(
+  blocks: readonly DocBlock[],
+  types: PackageTypes,
+): { byBlock: Map<DocBlock, string[]>; declarations: string[] } {
+  const options = partnerOptions(types);
   const files = new Map(blocks.map((block, index) => [virtualPath(block, index), block]));
+  const context = contextSource(types);
+  const textOf = (name: string) =>
+    name === CONTEXT_PATH ? context : files.has(name) ? checkedSource(files.get(name)!) : undefined;
   const host = ts.createCompilerHost(options);
   const { fileExists, readFile, getSourceFile } = host;
-  host.fileExists = (name) => files.has(name) || fileExists(name);
-  host.readFile = (name) => (files.has(name) ? checkedSource(files.get(name)!) : readFile(name));
-  host.getSourceFile = (name, language, ...rest) =>
-    files.has(name)
-      ? ts.createSourceFile(name, checkedSource(files.get(name)!), language)
+  host.fileExists = (name) => textOf(name) !== undefined || fileExists(name);
+  host.readFile = (name) => textOf(name) ?? readFile(name);
+  host.getSourceFile = (name, language, ...rest) => {
+    const text = textOf(name);
+    return text !== undefined
+      ? ts.createSourceFile(name, text, language)
       : getSourceFile(name, language, ...rest);
-  const program = ts.createProgram({ rootNames: [...files.keys()], options, host });
-  const result = new Map<DocBlock, string[]>();
+  };
+  const program = ts.createProgram({ rootNames: [...files.keys(), CONTEXT_PATH], options, host });
+  const byBlock = new Map<DocBlock, string[]>();
   for (const [path, block] of files) {
-    const file = program.getSourceFile(path)!;
-    result.set(
+    byBlock.set(
       block,
-      ts.getPreEmitDiagnostics(program, file).map((diagnostic) => {
-        const where =
-          diagnostic.file && diagnostic.start !== undefined
-            ? `line ${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1}: `
-            : '';
-        return `${where}${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
-      }),
+      ts.getPreEmitDiagnostics(program, program.getSourceFile(path)!).map(describeDiagnostic),
     );
   }
-  return result;
+  // skipLibCheck off: what a partner's tsc reports in the package's .d.ts (and in the context's types).
+  const declarations = program
+    .getSourceFiles()
+    .filter((file) => file.fileName.startsWith(`${types.dir}/`) || file.fileName === CONTEXT_PATH)
+    .flatMap((file) =>
+      ts
+        .getPreEmitDiagnostics(program, file)
+        .map((diagnostic) => `${file.fileName.replace(ROOT, '')}: ${describeDiagnostic(diagnostic)}`),
+    );
+  return { byBlock, declarations: [...new Set(declarations)] };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -246,10 +298,19 @@ const MODULES: Record<string, () => Promise<unknown>> = {
   'msw/node': () => import('msw/node'),
 };
 
-async function runBlock(block: DocBlock): Promise<void> {
-  const sandbox = createSandbox();
+/**
+ * Runs a block against `sandbox` (a fresh one unless given), served on 127.0.0.1 for the block's run, and
+ * compares what it prints with what it says it prints (unless `printed` is false: a second run of a block).
+ */
+async function runBlock(
+  block: DocBlock,
+  {
+    sandbox = createSandbox(),
+    apiKey = sandbox.createKey(),
+    printed = true,
+  }: { sandbox?: Sandbox; apiKey?: string; printed?: boolean } = {},
+): Promise<void> {
   const server = await sandbox.listen();
-  const apiKey = sandbox.createKey();
   vi.stubEnv('SHOP_API_KEY', apiKey);
   vi.stubEnv('SHOP_API_BASE_URL', server.url);
   vi.stubEnv('SHOP_WEBHOOK_SECRET', 'whsec_docs_secret');
@@ -272,7 +333,8 @@ async function runBlock(block: DocBlock): Promise<void> {
     if (!make) throw new Error(`${label(block)} uses ${name}, which has no value: mark it typecheck-only`);
     values[name] = await make({ sandbox, shop });
   }
-  const { outputText } = ts.transpileModule(block.code, {
+  const claims = printClaims(block.code);
+  const { outputText } = ts.transpileModule(claims.code, {
     compilerOptions: {
       module: ts.ModuleKind.CommonJS,
       target: ts.ScriptTarget.ES2022,
@@ -282,17 +344,63 @@ async function runBlock(block: DocBlock): Promise<void> {
   const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
     ...args: string[]
   ) => (...values: unknown[]) => Promise<void>;
-  const body = new AsyncFunction('require', 'exports', ...names, `{\n${outputText}\n}`);
+  const body = new AsyncFunction('require', 'exports', PRINTED, ...names, `{\n${outputText}\n}`);
   const require = (specifier: string) => {
     if (!modules.has(specifier)) throw new Error(`${label(block)}: require(${specifier}) not mapped`);
     return modules.get(specifier);
   };
   try {
-    await body(require, {}, ...names.map((name) => values[name]));
+    await body(require, {}, claims.print, ...names.map((name) => values[name]));
     await runSuite(suite);
   } finally {
     await server.close();
   }
+  if (printed) claims.check(label(block));
+}
+
+const PRINTED = '__docsPrinted';
+
+/**
+ * What a block says it prints: a line `console.log(...); // text` claims that the call prints `text`
+ * (`...` in it stands for anything). Such a call is routed to a recorder, and after the run each claim must
+ * have printed at least once, and only lines that match.
+ */
+function printClaims(code: string): {
+  code: string;
+  print: (claim: number, ...args: unknown[]) => void;
+  check: (where: string) => void;
+} {
+  const claims: { line: number; expected: string; printed: string[] }[] = [];
+  const lines = code.split('\n').map((text, index) => {
+    const match = /^(\s*)console\.log\((.*)\);[ \t]*\/\/ (.+)$/.exec(text);
+    if (!match) return text;
+    claims.push({ line: index + 1, expected: match[3]!.trim(), printed: [] });
+    return `${match[1]}${PRINTED}(${claims.length - 1}, ${match[2]});`;
+  });
+  return {
+    code: lines.join('\n'),
+    print: (claim, ...args) => {
+      claims[claim]!.printed.push(format(...args));
+    },
+    check(where) {
+      for (const { line, expected, printed } of claims) {
+        const pattern = new RegExp(
+          `^${expected
+            .split('...')
+            .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+            .join('.*')}$`,
+          's',
+        );
+        expect(
+          printed.length,
+          `${where}, line ${line}: it says it prints "${expected}"; it printed nothing`,
+        ).toBeGreaterThan(0);
+        for (const output of printed) {
+          expect(output, `${where}, line ${line}: it says it prints "${expected}"`).toMatch(pattern);
+        }
+      }
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -307,16 +415,22 @@ describe('the doc blocks', () => {
     }
   });
 
-  let errors: Map<DocBlock, string[]>;
-  beforeAll(() => {
-    errors = typeErrors(TS_BLOCKS);
-  }, 180_000);
+  let types: PackageTypes;
+  let errors: ReturnType<typeof typeErrors>;
+  beforeAll(async () => {
+    types = { dir: await builtTypes(), entries: publishedEntries(), sources: await entrySources() };
+    errors = typeErrors(TS_BLOCKS, types);
+  }, 900_000); // building the package's .d.ts when dist/ is missing or stale: about 2.5 min on a busy machine
 
-  it('type-check, every ts block (strict, as test/tsconfig.json)', () => {
-    const failures = TS_BLOCKS.filter((block) => errors.get(block)!.length > 0).map(
-      (block) => `${label(block)}\n  ${errors.get(block)!.join('\n  ')}`,
+  it('type-check, every ts block, against the built .d.ts (strict, exactOptionalPropertyTypes, skipLibCheck off)', () => {
+    const failures = TS_BLOCKS.filter((block) => errors.byBlock.get(block)!.length > 0).map(
+      (block) => `${label(block)}\n  ${errors.byBlock.get(block)!.join('\n  ')}`,
     );
     expect(failures.join('\n')).toBe('');
+  });
+
+  it("type-check the package's own .d.ts and the context's types as a partner's tsc does (skipLibCheck off)", () => {
+    expect(errors.declarations.join('\n')).toBe('');
   });
 
   describe('run against a fresh sandbox', () => {
@@ -332,21 +446,93 @@ describe('the doc blocks', () => {
     }
   });
 
+  it("README's tour runs twice against one shop: its Idempotency-Key is built from what it books", async () => {
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const tour = BLOCKS.find(
+      (block) => block.file === 'README.md' && block.code.includes('booking-web-1042'),
+    );
+    expect(tour, 'the tour of README.md').toBeDefined();
+    const sandbox = createSandbox();
+    const owner = new ShopClient({
+      apiKey: sandbox.createKey(),
+      baseUrl: sandbox.baseUrl,
+      fetch: sandbox.fetch,
+    });
+    const upcoming = async () =>
+      (await owner.range.reservations.list({ status: 'booked', from: new Date() }).toArray()).length;
+    const before = await upcoming();
+    const apiKey = sandbox.createKey(); // one partner: idempotency keys are scoped to the API key
+    await runBlock(tour!, { sandbox, apiKey });
+    // The first run's lane is taken now: the second books another lane, which a fixed key refused (422
+    // IDEMPOTENCY_MISMATCH). Its booking has another id, so what it prints is not compared.
+    await runBlock(tour!, { sandbox, apiKey, printed: false });
+    expect(await upcoming()).toBe(before + 2);
+  }, 60_000);
+
   describe('sh blocks', () => {
     const shBlocks = BLOCKS.filter((block) => block.lang === 'sh' && checked(block));
+    // The files a block's command names: `trigger --fixture scenario.json` is cli.md's scenario block.
+    const scenario = BLOCKS.find((block) => block.lang === 'json' && block.code.includes('"steps"'));
+    let bin = '';
+    const cli = new CliRunner(() => bin);
+    const scratches: string[] = [];
+    beforeAll(async () => {
+      expect(scenario, "docs/cli.md's scenario.json").toBeDefined();
+      bin = (await builtBin()).bin;
+    }, 300_000);
+    const receivers: Receiver[] = [];
+    afterEach(async () => {
+      await cli.killAll();
+      await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+    });
+    afterAll(() => {
+      for (const scratch of scratches) rmSync(scratch, { recursive: true, force: true });
+    });
+
     for (const block of shBlocks) {
-      it(label(block), () => {
-        if (block.tags.includes('run')) return runShell(block);
-        if (block.tags.includes('synopsis')) return checkSynopsis(block);
-        const lines = commandLines(block.code);
-        for (const argv of lines) {
-          expect(
-            () => checkArgs(COMMANDS, argv),
-            `${label(block)}: shop-mgmt ${argv.join(' ')}`,
-          ).not.toThrow();
-        }
-      });
+      const runs = !block.tags.includes('run') && !block.tags.includes('synopsis');
+      it(
+        label(block),
+        async () => {
+          if (block.tags.includes('run')) return runShell(block);
+          if (block.tags.includes('synopsis')) return checkSynopsis(block);
+          const commands = shellCommands(block.code);
+          expect(commands.length, `${label(block)}: no shop-mgmt command`).toBeGreaterThan(0);
+          for (const { argv, text } of commands) {
+            expect(() => checkArgs(COMMANDS, argv), `${label(block)}: ${text}`).not.toThrow();
+          }
+          // Then each runs: against this block's own sandbox process, in a folder of its own.
+          // Its deliveries go to a receiver, so events are recorded and a trigger's overrides applied.
+          const receiver = await new Receiver().start();
+          receivers.push(receiver);
+          const shop = await startSandbox(cli, ['--forward-to', receiver.url]);
+          const cwd = mkdtempSync(join(tmpdir(), 'shop-mgmt-docs-sh-'));
+          scratches.push(cwd);
+          const files = { 'scenario.json': scenario!.code };
+          for (const command of commands) {
+            const run = await runCommand(command, { bin, cwd, shop, files });
+            if (run.skipped) continue; // NOT_RUN, with its reason (checked below to match a command of the docs)
+            expect(run.stderr, `${label(block)}: ${command.text}`).not.toMatch(/override not applied/);
+            expect(
+              run.code,
+              `${label(block)}: ${command.text}\nstdout:\n${run.stdout.slice(-2000)}\nstderr:\n${run.stderr.slice(-2000)}`,
+            ).toBe(0);
+          }
+        },
+        runs ? 240_000 : undefined,
+      );
     }
+
+    it('list every command they do not run, with its reason, and nothing more', () => {
+      const texts = shBlocks.flatMap((block) => shellCommands(block.code).map((command) => command.text));
+      for (const entry of NOT_RUN) {
+        expect(
+          texts.filter((text) => entry.pattern.test(text)).length,
+          `NOT_RUN ${entry.pattern}: no command of the docs`,
+        ).toBeGreaterThan(0);
+        expect(entry.reason.length).toBeGreaterThan(20);
+      }
+    });
   });
 
   it('catch a block that stops working: a type error, a failing call, an unknown flag', async () => {
@@ -361,11 +547,47 @@ describe('the doc blocks', () => {
         '```',
       ].join('\n'),
     );
-    expect(typeErrors([typo!]).get(typo!)!.join('\n')).toMatch(/limt/);
+    expect(typeErrors([typo!], types).byBlock.get(typo!)!.join('\n')).toMatch(/limt/);
     await expect(runBlock(failing!)).rejects.toMatchObject({ status: 404 });
     expect(() => checkArgs(COMMANDS, commandLines('npx shop-mgmt sandbox --prot 5000')[0]!)).toThrow(
       /--port/,
     );
+  }, 60_000);
+
+  it('are as strict as a partner: indented blocks, real stub types, optional properties exact, printed output', async () => {
+    const blocks = blocksOf(
+      'synthetic.md',
+      [
+        '- In a list item:',
+        '',
+        '  ```ts',
+        '  const n: number = shop;',
+        '  ```',
+        '```ts',
+        "metrics.histogram('ms', null as number | null, {});",
+        '```',
+        '```ts',
+        'const cursor: string | undefined = undefined;',
+        'shop.events.list({ cursor });',
+        '```',
+        '```ts',
+        "console.log(40 + 2, 'booked'); // 43 booked",
+        '```',
+      ].join('\n'),
+    );
+    expect(blocks.map((block) => [block.line, block.code.split('\n')[0]])).toEqual([
+      [3, 'const n: number = shop;'],
+      [6, "metrics.histogram('ms', null as number | null, {});"],
+      [9, 'const cursor: string | undefined = undefined;'],
+      [13, "console.log(40 + 2, 'booked'); // 43 booked"],
+    ]);
+    const [indented, stub, optional, printing] = blocks;
+    const found = typeErrors(blocks, types).byBlock;
+    expect(found.get(indented!)!.join('\n')).toMatch(/ShopClient.*not assignable to type 'number'/);
+    expect(found.get(stub!)!.join('\n')).toMatch(/'null' is not assignable to type 'number'/);
+    expect(found.get(optional!)!.join('\n')).toMatch(/exactOptionalPropertyTypes/);
+    expect(found.get(printing!)).toEqual([]);
+    await expect(runBlock(printing!)).rejects.toThrow(/line 1: it says it prints "43 booked"/);
   }, 60_000);
 
   it('json blocks parse', () => {

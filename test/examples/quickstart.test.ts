@@ -64,7 +64,9 @@ describe('npm run demo without SHOP_API_KEY and SHOP_API_BASE_URL (the sandbox)'
 
   it('books once through the injected 500: the retry with the same key is replayed', () => {
     expect(run.stdout).toMatch(/SDK log: POST \/v1\/range\/reservations failed \(HTTP 500\); retry 1 of 2/);
-    expect(run.stdout).toContain('attempt 2, same key quickstart-booking-1: 201, Idempotent-Replayed: true');
+    expect(run.stdout).toMatch(
+      /attempt 2, same key quickstart-1-lane-\d+-\d{4}-\d\d-\d\dT[\d:.]+Z: 201, Idempotent-Replayed: true/,
+    );
     expect(run.stdout).toMatch(
       /reservation #\d+ is booked, .*reservations on that lane and hour: 1 \(booked once\)/,
     );

@@ -195,8 +195,8 @@ describe('RedisDedupeStore without a server', () => {
     expect(() => new RedisDedupeStore({} as never)).toThrow(/node-redis or ioredis/);
   });
 
-  it('is never skipped in CI', () => {
-    if (process.env.CI)
-      expect(redisUrl, 'CI must run the Redis tests against a real redis-server').not.toBeNull();
+  // A claim about CI alone: elsewhere it is reported skipped, never passed without checking anything.
+  it.runIf(Boolean(process.env.CI))('is never skipped in CI', () => {
+    expect(redisUrl, 'CI must run the Redis tests against a real redis-server').not.toBeNull();
   });
 });

@@ -54,10 +54,16 @@ describe.each(['node:crypto', 'web-crypto'] as const)('verifyWebhook on %s', (ba
       const body = '{"id":"evt_1","object":"event"}';
       const vector = '0c8670ed117751cc551a20e35839447075c42800ea3cf3e8a2fbda99cd1e6edd';
       expect(nodeHmac(SECRET, T, body)).toBe(vector);
-      if (hasOpenssl) expect(opensslHmac(SECRET, T, body)).toBe(vector);
       expect(await signPayload({ body, secret: SECRET, timestamp: T })).toBe(`t=${T},v1=${vector}`);
       // The signature passes: the refusal is about the payload (the vector's body has no type), not the HMAC.
       expect(await reasonOf(verify(body, `t=${T},v1=${vector}`))).toBe('invalid_payload');
+    });
+
+    // openssl's own HMAC of the vector: reported skipped where openssl is missing, never passed unchecked.
+    it.runIf(hasOpenssl)('openssl computes the same vector', () => {
+      expect(opensslHmac(SECRET, T, '{"id":"evt_1","object":"event"}')).toBe(
+        '0c8670ed117751cc551a20e35839447075c42800ea3cf3e8a2fbda99cd1e6edd',
+      );
     });
 
     it.runIf(hasOpenssl)(

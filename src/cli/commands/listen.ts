@@ -117,19 +117,20 @@ export const listenCommand = defineCommand({
             );
           },
         });
-        explainLimits(output, {
-          baseUrl,
-          apiKey,
-          forwardTo: inboxAt,
-          intervalMs,
-          rpm,
-          file: flags.checkpoint,
-          types,
-          signing: signing.source,
-        });
         const doorbell = await sandboxDoorbell(baseUrl, apiKey);
         try {
-          return await follow(catchUp, null, intervalMs, output, doorbell);
+          return await follow(catchUp, null, intervalMs, output, doorbell, () =>
+            explainLimits(output, {
+              baseUrl,
+              apiKey,
+              forwardTo: inboxAt,
+              intervalMs,
+              rpm,
+              file: flags.checkpoint,
+              types,
+              signing: signing.source,
+            }),
+          );
         } finally {
           await inbox.store.close();
         }
@@ -169,21 +170,22 @@ export const listenCommand = defineCommand({
       });
       // Against a sandbox process, its live log says when an event is recorded: no waiting for a poll.
       const doorbell = await sandboxDoorbell(baseUrl, apiKey);
-      explainLimits(output, {
-        baseUrl,
-        apiKey,
-        forwardTo: forwardTo!,
-        intervalMs,
-        rpm,
-        file: flags.checkpoint,
-        types,
-        signing: signing.source,
+      return follow(catchUp, forwarder, intervalMs, output, doorbell, () => {
+        explainLimits(output, {
+          baseUrl,
+          apiKey,
+          forwardTo: forwardTo!,
+          intervalMs,
+          rpm,
+          file: flags.checkpoint,
+          types,
+          signing: signing.source,
+        });
+        if (doorbell)
+          output.note(
+            'Against a sandbox: its live log rings when an event is recorded, so events arrive at once.',
+          );
       });
-      if (doorbell)
-        output.note(
-          'Against a sandbox: its live log rings when an event is recorded, so events arrive at once.',
-        );
-      return follow(catchUp, forwarder, intervalMs, output, doorbell);
     }),
 });
 
@@ -324,6 +326,7 @@ async function follow(
   intervalMs: number,
   output: Output,
   doorbell: { onRing: (ring: () => void) => void; close: () => void } | null = null,
+  announce: () => void = () => undefined,
 ): Promise<number> {
   let stopped = false;
   let wake: (() => void) | null = null;
@@ -339,6 +342,8 @@ async function follow(
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // The "Listening" line only once Ctrl-C is handled: a signal right after it must stop cleanly, not kill.
+  announce();
   while (!stopped) {
     output.spin('waiting for events');
     try {
