@@ -35,6 +35,7 @@ const GROUPS = {
       'test/core/retry.test.ts',
       'test/core/idempotency.test.ts',
       'test/core/recovery.test.ts',
+      'test/core/hostile-answers.test.ts',
       'test/core/*-mutants.test.ts',
     ],
   },
