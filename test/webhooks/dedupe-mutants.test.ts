@@ -25,6 +25,19 @@ describe('MemoryDedupeStore edges', () => {
     expect(await store.claim('evt_1', 10)).toEqual(expect.any(String));
   });
 
+  it('extends a lease by the seconds asked, from the renewal, for the token holding it only', async () => {
+    const { time, now } = clock();
+    const store = new MemoryDedupeStore({ now });
+    const token = (await store.claim('evt_1', 10)) as string;
+    expect(await store.renew('evt_1', 'claim_of_someone_else', 60)).toBe(false);
+    time.now += 9_000;
+    expect(await store.renew('evt_1', token, 10)).toBe(true);
+    time.now += 9_999; // past the first lease, one millisecond short of the renewed one
+    expect(await store.claim('evt_1', 10)).toBe(false);
+    time.now += 1;
+    expect(await store.claim('evt_1', 10)).toEqual(expect.any(String));
+  });
+
   it('keeps an id done for the TTL in seconds, and free from its expiry on', async () => {
     const { time, now } = clock();
     const store = new MemoryDedupeStore({ now });
