@@ -56,7 +56,7 @@ export function readyLine(argv: readonly string[]): { stream: 'stdout' | 'stderr
     return { stream: 'stdout', pattern: /^Listening to / };
   if (command === 'logs') return { stream: 'stderr', pattern: /following the live log of/ };
   if (command === 'sync' && !argv.some((flag) => flag === '--once' || flag === '--dry-run'))
-    return { stream: 'stdout', pattern: /^Receiving webhooks at / };
+    return { stream: 'stdout', pattern: /^Keeping the database current: / };
   return null;
 }
 

@@ -317,6 +317,11 @@ async function live(
 ): Promise<number> {
   const { stopping } = options;
   options.receiver?.work(sync, output);
+  const seconds = options.intervalMs / 1000;
+  output.record(
+    { event: 'live', intervalSeconds: seconds, webhooks: options.receiver !== null },
+    `Keeping the database current: the feed every ${seconds} s${options.receiver ? ', webhooks through the inbox' : ''}, until Ctrl-C`,
+  );
   let nextRepair = Date.now() + options.repairMs;
   while (!stopping.signal) {
     // A timer that holds the event loop: the shop in another process, and a SQLite file, hold nothing, and
