@@ -108,6 +108,7 @@ export class ListenFileStore implements CheckpointStore {
 
   async save(checkpoint: Checkpoint | null): Promise<void> {
     this.#data = { ...this.#data, checkpoint };
+    this.#ownPosition = true;
     await this.flush();
   }
 
@@ -121,6 +122,8 @@ export class ListenFileStore implements CheckpointStore {
   }
 
   #forgotten = false;
+  /** True once this process moved the checkpoint or counted an attempt (listen); `replay` never does. */
+  #ownPosition = false;
 
   /** Attempts made for an event so far (0 when none). */
   attemptsOf(eventId: string): number {
@@ -135,6 +138,7 @@ export class ListenFileStore implements CheckpointStore {
     const ids = Object.keys(attempts);
     for (const old of ids.slice(0, Math.max(0, ids.length - MAX_ATTEMPT_RECORDS))) delete attempts[old];
     this.#data = { ...this.#data, attempts };
+    this.#ownPosition = true;
     await this.flush();
   }
 
@@ -193,7 +197,17 @@ export class ListenFileStore implements CheckpointStore {
     } catch {
       return; // no file yet, or one being replaced: this process's list stands
     }
-    if (onDisk?.baseUrl !== this.#data.baseUrl || !Array.isArray(onDisk.deadLetters)) return;
+    if (onDisk?.baseUrl !== this.#data.baseUrl) return;
+    // A process that never moved the position (replay, --print-secret) keeps the one on disk: listen may
+    // have moved it since this process read the file, and writing the older one back would send events twice.
+    if (!this.#ownPosition && onDisk.version === VERSION) {
+      this.#data = {
+        ...this.#data,
+        checkpoint: onDisk.checkpoint ?? null,
+        attempts: isCounts(onDisk.attempts) ? onDisk.attempts : this.#data.attempts,
+      };
+    }
+    if (!Array.isArray(onDisk.deadLetters)) return;
     const merged = onDisk.deadLetters.filter(
       (entry) => !this.#deadCleared.has(entry.eventId) && !this.#deadAdded.has(entry.eventId),
     );
