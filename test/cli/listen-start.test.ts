@@ -197,6 +197,9 @@ describe('listen: where it starts, and whose checkpoint it keeps', () => {
       env,
     );
     expect(replayed.code, replayed.stderr.join('\n')).toBe(0);
+    expect(replayed.stderr.join('\n')).toMatch(
+      /signed with the local secret of .*replay\.json, as listen signs/,
+    );
     // listen saves again (a new event delivered), then stops and saves once more.
     const next = await trigger(env, 'coupon.created');
     await local.until((got) => got.some((delivery) => delivery.event.id === next), 20_000);

@@ -1,4 +1,4 @@
-// Issue 32 item 7, `shop-mgmt sandbox` as a process: a busy port suggests --port 0; a --state restart
+// Issue 32 item 7, `shop-mgmt sandbox` as a process: a busy port suggests --port 0 (example receiver too); a --state restart
 // without --forward-to prints the secret its saved endpoint signs with, as the first run did.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +13,12 @@ describe('shop-mgmt sandbox', () => {
     const second = await cli.run(['sandbox', '--port', port]);
     expect(second.code).toBe(3);
     expect(second.stderr.join('\n')).toMatch(/EADDRINUSE.*--port 0 for any free one/);
+
+    const example = cli.start(['example', 'receiver', '--port', '0', '--json']);
+    const ready = await example.until(() => example.records().find((record) => record.event === 'ready'));
+    const taken = await cli.run(['example', 'receiver', '--port', new URL(String(ready.url)).port]);
+    expect(taken.code).toBe(3);
+    expect(taken.stderr.join('\n')).toMatch(/EADDRINUSE.*--port 0 for any free one/);
   });
 
   it('a --state restart prints the export line of the saved endpoint secret', async () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { defineCommand } from 'citty';
 import { readEnv } from '../../internal/env.js';
 import { verifyWebhook } from '../../webhooks/verify.js';
-import { EXIT, usageError } from '../exit-codes.js';
+import { CliError, EXIT, usageError } from '../exit-codes.js';
 import { clockTime, type Output } from '../output.js';
 import { wholeNumber } from '../parse.js';
 import { run, untilSignal } from '../run.js';
@@ -68,9 +68,12 @@ const receiver = defineCommand({
       await new Promise<void>((resolve, reject) => {
         server.once('error', (error: NodeJS.ErrnoException) =>
           reject(
-            error.code === 'EADDRINUSE'
-              ? usageError(`port ${port} is in use: give another with --port, or --port 0 for any free one`)
-              : error,
+            new CliError(
+              error.code === 'EADDRINUSE'
+                ? `cannot listen on 127.0.0.1:${port} (EADDRINUSE): another process holds that port. Give another with --port, or --port 0 for any free one`
+                : `cannot listen on 127.0.0.1:${port} (${error.code ?? error.message})`,
+              EXIT.unreachable,
+            ),
           ),
         );
         server.listen(port, '127.0.0.1', resolve);
