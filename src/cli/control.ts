@@ -59,6 +59,14 @@ export class SandboxControl {
         unsupported: true,
       });
     }
+    // The trigger acts as the shop's staff: a key the API would refuse a change must not make one here.
+    const missing = this.#access.shortOfFullKey(request.headers.get('authorization'));
+    if (missing.length > 0) {
+      return answer(403, {
+        error: `trigger acts as the shop's staff (API calls, the register, the owner) and needs a full key: write on every resource at every location, as \`shop-mgmt sandbox\` prints without --permissions or --locations. This key lacks ${missing.join(', ')}`,
+        forbidden: true,
+      });
+    }
     let overridden = false;
     if (Object.keys(override).length > 0) {
       this.#access.armOverride(

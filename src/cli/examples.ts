@@ -33,5 +33,9 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'npx shop-mgmt sync --db postgres://user@db.internal/shop --max-share 50% --listen 3000 --secret whsec_...',
     'npx shop-mgmt sync --db ./shop.db --dry-run',
   ],
+  receiver: [
+    'npx shop-mgmt example receiver --port 3000',
+    'SHOP_WEBHOOK_SECRET=whsec_... npx shop-mgmt example receiver --port 0 --json',
+  ],
   replay: ['npx shop-mgmt replay evt_0123456789abcdef --forward-to http://localhost:3000/webhooks/shop'],
 };

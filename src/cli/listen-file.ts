@@ -40,10 +40,17 @@ const MAX_ATTEMPT_RECORDS = 1_000;
  */
 export class ListenFileStore implements CheckpointStore {
   #data: ListenFile;
+  /** Dead-letter changes since the last write, laid over the file as it is then (`replay` may have changed it). */
+  #deadAdded = new Map<string, DeadLetter>();
+  #deadCleared = new Set<string>();
 
   private constructor(
     readonly path: string,
     data: ListenFile,
+    /** The base URL the file was written for when it is another than this run's (its checkpoint is dropped). */
+    readonly otherBaseUrl: string | null = null,
+    /** True when the file existed: the secret is the one kept there, not a new one. */
+    readonly existed = false,
   ) {
     this.#data = data;
   }
@@ -73,15 +80,21 @@ export class ListenFileStore implements CheckpointStore {
         `checkpoint file ${path} is not one this shop-mgmt wrote (version ${VERSION}); delete it to start over`,
       );
     }
-    const store = new ListenFileStore(path, {
-      version: VERSION,
-      secret: data.secret,
-      baseUrl,
-      // A checkpoint of another shop means nothing here: start from now, keep the secret.
-      checkpoint: data.baseUrl === baseUrl ? (data.checkpoint ?? null) : null,
-      attempts: data.baseUrl === baseUrl && isCounts(data.attempts) ? data.attempts : {},
-      deadLetters: data.baseUrl === baseUrl && Array.isArray(data.deadLetters) ? data.deadLetters : [],
-    });
+    const same = data.baseUrl === baseUrl;
+    const store = new ListenFileStore(
+      path,
+      {
+        version: VERSION,
+        secret: data.secret,
+        baseUrl,
+        // A checkpoint of another shop means nothing here: start from now (said by listen), keep the secret.
+        checkpoint: same ? (data.checkpoint ?? null) : null,
+        attempts: same && isCounts(data.attempts) ? data.attempts : {},
+        deadLetters: same && Array.isArray(data.deadLetters) ? data.deadLetters : [],
+      },
+      same ? null : String(data.baseUrl ?? 'an unknown shop'),
+      true,
+    );
     return store;
   }
 
@@ -95,8 +108,22 @@ export class ListenFileStore implements CheckpointStore {
 
   async save(checkpoint: Checkpoint | null): Promise<void> {
     this.#data = { ...this.#data, checkpoint };
+    this.#ownPosition = true;
     await this.flush();
   }
+
+  /** Drops the checkpoint, the attempt counts and the events set aside (they were of another shop). */
+  async forget(): Promise<void> {
+    this.#data = { ...this.#data, checkpoint: null, attempts: {}, deadLetters: [] };
+    this.#deadAdded.clear();
+    this.#deadCleared.clear();
+    this.#forgotten = true;
+    await this.flush();
+  }
+
+  #forgotten = false;
+  /** True once this process moved the checkpoint or counted an attempt (listen); `replay` never does. */
+  #ownPosition = false;
 
   /** Attempts made for an event so far (0 when none). */
   attemptsOf(eventId: string): number {
@@ -111,6 +138,7 @@ export class ListenFileStore implements CheckpointStore {
     const ids = Object.keys(attempts);
     for (const old of ids.slice(0, Math.max(0, ids.length - MAX_ATTEMPT_RECORDS))) delete attempts[old];
     this.#data = { ...this.#data, attempts };
+    this.#ownPosition = true;
     await this.flush();
   }
 
@@ -123,6 +151,8 @@ export class ListenFileStore implements CheckpointStore {
   async deadLetter(entry: DeadLetter): Promise<void> {
     const kept = this.deadLetters.filter((other) => other.eventId !== entry.eventId);
     this.#data = { ...this.#data, deadLetters: [...kept, entry].slice(-MAX_ATTEMPT_RECORDS) };
+    this.#deadCleared.delete(entry.eventId);
+    this.#deadAdded.set(entry.eventId, entry);
     await this.flush();
   }
 
@@ -131,6 +161,8 @@ export class ListenFileStore implements CheckpointStore {
     const kept = this.deadLetters.filter((other) => other.eventId !== eventId);
     if (kept.length === this.deadLetters.length) return false;
     this.#data = { ...this.#data, deadLetters: kept };
+    this.#deadAdded.delete(eventId);
+    this.#deadCleared.add(eventId);
     await this.flush();
     return true;
   }
@@ -140,6 +172,7 @@ export class ListenFileStore implements CheckpointStore {
     // One write at a time, each of the latest data, so a slow disk never puts an older state last.
     this.#writing = this.#writing.then(async () => {
       await mkdir(dirname(this.path), { recursive: true });
+      this.#mergeDeadLetters();
       const temporary = `${this.path}.${process.pid}.tmp`;
       await writeFile(temporary, `${JSON.stringify(this.#data, null, 2)}\n`, { mode: 0o600 });
       await rename(temporary, this.path);
@@ -148,6 +181,41 @@ export class ListenFileStore implements CheckpointStore {
   }
 
   #writing: Promise<void> = Promise.resolve();
+
+  /**
+   * The events set aside as the file holds them now, with this process's own changes laid over: `replay`
+   * (another process) takes an event off the list while `listen` runs, and listen's next write keeps that.
+   */
+  #mergeDeadLetters(): void {
+    if (this.#forgotten) {
+      this.#forgotten = false; // this write replaces the other shop's list
+      return;
+    }
+    let onDisk: Partial<ListenFile> | null = null;
+    try {
+      onDisk = JSON.parse(readFileSync(this.path, 'utf8')) as Partial<ListenFile>;
+    } catch {
+      return; // no file yet, or one being replaced: this process's list stands
+    }
+    if (onDisk?.baseUrl !== this.#data.baseUrl) return;
+    // A process that never moved the position (replay, --print-secret) keeps the one on disk: listen may
+    // have moved it since this process read the file, and writing the older one back would send events twice.
+    if (!this.#ownPosition && onDisk.version === VERSION) {
+      this.#data = {
+        ...this.#data,
+        checkpoint: onDisk.checkpoint ?? null,
+        attempts: isCounts(onDisk.attempts) ? onDisk.attempts : this.#data.attempts,
+      };
+    }
+    if (!Array.isArray(onDisk.deadLetters)) return;
+    const merged = onDisk.deadLetters.filter(
+      (entry) => !this.#deadCleared.has(entry.eventId) && !this.#deadAdded.has(entry.eventId),
+    );
+    merged.push(...this.#deadAdded.values());
+    this.#data = { ...this.#data, deadLetters: merged.slice(-MAX_ATTEMPT_RECORDS) };
+    this.#deadAdded.clear();
+    this.#deadCleared.clear();
+  }
 }
 
 function isCounts(value: unknown): value is Record<string, number> {

@@ -41,18 +41,23 @@ export function counts(value: string | undefined, flag: string): Record<string, 
   return result;
 }
 
-/** An http(s) URL from a flag, or a usage error. */
+/**
+ * An http(s) URL from a flag (`forward-to`) or an environment variable (`SHOP_API_BASE_URL`, named as it is
+ * written), or a usage error naming it; `localhost:4010` gets the fix the client offers (`http://localhost:4010`).
+ */
 export function httpUrl(value: string, flag: string): string {
+  const name = /^[A-Z0-9_]+$/.test(flag) ? flag : `--${flag}`;
+  const hint = /^[\w.-]+:\d+(\/|$)/.test(value) ? ` (did you mean "http://${value}"?)` : '';
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     throw usageError(
-      `--${flag} must be a URL such as http://localhost:3000/webhooks/shop, got ${JSON.stringify(value)}`,
+      `${name} must be a URL such as http://localhost:3000/webhooks/shop, got ${JSON.stringify(value)}${hint}`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw usageError(`--${flag} must be an http or https URL`);
+    throw usageError(`${name} must be an http or https URL, got ${JSON.stringify(value)}${hint}`);
   return url.toString();
 }
 

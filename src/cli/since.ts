@@ -51,23 +51,35 @@ function savePosition(store: ListenFileStore, createdAt: string): Promise<void> 
   return store.save({ lastEventId: '', createdAt });
 }
 
-/** How far back EventCatchUp reads again before its checkpoint (its default overlap). */
-const OVERLAP_MS = 60_000;
-
 /**
- * Only events from now on. EventCatchUp reads its overlap again before every checkpoint and hands on what
- * it has not passed there, so a start at "now" would hand on the events of the minute before the first new
- * one. A first run over that minute with nothing to do passes them, by EventCatchUp's own rules.
+ * Only events from now on, whatever the shop's clock says (a sandbox's may run behind or ahead of this
+ * machine's): a first run reads the feed to its end once and passes every event in it, so the checkpoint
+ * stands at the newest event with every id of its overlap seen. An empty feed saves a position at its very
+ * start: every event it gets from then on is new.
  */
 async function fromNow(client: ShopClient, store: ListenFileStore): Promise<void> {
-  const now = new Date().toISOString();
   const primer = new EventCatchUp({
     client,
     checkpoints: store,
-    since: new Date(Date.now() - OVERLAP_MS).toISOString(),
+    checkpointEvery: 200,
     onEvent: () => undefined,
   });
   await primer.run();
-  // No event in the last minute: the position is "now" itself, saved before the first delivery.
-  if (!store.load()) await savePosition(store, now);
+  if (!store.load()) await savePosition(store, new Date(0).toISOString());
+}
+
+/**
+ * Whether the saved checkpoint belongs to the shop of `client`: its event is still in the feed (read from the
+ * checkpoint's own instant). A checkpoint of another shop (another sandbox on the same URL, one whose clock
+ * now runs behind it) finds nothing there and would deliver nothing. A position without an event (a --since
+ * duration, an empty feed) cannot be checked and is kept.
+ */
+export async function checkpointIsOfThisShop(client: ShopClient, store: ListenFileStore): Promise<boolean> {
+  const checkpoint = store.load();
+  if (!checkpoint || checkpoint.lastEventId === '') return true;
+  for await (const event of client.events.list({ updated_since: checkpoint.createdAt, limit: 200 })) {
+    if (event.id === checkpoint.lastEventId) return true;
+    if (event.created_at !== checkpoint.createdAt) return false;
+  }
+  return false;
 }

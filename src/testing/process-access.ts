@@ -1,4 +1,5 @@
 import type { ActivityLog } from './activity.js';
+import { PERMISSION_RESOURCES } from './http/keys.js';
 import type { Sandbox } from './sandbox.js';
 
 /**
@@ -13,6 +14,12 @@ export interface SandboxProcessAccess {
   readonly activity: ActivityLog;
   /** Checks a key as the API does (failed attempts count toward its lockout), without a request's rate cost. */
   authenticate(authorization: string | null): boolean;
+  /**
+   * What the key of `authorization` lacks of a full key (write on every resource, at every location), e.g.
+   * `['products:write', ..., 'every location']`; empty for a full key. A trigger acts as the shop's staff
+   * (register, owner and API calls across resources), so the control surface runs one only for a full key.
+   */
+  shortOfFullKey(authorization: string | null): string[];
   /** Changes the payload of the next event of `type` with `apply`; `done` is told when it happened. */
   armOverride(type: string, apply: (object: Record<string, unknown>) => void, done: () => void): void;
   /** Drops an armed override that no event used. */
@@ -37,6 +44,14 @@ export function processAccess(sandbox: Sandbox): SandboxProcessAccess {
       } catch {
         return false;
       }
+    },
+    shortOfFullKey: (authorization) => {
+      const key = world.keys.authenticate(authorization, '127.0.0.1');
+      const missing: string[] = PERMISSION_RESOURCES.filter(
+        (resource) => key.permissions.get(resource) !== 'write',
+      ).map((resource) => `${resource}:write`);
+      if (key.locations) missing.push('every location');
+      return missing;
     },
     armOverride: (type, apply, done) => world.overrides.arm(type, apply, done),
     disarmOverride: () => world.overrides.disarm(),

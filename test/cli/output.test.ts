@@ -70,7 +70,7 @@ describe('output', () => {
     expect(sandbox.process.stderr.join('\n')).toMatch(/No --forward-to: no webhook endpoint/);
   });
 
-  it.each(['sandbox', 'listen', 'trigger', 'replay', 'send', 'logs tail'])(
+  it.each(['sandbox', 'listen', 'trigger', 'replay', 'send', 'logs tail', 'example receiver'])(
     '%s --help prints usage and an example, exit 0',
     async (command) => {
       const help = await cli.run([...command.split(' '), '--help']);

@@ -1,6 +1,6 @@
 // `shop-mgmt trigger` against a sandbox process: API-made and register-made events reach the sandbox's
 // receiver; all 40 event types with their payload shapes; --override and --fixture, and the ones refused
-// before any call; an unknown type exits 4; no sandbox exits 3.
+// before any call; an unknown type exits 2 (usage); no sandbox exits 3.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,7 +55,7 @@ describe('shop-mgmt trigger', () => {
     expect(hook.received.every((delivery) => delivery.verified)).toBe(true);
   });
 
-  it('lists every event type as made on demand, and refuses an unknown type (exit 4)', async () => {
+  it('lists every event type as made on demand, and refuses an unknown type (exit 2, usage)', async () => {
     const list = await cli.run(['trigger', '--list', '--json']);
     expect(list.code).toBe(0);
     const entries = list.records() as { type: string; supported: boolean; reason?: string }[];
@@ -66,7 +66,7 @@ describe('shop-mgmt trigger', () => {
     const sandbox = await startSandbox(cli, ['--forward-to', hook.url]);
     const env = { SHOP_API_KEY: sandbox.key, SHOP_API_BASE_URL: sandbox.url };
     const unknown = await cli.run(['trigger', 'made.up'], env);
-    expect(unknown.code).toBe(4);
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr.join('\n')).toMatch(/not a known event type/);
   });
 

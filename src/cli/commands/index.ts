@@ -1,3 +1,4 @@
+import { exampleCommand } from './example.js';
 import { listenCommand } from './listen.js';
 import { logsCommand } from './logs.js';
 import { replayCommand } from './replay.js';
@@ -15,4 +16,5 @@ export const COMMANDS = {
   sync: syncCommand,
   logs: logsCommand,
   send: sendCommand,
+  example: exampleCommand,
 };

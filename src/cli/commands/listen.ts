@@ -19,7 +19,7 @@ import { sandboxDoorbell } from '../live-log.js';
 import { clockTime, maskKey, type Output } from '../output.js';
 import { httpUrl, list, wholeNumber } from '../parse.js';
 import { run } from '../run.js';
-import { startingPoint } from '../since.js';
+import { checkpointIsOfThisShop, startingPoint } from '../since.js';
 
 /** `shop-mgmt listen`: the event feed delivered to a local receiver as signed webhooks. */
 export const listenCommand = defineCommand({
@@ -84,13 +84,25 @@ export const listenCommand = defineCommand({
       const { apiKey, baseUrl } = credentials();
       const store = ListenFileStore.open(flags.checkpoint, baseUrl);
       const signing = signingSecret(store, flags.checkpoint);
+      if (store.otherBaseUrl !== null) {
+        output.note(
+          `${flags.checkpoint} was written for ${store.otherBaseUrl}, not ${baseUrl}: a checkpoint belongs to one shop, so this run starts fresh (its checkpoint and events set aside are dropped). The signing secret kept there stays the same.`,
+        );
+      }
       if (flags['print-secret']) {
         await store.flush();
+        output.note(secretOrigin(signing, store));
         output.record({ secret: signing.secret, source: signing.source }, signing.secret);
         return EXIT.ok;
       }
       if (flags['dead-letters']) return listDeadLetters(output, store);
       const client = new ShopClient({ apiKey, baseUrl, throttle: { requestsPerMinute: rpm } });
+      if (flags.since === undefined && !(await checkpointIsOfThisShop(client, store))) {
+        output.note(
+          `the checkpoint in ${flags.checkpoint} (after ${store.load()?.lastEventId}) is not in the feed of ${baseUrl}: it was saved for another shop or sandbox (or a sandbox whose clock now runs behind it). Starting fresh: only events from now on.`,
+        );
+        await store.forget();
+      }
       // The start position is saved before anything is delivered: a stop before the first delivery resumes there.
       const since = await startingPoint(client, flags.since, store);
       await store.flush();
@@ -205,6 +217,14 @@ function signingSecret(store: ListenFileStore, file: string): SigningSecret {
     return { secret: fromEnv, source: 'SHOP_WEBHOOK_SECRET', file };
   }
   return { secret: store.secret, source: 'checkpoint file', file };
+}
+
+/** Which secret signs, and where it came from (a file written by this command, or one it found). */
+function secretOrigin(signing: SigningSecret, store: ListenFileStore): string {
+  if (signing.source === 'SHOP_WEBHOOK_SECRET') return 'secret: SHOP_WEBHOOK_SECRET (set in this shell)';
+  return store.existed
+    ? `secret: the local one kept in ${signing.file} (SHOP_WEBHOOK_SECRET is not set)`
+    : `secret: a new local one, saved in ${signing.file} (SHOP_WEBHOOK_SECRET is not set)`;
 }
 
 /** What to do when the receiver refuses the signature: which secret `listen` signs with, and how to match. */

@@ -52,6 +52,11 @@ export const replayCommand = defineCommand({
         );
       await store.flush();
       const envSecret = readEnv('SHOP_WEBHOOK_SECRET');
+      output.note(
+        envSecret
+          ? 'signed with SHOP_WEBHOOK_SECRET (set in this shell)'
+          : `signed with the local secret of ${flags.checkpoint}, as listen signs (SHOP_WEBHOOK_SECRET is not set)`,
+      );
       // A new delivery of the event, as the service's resend: its own delivery id, attempt 1.
       const forwarder = new Forwarder({
         url: forwardTo,

@@ -105,18 +105,20 @@ export const sandboxCommand = defineCommand({
         .endpoints()
         .filter((saved) => saved.enabled)
         .map((saved) => ({ id: saved.id, url: saved.url }));
+      // Without --forward-to, a --state file's endpoint still signs: its secret is printed as on a first run.
+      const signing = endpoint ?? savedEndpoint(sandbox, endpoints[0]);
       output.record(
         {
           event: 'ready',
           url: server.url,
           key,
-          webhookSecret: endpoint?.secret ?? null,
-          endpointId: endpoint?.id ?? null,
+          webhookSecret: signing?.secret ?? null,
+          endpointId: signing?.id ?? null,
           endpoints,
           state: flags.state ?? null,
           loaded: opened.loaded,
         },
-        readyText(output, server.url, key, endpoint, endpoints, flags.state),
+        readyText(output, server.url, key, signing, endpoints, flags.state),
       );
       if (endpoints.length === 0) {
         output.note(
@@ -295,6 +297,15 @@ function forwardingEndpoint(
   return { ...added, url };
 }
 
+/** A saved endpoint with the secret it signs with now, or null. */
+function savedEndpoint(
+  sandbox: Sandbox,
+  saved: { id: string; url: string } | undefined,
+): { id: string; secret: string; url: string } | null {
+  const secret = saved ? processAccess(sandbox).endpointSecrets(saved.id)[0] : undefined;
+  return saved && secret ? { ...saved, secret } : null;
+}
+
 /** Runs a sandbox call whose SandboxUsageError is the user's flag at fault. */
 function sandboxOrUsage<T>(make: () => T): T {
   try {
@@ -323,8 +334,12 @@ async function serve(
     );
   } catch (error) {
     const code = (error as { code?: string }).code;
+    const fix =
+      code === 'EADDRINUSE'
+        ? ': another process holds that port. Give another with --port, or --port 0 for any free one (the ready line prints the URL)'
+        : '';
     throw new CliError(
-      `cannot listen on 127.0.0.1:${port} (${code ?? (error as Error).message})`,
+      `cannot listen on 127.0.0.1:${port} (${code ?? (error as Error).message})${fix}`,
       EXIT.unreachable,
     );
   }

@@ -47,7 +47,8 @@ export const sendCommand = defineCommand({
       const forwardTo = httpUrl(flags['forward-to'], 'forward-to');
       const extraHeaders = customHeaders(repeatedFlag(rawArgs, 'header'));
       const attempt = wholeNumber(flags.attempt, 'attempt', 1, 9)!;
-      const secret = signingSecret(flags.secret, flags.checkpoint);
+      const { secret, source } = signingSecret(flags.secret, flags.checkpoint);
+      output.note(`signed with ${source}`);
       const { event, body, filled } = readEvent(flags.event);
       if (filled.length > 0) output.note(`${flags.event}: filled in ${filled.join(', ')}`);
       const problem = payloadProblem(event);
@@ -99,17 +100,30 @@ function customHeaders(flags: readonly string[]): Record<string, string> {
   return headers;
 }
 
-/** --secret, SHOP_WEBHOOK_SECRET, or the secret `listen` keeps in its checkpoint file (read, never written). */
-function signingSecret(flag: string | undefined, checkpoint: string): string {
-  const given = flag ?? readEnv('SHOP_WEBHOOK_SECRET');
-  if (given !== undefined) {
-    if (!given.startsWith('whsec_')) throw usageError('--secret must be a whsec_ secret');
-    return given;
+/**
+ * --secret, SHOP_WEBHOOK_SECRET, or the secret `listen` keeps in its checkpoint file (read, never written),
+ * with where it came from: send says which secret signs, so a receiver's 400 is never a guess.
+ */
+function signingSecret(flag: string | undefined, checkpoint: string): { secret: string; source: string } {
+  if (flag !== undefined) {
+    if (!flag.startsWith('whsec_')) throw usageError('--secret must be a whsec_ secret');
+    return { secret: flag, source: 'the secret of --secret' };
+  }
+  const fromEnv = readEnv('SHOP_WEBHOOK_SECRET');
+  if (fromEnv !== undefined) {
+    if (!fromEnv.startsWith('whsec_')) throw usageError('SHOP_WEBHOOK_SECRET must be a whsec_ secret');
+    return { secret: fromEnv, source: 'SHOP_WEBHOOK_SECRET (set in this shell)' };
   }
   if (existsSync(checkpoint)) {
     try {
-      const secret = (JSON.parse(readFileSync(checkpoint, 'utf8')) as { secret?: unknown }).secret;
-      if (typeof secret === 'string' && secret.startsWith('whsec_')) return secret;
+      const file = JSON.parse(readFileSync(checkpoint, 'utf8')) as { secret?: unknown; baseUrl?: unknown };
+      if (typeof file.secret === 'string' && file.secret.startsWith('whsec_')) {
+        const shop = typeof file.baseUrl === 'string' ? `, written by listen for ${file.baseUrl}` : '';
+        return {
+          secret: file.secret,
+          source: `the local secret of ${checkpoint}${shop} (SHOP_WEBHOOK_SECRET is not set; --secret picks another)`,
+        };
+      }
     } catch {
       // Not a checkpoint file: said below.
     }

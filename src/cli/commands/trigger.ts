@@ -7,6 +7,7 @@ import type { Output } from '../output.js';
 import { type OverrideMap, overridesFromFlags, readFixture } from '../overrides.js';
 import { httpUrl, repeatedFlag } from '../parse.js';
 import { run } from '../run.js';
+import { nearest } from '../strict.js';
 
 /** `shop-mgmt trigger`: makes one event happen in a `shop-mgmt sandbox` process. */
 export const triggerCommand = defineCommand({
@@ -56,6 +57,7 @@ export const triggerCommand = defineCommand({
       }
       if (!flags.type)
         throw usageError('name an event type, e.g. npx shop-mgmt trigger sale.completed (--list shows them)');
+      knownType(flags.type);
       // Checked against the event schemas before any call.
       const override = overridesFromFlags(flags.type, overrideFlags);
       await triggerOne(output, sandboxTarget(), flags.type, override, '');
@@ -88,6 +90,7 @@ async function triggerOne(
   };
   if (!response.ok) {
     const code = body.unsupported ? EXIT.unsupported : body.invalid ? EXIT.usage : EXIT.failed;
+    // A key the sandbox accepts but that may not do what the trigger does (403): said, exit 1.
     throw new CliError(`${prefix}${body.error ?? `the sandbox answered ${response.status}`}`, code);
   }
   const events = body.events ?? [];
@@ -112,6 +115,16 @@ async function triggerOne(
       ...(hasOverride ? { override, overridden: body.overridden === true } : {}),
     },
     lines.join('\n'),
+  );
+}
+
+/** An event type `trigger` knows, or a usage error (exit 2) with the nearest known type. */
+function knownType(type: string): void {
+  const types = triggerList().map((entry) => entry.type);
+  if (types.includes(type)) return;
+  const hint = nearest(type, types);
+  throw usageError(
+    `${JSON.stringify(type)} is not a known event type${hint ? `; did you mean ${hint}?` : ''} (npx shop-mgmt trigger --list shows them)`,
   );
 }
 
