@@ -168,6 +168,18 @@ describe('sync --listen on a port in use', () => {
   });
 });
 
+describe('sync --tables with a typo', () => {
+  it('is a usage error (exit 2) naming the nearest table, before anything is read', async () => {
+    const file = join(suite.scratch(), 't.db');
+    const typo = await suite.cli.run(['sync', '--db', file, '--tables', 'range_reservaton', '--once']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr.join('\n')).toMatch(
+      /no sync table "range_reservaton"; did you mean range_reservation\?/,
+    );
+    expect(existsSync(file)).toBe(false);
+  });
+});
+
 describe('sync --db it cannot use', () => {
   it('an unsupported scheme is a usage error (exit 2)', async () => {
     const mysql = await suite.cli.run(['sync', '--db', 'mysql://app@db/shop', '--once']);

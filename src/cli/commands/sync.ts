@@ -5,6 +5,7 @@ import { defineCommand } from 'citty';
 import { ShopClient } from '../../client.js';
 import { HookError } from '../../core/errors/transport-errors.js';
 import type { ShopHooks } from '../../core/observe/hooks.js';
+import { SYNC_TABLES } from '../../generated/sync-schema.js';
 import { readEnv } from '../../internal/env.js';
 import { ShopSync, type SyncGap, type SyncProgress } from '../../sync/engine/shop-sync.js';
 import { Inbox } from '../../sync/inbox/inbox.js';
@@ -15,6 +16,7 @@ import { CliError, EXIT, usageError } from '../exit-codes.js';
 import type { Output } from '../output.js';
 import { httpUrl, list, wholeNumber } from '../parse.js';
 import { run } from '../run.js';
+import { nearest } from '../strict.js';
 
 /** `shop-mgmt sync`: the shop's records into SQLite or Postgres, kept current. */
 export const syncCommand = defineCommand({
@@ -65,6 +67,7 @@ export const syncCommand = defineCommand({
         );
       }
       const db = checkDbTarget(flags.db);
+      const tables = checkTables(list(flags.tables));
       const stopping = new Stopping();
       // The port before anything else: a busy one fails now, not after a backfill of the whole shop.
       const receiver = port !== undefined ? await bindReceiver(flags.host, port) : null;
@@ -83,7 +86,7 @@ export const syncCommand = defineCommand({
             db: flags['dry-run'] ? dryRunDb(db) : db,
             shop: flags.shop ?? new URL(target.baseUrl).host,
             maxShare: share,
-            ...(list(flags.tables) ? { tables: list(flags.tables)! } : {}),
+            ...(tables ? { tables } : {}),
             onGap: (gap) => printGap(output, gap),
             onProgress: (step) => progress.step(step),
           });
@@ -486,4 +489,17 @@ function percent(value: string): number {
 /** A postgres:// URL without its password, for messages. */
 function redactUrl(db: string): string {
   return db.replace(/^(postgres(?:ql)?:\/\/[^:/@]+):[^@]*@/i, '$1:[redacted]@');
+}
+
+/** `--tables`, each name one of the tables a list fills: a typo is a usage error with the nearest name. */
+function checkTables(tables: string[] | undefined): string[] | undefined {
+  const known = SYNC_TABLES.filter((table) => table.operation !== null).map((table) => table.table);
+  for (const name of tables ?? []) {
+    if (known.includes(name)) continue;
+    const hint = nearest(name, known);
+    throw usageError(
+      `--tables: no sync table ${JSON.stringify(name)}${hint ? `; did you mean ${hint}?` : ''} (tables: ${known.join(', ')})`,
+    );
+  }
+  return tables;
 }
