@@ -39,14 +39,27 @@ export function hasRedisServer(): boolean {
   return spawnSync('redis-server', ['--version']).status === 0;
 }
 
-/** Starts a redis-server on a free loopback port, without persistence. */
-export async function startOwnRedis(): Promise<OwnRedis> {
+/** Options of {@link startOwnRedis}. */
+export interface OwnRedisOptions {
+  /**
+   * Keep an append-only file in this directory, written to disk on every write (`appendonly yes`,
+   * `appendfsync always`): what the server held survives `stop()` (a SIGKILL) and `start()`. The caller
+   * removes the directory. Without it the server keeps nothing.
+   */
+  appendOnlyDir?: string;
+}
+
+/** Starts a redis-server on a free loopback port, without persistence unless `appendOnlyDir` is given. */
+export async function startOwnRedis(options: OwnRedisOptions = {}): Promise<OwnRedis> {
   const port = await freePort();
+  const persistence = options.appendOnlyDir
+    ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', options.appendOnlyDir]
+    : ['--appendonly', 'no'];
   let child: ChildProcess | undefined;
   const start = async () => {
     child = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence],
       {
         stdio: 'ignore',
       },
