@@ -298,11 +298,22 @@ export class RedisInboxStore implements InboxStore<undefined> {
   }: LeaseRequest): Promise<InboxLease[]> {
     if (ordered) throw new ShopError('The Redis inbox does not support orderingKey; use SQLite or Postgres.');
     if (limit < 1) return [];
-    const rows = (await this.#redis.evaluate(
-      LEASE,
-      [this.#stream, this.#delayed],
-      [this.#prefix, limit, leaseMs, now, worker, alone ? 1 : 0, retryHorizonMs ?? ''],
-    )) as unknown[][];
+    const lease = () =>
+      this.#redis.evaluate(
+        LEASE,
+        [this.#stream, this.#delayed],
+        [this.#prefix, limit, leaseMs, now, worker, alone ? 1 : 0, retryHorizonMs ?? ''],
+      );
+    let rows: unknown[][];
+    try {
+      rows = (await lease()) as unknown[][];
+    } catch (error) {
+      // The consumer group is gone (a Redis restarted without persistence, a flush): make it again, or every
+      // poll fails and even the events received since wait forever.
+      if (!/NOGROUP/.test(error instanceof Error ? error.message : String(error))) throw error;
+      await this.setup();
+      rows = (await lease()) as unknown[][];
+    }
     return (rows ?? []).map((row) => ({
       eventId: String(row[0]),
       event: JSON.parse(String(row[1])) as ShopEvent,
