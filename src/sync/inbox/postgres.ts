@@ -34,6 +34,7 @@ export interface PgClientLike {
   release(error?: Error | boolean): void;
   /** pg's connection errors (a server that ends the session): listened to while a transaction holds it. */
   on?(event: 'error', listener: (error: Error) => void): unknown;
+  /** Drops the listener of {@link on} when the transaction gives the connection back. */
   removeListener?(event: 'error', listener: (error: Error) => void): unknown;
 }
 

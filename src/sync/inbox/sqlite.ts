@@ -43,8 +43,8 @@ export interface SqliteInboxOptions {
    */
   synchronous?: 'normal' | 'full';
   /**
-   * How long a statement waits for another process's write lock, in ms, before it fails with a
-   * {@link DatabaseUnavailableError} (the receiver answers 503 at its own `storeTimeoutMs` before that). The
+   * How long a statement waits for another process's write lock, in ms, before it fails with a retryable
+   * `DatabaseUnavailableError` (the receiver answers 503 at its own `storeTimeoutMs` before that). The
    * store waits between attempts, so the event loop runs on meanwhile; the wait counts from the call, so calls
    * queued behind a locked one do not stack their waits. @default 2000
    */
