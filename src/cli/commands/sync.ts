@@ -448,7 +448,10 @@ class Progress {
     this.#lastStep = performance.now();
     const seconds = Math.max((performance.now() - started) / 1000, 0.001);
     const rate = Math.round(step.rows / seconds);
-    const text = `${step.phase} ${step.stream}: ${step.rows} rows (${step.written} written), ${rate}/s`;
+    const text =
+      step.phase === 'events'
+        ? `feed: ${step.rows} events (${step.written} rows written), ${rate}/s`
+        : `${step.phase} ${step.stream}: ${step.rows} rows (${step.written} written), ${rate}/s`;
     if (!step.done) {
       this.output.spin(text);
       return;
