@@ -52,6 +52,8 @@ export function shellCommands(code: string): ShellCommand[] {
 export function readyLine(argv: readonly string[]): { stream: 'stdout' | 'stderr'; pattern: RegExp } | null {
   const [command] = argv;
   if (command === 'sandbox') return { stream: 'stdout', pattern: /^\s*export SHOP_API_KEY=/ };
+  if (command === 'example' && argv[1] === 'receiver')
+    return { stream: 'stdout', pattern: /^Receiving webhooks at / };
   if (command === 'listen' && !argv.some((flag) => flag === '--print-secret' || flag === '--dead-letters'))
     return { stream: 'stdout', pattern: /^Listening to / };
   if (command === 'logs') return { stream: 'stderr', pattern: /following the live log of/ };
@@ -84,7 +86,7 @@ const RUN_MS = 60_000;
 
 /** The argv as run: `sandbox` on a free port (`--port 0`) instead of 4010, which another program may hold. */
 function asRun(argv: readonly string[]): string[] {
-  if (argv[0] !== 'sandbox') return [...argv];
+  if (argv[0] !== 'sandbox' && !(argv[0] === 'example' && argv[1] === 'receiver')) return [...argv];
   const at = argv.indexOf('--port');
   return at === -1 ? [...argv, '--port', '0'] : argv.map((word, index) => (index === at + 1 ? '0' : word));
 }

@@ -34,7 +34,8 @@ const receiver = defineCommand({
   run: ({ args: flags }) =>
     run(flags.json, async (output) => {
       const port = wholeNumber(flags.port, 'port', 0, 65_535)!;
-      const given = flags.secret ?? readEnv('SHOP_WEBHOOK_SECRET');
+      // An empty variable (`SHOP_WEBHOOK_SECRET=` in a shell profile) is no secret: fall back to listen's.
+      const given = flags.secret ?? (readEnv('SHOP_WEBHOOK_SECRET') || undefined);
       if (given !== undefined && !given.startsWith('whsec_')) {
         throw usageError(
           `${flags.secret !== undefined ? '--secret' : 'SHOP_WEBHOOK_SECRET'} must be a whsec_ secret`,

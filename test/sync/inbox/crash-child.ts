@@ -110,7 +110,8 @@ async function main(): Promise<void> {
         // Past the lease: the transaction still holds the event; a kill here is one mid-"heartbeat".
         await maybeSlow();
       },
-      { leaseSeconds: 1, concurrency: 4, pollMs: 20, onError: quiet },
+      // The deadline past the slow run: a kill mid-"heartbeat" must come while the transaction holds the event.
+      { leaseSeconds: 1, handlerTimeoutMs: 3000, concurrency: 4, pollMs: 20, onError: quiet },
     );
     catchUp = new EventCatchUp({ client, inbox, checkpoints, since: env.SINCE!, type: 'coupon.created' });
   } else {
