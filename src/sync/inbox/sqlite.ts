@@ -124,8 +124,8 @@ async function openDatabase(path: string, driver: SqliteInboxOptions['driver']):
   const errors: unknown[] = [];
   // A driver that loads and then cannot open the file says why (a missing folder, no permission), not
   // "install a driver".
-  let Database: (new (file: string) => SqliteDatabaseLike) | undefined;
   if (driver !== 'node:sqlite') {
+    let Database: (new (file: string) => SqliteDatabaseLike) | undefined;
     try {
       const module = (await import(/* webpackIgnore: true */ 'better-sqlite3' as string)) as {
         default: new (file: string) => SqliteDatabaseLike;
@@ -135,26 +135,47 @@ async function openDatabase(path: string, driver: SqliteInboxOptions['driver']):
       errors.push(error);
       if (driver === 'better-sqlite3') throw missingDriver(errors);
     }
-  }
-  if (!Database) {
-    try {
-      // The specifier is put together at run time: bundlers rewrite a literal `node:sqlite` to `sqlite` (a
-      // prefix-only built-in has no such name), which then fails to load.
-      const specifier = ['node', 'sqlite'].join(':');
-      const module = (await import(/* webpackIgnore: true */ specifier)) as {
-        DatabaseSync: new (file: string) => SqliteDatabaseLike;
-      };
-      Database = module.DatabaseSync;
-    } catch (error) {
-      errors.push(error);
-      throw missingDriver(errors);
+    if (Database) {
+      try {
+        return new Database(path);
+      } catch (error) {
+        // better-sqlite3 loads its native part on first use: one built for another Node is a missing driver
+        // (node:sqlite takes over), not a file that cannot be opened.
+        if (!nativeLoadFailure(error)) throw await cannotOpen(path, error);
+        errors.push(error);
+        if (driver === 'better-sqlite3') throw missingDriver(errors);
+      }
     }
   }
+  let NodeDatabase: new (file: string) => SqliteDatabaseLike;
   try {
-    return new Database(path);
+    // The specifier is put together at run time: bundlers rewrite a literal `node:sqlite` to `sqlite` (a
+    // prefix-only built-in has no such name), which then fails to load.
+    const specifier = ['node', 'sqlite'].join(':');
+    const module = (await import(/* webpackIgnore: true */ specifier)) as {
+      DatabaseSync: new (file: string) => SqliteDatabaseLike;
+    };
+    NodeDatabase = module.DatabaseSync;
+  } catch (error) {
+    errors.push(error);
+    throw missingDriver(errors);
+  }
+  try {
+    return new NodeDatabase(path);
   } catch (error) {
     throw await cannotOpen(path, error);
   }
+}
+
+/** A native addon that would not load (built for another Node's ABI, or never built). */
+function nativeLoadFailure(error: unknown): boolean {
+  const failure = error as { code?: unknown; message?: unknown } | null;
+  return (
+    failure?.code === 'ERR_DLOPEN_FAILED' ||
+    /NODE_MODULE_VERSION|Could not locate the bindings file|better_sqlite3\.node/.test(
+      String(failure?.message),
+    )
+  );
 }
 
 /** The open failure with its real cause, read from the file system where the driver's message is vague. */
