@@ -26,9 +26,10 @@ const DELIVERIES = 8;
 /** A second process that takes the file's write lock (BEGIN IMMEDIATE) and holds it until its stdin ends. */
 function holdWriteLock(file: string): Promise<ChildProcess> {
   const script = `
-    let Database;
-    try { Database = require('better-sqlite3'); } catch { Database = require('node:sqlite').DatabaseSync; }
-    const db = new Database(process.argv[1]);
+    let db;
+    // better-sqlite3's native part loads on first use: one built for another Node throws here, not at require.
+    try { db = new (require('better-sqlite3'))(process.argv[1]); }
+    catch { db = new (require('node:sqlite').DatabaseSync)(process.argv[1]); }
     db.exec('BEGIN IMMEDIATE');
     process.stdout.write('locked\\n');
     process.stdin.on('data', () => {});
