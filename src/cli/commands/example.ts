@@ -80,11 +80,13 @@ const receiver = defineCommand({
         server.listen(port, '127.0.0.1', resolve);
       });
       const url = `http://localhost:${(server.address() as AddressInfo).port}${PATH}`;
+      // Ctrl-C handled before the ready line: a script that stops the receiver once it reads it gets exit 0.
+      const stopped = untilSignal();
       output.record(
         { event: 'ready', url, secretSource: source },
         `${output.paint('green', 'Receiving')} webhooks at ${output.paint('bold', url)}, verified with ${source}. Ctrl-C stops it.`,
       );
-      await untilSignal();
+      await stopped;
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
       return EXIT.ok;
