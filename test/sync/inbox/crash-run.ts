@@ -46,10 +46,13 @@ export const POINTS: Record<CrashMode, readonly string[]> = {
     'mid-heartbeat',
     'before-checkpoint-save',
   ],
-  // mid-heartbeat is not asserted on Postgres: since the handler deadline and the suspect rule landed it was
-  // reached in 0 of 3 runs (the aimed child dies elsewhere first; not yet understood). The same kill inside
-  // the SQL store's held transaction is asserted on SQLite, through the same sql-store.ts code.
-  'postgres-inbox': ['before-insert', 'between-insert-and-answer', 'mid-handler', 'before-checkpoint-save'],
+  'postgres-inbox': [
+    'before-insert',
+    'between-insert-and-answer',
+    'mid-handler',
+    'mid-heartbeat',
+    'before-checkpoint-save',
+  ],
   'redis-dedupe': [
     'before-claim',
     'mid-handler-before-effect',
@@ -164,6 +167,8 @@ export async function crashRun(mode: CrashMode, extraEnv: Record<string, string>
   // so far, so every point is reached however the random kills fall.
   let child: ChildProcess | null = null;
   let aimedAt = '';
+  /** Set in the top-up phase: every start is aimed at this point, first pass, with no random kills. */
+  let topUp = '';
   let crashing = true;
   let catchUp: 'on' | 'off' = 'on';
   let supervising = true;
@@ -182,18 +187,20 @@ export async function crashRun(mode: CrashMode, extraEnv: Record<string, string>
     const counts = hits();
     const fewest = Math.min(...points.map((point) => counts[point] ?? 0));
     const least = points.filter((point) => (counts[point] ?? 0) === fewest);
-    aimedAt = crashing ? least[starts % least.length]! : '';
+    aimedAt = topUp || (crashing ? least[starts % least.length]! : '');
     starts++;
     const schedule = aimedAt
       ? {
           KILL_AT: aimedAt,
-          KILL_NTH: String(1 + Math.floor(Math.random() * (KILL_NTH_MAX_AT[aimedAt] ?? KILL_NTH_MAX))),
+          KILL_NTH: topUp
+            ? '1'
+            : String(1 + Math.floor(Math.random() * (KILL_NTH_MAX_AT[aimedAt] ?? KILL_NTH_MAX))),
         }
       : {};
     const started = fork(childScript, [], {
       env: {
         ...env,
-        CRASH_P: crashing ? '0.006' : '0',
+        CRASH_P: crashing && !topUp ? '0.006' : '0',
         CATCH_UP: catchUp,
         CATCH_UP_MS: String(CATCH_UP_MS),
         ...schedule,
@@ -279,6 +286,32 @@ export async function crashRun(mode: CrashMode, extraEnv: Record<string, string>
     await sandbox.webhooks.flush();
     round++;
   }
+
+  // Top-up: a named point that the random and outside kills kept every aimed child from reaching (a child
+  // aimed at the checkpoint save dies elsewhere before its catch-up saves) gets children of its own, with no
+  // other kill, fed new events until one dies there. Bounded: a point never reached fails the claim below.
+  const toppedUp: string[] = [];
+  for (let tries = 0; tries < 8; tries++) {
+    const missing = POINTS[mode].filter((point) => (hits()[point] ?? 0) === 0);
+    if (missing.length === 0) break;
+    topUp = missing[0]!;
+    toppedUp.push(topUp);
+    await killFromOutside();
+    for (let i = 0; i < 3; i++) {
+      await shop.coupons.create({
+        code: `CRASH${ROUNDS}X${tries}Y${i}`,
+        name: 'crash test',
+        percent_off: 5,
+      } as never);
+    }
+    made += 3;
+    await sandbox.webhooks.flush();
+    const until = Date.now() + 8_000;
+    while ((hits()[topUp] ?? 0) === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    await ready;
+  }
+  topUp = '';
+  if (toppedUp.length > 0) console.log(`[crash ${mode}] topped up: ${toppedUp.join(', ')}`);
 
   // No more crashes: the child restarts clean, the retries that are left go out, the catch-up reads the rest.
   crashing = false;
