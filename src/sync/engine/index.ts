@@ -6,6 +6,15 @@
 // `shop-mgmt/sync`: ShopSync and its database layer. An entry of its own (Node only, node:crypto), so the main
 // entry does not grow; better-sqlite3 and pg are optional peers loaded when a database of theirs is opened.
 export { SYNC_EVENTS, SYNC_MIGRATIONS, SYNC_TABLES } from '../../generated/sync-schema.js';
+export {
+  loadShops,
+  type RegisteredShop,
+  type ShopEntry,
+  ShopRegistryError,
+  type ShopRegistryFile,
+  type ShopSource,
+  writeShopsFile,
+} from '../fleet/registry.js';
 export type { SyncEvent } from './apply-event.js';
 export { openSyncDatabase, type SqlExecutor, type SyncDatabase, SyncDatabaseError } from './database.js';
 export type {
