@@ -19,8 +19,8 @@ export interface ShopMcpOptions {
 }
 
 /** The answer text of one tool call is cut at this many characters (the model's context is the budget). */
-const MAX_TEXT = 12_000;
-const LIST_DEFAULT = 20;
+const MAX_TEXT = 16_000;
+const LIST_DEFAULT = 10;
 const WALK_MAX = 500;
 
 const params = {
@@ -124,7 +124,7 @@ export async function createShopMcpServer(options: ShopMcpOptions): Promise<McpS
   server.registerTool(
     'list_all',
     {
-      description: 'Walk a list operation across pages, up to limit records (default 50, at most 500).',
+      description: 'Walk a list operation across pages, up to limit records (default 25, at most 500).',
       inputSchema: {
         operation: z.string(),
         ...params,
@@ -137,7 +137,7 @@ export async function createShopMcpServer(options: ShopMcpOptions): Promise<McpS
       const op = catalog.resolve(args.operation);
       if ('reason' in op) return toolError(op.message);
       if (op.pagination !== 'cursor') return toolError(`${op.id} is not a list: use call_operation`);
-      const limit = args.limit ?? 50;
+      const limit = args.limit ?? 25;
       return guarded(async () => {
         const records: unknown[] = [];
         for await (const record of client.list(op as never, { path: args.path, query: args.query })) {
