@@ -30,7 +30,9 @@ describe('trimAnswer', () => {
 
   it('in a list, leaves out empty fields and counts nested records', () => {
     const page = {
-      data: [{ id: 1, object: 'reservation', order_id: null, lines: [{ kind: 'resource' }, { kind: 'class' }] }],
+      data: [
+        { id: 1, object: 'reservation', order_id: null, lines: [{ kind: 'resource' }, { kind: 'class' }] },
+      ],
       has_more: true,
     };
     expect(trimAnswer(page)).toEqual({
