@@ -30,6 +30,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatSource } from './generator/format.js';
 import { diffFiles, generate, writeFiles } from './generator/index.js';
+import { LLMS_FILE, llmsText } from './generator/llms.js';
 import { buildModel } from './generator/model.js';
 import { diffResourceFiles, generateResources, writeResourceFiles } from './generator/resource-files.js';
 import { RESOURCES_DOC } from './generator/resources-doc.js';
@@ -76,7 +77,10 @@ async function main(): Promise<number> {
   const history = historyPath ? await syncHistory(cli.spec, historyPath) : null;
   const resources = ownOut ? await generateResources(cli.spec, root, files) : null;
   const docPath = path.join(root, RESOURCES_DOC);
+  const llmsPath = path.join(root, LLMS_FILE);
+  const llms = ownOut ? await llmsText(root, buildModel(await loadSpec(cli.spec)).operations) : null;
   if (!cli.check) {
+    if (llms !== null) await writeFile(llmsPath, llms);
     if (resources) await writeResourceFiles(resourcesDir, resources.files);
     await writeFiles(cli.out, files);
     if (resources) await writeFile(docPath, resources.doc);
@@ -94,6 +98,9 @@ async function main(): Promise<number> {
       ? [`${RESOURCES_DOC} (differs)`]
       : []),
     ...(history && history.text !== history.before ? ['spec/sync-schema.json (a new schema version)'] : []),
+    ...(llms !== null && (await readFile(llmsPath, 'utf8').catch(() => '')) !== llms
+      ? [`${LLMS_FILE} (differs)`]
+      : []),
   ];
   if (differences.length === 0) {
     await rm(scratch, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import { exampleCommand } from './example.js';
 import { listenCommand } from './listen.js';
 import { logsCommand } from './logs.js';
+import { mcpCommand } from './mcp.js';
 import { replayCommand } from './replay.js';
 import { sandboxCommand } from './sandbox.js';
 import { sendCommand } from './send.js';
@@ -17,4 +18,5 @@ export const COMMANDS = {
   logs: logsCommand,
   send: sendCommand,
   example: exampleCommand,
+  mcp: mcpCommand,
 };
