@@ -41,7 +41,7 @@ ${MARKER} DO NOT EDIT any file here by hand.
 
 Floor: core (src/README.md), beside core/: the tables the spec fills in for core's contracts
 (\`endpoints.ts\` implements core's \`Operation\`; core's errors are typed by \`error-codes.ts\`).
-\`sync-schema.ts\` alone sits on the programs floor, with the sync engine whose shapes type it.
+\`sync-schema.ts\` alone sits on the features floor, with the sync engine whose shapes type it.
 
 Files: \`schemas.ts\` (for every record, a documented interface and the \`zod/mini\` schema that
 \`satisfies\` it), \`enums.ts\` (the known values of every open enum, as \`as const\` lists and types;

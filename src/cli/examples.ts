@@ -30,7 +30,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   sync: [
     'npx shop-mgmt sync --db ./shop.db --once',
-    'npx shop-mgmt sync --db postgres://user@db.internal/shop --max-share 50% --listen 3000 --secret whsec_...',
+    'npx shop-mgmt sync --db postgres://user@db.internal/shop --shop north-store --max-share 50% --listen 3000 --secret whsec_...',
     'npx shop-mgmt sync --db ./shop.db --dry-run',
   ],
   receiver: [

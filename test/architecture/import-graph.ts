@@ -27,15 +27,14 @@ export const FLOORS: readonly Floor[] = [
   // types its errors by the generated error codes, the generated endpoint table implements core's
   // `Operation`. Neither knows a resource, a webhook or the client.
   { name: 'core', members: ['core/', 'generated/'] },
-  // What is built on core alone: the resource groups, webhooks, and the event side of sync (catch-up,
-  // poll, checkpoints, the inbox, the inventory mirror).
-  { name: 'features', members: ['resources/', 'webhooks/', 'sync/'] },
-  { name: 'client', members: ['client.ts'] },
-  // Programs that drive a client or stand in for the API: the CLI, the sandbox and the sync engine
-  // (`ShopSync` calls `shop.events.list` and `shop.list`).
+  // What is built on core alone: the resource groups, webhooks, and sync (catch-up, poll, checkpoints, the
+  // inbox, the inventory mirror, the SQL drivers, and the engine, which names the client methods it calls).
   // generated/sync-schema.ts is the sync engine's tables, typed by the engine's own shapes
   // (sync/engine/schema-types.ts): generated for the engine and read by it alone, so it sits on its floor.
-  { name: 'programs', members: ['cli/', 'testing/', 'sync/engine/', 'generated/sync-schema.ts'] },
+  { name: 'features', members: ['resources/', 'webhooks/', 'sync/', 'generated/sync-schema.ts'] },
+  { name: 'client', members: ['client.ts'] },
+  // Programs that drive a client or stand in for the API: the CLI and the sandbox.
+  { name: 'programs', members: ['cli/', 'testing/'] },
   // The package's entry modules: they gather the public names and nothing imports them.
   { name: 'entries', members: ['index.ts', 'schemas.ts', 'redis.ts'] },
 ];

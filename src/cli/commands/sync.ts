@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { dirname, resolve } from 'node:path';
@@ -12,6 +13,7 @@ import { Inbox } from '../../sync/inbox/inbox.js';
 import type { InboxStore } from '../../sync/inbox/types.js';
 import type { ShopEvent } from '../../webhooks/events.js';
 import { createWebhookHandler } from '../../webhooks/handler.js';
+import { CONTROL_PREFIX } from '../control.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
 import type { Output } from '../output.js';
 import { httpUrl, list, wholeNumber } from '../parse.js';
@@ -47,7 +49,11 @@ export const syncCommand = defineCommand({
       description:
         "The webhook endpoint's signing secret (whsec_...), with --listen (default: SHOP_WEBHOOK_SECRET, which keeps it out of ps)",
     },
-    shop: { type: 'string', description: 'Name of this shop in the database (default: the API origin)' },
+    shop: {
+      type: 'string',
+      description:
+        "Name of this shop's rows in the database, one you choose and keep (required against a live shop; a sandbox shop gets one of its own)",
+    },
     tables: { type: 'string', description: 'Only these tables, e.g. range_reservation,membership' },
     interval: { type: 'string', description: 'Seconds between reads of the event feed', default: '30' },
     'repair-every': { type: 'string', description: 'Minutes between repair passes', default: '60' },
@@ -74,6 +80,7 @@ export const syncCommand = defineCommand({
       try {
         const target = await shopTarget(output);
         try {
+          const shop = flags.shop ?? (await defaultShopName(target, output));
           const client = new ShopClient({
             apiKey: target.apiKey,
             baseUrl: target.baseUrl,
@@ -84,7 +91,7 @@ export const syncCommand = defineCommand({
             client,
             // A dry run writes nothing: a SQLite file that is not there yet is not made.
             db: flags['dry-run'] ? dryRunDb(db) : db,
-            shop: flags.shop ?? new URL(target.baseUrl).host,
+            shop,
             maxShare: share,
             ...(tables ? { tables } : {}),
             onGap: (gap) => printGap(output, gap),
@@ -249,16 +256,61 @@ async function markInterrupted(sync: ShopSync, reason: string, since: string): P
   );
 }
 
+/** Where the shop is: its key and address, whether it is the built-in sandbox, and how to let it go. */
+interface ShopTarget {
+  readonly apiKey: string;
+  readonly baseUrl: string;
+  /** The sandbox this command started itself (no SHOP_API_KEY / SHOP_API_BASE_URL). */
+  readonly builtIn: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * The name of the shop's rows without `--shop`. Every live shop shares the service's one address, so the
+ * address names no shop: a live shop has no default (a usage error says to choose a name). A sandbox (the
+ * built-in one, or a `shop-mgmt sandbox` process, which answers its control surface for the key) is named from
+ * a hash of its key, so two sandbox shops on one address never share rows; the key itself is never written.
+ */
+async function defaultShopName(target: ShopTarget, output: Output): Promise<string> {
+  if (!target.builtIn && !(await isSandboxProcess(target))) {
+    throw usageError(
+      `sync needs --shop NAME against a live shop: the name of this shop's rows in the database, one you choose (e.g. --shop north-store) and give on every run. Every shop shares the API's address (${new URL(target.baseUrl).host}), so it cannot tell two shops apart in one database. Rows synced before without --shop are named by that address: --shop ${new URL(target.baseUrl).host} keeps them.`,
+    );
+  }
+  const name = `sandbox-${createHash('sha256').update(target.apiKey).digest('hex').slice(0, 12)}`;
+  output.note(`no --shop: this sandbox shop's rows are named ${name} (from a hash of its key)`);
+  return name;
+}
+
+/** True when `target` is a `shop-mgmt sandbox` process: its control surface answers the key's request. */
+async function isSandboxProcess(target: ShopTarget): Promise<boolean> {
+  try {
+    const response = await fetch(`${target.baseUrl}${CONTROL_PREFIX}triggers`, {
+      headers: { Authorization: `Bearer ${target.apiKey}` },
+      redirect: 'error',
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return false;
+    }
+    const body = (await response.json()) as { triggers?: unknown } | null;
+    return Array.isArray(body?.triggers);
+  } catch {
+    // Unreachable, not JSON, a redirect: not a sandbox process (the sync reports a shop it cannot reach).
+    return false;
+  }
+}
+
 /** SHOP_API_KEY and SHOP_API_BASE_URL, or a sandbox of our own on loopback when neither is set. */
-async function shopTarget(
-  output: Output,
-): Promise<{ apiKey: string; baseUrl: string; close: () => Promise<void> }> {
+async function shopTarget(output: Output): Promise<ShopTarget> {
   const apiKey = readEnv('SHOP_API_KEY');
   const baseUrl = readEnv('SHOP_API_BASE_URL');
   if (apiKey && baseUrl) {
     return {
       apiKey,
       baseUrl: httpUrl(baseUrl, 'SHOP_API_BASE_URL').replace(/\/+$/, ''),
+      builtIn: false,
       close: async () => undefined,
     };
   }
@@ -268,7 +320,7 @@ async function shopTarget(
   const sandbox = createSandbox({ clock: 'real' });
   const server = await sandbox.listen();
   output.note(`No SHOP_API_KEY / SHOP_API_BASE_URL: syncing a built-in sandbox shop at ${server.url}`);
-  return { apiKey: sandbox.createKey(), baseUrl: server.url, close: () => server.close() };
+  return { apiKey: sandbox.createKey(), baseUrl: server.url, builtIn: true, close: () => server.close() };
 }
 
 /**

@@ -1,7 +1,8 @@
+// The sync engine's view of its database: `?` placeholders in both dialects, rows and changed-row counts, over
+// the one driver contract of src/sync/sql/ (the inbox's too): the same SQLite opener and the same Postgres
+// pool settings (POSTGRES_POOL_DEFAULTS: pool size, statement_timeout) whichever of the two opens a database.
 import { ShopError } from '../../core/errors/shop-error.js';
-import type { SqliteDatabaseLike, SqliteStatementLike } from '../inbox/sqlite.js';
-import { inTransaction, postgresPoolConfig, unavailableOr, watchPool } from '../postgres-pool.js';
-import { patiently } from '../sqlite-busy.js';
+import { questionMarks, type SqlDriver, type SqlSession } from '../sql/driver.js';
 
 /** How long the engine waits for another process's SQLite write lock, in ms. */
 const SQLITE_BUSY_MS = 10_000;
@@ -45,23 +46,30 @@ export async function openSyncDatabase(target: string): Promise<SyncDatabase> {
   return openSqlite(target);
 }
 
-async function load<T>(name: string): Promise<T> {
-  try {
-    const module = (await import(/* webpackIgnore: true */ name)) as { default?: T };
-    return (module.default ?? module) as T;
-  } catch (error) {
-    throw new SyncDatabaseError(
-      `the sync engine needs the ${name} package for this database: npm install ${name} (${(error as Error).message})`,
-    );
-  }
+/** The engine's {@link SyncDatabase} over a driver of src/sync/sql/: `?` placeholders in both dialects. */
+export function syncDatabaseOver(driver: SqlDriver): SyncDatabase {
+  const text = questionMarks(driver.dialect);
+  const over = (session: SqlSession): SqlExecutor => ({
+    all: async <T>(sql: string, params: readonly unknown[] = []) =>
+      (await session.run(text(sql), params)).rows as T[],
+    run: async (sql: string, params: readonly unknown[] = []) =>
+      (await session.run(text(sql), params)).changes,
+  });
+  return {
+    dialect: driver.dialect,
+    ...over(driver),
+    transaction: <T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> =>
+      driver.transaction((session) => work(over(session))),
+    close: () => driver.close(),
+  };
 }
 
 async function openSqlite(file: string): Promise<SyncDatabase> {
   // The inbox's opener: better-sqlite3 where it loads, else Node's own node:sqlite (Node 22.5+), WAL mode.
-  const { openSqliteDatabase, returnsRows, SqliteOpenError } = await import('../inbox/sqlite.js');
-  let handle: SqliteDatabaseLike;
+  const { openSqliteDatabase, SqliteDriver, SqliteOpenError } = await import('../sql/sqlite.js');
+  let handle: Awaited<ReturnType<typeof openSqliteDatabase>>;
   try {
-    // No wait inside SQLite, which would block the event loop: `patiently` waits between attempts.
+    // No wait inside SQLite, which would block the event loop: the driver waits between attempts.
     handle = await openSqliteDatabase(file, { busyTimeoutMs: 0 });
   } catch (error) {
     // A missing driver and a path that cannot be opened are told apart: each message says what to fix.
@@ -76,116 +84,24 @@ async function openSqlite(file: string): Promise<SyncDatabase> {
       cause: error,
     });
   }
-  const statements = new Map<string, SqliteStatementLike>();
-  const prepared = (sql: string) => {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = handle.prepare(sql);
-      if (statements.size > 500) statements.clear();
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
-  const bind = (params: readonly unknown[]) =>
-    params.map((value) =>
-      value === undefined ? null : typeof value === 'boolean' ? (value ? 1 : 0) : value,
-    );
   // Another process's write lock is waited for up to 10 s, between attempts: the process (a webhook
-  // receiver beside the engine, the inbox's own connection) runs on meanwhile.
-  const patient = <T>(step: () => T) => patiently(step, performance.now() + SQLITE_BUSY_MS, SQLITE_BUSY_MS);
-  const executor: SqlExecutor = {
-    all: <T>(sql: string, params: readonly unknown[] = []) =>
-      patient(() => prepared(sql).all(...bind(params)) as T[]),
-    run: (sql: string, params: readonly unknown[] = []) =>
-      patient(() => {
-        const statement = prepared(sql);
-        const reader = statement.reader ?? returnsRows(sql);
-        if (reader) return statement.all(...bind(params)).length;
-        return Number(statement.run(...bind(params)).changes);
-      }),
-  };
-  // better-sqlite3 is synchronous: one transaction at a time, the others wait their turn.
-  let queue: Promise<unknown> = Promise.resolve();
-  return {
-    dialect: 'sqlite',
-    ...executor,
-    transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-      const next = queue.then(async () => {
-        await patient(() => handle.exec('BEGIN IMMEDIATE'));
-        try {
-          const result = await work(executor);
-          handle.exec('COMMIT');
-          return result;
-        } catch (error) {
-          handle.exec('ROLLBACK');
-          throw error;
-        }
-      });
-      queue = next.catch(() => undefined);
-      return next;
-    },
-    close: async () => {
-      await queue;
-      handle.close();
-    },
-  };
-}
-
-interface PgClient {
-  query(
-    sql: string,
-    params?: unknown[],
-  ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
-  release(error?: Error | boolean): void;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-  removeListener(event: 'error', listener: (error: Error) => void): unknown;
-}
-interface PgPool {
-  query(
-    sql: string,
-    params?: unknown[],
-  ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
-  connect(): Promise<PgClient>;
-  end(): Promise<void>;
-  on(event: 'error', listener: (error: Error) => void): void;
+  // receiver beside the engine, the inbox's own connection) runs on meanwhile. Transactions take turns; the
+  // engine's own statements outside them run at once (its reads while one of its transactions runs).
+  return syncDatabaseOver(
+    new SqliteDriver(handle, { owned: true, busyTimeoutMs: SQLITE_BUSY_MS, queue: 'transactions' }),
+  );
 }
 
 async function openPostgres(url: string): Promise<SyncDatabase> {
-  const pg = await load<{ Pool: new (options: object) => PgPool }>('pg');
-  // The inbox's settings (src/sync/postgres-pool.ts): one pool size and statement timeout for both.
-  const pool = new pg.Pool(postgresPoolConfig(url));
-  // An idle connection the server drops must not take the process down; the next query reconnects.
-  watchPool(pool);
-  const numbered = new Map<string, string>();
-  const toPg = (sql: string) => {
-    let text = numbered.get(sql);
-    if (text === undefined) {
-      let index = 0;
-      text = sql.replace(/\?/g, () => `$${++index}`);
-      numbered.set(sql, text);
-    }
-    return text;
-  };
-  const query = async (target: { query: PgPool['query'] }, sql: string, params: readonly unknown[]) => {
-    try {
-      return await target.query(toPg(sql), [...params]);
-    } catch (error) {
-      // A dead connection or a database away: a DatabaseUnavailableError (nothing committed, try again).
-      throw unavailableOr(error);
-    }
-  };
-  const over = (target: { query: PgPool['query'] }): SqlExecutor => ({
-    all: async <T>(sql: string, params: readonly unknown[] = []) =>
-      (await query(target, sql, params)).rows as T[],
-    run: async (sql: string, params: readonly unknown[] = []) =>
-      (await query(target, sql, params)).rowCount ?? 0,
-  });
-  return {
-    dialect: 'postgres',
-    ...over(pool),
-    transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-      return inTransaction(pool, (client) => work(over(client)));
-    },
-    close: () => pool.end(),
-  };
+  const { openPostgresPool, PgDriver, PgMissingError } = await import('../sql/postgres.js');
+  try {
+    // The inbox's pool settings (POSTGRES_POOL_DEFAULTS): one pool size and statement timeout for both.
+    return syncDatabaseOver(new PgDriver(await openPostgresPool(url), true));
+  } catch (error) {
+    if (!(error instanceof PgMissingError)) throw error;
+    throw new SyncDatabaseError(
+      `the sync engine needs the pg package for this database: npm install pg (${(error as Error).message})`,
+      { cause: error },
+    );
+  }
 }

@@ -27,6 +27,7 @@ export type {
 } from './schema-types.js';
 export {
   ShopSync,
+  type ShopSyncClient,
   type ShopSyncOptions,
   type SyncEstimate,
   type SyncGap,

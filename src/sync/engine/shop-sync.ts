@@ -1,8 +1,11 @@
-import type { ShopClient } from '../../client.js';
 import type { Operation } from '../../core/api/operation.js';
+import type { PagePromise } from '../../core/api/pagination.js';
+import type { RequestParams } from '../../core/api/params.js';
 import { PaymentRequiredError, PermissionDeniedError } from '../../core/errors/api-errors.js';
 import { ShopError } from '../../core/errors/shop-error.js';
+import type { DerivedOptions } from '../../core/options/client-options.js';
 import type { RateLimitStore } from '../../core/rate-limit/rate-limit-store.js';
+import type { ShopEvent } from '../../generated/events.js';
 import { operations } from '../../generated/operations.js';
 import { SYNC_TABLES } from '../../generated/sync-schema.js';
 import type { InboxTransaction } from '../inbox/types.js';
@@ -11,10 +14,27 @@ import { openSyncDatabase, type SqlExecutor, type SyncDatabase } from './databas
 import type { SyncTable } from './schema-types.js';
 import { migrate, type RejectedRecord, type StreamCheckpoint, SyncStore } from './store.js';
 
+/**
+ * What the engine needs from a client: the event feed, one page of a cursor-paginated list, and a derived
+ * client that paces its calls (`throttle`). A `ShopClient` fits; so does any object with the same methods
+ * (a wrapper, a test double). Named here, as `catch-up.ts` names its `EventFeedSource`, so the engine sits
+ * below the client and never imports it.
+ */
+export interface ShopSyncClient {
+  readonly events: {
+    /** `shop.events.list`: one page of the feed (`.withResponse()` for its rate-limit figures). */
+    list(params: { limit?: number; updated_since?: string; cursor?: string }): PagePromise<ShopEvent>;
+  };
+  /** `shop.list`: one page of a cursor-paginated list operation. */
+  list(operation: Operation & { readonly pagination: 'cursor' }, params: RequestParams): PagePromise<unknown>;
+  /** `shop.withOptions`: the same client paced by `throttle` (the engine's share of the shop's limit). */
+  withOptions(options: Pick<DerivedOptions, 'throttle'>): ShopSyncClient;
+}
+
 /** Options of {@link ShopSync}. */
 export interface ShopSyncOptions {
-  /** The client to read the shop with. */
-  readonly client: ShopClient;
+  /** The client to read the shop with (a `ShopClient`, or anything with the methods of {@link ShopSyncClient}). */
+  readonly client: ShopSyncClient;
   /** A SQLite file path, a `postgres://` URL, or a database from `openSyncDatabase`. */
   readonly db: string | SyncDatabase;
   /** Names this shop's rows, so one database can hold many shops (the CLI uses the API's origin). @default 'default' */
@@ -108,7 +128,7 @@ export class ShopSync {
   readonly #tables: readonly SyncTable[];
   #db: SyncDatabase | null = null;
   #store: SyncStore | null = null;
-  #client: ShopClient;
+  #client: ShopSyncClient;
   #paced = false;
 
   constructor(options: ShopSyncOptions) {

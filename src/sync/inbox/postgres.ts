@@ -3,8 +3,9 @@
  *
  * @module shop-mgmt/inbox/postgres
  */
-// `shop-mgmt/inbox/postgres`: over `pg` (an optional peer dependency, loaded only here) or a pg `Pool` the
-// caller made. Workers lease with `FOR UPDATE SKIP LOCKED`; a handler's transaction holds its event's row
+// `shop-mgmt/inbox/postgres`: over `pg` (an optional peer dependency, loaded only by src/sync/sql/postgres.ts,
+// which the sync engine opens its Postgres with too: one pool config, one statement timeout) or a pg `Pool`
+// the caller made. Workers lease with `FOR UPDATE SKIP LOCKED`; a handler's transaction holds its event's row
 // lock, so no other worker takes the event while it runs, and its `tx` statements commit with the done mark.
 // The pool it opens and every connection a transaction holds have an 'error' listener: a Postgres restart, a
 // failover, a terminated backend or `idle_session_timeout` fails the calls in flight with a
@@ -12,44 +13,23 @@
 import { ShopError } from '../../core/errors/shop-error.js';
 import { DatabaseUnavailableError } from '../database-unavailable.js';
 import {
-  inTransaction,
+  openPostgresPool,
+  type PgClientLike,
+  PgDriver,
+  PgMissingError,
+  type PgPoolLike,
   POSTGRES_POOL_DEFAULTS,
   type PostgresPoolSettings,
-  postgresPoolConfig,
-  unavailableOr,
-  watchPool,
-} from '../postgres-pool.js';
-import { type SqlDriver, SqlInboxStore, type SqlResult, type SqlSession, tableName } from './sql-store.js';
+} from '../sql/postgres.js';
+import { SqlInboxStore, tableName } from './sql-store.js';
 
-export { DatabaseUnavailableError, POSTGRES_POOL_DEFAULTS, type PostgresPoolSettings };
-
-/** The part of a pg `PoolClient` used. */
-export interface PgClientLike {
-  /** Runs one statement on this connection, `$1, $2...` bound to `params`. */
-  query(
-    sql: string,
-    params?: unknown[],
-  ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
-  /** Gives the connection back to its pool (an error or `true` makes the pool discard it). */
-  release(error?: Error | boolean): void;
-  /** pg's connection errors (a server that ends the session): listened to while a transaction holds it. */
-  on?(event: 'error', listener: (error: Error) => void): unknown;
-  /** Drops the listener of {@link on} when the transaction gives the connection back. */
-  removeListener?(event: 'error', listener: (error: Error) => void): unknown;
-}
-
-/** The part of a pg `Pool` used. */
-export interface PgPoolLike {
-  /** Runs one statement on any free connection, `$1, $2...` bound to `params`. */
-  query(
-    sql: string,
-    params?: unknown[],
-  ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
-  /** Checks out a connection for a transaction; it must be released. */
-  connect(): Promise<PgClientLike>;
-  /** Closes every connection of the pool. */
-  end(): Promise<void>;
-}
+export {
+  DatabaseUnavailableError,
+  type PgClientLike,
+  type PgPoolLike,
+  POSTGRES_POOL_DEFAULTS,
+  type PostgresPoolSettings,
+};
 
 /**
  * Options of {@link PostgresInboxStore}. The connection settings are the sync engine's too
@@ -78,18 +58,13 @@ export class PostgresInboxStore extends SqlInboxStore {
     if (typeof connectionString !== 'string' || connectionString === '') {
       throw new ShopError('PostgresInboxStore.connect needs a connection string (postgres://...).');
     }
-    let pg: { default?: { Pool: PoolClass }; Pool?: PoolClass };
+    let pool: PgPoolLike;
     try {
-      pg = (await import(/* webpackIgnore: true */ 'pg' as string)) as typeof pg;
+      pool = await openPostgresPool(connectionString, options);
     } catch (error) {
+      if (!(error instanceof PgMissingError)) throw error;
       throw new ShopError('The Postgres inbox needs pg (npm install pg).', { cause: error });
     }
-    const Pool = pg.Pool ?? pg.default?.Pool;
-    if (!Pool) throw new ShopError('The pg module has no Pool.');
-    const pool = new Pool(postgresPoolConfig(connectionString, options));
-    // An idle connection the server ends (a restart, pg_terminate_backend, idle_session_timeout) emits
-    // 'error' on the pool: dropped, and the next call connects afresh, instead of the process ending.
-    watchPool(pool);
     return new PostgresInboxStore(pool, options, true);
   }
 
@@ -100,49 +75,4 @@ export class PostgresInboxStore extends SqlInboxStore {
     }
     super(new PgDriver(pool, owned), tableName(options.table));
   }
-}
-
-type PoolClass = new (
-  config: Record<string, unknown>,
-) => PgPoolLike & { on(event: 'error', listener: (error: Error) => void): unknown };
-
-class PgDriver implements SqlDriver {
-  readonly dialect = 'postgres' as const;
-  readonly #pool: PgPoolLike;
-  readonly #owned: boolean;
-
-  constructor(pool: PgPoolLike, owned: boolean) {
-    this.#pool = pool;
-    this.#owned = owned;
-  }
-
-  async run(sql: string, params: readonly unknown[]): Promise<SqlResult> {
-    try {
-      return resultOf(await this.#pool.query(sql, params as unknown[]));
-    } catch (error) {
-      throw unavailableOr(error);
-    }
-  }
-
-  transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {
-    return inTransaction(this.#pool, (client) =>
-      work({
-        run: async (sql, params) => {
-          try {
-            return resultOf(await client.query(sql, params as unknown[]));
-          } catch (error) {
-            throw unavailableOr(error);
-          }
-        },
-      }),
-    );
-  }
-
-  async close(): Promise<void> {
-    if (this.#owned) await this.#pool.end();
-  }
-}
-
-function resultOf(result: { rows: Record<string, unknown>[]; rowCount: number | null }): SqlResult {
-  return { rows: result.rows ?? [], changes: result.rowCount ?? 0 };
 }

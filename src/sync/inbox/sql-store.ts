@@ -1,8 +1,15 @@
 // The inbox over SQL, shared by the SQLite and Postgres adapters: one table, leases as a token and an
 // expiry on the row, and the done mark written in the transaction the worker's handler runs its own
-// statements in. The adapters bring a driver: how to run a statement and how to hold a transaction.
+// statements in. The adapters bring a driver (src/sync/sql/: the one contract the sync engine uses too).
 import { ShopError } from '../../core/errors/shop-error.js';
 import type { ShopEvent } from '../../webhooks/events.js';
+import {
+  numberPlaceholders,
+  placeholder,
+  type SqlDialect,
+  type SqlDriver,
+  type SqlSession,
+} from '../sql/driver.js';
 import type {
   InboxEntry,
   InboxFailure,
@@ -15,28 +22,6 @@ import type {
   LeaseRequest,
   PruneRequest,
 } from './types.js';
-
-/** One statement's outcome. */
-export interface SqlResult {
-  readonly rows: Record<string, unknown>[];
-  readonly changes: number;
-}
-
-/** Runs statements on one connection (in a transaction when given by {@link SqlDriver.transaction}). */
-export interface SqlSession {
-  /** `sql` in the driver's own placeholders (`?` on SQLite, `$1` on Postgres). */
-  run(sql: string, params: readonly unknown[]): Promise<SqlResult>;
-}
-
-/** What an adapter gives the SQL inbox. */
-export interface SqlDriver {
-  readonly dialect: 'sqlite' | 'postgres';
-  /** Runs one statement on its own (autocommit). */
-  run(sql: string, params: readonly unknown[]): Promise<SqlResult>;
-  /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when not. */
-  transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
-  close(): Promise<void>;
-}
 
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
@@ -59,7 +44,7 @@ export class SqlInboxStore implements InboxStore<InboxTransaction> {
   constructor(driver: SqlDriver, table: string) {
     this.#driver = driver;
     this.#t = table;
-    this.#p = driver.dialect === 'postgres' ? (n) => `$${n}` : (n) => `?${n}`;
+    this.#p = placeholder(driver.dialect);
   }
 
   async setup(): Promise<void> {
@@ -324,7 +309,7 @@ function entryOf(row: Record<string, unknown>, now: number): InboxEntry {
  */
 function transactionOver(
   session: SqlSession,
-  dialect: 'sqlite' | 'postgres',
+  dialect: SqlDialect,
 ): { tx: InboxTransaction; close: () => void } {
   const translate = dialect === 'postgres' ? numberPlaceholders : (sql: string) => sql;
   let open = true;
@@ -346,23 +331,4 @@ function transactionOver(
       open = false;
     },
   };
-}
-
-/** `?` to `$1, $2...`, outside quoted strings and identifiers; a statement already using `$1` is left alone. */
-export function numberPlaceholders(sql: string): string {
-  if (/\$\d/.test(sql)) return sql;
-  let out = '';
-  let n = 0;
-  let quote: string | null = null;
-  for (const char of sql) {
-    if (quote) {
-      if (char === quote) quote = null;
-    } else if (char === "'" || char === '"') quote = char;
-    else if (char === '?') {
-      out += `$${++n}`;
-      continue;
-    }
-    out += char;
-  }
-  return out;
 }

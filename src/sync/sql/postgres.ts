@@ -1,11 +1,13 @@
-// One set of PostgreSQL connection settings for the inbox (`shop-mgmt/inbox/postgres`) and the sync engine
+// PostgreSQL for the inbox and the sync engine, over `pg` (an optional peer dependency, loaded only here) or a
+// pg Pool the caller made. One set of PostgreSQL connection settings for the inbox (`shop-mgmt/inbox/postgres`) and the sync engine
 // (`ShopSync` on a postgres:// URL), and what both do when the database goes away for a while: a restart, a
 // failover, a terminated backend, `idle_session_timeout`, a stalled server. `pg` emits an 'error' event on a
 // connection the server ends; an event nobody listens to ends the process, so every pool and every
 // checked-out connection here has a listener, and a call that meets a dead connection fails with a
 // DatabaseUnavailableError (nothing committed, try again) while the pool connects afresh for the next one.
-import { ShopError } from '../core/errors/shop-error.js';
-import { DatabaseUnavailableError } from './database-unavailable.js';
+import { ShopError } from '../../core/errors/shop-error.js';
+import { DatabaseUnavailableError } from '../database-unavailable.js';
+import type { SqlDriver, SqlResult, SqlSession } from './driver.js';
 
 /** How the inbox and the sync engine connect to PostgreSQL. */
 export interface PostgresPoolSettings {
@@ -69,15 +71,105 @@ export function watchPool(pool: ErrorEmitter): void {
   pool.on('error', () => undefined);
 }
 
-/** The part of a checked-out `pg` connection {@link inTransaction} uses. */
-export interface PgConnection {
+/** The part of a pg `PoolClient` used. */
+export interface PgClientLike {
+  /** Runs one statement on this connection, `$1, $2...` bound to `params`. */
   query(
     sql: string,
     params?: unknown[],
   ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+  /** Gives the connection back to its pool (an error or `true` makes the pool discard it). */
   release(error?: Error | boolean): void;
+  /** pg's connection errors (a server that ends the session): listened to while a transaction holds it. */
   on?(event: 'error', listener: (error: Error) => void): unknown;
+  /** Drops the listener of {@link on} when the transaction gives the connection back. */
   removeListener?(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/** The part of a pg `Pool` used. */
+export interface PgPoolLike {
+  /** Runs one statement on any free connection, `$1, $2...` bound to `params`. */
+  query(
+    sql: string,
+    params?: unknown[],
+  ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+  /** Checks out a connection for a transaction; it must be released. */
+  connect(): Promise<PgClientLike>;
+  /** Closes every connection of the pool. */
+  end(): Promise<void>;
+}
+
+type PoolClass = new (config: Record<string, unknown>) => PgPoolLike & ErrorEmitter;
+
+/** `pg` is not installed (or has no Pool): each caller says what needs it. */
+export class PgMissingError extends ShopError {
+  override readonly name: string = 'PgMissingError';
+}
+
+/**
+ * Loads `pg` and opens a pool to `connectionString` with {@link postgresPoolConfig}'s settings, its idle
+ * connections' errors listened to ({@link watchPool}). Rejects with {@link PgMissingError} without `pg`.
+ */
+export async function openPostgresPool(
+  connectionString: string,
+  settings: PostgresPoolSettings = {},
+): Promise<PgPoolLike> {
+  const config = postgresPoolConfig(connectionString, settings);
+  let pg: { default?: { Pool?: PoolClass }; Pool?: PoolClass };
+  try {
+    pg = (await import(/* webpackIgnore: true */ 'pg' as string)) as typeof pg;
+  } catch (error) {
+    throw new PgMissingError(`pg does not load: ${(error as Error).message}`, { cause: error });
+  }
+  const Pool = pg.Pool ?? pg.default?.Pool;
+  if (!Pool) throw new PgMissingError('The pg module has no Pool.');
+  const pool = new Pool(config);
+  // An idle connection the server ends (a restart, pg_terminate_backend, idle_session_timeout) emits
+  // 'error' on the pool: dropped, and the next call connects afresh, instead of the process ending.
+  watchPool(pool);
+  return pool;
+}
+
+/**
+ * The {@link SqlDriver} over a pg Pool: `$1` placeholders, statements on any free connection, transactions
+ * on one checked out ({@link inTransaction}); connection failures reject as DatabaseUnavailableError.
+ */
+export class PgDriver implements SqlDriver {
+  readonly dialect = 'postgres' as const;
+  readonly #pool: PgPoolLike;
+  readonly #owned: boolean;
+
+  /** @param pool a pg Pool; {@link close} ends it only when `owned`. */
+  constructor(pool: PgPoolLike, owned: boolean) {
+    this.#pool = pool;
+    this.#owned = owned;
+  }
+
+  run(sql: string, params: readonly unknown[]): Promise<SqlResult> {
+    return runOn(this.#pool, sql, params);
+  }
+
+  transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {
+    return inTransaction(this.#pool, (client) => work({ run: (sql, params) => runOn(client, sql, params) }));
+  }
+
+  async close(): Promise<void> {
+    if (this.#owned) await this.#pool.end();
+  }
+}
+
+async function runOn(
+  target: Pick<PgPoolLike, 'query'>,
+  sql: string,
+  params: readonly unknown[],
+): Promise<SqlResult> {
+  try {
+    const result = await target.query(sql, params as unknown[]);
+    return { rows: result.rows ?? [], changes: result.rowCount ?? 0 };
+  } catch (error) {
+    // A dead connection or a database away: a DatabaseUnavailableError (nothing committed, try again).
+    throw unavailableOr(error);
+  }
 }
 
 /**
@@ -86,7 +178,7 @@ export interface PgConnection {
  * time); a connection that failed is given back broken, so the pool drops it instead of lending it again.
  * Connection failures reject as {@link DatabaseUnavailableError}; other errors as they were thrown.
  */
-export async function inTransaction<C extends PgConnection, T>(
+export async function inTransaction<C extends PgClientLike, T>(
   pool: { connect(): Promise<C> },
   work: (client: C) => Promise<T>,
 ): Promise<T> {
