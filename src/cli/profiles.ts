@@ -3,9 +3,14 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { readEnv } from '../internal/env.js';
+import { readEnv as readRawEnv } from '../internal/env.js';
 import { loadShops, type ShopEntry, writeShopsFile } from '../sync/fleet/registry.js';
 import { usageError } from './exit-codes.js';
+
+/** A variable's value; an empty one counts as unset (as `SHOP_API_KEY= cmd` means). */
+function readEnv(name: string): string | undefined {
+  return readRawEnv(name) || undefined;
+}
 
 /** The profile used when neither --profile nor SHOP_PROFILE names one. */
 export const DEFAULT_PROFILE = 'default';

@@ -73,7 +73,7 @@ export const loginCommand = defineCommand({
       }
       const entries = readProfiles();
       const existing = entries.find((entry) => entry.name === name);
-      const rawUrl = flags['base-url'] ?? readEnv('SHOP_API_BASE_URL') ?? existing?.baseUrl;
+      const rawUrl = flags['base-url'] ?? (readEnv('SHOP_API_BASE_URL') || undefined) ?? existing?.baseUrl;
       if (!rawUrl) throw usageError('give the API’s address: --base-url URL (or SHOP_API_BASE_URL)');
       const baseUrl = httpUrl(
         rawUrl,
