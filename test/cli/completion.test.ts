@@ -27,6 +27,7 @@ function completeInBash(words: string[]): { reply: string[]; registered: string 
     'complete -p shop-mgmt',
     `COMP_WORDS=(${array}); COMP_CWORD=${words.length - 1}`,
     '_shop_mgmt_complete',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own expansion, not a template
     'printf "reply:%s\\n" "${COMPREPLY[@]}"',
   ].join('\n');
   const result = spawnSync('bash', ['--norc', '--noprofile', '-c', script], {
