@@ -102,7 +102,10 @@ export function checkArgs(commands: CommandSpecs, argv: readonly string[], paren
       index += 1;
     }
     if (spec.type === 'enum' && spec.options && !spec.options.includes(value)) {
-      throw usageError(`${shown} must be one of ${spec.options.join(', ')}, got ${JSON.stringify(value)}`);
+      const hint = nearest(value, spec.options);
+      throw usageError(
+        `${shown} must be one of ${spec.options.join(', ')}, got ${JSON.stringify(value)}${hint ? `; did you mean ${hint}?` : ''}`,
+      );
     }
   }
   return name;
