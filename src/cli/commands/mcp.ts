@@ -1,16 +1,17 @@
 import { defineCommand } from 'citty';
 import { ShopClient } from '../../client.js';
-import { readEnv } from '../../internal/env.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
 import { OperationCatalog } from '../mcp/catalog.js';
 import { httpUrl, repeatedFlag } from '../parse.js';
+import { resolveCredentials } from '../profiles.js';
+import { untilSignal } from '../run.js';
 
 /** `shop-mgmt mcp`: the shop as a Model Context Protocol server on stdio, read-only and sandbox-first. */
 export const mcpCommand = defineCommand({
   meta: {
     name: 'mcp',
     description:
-      'Serve the API to an AI agent over the Model Context Protocol (stdio): a built-in sandbox unless SHOP_API_KEY and SHOP_API_BASE_URL are set; read-only unless --allow-writes names operations.',
+      'Serve the API to an AI agent over the Model Context Protocol (stdio): a built-in sandbox unless a profile or SHOP_API_KEY names a shop; read-only unless --allow-writes names operations.',
   },
   args: {
     'allow-writes': {
@@ -18,7 +19,12 @@ export const mcpCommand = defineCommand({
       description:
         'Allow these writes: operation ids or groups, comma-separated or repeated (range.reservations.create, range.*)',
     },
-    sandbox: { type: 'boolean', description: 'Serve a built-in sandbox even when SHOP_API_KEY is set' },
+    sandbox: { type: 'boolean', description: 'Serve a built-in sandbox even when a key is set' },
+    profile: { type: 'string', description: 'The profile to serve (shop-mgmt login); SHOP_PROFILE too' },
+    http: {
+      type: 'string',
+      description: 'Serve streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio (0 picks a free port)',
+    },
   },
   run: async ({ args: flags, rawArgs }) => {
     // stdout is the protocol's channel: every note goes to stderr.
@@ -30,7 +36,7 @@ export const mcpCommand = defineCommand({
           .map((part) => part.trim())
           .filter(Boolean),
       );
-      const target = await connect(flags.sandbox === true);
+      const target = await connect(flags.sandbox === true, flags.profile);
       const me = await whoIs(target.client);
       const catalog = new OperationCatalog({ permissions: me.permissions, allowWrites });
       for (const rule of allowWrites) {
@@ -44,19 +50,24 @@ export const mcpCommand = defineCommand({
       }
       const label = target.sandbox ? 'the built-in sandbox' : me.live ? 'a LIVE shop' : 'a sandbox shop';
       const { createShopMcpServer } = await import('../mcp/server.js');
-      const server = await createShopMcpServer({
-        client: target.client,
-        catalog,
-        target: label,
-        live: me.live,
-      });
+      const make = () =>
+        createShopMcpServer({ client: target.client, catalog, target: label, live: me.live });
+      const mode = allowWrites.length === 0 ? 'read-only' : `writes allowed: ${allowWrites.join(', ')}`;
+      await loadSdk();
+      if (flags.http !== undefined) {
+        const { serveHttp } = await import('../mcp/http.js');
+        const served = await serveHttp(make, port(flags.http));
+        note(`serving ${label} on ${served.url}: ${catalog.visible.length} operations, ${mode}`);
+        await untilSignal();
+        await served.close();
+        await target.close();
+        process.exit(EXIT.ok);
+      }
+      const server = await make();
       const { StdioServerTransport } = await loadSdk();
       const transport = new StdioServerTransport();
       await server.connect(transport);
-      note(
-        `serving ${label} on stdio: ${catalog.visible.length} operations, ` +
-          (allowWrites.length === 0 ? 'read-only' : `writes allowed: ${allowWrites.join(', ')}`),
-      );
+      note(`serving ${label} on stdio: ${catalog.visible.length} operations, ${mode}`);
       const closed = new Promise<void>((resolve) => {
         transport.onclose = () => resolve();
         process.stdin.once('end', () => resolve());
@@ -74,6 +85,12 @@ export const mcpCommand = defineCommand({
   },
 });
 
+function port(value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number > 65_535) throw usageError(`--http takes a port number, not ${value}`);
+  return number;
+}
+
 async function loadSdk(): Promise<typeof import('@modelcontextprotocol/sdk/server/stdio.js')> {
   try {
     return await import('@modelcontextprotocol/sdk/server/stdio.js');
@@ -90,10 +107,12 @@ interface Target {
   close(): Promise<void>;
 }
 
-async function connect(forceSandbox: boolean): Promise<Target> {
-  const apiKey = readEnv('SHOP_API_KEY');
-  const baseUrl = readEnv('SHOP_API_BASE_URL');
-  if (!forceSandbox && apiKey) {
+async function connect(forceSandbox: boolean, profile: string | undefined): Promise<Target> {
+  // SHOP_API_KEY and SHOP_API_BASE_URL win; a profile (--profile, SHOP_PROFILE, `default`) fills the rest.
+  const { apiKey, baseUrl } = forceSandbox
+    ? { apiKey: undefined, baseUrl: undefined }
+    : await resolveCredentials(profile);
+  if (apiKey) {
     const client = new ShopClient({
       apiKey,
       ...(baseUrl && { baseUrl: httpUrl(baseUrl, 'SHOP_API_BASE_URL') }),

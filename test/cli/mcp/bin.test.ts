@@ -1,6 +1,9 @@
 // `shop-mgmt mcp` as the built bin over stdio, driven by the MCP SDK's client as an agent's host would.
+
+import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliSuite, startSandbox } from '../helpers.js';
 
@@ -76,5 +79,43 @@ describe('shop-mgmt mcp (the built bin, stdio)', () => {
     expect(run.stderr.join('\n')).toContain(
       '--allow-writes coupons.creat names no operation this key may use',
     );
+  });
+
+  it('--http serves streamable HTTP on 127.0.0.1, refusing another Host (DNS rebinding)', async () => {
+    const running = cli.start(['mcp', '--http', '0']);
+    const url = await running.until(
+      () => /on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(running.stderr.join('\n'))?.[1],
+      30_000,
+    );
+    const client = new Client({ name: 'http-test', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    clients.push(client);
+    expect((await client.listTools()).tools).toHaveLength(4);
+    const found = textOf(
+      await client.callTool({ name: 'search_operations', arguments: { query: 'coupons' } }),
+    );
+    expect(found).toContain('coupons.create');
+    // fetch may not set Host; node:http sends it as given, as a rebinding page's browser would.
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const rebound = await new Promise<{ status: number }>((resolve, reject) => {
+      const sent = request(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            host: 'evil.example',
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0 });
+        },
+      );
+      sent.on('error', reject);
+      sent.end(body);
+    });
+    expect(rebound.status).toBe(403);
   });
 });
