@@ -37,7 +37,7 @@ export const FLOORS: readonly Floor[] = [
   // (sync/engine/schema-types.ts): generated for the engine and read by it alone, so it sits on its floor.
   { name: 'programs', members: ['cli/', 'testing/', 'sync/engine/', 'generated/sync-schema.ts'] },
   // The package's entry modules: they gather the public names and nothing imports them.
-  { name: 'entries', members: ['index.ts', 'schemas.ts', 'redis.ts'] },
+  { name: 'entries', members: ['index.ts', 'schemas.ts', 'redis.ts', 'otel.ts'] },
 ];
 
 /**

@@ -27,6 +27,12 @@ export interface RequestTraceMessage {
   readonly path: string;
   /** The POST's Idempotency-Key; null for other methods. */
   readonly idempotencyKey: string | null;
+  /** The API's host name (from `baseUrl`), OpenTelemetry's `server.address`. */
+  readonly serverAddress: string;
+  /** The API's port: the one in `baseUrl`, else 443 for https and 80 for http. */
+  readonly serverPort: number;
+  /** `X-RateLimit-Remaining` of the last response that had it; null until then. */
+  rateLimitRemaining: number | null;
   /** The status of the last response; null while none has arrived, or when the call ended without one. */
   status: number | null;
   /** Attempts made so far. */
@@ -41,6 +47,8 @@ export interface AttemptTraceMessage {
   readonly call: RequestTraceMessage;
   /** 1 for the first attempt. */
   readonly attempt: number;
+  /** Milliseconds this attempt waited for the client's throttle before it was sent (0 without one). */
+  readonly throttleWaitMs: number;
   /** The attempt's response status; null until it arrives or when it never does. */
   status: number | null;
 }

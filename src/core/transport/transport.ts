@@ -61,6 +61,17 @@ const channels = tracingChannels();
 const HOOK_GRACE_MS = 1_000;
 const HOOKS_CUT_OFF = Symbol('hooks cut off');
 
+/** The host and port of `baseUrl`, as OpenTelemetry's `server.address` and `server.port` name them. */
+function serverOf(baseUrl: string): { address: string; port: number } {
+  try {
+    const url = new URL(baseUrl);
+    const port = url.port === '' ? (url.protocol === 'http:' ? 80 : 443) : Number(url.port);
+    return { address: url.hostname.replace(/^\[|\]$/g, ''), port };
+  } catch {
+    return { address: 'unknown', port: 443 };
+  }
+}
+
 /** Whether `hooks` has afterResponse hooks, to which ky hands clones of the response (deferred-clone.ts). */
 function cloning(hooks: PreparedHooks): boolean {
   return (hooks.ky?.afterResponse?.length ?? 0) > 0;
@@ -84,6 +95,8 @@ export class Transport {
   readonly #kyHooks: boolean;
   /** True when the ky instance (or the one it extends) has afterResponse hooks, which get response clones. */
   readonly #cloningHooks: boolean;
+  /** `server.address` and `server.port` of the traces, read from `baseUrl` by the first traced call. */
+  #server: { readonly address: string; readonly port: number } | undefined;
 
   constructor(config: TransportConfig, parent?: Transport) {
     this.#config = config;
@@ -233,11 +246,15 @@ export class Transport {
   #send(prepared: Prepared, call: CallState, settings: CallSettings) {
     const channel = channels?.request;
     if (!channel?.hasSubscribers) return this.#run(prepared, call, settings);
+    this.#server ??= serverOf(this.#config.baseUrl);
     call.trace = {
       operation: call.operation,
       method: call.method,
       path: call.path,
       idempotencyKey: call.idempotencyKey,
+      serverAddress: this.#server.address,
+      serverPort: this.#server.port,
+      rateLimitRemaining: null,
       status: null,
       attempts: 0,
       elapsedMs: null,
@@ -299,13 +316,16 @@ export class Transport {
     const { throttle } = this.#config;
     const signal = settings.signal;
     call.attempts++;
+    let throttleWaitMs = 0;
     if (throttle) {
       // A throttle wait is capped like a Retry-After, and by what is left of the deadline.
       const cap = settings.policy.maxRetryAfterSeconds * 1000;
       const remaining = call.remaining();
       if (remaining <= 0) throw call.deadlineError(call.attempts - 1);
+      const waitStarted = call.trace ? performance.now() : 0;
       try {
         await throttle.acquire(signal, Math.min(cap, remaining));
+        if (call.trace) throttleWaitMs = performance.now() - waitStarted;
       } catch (error) {
         // Refused for the deadline rather than the cap: the call ran out of time, as any other wait would.
         if (remaining < cap && error instanceof RateLimitError && error.throttled) {
@@ -339,7 +359,12 @@ export class Transport {
     }
     const attemptChannel = channels?.attempt;
     if (attemptChannel?.hasSubscribers && call.trace) {
-      const message = { call: call.trace, attempt: call.attempts, status: null as number | null };
+      const message = {
+        call: call.trace,
+        attempt: call.attempts,
+        throttleWaitMs,
+        status: null as number | null,
+      };
       call.trace.attempts = call.attempts;
       return attemptChannel.tracePromise(async () => {
         const result = await this.#exchange(prepared, call, settings, headers, timeout);
@@ -416,6 +441,12 @@ export class Transport {
     } finally {
       clearTimeout(timer);
       if (onAbort) signal?.removeEventListener('abort', onAbort);
+    }
+    if (call.trace) {
+      const remaining = response.headers.get('x-ratelimit-remaining');
+      if (remaining !== null && remaining.trim() !== '' && Number.isFinite(Number(remaining))) {
+        call.trace.rateLimitRemaining = Number(remaining);
+      }
     }
     if (throttle) {
       throttle.observe(response.headers);
