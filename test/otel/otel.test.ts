@@ -162,20 +162,21 @@ describe('spans of a call', () => {
     loopback.handle((_seen, res) => json(res, 200, ok(reservation(1))));
     // 600 a minute: one request every 100 ms, so the second call waits for its slot.
     const shop = testClient({ baseUrl: loopback.baseUrl, throttle: { requestsPerMinute: 600 } });
-    await shop.request(retrieveReservation, { path: { id: 1 } });
-    await shop.request(retrieveReservation, { path: { id: 1 } });
-    const [first, second] = byName('GET /v1/range/reservations/{id}').sort(
-      (a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1],
+    // Sent together: the first takes the free slot, the second is given the next one, 100 ms on.
+    await Promise.all([
+      shop.request(retrieveReservation, { path: { id: 1 } }),
+      shop.request(retrieveReservation, { path: { id: 1 } }),
+    ]);
+    const recorded = byName('GET /v1/range/reservations/{id}').map((span) =>
+      Number(span.attributes['shop.throttle.wait_ms'] ?? 0),
     );
-    // The second call waits for its slot, and the sleep before a slot never ends early: at least the 100 ms
-    // gap less the 20 ms the throttle confirms its slot ahead. (The first one's figure is the throttle's
-    // loading, on its first use.)
-    expect(first).toBeDefined();
-    expect(second!.attributes['shop.throttle.wait_ms']).toBeGreaterThanOrEqual(75);
+    expect(recorded).toHaveLength(2);
+    // The sleep before a slot never ends early: at least the 100 ms gap less the throttle's 20 ms lead.
+    expect(Math.max(...recorded)).toBeGreaterThanOrEqual(80);
     const metrics = await collect();
     const [histogram] = points(metrics, 'shop.client.throttle.wait');
     expect((histogram!.value as { count: number; sum: number }).count).toBe(2);
-    expect((histogram!.value as { count: number; sum: number }).sum).toBeGreaterThanOrEqual(0.075);
+    expect((histogram!.value as { count: number; sum: number }).sum).toBeGreaterThanOrEqual(0.08);
   });
 
   it('records nothing once removed', async () => {
@@ -284,7 +285,6 @@ describe('what is never recorded', () => {
       }
     }
     const text = values.join('\n');
-    expect(text).toContain('/v1/range/reservations/{id}');
     for (const secret of [
       API_KEY,
       '987654',
@@ -296,5 +296,7 @@ describe('what is never recorded', () => {
     ]) {
       expect(text, secret).not.toContain(secret);
     }
+    // The route template is there, so the scan looked at the calls' spans.
+    expect(text).toContain('/v1/range/reservations/{id}');
   });
 });
