@@ -12,6 +12,7 @@ const entry = {
   'inbox/sqlite': 'src/sync/inbox/sqlite.ts',
   'inbox/postgres': 'src/sync/inbox/postgres.ts',
   'inbox/redis': 'src/sync/inbox/redis.ts',
+  'inbox/bullmq': 'src/sync/inbox/bullmq.ts',
   schemas: 'src/schemas.ts',
   otel: 'src/otel.ts',
   'testing/index': 'src/testing/index.ts',
