@@ -187,11 +187,11 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
       callSpans.delete(call);
       const failed = 'error' in call && call.error !== undefined;
       const errorType = failed ? errorTypeOf(call.error, call.status) : null;
+      const remaining = remainingOf(call);
       if (span) {
         if (call.status !== null) span.setAttribute('http.response.status_code', call.status);
         span.setAttribute('shop.attempts', call.attempts);
-        if (call.rateLimitRemaining !== null)
-          span.setAttribute('shop.rate_limit.remaining', call.rateLimitRemaining);
+        if (remaining !== null) span.setAttribute('shop.rate_limit.remaining', remaining);
         if (errorType !== null) {
           span.setAttribute('error.type', errorType);
           span.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
@@ -205,11 +205,9 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
       };
       calls.add(1, outcome);
       if (call.elapsedMs !== null) callDuration.record(call.elapsedMs / 1000, outcome);
-      if (call.rateLimitRemaining !== null) {
-        remainingByHost.set(call.serverAddress, {
-          attributes: { 'server.address': call.serverAddress },
-          value: call.rateLimitRemaining,
-        });
+      if (remaining !== null) {
+        const { address } = serverOf(call.baseUrl);
+        remainingByHost.set(address, { attributes: { 'server.address': address }, value: remaining });
       }
     },
     [`tracing:${ATTEMPT_CHANNEL}:start`]: (message) => {
@@ -243,10 +241,11 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
         attempt.status ?? (failed ? statusOf(attempt.error) : null) ?? (failed ? null : attempt.call.status);
       const errorType = failed ? errorTypeOf(attempt.error, status) : null;
       if (errorType !== null) lastFailure.set(attempt.call, errorType);
+      const server = serverOf(attempt.call.baseUrl);
       const attributes: Attributes = {
         'http.request.method': attempt.call.method,
-        'server.address': attempt.call.serverAddress,
-        'server.port': attempt.call.serverPort,
+        'server.address': server.address,
+        'server.port': server.port,
         'url.template': attempt.call.path,
         ...(status !== null ? { 'http.response.status_code': status } : {}),
         ...(errorType !== null ? { 'error.type': errorType } : {}),
@@ -301,12 +300,39 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
   };
 }
 
+const servers = new Map<string, { readonly address: string; readonly port: number }>();
+
+/** `server.address` and `server.port` of a client's `baseUrl` (its host and port only, never a path or user). */
+function serverOf(baseUrl: string): { readonly address: string; readonly port: number } {
+  let server = servers.get(baseUrl);
+  if (!server) {
+    try {
+      const url = new URL(baseUrl);
+      const port = url.port === '' ? (url.protocol === 'http:' ? 80 : 443) : Number(url.port);
+      server = { address: url.hostname.replace(/^\[|\]$/g, ''), port };
+    } catch {
+      server = { address: 'unknown', port: 443 };
+    }
+    if (servers.size < 100) servers.set(baseUrl, server);
+  }
+  return server;
+}
+
+/** `X-RateLimit-Remaining` as a number, or null when missing or unreadable. */
+function remainingOf(call: RequestTraceMessage): number | null {
+  const text = call.rateLimitRemaining;
+  if (text === null || text.trim() === '') return null;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : null;
+}
+
 /** What a call's span and its attempts' spans all carry: never the path with its ids, the key or the query. */
 function baseAttributes(call: RequestTraceMessage): Attributes {
+  const server = serverOf(call.baseUrl);
   return {
     'http.request.method': call.method,
-    'server.address': call.serverAddress,
-    'server.port': call.serverPort,
+    'server.address': server.address,
+    'server.port': server.port,
     'url.template': call.path,
     'shop.operation': call.operation,
   };

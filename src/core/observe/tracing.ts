@@ -27,12 +27,10 @@ export interface RequestTraceMessage {
   readonly path: string;
   /** The POST's Idempotency-Key; null for other methods. */
   readonly idempotencyKey: string | null;
-  /** The API's host name (from `baseUrl`), OpenTelemetry's `server.address`. */
-  readonly serverAddress: string;
-  /** The API's port: the one in `baseUrl`, else 443 for https and 80 for http. */
-  readonly serverPort: number;
-  /** `X-RateLimit-Remaining` of the last response that had it; null until then. */
-  rateLimitRemaining: number | null;
+  /** The client's `baseUrl` (its host and port are OpenTelemetry's `server.address` and `server.port`). */
+  readonly baseUrl: string;
+  /** `X-RateLimit-Remaining` of the last response that had it, as sent; null until then. */
+  rateLimitRemaining: string | null;
   /** The status of the last response; null while none has arrived, or when the call ended without one. */
   status: number | null;
   /** Attempts made so far. */

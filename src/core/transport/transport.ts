@@ -61,17 +61,6 @@ const channels = tracingChannels();
 const HOOK_GRACE_MS = 1_000;
 const HOOKS_CUT_OFF = Symbol('hooks cut off');
 
-/** The host and port of `baseUrl`, as OpenTelemetry's `server.address` and `server.port` name them. */
-function serverOf(baseUrl: string): { address: string; port: number } {
-  try {
-    const url = new URL(baseUrl);
-    const port = url.port === '' ? (url.protocol === 'http:' ? 80 : 443) : Number(url.port);
-    return { address: url.hostname.replace(/^\[|\]$/g, ''), port };
-  } catch {
-    return { address: 'unknown', port: 443 };
-  }
-}
-
 /** Whether `hooks` has afterResponse hooks, to which ky hands clones of the response (deferred-clone.ts). */
 function cloning(hooks: PreparedHooks): boolean {
   return (hooks.ky?.afterResponse?.length ?? 0) > 0;
@@ -95,9 +84,6 @@ export class Transport {
   readonly #kyHooks: boolean;
   /** True when the ky instance (or the one it extends) has afterResponse hooks, which get response clones. */
   readonly #cloningHooks: boolean;
-  /** `server.address` and `server.port` of the traces, read from `baseUrl` by the first traced call. */
-  #server: { readonly address: string; readonly port: number } | undefined;
-
   constructor(config: TransportConfig, parent?: Transport) {
     this.#config = config;
     // ky's retry and timeout are off: p-retry retries (Retry-After, back-off, the deadline) and the SDK's
@@ -246,14 +232,12 @@ export class Transport {
   #send(prepared: Prepared, call: CallState, settings: CallSettings) {
     const channel = channels?.request;
     if (!channel?.hasSubscribers) return this.#run(prepared, call, settings);
-    this.#server ??= serverOf(this.#config.baseUrl);
     call.trace = {
       operation: call.operation,
       method: call.method,
       path: call.path,
       idempotencyKey: call.idempotencyKey,
-      serverAddress: this.#server.address,
-      serverPort: this.#server.port,
+      baseUrl: this.#config.baseUrl,
       rateLimitRemaining: null,
       status: null,
       attempts: 0,
@@ -443,10 +427,8 @@ export class Transport {
       if (onAbort) signal?.removeEventListener('abort', onAbort);
     }
     if (call.trace) {
-      const remaining = response.headers.get('x-ratelimit-remaining');
-      if (remaining !== null && remaining.trim() !== '' && Number.isFinite(Number(remaining))) {
-        call.trace.rateLimitRemaining = Number(remaining);
-      }
+      call.trace.rateLimitRemaining =
+        response.headers.get('x-ratelimit-remaining') ?? call.trace.rateLimitRemaining;
     }
     if (throttle) {
       throttle.observe(response.headers);
