@@ -1,6 +1,8 @@
 /**
- * What `shop-mgmt/otel` costs: a 1-item call over loopback (the server in a child process, transport-server.ts)
- * and an inbox delivery (add + one worker run on the memory store), each without and with `instrumentShop()`,
+ * What `shop-mgmt/otel` costs: a 1-item call over loopback (the server in a child process, transport-server.ts),
+ * the same call answered by an in-process fetch (no socket: the SDK's own cost, where the instrumentation's
+ * share is largest), and an inbox delivery (add + one worker run on the memory store), each without and with
+ * `instrumentShop()`,
  * side by side in one run: `npm run build`, then `npx tsx bench/otel.ts` (`npm run bench:otel`).
  *
  * "with" records into the OpenTelemetry SDK as an application would set it up: a BasicTracerProvider with a
@@ -49,11 +51,28 @@ const meterProvider = new MeterProvider({
 const server = await startServer();
 const shop = new ShopClient({ apiKey: 'sk_test_bench', baseUrl: server.baseUrl, logLevel: 'off' });
 const retrieve = operations['range.reservations.retrieve'];
+// The same call with no socket: a fetch answering in process, so the figure is the SDK's own CPU and the
+// instrumentation's share of it shows undiluted by the exchange.
+const answer = JSON.stringify({
+  status: 'ok',
+  data: { object: 'range_reservation', id: 1, status: 'booked', party_size: 2 },
+});
+const inProcess = new ShopClient({
+  apiKey: 'sk_test_bench',
+  baseUrl: server.baseUrl,
+  logLevel: 'off',
+  responseValidation: 'off',
+  fetch: async () => new Response(answer, { status: 200, headers: { 'content-type': 'application/json' } }),
+});
 const inbox = new Inbox(new MemoryInboxStore());
 let n = 0;
 
 async function calls(): Promise<void> {
   for (let i = 0; i < CALLS; i++) await shop.request(retrieve, { path: { id: 1 } });
+}
+
+async function inProcessCalls(): Promise<void> {
+  for (let i = 0; i < CALLS; i++) await inProcess.request(retrieve, { path: { id: 1 } });
 }
 
 async function deliveries(): Promise<void> {
@@ -102,9 +121,11 @@ async function sideBySide(run: () => Promise<void>, per: number) {
 // Warm-up: ky, the validators and the SDK's OpenTelemetry paths loaded and compiled on both sides.
 const warm = instrumentShop({ tracerProvider, meterProvider });
 await calls();
+await inProcessCalls();
 await deliveries();
 warm();
 await calls();
+await inProcessCalls();
 await deliveries();
 
 console.log(
@@ -117,6 +138,7 @@ console.log(
 );
 for (const [name, run, per] of [
   ['1-item call over loopback', calls, CALLS],
+  ['1-item call, in-process fetch', inProcessCalls, CALLS],
   ['inbox delivery (memory store)', deliveries, DELIVERIES],
 ] as const) {
   const { without, withOtel, ratio, cpuRatio } = await sideBySide(run, per);
