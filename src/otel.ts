@@ -141,6 +141,26 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
     advice: { explicitBucketBoundaries: WAIT_BUCKETS },
   });
 
+  // The label sets of the common case, made once per operation (a process calls a few dozen at most).
+  const ok = new Map<string, Attributes>();
+  const byOperation = new Map<string, Attributes>();
+  const okAttributes = (operation: string): Attributes => {
+    let attributes = ok.get(operation);
+    if (!attributes) {
+      attributes = { 'shop.operation': operation, 'shop.outcome': 'ok' };
+      ok.set(operation, attributes);
+    }
+    return attributes;
+  };
+  const operationAttributes = (operation: string): Attributes => {
+    let attributes = byOperation.get(operation);
+    if (!attributes) {
+      attributes = { 'shop.operation': operation };
+      byOperation.set(operation, attributes);
+    }
+    return attributes;
+  };
+
   const callSpans = new WeakMap<RequestTraceMessage, Span>();
   const attemptSpans = new WeakMap<AttemptTraceMessage, { span: Span; started: number }>();
   /** The error type of a call's last failed attempt: the next attempt's retry reason. */
@@ -198,11 +218,10 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
         }
         span.end();
       }
-      const outcome: Attributes = {
-        'shop.operation': call.operation,
-        'shop.outcome': failed ? 'error' : 'ok',
-        ...(errorType !== null ? { 'error.type': errorType } : {}),
-      };
+      const outcome: Attributes =
+        errorType === null
+          ? okAttributes(call.operation)
+          : { 'shop.operation': call.operation, 'shop.outcome': 'error', 'error.type': errorType };
       calls.add(1, outcome);
       if (call.elapsedMs !== null) callDuration.record(call.elapsedMs / 1000, outcome);
       if (remaining !== null) {
@@ -224,7 +243,10 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
       // Waits under a millisecond are the throttle's bookkeeping, not a wait for a slot.
       const waitedMs = Math.round(attempt.throttleWaitMs);
       if (waitedMs > 0) attributes['shop.throttle.wait_ms'] = waitedMs;
-      throttleWait.record(attempt.throttleWaitMs / 1000, { 'shop.operation': call.operation });
+      // Only clients with a throttle wait at all: without one the figure is always 0 and not recorded.
+      if (attempt.throttleWaitMs > 0) {
+        throttleWait.record(attempt.throttleWaitMs / 1000, operationAttributes(call.operation));
+      }
       const span = tracer.startSpan(
         `${call.method} ${call.path}`,
         { kind: SpanKind.CLIENT, attributes },
