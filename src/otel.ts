@@ -166,7 +166,9 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
   /** The error type of a call's last failed attempt: the next attempt's retry reason. */
   const lastFailure = new WeakMap<RequestTraceMessage, string>();
   const remainingByHost = new Map<string, { attributes: Attributes; value: number }>();
-  const inboxes = new Set<InboxDiagnosticsSource>();
+  // Held weakly: an inbox the application dropped is not kept alive (nor asked) by the gauge.
+  const inboxes = new Set<WeakRef<InboxDiagnosticsSource>>();
+  const seenInboxes = new WeakSet<InboxDiagnosticsSource>();
   const caughtUpAt = new Map<string, number>();
 
   const onRateLimit = (result: ObservableResult) => {
@@ -175,7 +177,12 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
   const onOldest = async (result: ObservableResult) => {
     const now = Date.now();
     await Promise.all(
-      [...inboxes].map(async (inbox) => {
+      [...inboxes].map(async (ref) => {
+        const inbox = ref.deref();
+        if (!inbox) {
+          inboxes.delete(ref);
+          return;
+        }
         try {
           const [oldest] = await inbox.list('pending', 1);
           result.observe(oldest ? Math.max(0, (now - oldest.receivedAt) / 1000) : 0);
@@ -284,7 +291,10 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
     },
     [INBOX_CHANNEL]: (message) => {
       const event = message as InboxDiagnosticsMessage;
-      inboxes.add(event.inbox);
+      if (!seenInboxes.has(event.inbox)) {
+        seenInboxes.add(event.inbox);
+        inboxes.add(new WeakRef(event.inbox));
+      }
       if (event.type === 'settled') {
         inboxEvents.add(1, { 'shop.inbox.outcome': event.outcome });
         processing.record(event.durationMs / 1000, { 'shop.inbox.outcome': event.outcome });
