@@ -12,7 +12,9 @@ const entry = {
   'inbox/sqlite': 'src/sync/inbox/sqlite.ts',
   'inbox/postgres': 'src/sync/inbox/postgres.ts',
   'inbox/redis': 'src/sync/inbox/redis.ts',
+  'inbox/bullmq': 'src/sync/inbox/bullmq.ts',
   schemas: 'src/schemas.ts',
+  otel: 'src/otel.ts',
   'testing/index': 'src/testing/index.ts',
   'testing/msw': 'src/testing/msw-entry.ts',
 };
@@ -29,7 +31,7 @@ const shared: Options = {
   // Keep `node:http` as written: without the prefix a Workers or browser bundler cannot tell a Node
   // builtin (loaded lazily by sandbox.listen() only) from a package it should resolve.
   removeNodeProtocol: false,
-  external: ['msw', 'better-sqlite3', 'pg', /^node:/],
+  external: ['msw', 'better-sqlite3', 'pg', '@opentelemetry/api', 'bullmq', /^node:/],
 };
 
 // dist/ is emptied by the build script before tsup runs: the three builds below run side by side, and a

@@ -6,7 +6,8 @@
 # (test/package/types-cjs.cts, module node16), shop-mgmt/testing bundled by
 # esbuild for browsers and Workers (test/package/bundle.mjs), and the README's and guides' relative links
 # resolving inside the package (test/package/links.mjs), the inbox entries without their optional drivers
-# (test/package/inbox.mjs), and the `shop-mgmt` bin's help. Run after `npm run build`
+# (test/package/inbox.mjs), shop-mgmt/otel with the OpenTelemetry SDK (test/package/otel.mjs), and the
+# `shop-mgmt` bin's help. Run after `npm run build`
 # (it packs that build: --ignore-scripts skips the prepack rebuild).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +38,11 @@ cp scripts/smoke/smoke.mjs scripts/smoke/smoke.cjs scripts/smoke/server.mjs test
   # The optional peer and Node's types, as a project using shop-mgmt/testing/msw has them.
   ln -s "$root/node_modules/msw" node_modules/msw
   mkdir -p node_modules/@types && ln -s "$root/node_modules/@types/node" node_modules/@types/node
+  # shop-mgmt/otel's optional peer and the SDK a partner brings (identity.mjs imports every subpath).
+  mkdir -p node_modules/@opentelemetry
+  for pkg in api sdk-trace-base sdk-metrics; do
+    ln -s "$root/node_modules/@opentelemetry/$pkg" "node_modules/@opentelemetry/$pkg"
+  done
   "$root/node_modules/.bin/tsc" -p tsconfig.msw.json
   echo "types with msw: ok"
   node links.mjs
@@ -45,6 +51,7 @@ cp scripts/smoke/smoke.mjs scripts/smoke/smoke.cjs scripts/smoke/server.mjs test
   node identity.mjs
   node identity.cjs
   node inbox.mjs
+  node otel.mjs
   ESBUILD="$root/node_modules/esbuild" node bundle.mjs
   # The bin as npx finds it in an installed package: it starts, and every command has its help.
   for command in sandbox listen trigger replay sync; do

@@ -36,7 +36,7 @@ export const FLOORS: readonly Floor[] = [
   // Programs that drive a client or stand in for the API: the CLI and the sandbox.
   { name: 'programs', members: ['cli/', 'testing/'] },
   // The package's entry modules: they gather the public names and nothing imports them.
-  { name: 'entries', members: ['index.ts', 'schemas.ts', 'redis.ts'] },
+  { name: 'entries', members: ['index.ts', 'schemas.ts', 'redis.ts', 'otel.ts'] },
 ];
 
 /**

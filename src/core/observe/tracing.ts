@@ -27,6 +27,10 @@ export interface RequestTraceMessage {
   readonly path: string;
   /** The POST's Idempotency-Key; null for other methods. */
   readonly idempotencyKey: string | null;
+  /** The client's `baseUrl` (its host and port are OpenTelemetry's `server.address` and `server.port`). */
+  readonly baseUrl: string;
+  /** `X-RateLimit-Remaining` of the last response that had it, as sent; null until then. */
+  rateLimitRemaining: string | null;
   /** The status of the last response; null while none has arrived, or when the call ended without one. */
   status: number | null;
   /** Attempts made so far. */
@@ -41,6 +45,8 @@ export interface AttemptTraceMessage {
   readonly call: RequestTraceMessage;
   /** 1 for the first attempt. */
   readonly attempt: number;
+  /** Milliseconds this attempt waited for the client's throttle before it was sent (0 without one). */
+  readonly throttleWaitMs: number;
   /** The attempt's response status; null until it arrives or when it never does. */
   status: number | null;
 }

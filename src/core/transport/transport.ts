@@ -84,7 +84,6 @@ export class Transport {
   readonly #kyHooks: boolean;
   /** True when the ky instance (or the one it extends) has afterResponse hooks, which get response clones. */
   readonly #cloningHooks: boolean;
-
   constructor(config: TransportConfig, parent?: Transport) {
     this.#config = config;
     // ky's retry and timeout are off: p-retry retries (Retry-After, back-off, the deadline) and the SDK's
@@ -238,6 +237,8 @@ export class Transport {
       method: call.method,
       path: call.path,
       idempotencyKey: call.idempotencyKey,
+      baseUrl: this.#config.baseUrl,
+      rateLimitRemaining: null,
       status: null,
       attempts: 0,
       elapsedMs: null,
@@ -299,13 +300,16 @@ export class Transport {
     const { throttle } = this.#config;
     const signal = settings.signal;
     call.attempts++;
+    let throttleWaitMs = 0;
     if (throttle) {
       // A throttle wait is capped like a Retry-After, and by what is left of the deadline.
       const cap = settings.policy.maxRetryAfterSeconds * 1000;
       const remaining = call.remaining();
       if (remaining <= 0) throw call.deadlineError(call.attempts - 1);
+      const waitStarted = call.trace ? performance.now() : 0;
       try {
         await throttle.acquire(signal, Math.min(cap, remaining));
+        if (call.trace) throttleWaitMs = performance.now() - waitStarted;
       } catch (error) {
         // Refused for the deadline rather than the cap: the call ran out of time, as any other wait would.
         if (remaining < cap && error instanceof RateLimitError && error.throttled) {
@@ -339,7 +343,12 @@ export class Transport {
     }
     const attemptChannel = channels?.attempt;
     if (attemptChannel?.hasSubscribers && call.trace) {
-      const message = { call: call.trace, attempt: call.attempts, status: null as number | null };
+      const message = {
+        call: call.trace,
+        attempt: call.attempts,
+        throttleWaitMs,
+        status: null as number | null,
+      };
       call.trace.attempts = call.attempts;
       return attemptChannel.tracePromise(async () => {
         const result = await this.#exchange(prepared, call, settings, headers, timeout);
@@ -416,6 +425,10 @@ export class Transport {
     } finally {
       clearTimeout(timer);
       if (onAbort) signal?.removeEventListener('abort', onAbort);
+    }
+    if (call.trace) {
+      call.trace.rateLimitRemaining =
+        response.headers.get('x-ratelimit-remaining') ?? call.trace.rateLimitRemaining;
     }
     if (throttle) {
       throttle.observe(response.headers);

@@ -11,6 +11,7 @@ import { SYNC_TABLES } from '../../generated/sync-schema.js';
 import type { InboxTransaction } from '../inbox/types.js';
 import { applyEvent, type SyncEvent } from './apply-event.js';
 import { openSyncDatabase, type SqlExecutor, type SyncDatabase } from './database.js';
+import { publishSync } from './diagnostics.js';
 import type { SyncTable } from './schema-types.js';
 import { migrate, type RejectedRecord, type StreamCheckpoint, SyncStore } from './store.js';
 
@@ -221,6 +222,7 @@ export class ShopSync {
       ? await applyEvent(store, tx, event, now)
       : await this.#db!.transaction((inner) => applyEvent(store, inner, event, now));
     this.#reportRejected('events', rejected, `event ${event.id} (${event.type})`);
+    publishSync(() => ({ type: 'event', shop: this.shop, written, createdAt: event.created_at }));
     return written;
   }
 
@@ -295,7 +297,7 @@ export class ShopSync {
       const done = !page.hasNextPage();
       const rejected: RejectedRecord[] = [];
       const collecting = this.#collecting(rejected);
-      written += await store.db.transaction(async (tx) => {
+      const pageWritten = await store.db.transaction(async (tx) => {
         rejected.length = 0;
         let count = 0;
         for (const event of page.data) count += await applyEvent(collecting, tx, event as SyncEvent, now);
@@ -315,8 +317,18 @@ export class ShopSync {
         await store.saveCheckpoint(tx, 'events', next, now);
         return count;
       });
+      written += pageWritten;
       rows += page.data.length;
       rejectedCount += this.#reportRejected('events', rejected, 'the event feed');
+      const shop = this.shop;
+      publishSync(() => ({
+        type: 'page',
+        shop,
+        stream: 'events',
+        phase: 'events',
+        written: pageWritten,
+        done,
+      }));
       this.#options.onProgress?.({ stream: 'events', phase: 'events', rows, written, pages, done });
       if (done) return { rows, written, pages, skipped: [], rejected: rejectedCount };
       cursor = page.nextCursor;
@@ -467,7 +479,7 @@ export class ShopSync {
       const now = new Date().toISOString();
       const rejected: RejectedRecord[] = [];
       const collecting = this.#collecting(rejected);
-      written += await store.db.transaction(async (tx) => {
+      const pageWritten = await store.db.transaction(async (tx) => {
         rejected.length = 0;
         const count = await collecting.upsert(tx, table, records, 'list', now);
         let walk: number | null = null;
@@ -503,8 +515,11 @@ export class ShopSync {
         generation = walk;
         return count;
       });
+      written += pageWritten;
       rows += records.length;
       rejectedCount += this.#reportRejected(table.table, rejected, `a page of ${table.operation}`);
+      const shop = this.shop;
+      publishSync(() => ({ type: 'page', shop, stream: table.table, phase, written: pageWritten, done }));
       this.#options.onProgress?.({ stream: table.table, phase, rows, written, pages, done });
       if (done) return { rows, written, pages, rejected: rejectedCount };
       cursor = page.nextCursor;

@@ -3,6 +3,7 @@
 // replay. Storage comes from an adapter (memory, SQLite, Postgres, Redis Streams).
 import { ShopError } from '../../core/errors/shop-error.js';
 import type { ShopEvent } from '../../webhooks/events.js';
+import { publishInbox } from './diagnostics.js';
 import { defaultSecrets, keyText, objectKeyOf, storedMessageOf } from './event-keys.js';
 import type {
   InboxAddOutcome,
@@ -96,6 +97,7 @@ export class Inbox<Tx extends InboxTransaction | undefined = InboxTransaction | 
     await this.ready();
     const orderingKey = this.#orderingKey ? this.#orderingKey(event) : null;
     const added = await this.store.add({ event, source, orderingKey, now: this.#now() });
+    publishInbox(() => ({ type: added ? 'added' : 'duplicate', inbox: this, source }));
     return added ? 'added' : 'duplicate';
   }
 
@@ -122,7 +124,9 @@ export class Inbox<Tx extends InboxTransaction | undefined = InboxTransaction | 
    */
   async replay(eventId: string): Promise<boolean> {
     await this.ready();
-    return this.store.replay(eventId, this.#now());
+    const replayed = await this.store.replay(eventId, this.#now());
+    if (replayed) publishInbox(() => ({ type: 'replayed', inbox: this }));
+    return replayed;
   }
 
   /**
@@ -284,6 +288,7 @@ export class Inbox<Tx extends InboxTransaction | undefined = InboxTransaction | 
 
   /** Runs one leased event; `cut` ends its handler now, as its deadline would. */
   #process(lease: InboxLease, handler: InboxHandler<Tx>, settings: WorkerSettings): Run {
+    const started = performance.now();
     let cutWith: ((error: ShopError) => void) | undefined;
     let cutError: ShopError | undefined;
     const cut = (error: ShopError) => {
@@ -293,6 +298,16 @@ export class Inbox<Tx extends InboxTransaction | undefined = InboxTransaction | 
     const settled = this.#run(lease, handler, settings, (onCut) => {
       cutWith = onCut;
       if (cutError) onCut(cutError);
+    }).then((outcome) => {
+      // shop-mgmt/otel's inbox figures: the run's outcome and time (a dead letter told apart from a retry).
+      publishInbox(() => ({
+        type: 'settled',
+        inbox: this,
+        outcome: outcome === 'failed' ? (lease.attempt >= this.#maxAttempts ? 'dead' : 'retry') : outcome,
+        attempt: lease.attempt,
+        durationMs: performance.now() - started,
+      }));
+      return outcome;
     });
     return { settled, cut };
   }
