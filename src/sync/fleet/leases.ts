@@ -8,61 +8,32 @@
 // Every time is the database's (`now()`): a worker's clock never decides whether a lease is live, so a clock
 // step on a worker can neither steal nor lose a lease. The worker's own timers are monotonic and only make
 // it give a lease up earlier (when no heartbeat was confirmed within the lease), never later.
-import { ERROR_CLASS, ShopError } from '../../core/errors/shop-error.js';
+import { ShopError } from '../../core/errors/shop-error.js';
 import { postgresPoolConfig, unavailableOr, watchPool } from '../postgres-pool.js';
+import {
+  LeaseLostError,
+  type ShopLease,
+  type ShopLeaseEvents,
+  type ShopLeases,
+  type SqlExecutorLike,
+} from './lease-contract.js';
 
-/** A shop this worker holds: `token` grows by one at every acquisition of the shop, by any worker. */
-export interface ShopLease {
-  readonly shop: string;
-  readonly token: number;
-  readonly holder: string;
-}
+export type { ShopLease, ShopLeases };
+export { LeaseLostError };
 
-export interface ShopLeasesOptions {
-  /** This worker acquired `lease`: start syncing the shop. */
-  onAcquired?(lease: ShopLease): void;
-  /** This worker no longer holds `shop` (taken over, expired, released to rebalance, stopped): stop writing. */
-  onLost?(shop: string, reason: string): void;
+export interface ShopLeasesOptions extends ShopLeaseEvents {
   /** A round that failed (the database away: it is retried) or a callback that threw. Never fatal. */
   onError?(error: unknown): void;
 }
 
-/** A transaction's statements: a `pg` client (`query`), the engine's SqlExecutor (`all`) or a SqlSession (`run`). */
-export type SqlExecutorLike =
-  | { all(sql: string, params?: readonly unknown[]): Promise<unknown[]> }
+/**
+ * The write transaction given to {@link PostgresShopLeases.check}: the engine's SqlExecutor (`all`), a `pg`
+ * client between BEGIN and COMMIT (`query`), or a SqlSession (`run` resolving with `{ rows }`).
+ */
+export type LeaseTransaction =
+  | SqlExecutorLike
+  | { query(sql: string, params?: unknown[]): Promise<unknown> }
   | { run(sql: string, params: readonly unknown[]): Promise<unknown> };
-
-/** A transaction a shop's writes run in, given to {@link ShopLeases.check}. */
-export type LeaseTransaction = { query(sql: string, params?: unknown[]): Promise<unknown> } | SqlExecutorLike;
-
-export interface ShopLeases {
-  /** Begins claiming a fair share of `shops`, then keeps heartbeating and rebalancing until {@link stop}. */
-  start(shops: readonly string[]): Promise<void>;
-  /** The leases this worker holds now. */
-  held(): ReadonlyMap<string, ShopLease>;
-  /**
-   * Inside the shop's write transaction, before it commits: throws {@link LeaseLostError} when `lease` is no
-   * longer the shop's current lease (its token superseded, released, or expired by the database's clock).
-   * On success the lease's row stays share-locked until the transaction ends, so no other worker can take the
-   * shop over before these writes commit.
-   */
-  check(tx: LeaseTransaction, lease: ShopLease): Promise<void>;
-  /** Stops heartbeating and releases every lease held (other workers take the shops at once). */
-  stop(): Promise<void>;
-}
-
-/** A write under a lease that is no longer current: the transaction must roll back. */
-export class LeaseLostError extends ShopError {
-  static override readonly [ERROR_CLASS]: string = 'LeaseLostError';
-  override readonly name: string = 'LeaseLostError';
-  constructor(
-    readonly shop: string,
-    readonly token: number,
-    reason: string,
-  ) {
-    super(`the lease on shop ${JSON.stringify(shop)} (token ${token}) is no longer held: ${reason}`);
-  }
-}
 
 /** The part of a `pg` Pool the leases use. */
 export interface LeasePool {
@@ -211,8 +182,7 @@ export class PostgresShopLeases implements ShopLeases {
     this.#lose(lease.shop, lease.token, 'its token is no longer current');
     throw new LeaseLostError(
       lease.shop,
-      lease.token,
-      'its token is no longer current (another worker took it)',
+      `the lease on shop ${lease.shop} (token ${lease.token}) is no longer this worker's (another worker took it, or it expired): the write was refused`,
     );
   }
 
