@@ -360,6 +360,52 @@ describe.skipIf(!hasPostgresServer())('shop leases across worker processes on on
     expect(crashes).toEqual([]);
   });
 
+  it('takeover after kill -9 from a steady state (the figure): 5 kills of one of 3 workers over 30 shops', async () => {
+    const { url, dir } = await setting('takeover');
+    const SHOPS = 30;
+    const workers = [0, 1, 2].map((slot) => spawnWorker(url, dir, `w${slot}-0`, SHOPS));
+    await Promise.all(workers.map((worker) => worker.ready));
+    const perShop: number[] = [];
+    const perKill: number[] = [];
+    for (let kill = 0; kill < 5; kill++) {
+      await until('10/10/10', 30_000, async () => {
+        const live = await liveLeases(url);
+        return workers.every((w) => live.filter((row) => row.holder === w.holder).length === 10)
+          ? true
+          : undefined;
+      });
+      const slot = kill % 3;
+      const victim = workers[slot]!;
+      const held = (await liveLeases(url)).filter((row) => row.holder === victim.holder);
+      const gone = new Promise((done) => victim.child.once('exit', done));
+      victim.child.kill('SIGKILL');
+      const at = Date.now();
+      await gone;
+      const times = await until("the victim's 10 shops acquired again", LEASE_MS + 10_000, async () => {
+        const seen = events(dir);
+        const next = held.map((row) =>
+          seen.find(
+            (e) => e.kind === 'acquired' && e.shop === row.shop && (e.token ?? 0) > Number(row.token),
+          ),
+        );
+        return next.every(Boolean) ? next.map((e) => e!.at - at) : undefined;
+      });
+      expect(times).toHaveLength(10);
+      perShop.push(...times);
+      perKill.push(Math.max(...times));
+      workers[slot] = spawnWorker(url, dir, `w${slot}-${kill + 1}`, SHOPS);
+      await workers[slot]!.ready;
+    }
+    await stopAll(workers);
+    const sorted = (list: number[]) => [...list].sort((x, y) => x - y);
+    const median = (list: number[]) => sorted(list)[Math.floor(list.length / 2)];
+    console.log(
+      `[leases, takeover] lease ${LEASE_MS} ms, heartbeat ${LEASE_MS / 3} ms, 5 kills x 10 shops: per shop median ${median(perShop)} ms, max ${sorted(perShop).at(-1)} ms; per kill (last shop) median ${median(perKill)} ms, max ${sorted(perKill).at(-1)} ms`,
+    );
+    expect(perShop).toHaveLength(50);
+    expect(sorted(perShop).at(-1)!).toBeLessThanOrEqual(LEASE_MS + 5000);
+  });
+
   it('PostgreSQL restarted, stopped past the lease and its backends terminated: no worker exits, leases resume', async () => {
     const { url, dir } = await setting('restart');
     const SHOPS = 12;
