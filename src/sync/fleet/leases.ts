@@ -166,11 +166,12 @@ export class PostgresShopLeases implements ShopLeases {
   async check(tx: LeaseTransaction, lease: ShopLease): Promise<void> {
     // The database alone decides (this worker's own view may lag behind a stall): the lease's row, by its
     // token, live by the database's clock.
-    // FOR SHARE: a takeover (an UPDATE of the row) waits for this transaction to end, and then finds the
-    // token it bumps already used by committed writes. The transaction may not sit idle longer than the lease
-    // (a stalled worker cannot pin the shop): the server ends its session and rolls the writes back.
+    // FOR KEY SHARE: a takeover (the only change of a token, made under FOR UPDATE) skips the row until this
+    // transaction ends, so writes under a token all commit before the next token exists; the holder's own
+    // heartbeat (FOR NO KEY UPDATE) is not held up by its writes. The transaction may not sit idle longer
+    // than the lease (a stalled worker cannot pin the shop): the server ends its session, rolling it back.
     const sql = `SELECT set_config('idle_in_transaction_session_timeout', $4, true) AS ok FROM ${this.#table}
-      WHERE shop = $1 AND holder = $2 AND token = $3 AND expires_at > clock_timestamp() FOR SHARE`;
+      WHERE shop = $1 AND holder = $2 AND token = $3 AND expires_at > clock_timestamp() FOR KEY SHARE`;
     const params = [lease.shop, lease.holder, lease.token, String(this.leaseMs)];
     let rows: unknown[];
     try {
@@ -278,7 +279,7 @@ export class PostgresShopLeases implements ShopLeases {
          SELECT l.shop FROM ${this.#table} l
          JOIN unnest($3::text[], $4::bigint[]) AS h(shop, token) ON l.shop = h.shop AND l.token = h.token
          WHERE l.holder = $1 AND l.expires_at > now()
-         FOR UPDATE OF l SKIP LOCKED
+         FOR NO KEY UPDATE OF l SKIP LOCKED
        ), renewed AS (
          UPDATE ${this.#table} l SET expires_at = now() + ${ms} FROM mine WHERE l.shop = mine.shop
          RETURNING l.shop

@@ -118,24 +118,27 @@ describe.skipIf(!postgresUrl)('Postgres shop leases in one process', () => {
     }
   });
 
-  it('a write transaction stalled after check() does not pin the shop: the server ends it, the shop is leased anew', async () => {
+  it('a write transaction stalled after check() does not pin the shop: the server ends it, the next worker takes over', async () => {
     fresh();
     const a = worker('a');
     await a.start(['only']);
     const lease = await until('a to hold the shop', 10_000, () => a.held().get('only'));
     // A write transaction that passed check() and then hangs (a stalled handler, a stopped process): its
-    // share lock keeps every takeover (and the heartbeat) off the row until the server ends the session.
+    // lock keeps every takeover off the row until the server ends the session.
     const client = new pg.Client({ connectionString: url });
     const ended: Error[] = [];
     client.on('error', (error) => ended.push(error));
     await client.connect();
     await client.query('BEGIN');
     await a.check(client, lease);
-    const next = await until('the shop leased again under a newer token', 20_000, () =>
-      acquired.find((entry) => entry.shop === 'only' && entry.token > lease.token),
-    );
+    // A's own heartbeat is not held up by its write: it still holds the shop a lease later.
+    await sleep(LEASE_MS + 300);
+    expect(a.held().get('only')).toEqual(lease);
+    await a.stop();
+    const b = worker('b');
+    await b.start(['only']);
+    const next = await until('b to take the shop under a newer token', 20_000, () => b.held().get('only'));
     expect(next.token).toBe(lease.token + 1);
-    expect(lost).toContainEqual(expect.objectContaining({ holder: 'a', shop: 'only' }));
     // The stalled transaction was ended by the server (idle past the lease): it can commit nothing.
     expect(ended.map((error) => error.message).join(' ')).toMatch(/idle-in-transaction timeout/);
     await expect(client.query('COMMIT')).rejects.toThrow();

@@ -240,7 +240,7 @@ describe.skipIf(!hasPostgresServer())('shop leases across worker processes on on
       `[leases, fencing] A stopped ${Date.now() - stoppedAt} ms; token ${first.token} -> ${taken.token}; A's late write refused`,
     );
     await stopAll([a, b]);
-  });
+  }, 120_000);
 
   it('a wall-clock step of +2 h and -2 h on a worker neither loses nor gives away its leases', async () => {
     const { url, dir } = await setting('clock_step');
@@ -251,6 +251,12 @@ describe.skipIf(!hasPostgresServer())('shop leases across worker processes on on
       const live = await liveLeases(url);
       const mine = live.filter((row) => row.holder === 'a-worker').length;
       return live.length === 6 && mine === 3 ? live : undefined;
+    });
+    // The start is over: every lease released while the two shared the shops out has met the fence.
+    await until('the released leases refused', 20_000, async () => {
+      const seen = events(dir);
+      const count = (kind: string) => seen.filter((event) => event.kind === kind).length;
+      return count('refused') === count('lost') ? true : undefined;
     });
     const stepped = Date.now();
     a.child.send({ step: 2 * 3600_000 });
@@ -273,7 +279,7 @@ describe.skipIf(!hasPostgresServer())('shop leases across worker processes on on
     );
     expect(Number(writes[0]!.n)).toBe(3);
     await stopAll([a, b]);
-  });
+  }, 120_000);
 
   it('3 workers, 30 shops, 20 x kill -9 and a SIGSTOP past the lease: fenced writes, takeovers within lease + 5 s, even shares at the end', async () => {
     const { url, dir } = await setting('chaos');
@@ -365,7 +371,7 @@ describe.skipIf(!hasPostgresServer())('shop leases across worker processes on on
     expect(stalledRefused).toBeGreaterThan(0);
     expect(refused).toBeGreaterThanOrEqual(stalledRefused);
     expect(crashes).toEqual([]);
-  });
+  }, 240_000);
 
   it('takeover after kill -9 from a steady state (the figure): 5 kills of one of 3 workers over 30 shops', async () => {
     const { url, dir } = await setting('takeover');
@@ -411,7 +417,7 @@ describe.skipIf(!hasPostgresServer())('shop leases across worker processes on on
     );
     expect(perShop).toHaveLength(50);
     expect(sorted(perShop).at(-1)!).toBeLessThanOrEqual(LEASE_MS + 5000);
-  });
+  }, 150_000);
 
   it('PostgreSQL restarted, stopped past the lease and its backends terminated: no worker exits, leases resume', async () => {
     const { url, dir } = await setting('restart');
@@ -456,5 +462,5 @@ describe.skipIf(!hasPostgresServer())('shop leases across worker processes on on
     expect(after).toHaveLength(SHOPS);
     expect(await staleWrites(url)).toEqual([]);
     await stopAll(workers);
-  });
+  }, 120_000);
 });
