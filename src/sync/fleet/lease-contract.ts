@@ -1,0 +1,47 @@
+// The contract between the fleet and whatever decides which worker syncs which shop: the in-process
+// LocalShopLeases (every shop held, SQLite or one worker), or Postgres leases with fencing tokens shared by
+// several worker processes. The fleet syncs only the shops it holds and fences every write with `check`.
+import { ERROR_CLASS, ShopError } from '../../core/errors/shop-error.js';
+
+/** Statements inside the write transaction a lease is checked in (the sync engine's `SqlExecutor`). */
+export interface SqlExecutorLike {
+  all<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  run(sql: string, params?: readonly unknown[]): Promise<number>;
+}
+
+/** One shop held by this worker: `token` grows with each new holder (the fencing token). */
+export interface ShopLease {
+  readonly shop: string;
+  readonly token: number;
+  readonly holder: string;
+}
+
+/** Told when this worker gains or loses a shop. */
+export interface ShopLeaseEvents {
+  onAcquired?(lease: ShopLease): void;
+  onLost?(shop: string, reason: string): void;
+}
+
+/** Who syncs which shop. */
+export interface ShopLeases {
+  /** Starts taking (and keeping) leases on `shops`; `onAcquired` is told of each one held. */
+  start(shops: readonly string[]): Promise<void>;
+  /** The leases held now, by shop. */
+  held(): ReadonlyMap<string, ShopLease>;
+  /** Inside a write transaction: throws {@link LeaseLostError} when `lease`'s token is no longer current. */
+  check(tx: SqlExecutorLike, lease: ShopLease): Promise<void>;
+  /** Gives every lease up (another worker may take the shops at once). */
+  stop(): Promise<void>;
+}
+
+/** A write refused because this worker's lease on the shop is no longer current (another worker took it). */
+export class LeaseLostError extends ShopError {
+  static override readonly [ERROR_CLASS]: string = 'LeaseLostError';
+  override readonly name: string = 'LeaseLostError';
+  constructor(
+    readonly shop: string,
+    message = `the lease on shop ${shop} is no longer this worker's: the write was refused`,
+  ) {
+    super(message);
+  }
+}
