@@ -78,6 +78,8 @@ export interface ShopFleetOptions {
   readonly pageSize?: number;
   /** Told of each shop's state change (for logs). */
   readonly onChange?: (status: FleetShopChange) => void;
+  /** Told once the webhook entrance listens, with its address (`http://host:port`). */
+  readonly onListening?: (url: string) => void;
   /** Told of each gap a shop's engine reports. */
   readonly onGap?: (shop: string, gap: SyncGap) => void;
 }
@@ -297,6 +299,7 @@ export class ShopFleet {
         shops: (name) => this.#runtimes.get(name)?.shop ?? null,
         receive: (shop, event) => this.#receive(shop, event),
       });
+      if (this.#entrance.url) this.#options.onListening?.(this.#entrance.url);
     }
     const stopped = new Promise<void>((resolve) => {
       this.#wake = resolve;
