@@ -224,11 +224,11 @@ export class ShopFleet {
     await this.#running?.catch(() => undefined);
     await this.#leases?.stop();
     if (this.#db) {
+      // The lines keep each shop's last state (a `status --check` after `sync --once` reads them); the
+      // lease holder is gone.
       for (const runtime of this.#runtimes.values()) {
-        if (runtime.state !== 'elsewhere') {
-          runtime.state = 'stopped';
-          await this.#writeHealth(runtime).catch(() => undefined);
-        }
+        if (runtime.state === 'backfilling' || runtime.state === 'waiting') runtime.state = 'stopped';
+        if (runtime.state !== 'elsewhere') await this.#writeHealth(runtime).catch(() => undefined);
       }
       if (typeof this.#options.db === 'string') await this.#db.close();
     }

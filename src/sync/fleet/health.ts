@@ -19,7 +19,7 @@ export type ShopState =
   | 'paused'
   /** Another worker holds the shop's lease. */
   | 'elsewhere'
-  /** The fleet stopped. */
+  /** The fleet stopped before the shop's first pass ended (a stopped fleet's lines keep their last state). */
   | 'stopped';
 
 /** Why a shop is not simply current. */

@@ -4,11 +4,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShopFleet } from '../../../src/sync/fleet/fleet.js';
+import { LeaseLostError } from '../../../src/sync/fleet/lease-contract.js';
+import { LocalShopLeases } from '../../../src/sync/fleet/local-leases.js';
 import { loadShops } from '../../../src/sync/fleet/registry.js';
 import { buildEvent } from '../../../src/testing/factories/index.js';
 import { signPayload } from '../../../src/webhooks/sign.js';
 import { compareWithApi, DIALECTS, freshDatabase, totals } from '../engine/support.js';
-import { type ServedShop, servedShops } from './support.js';
+import { registryOf, type ServedShop, servedShops } from './support.js';
 
 /** One address for several sandbox shops, told apart by key, as the real service is. */
 async function oneAddress(shops: readonly ServedShop[]): Promise<{ url: string; server: Server }> {
@@ -87,6 +89,52 @@ describe('two shops behind one address', () => {
       }
     });
   }
+});
+
+describe('fencing', () => {
+  let shops: ServedShop[];
+  beforeAll(async () => {
+    shops = await servedShops(2, 'fence');
+  });
+  afterAll(async () => Promise.all(shops.map((shop) => shop.close())));
+
+  it('writes nothing of a shop whose lease is no longer current', async () => {
+    const { db, cleanup } = await freshDatabase('sqlite');
+    try {
+      // fence-2's lease was taken over by another worker: every check of it fails.
+      const fleet = new ShopFleet({
+        shops: await registryOf(shops),
+        db,
+        leases: (events) => {
+          const local = new LocalShopLeases(events);
+          return {
+            start: (names) => local.start(names),
+            held: () => local.held(),
+            stop: () => local.stop(),
+            check: async (tx, lease) => {
+              if (lease.shop === 'fence-2') throw new LeaseLostError(lease.shop);
+              await local.check(tx, lease);
+            },
+          };
+        },
+      });
+      const results = await fleet.runOnce();
+      expect(results.map((result) => [result.shop, result.state, result.reason])).toEqual([
+        ['fence-1', 'current', null],
+        ['fence-2', 'elsewhere', 'lease_lost'],
+      ]);
+      const rows = await db.all<{ shop: string; count: number }>(
+        'SELECT "shop", COUNT(*) AS "count" FROM "range_reservation" GROUP BY "shop"',
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.shop).toBe('fence-1');
+      const checkpoints = await db.all('SELECT * FROM "sync_checkpoints" WHERE "shop" = ?', ['fence-2']);
+      expect(checkpoints).toEqual([]);
+      await fleet.stop();
+    } finally {
+      await cleanup();
+    }
+  });
 });
 
 describe('the webhook entrance', () => {
