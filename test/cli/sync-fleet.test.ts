@@ -23,7 +23,11 @@ describe('sync --shops and sync status', () => {
       { name: 'north', apiKey: one.key, baseUrl: one.url },
       { name: 'south', apiKey: two.key, baseUrl: two.url },
     ]);
-    const first = await suite.cli.run(['sync', '--shops', registry, '--db', db, '--once', '--json'], {}, 60_000);
+    const first = await suite.cli.run(
+      ['sync', '--shops', registry, '--db', db, '--once', '--json'],
+      {},
+      60_000,
+    );
     expect(first.stderr.join('\n')).toBe('');
     expect(first.code).toBe(0);
     const done = first.records().filter((record) => record.event === 'done');
@@ -55,7 +59,11 @@ describe('sync --shops and sync status', () => {
       { name: 'north', apiKey: one.key, baseUrl: one.url },
       { name: 'south', apiKey: `${two.key.slice(0, -4)}0000`, baseUrl: two.url },
     ]);
-    const second = await suite.cli.run(['sync', '--shops', registry, '--db', db, '--once', '--json'], {}, 60_000);
+    const second = await suite.cli.run(
+      ['sync', '--shops', registry, '--db', db, '--once', '--json'],
+      {},
+      60_000,
+    );
     expect(second.code).toBe(1);
     const states = second
       .records()
@@ -84,7 +92,9 @@ describe('sync --shops and sync status', () => {
     writeFileSync(
       registry,
       JSON.stringify({
-        shops: [{ name: 'east', apiKey: one.key, baseUrl: one.url, webhookSecrets: ['whsec_live_fleet_secret'] }],
+        shops: [
+          { name: 'east', apiKey: one.key, baseUrl: one.url, webhookSecrets: ['whsec_live_fleet_secret'] },
+        ],
       }),
       { mode: 0o600 },
     );
