@@ -35,7 +35,10 @@ export const FLOORS: readonly Floor[] = [
   // (`ShopSync` calls `shop.events.list` and `shop.list`).
   // generated/sync-schema.ts is the sync engine's tables, typed by the engine's own shapes
   // (sync/engine/schema-types.ts): generated for the engine and read by it alone, so it sits on its floor.
-  { name: 'programs', members: ['cli/', 'testing/', 'sync/engine/', 'generated/sync-schema.ts'] },
+  {
+    name: 'programs',
+    members: ['cli/', 'testing/', 'sync/engine/', 'sync/fleet/', 'generated/sync-schema.ts'],
+  },
   // The package's entry modules: they gather the public names and nothing imports them.
   { name: 'entries', members: ['index.ts', 'schemas.ts', 'redis.ts'] },
 ];
