@@ -2,6 +2,8 @@
 // (bench/fleet-shops-server.ts), Established limits (60 a minute each). Prints, over a window of the
 // backfill where every shop is still walking: the aggregate call rate against the sum of the shops' caps,
 // 429s, each shop's share of its cap (fairness: min/median/max), and this process's RSS every 5 s.
+// Pages of 20 records (the fleet's pageSize) and 2,000 extra reservations a shop keep every shop walking
+// through the window (a seeded shop alone is read in about 17 calls).
 // Run: npx tsx bench/fleet-bench.ts [shops=200] [seconds=60] [db=<tmp sqlite> | postgres://...]
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -32,6 +34,7 @@ let tooMany = 0;
 const fleet = new ShopFleet({
   shops,
   db,
+  pageSize: 20,
   client: {
     hooks: {
       afterResponse: [
@@ -49,7 +52,12 @@ const fleet = new ShopFleet({
 const started = performance.now();
 const running = fleet.run();
 const rss: number[] = [];
-const sampler = setInterval(() => rss.push(process.memoryUsage().rss / 1e6), 5000);
+const heap: number[] = [];
+const sampler = setInterval(() => {
+  const memory = process.memoryUsage();
+  rss.push(memory.rss / 1e6);
+  heap.push(memory.heapUsed / 1e6);
+}, 5000);
 await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 clearInterval(sampler);
 // The window: from 10 s in (every shop has had its first answer and is paced) to the end.
@@ -83,6 +91,7 @@ console.log(
       },
       shopsCurrentAtEnd: current,
       rssMb: { samples: rss.map((value) => Math.round(value)), steadyMax: Math.round(Math.max(...steady)) },
+      heapUsedMb: heap.map((value) => Math.round(value)),
       eventLag: 'not measured',
     },
     null,
