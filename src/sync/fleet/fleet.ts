@@ -320,7 +320,9 @@ export class ShopFleet {
       ),
     );
     const runtime = this.#runtimes.get(shop);
-    if (!runtime || this.#stopping) return;
+    // Before its first backfill, or while it backs off, a shop's deliveries wait in the inbox for its next
+    // pass: a delivery must not bring a failing shop's retry forward.
+    if (!runtime || this.#stopping || !runtime.backfilled || runtime.failures > 0) return;
     // A short delay gathers a burst into one transaction.
     runtime.drainDue = Math.min(runtime.drainDue, performance.now() + 20);
     this.#schedule();
