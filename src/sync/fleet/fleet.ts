@@ -357,7 +357,8 @@ export class ShopFleet {
     try {
       runtime.refused = { payment: false, permission: false };
       if (!runtime.backfilled || runtime.refreshDue <= now) {
-        if (!runtime.backfilled) await this.#change(runtime, 'backfilling', null);
+        // A shop retried after a failure keeps its state (and reason) until the pass ends.
+        if (!runtime.backfilled && runtime.failures === 0) await this.#change(runtime, 'backfilling', null);
         const result = await sync.runOnce();
         runtime.backfilled = true;
         runtime.skipped = result.skipped;
