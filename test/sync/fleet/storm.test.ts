@@ -67,7 +67,10 @@ describe('a webhook storm across 50 shops', () => {
           const refused = shop.sandbox.webhooks
             .deliveries()
             .filter((attempt) => attempt.status !== 'succeeded');
-          expect(refused, shop.name).toEqual([]);
+          expect(
+            refused.map((attempt) => `${attempt.httpStatus} ${attempt.error}`),
+            shop.name,
+          ).toEqual([]);
         }
         await until(async () => (await fleet.status()).every((line) => line.inboxPending === 0));
         for (const shop of shops) {
