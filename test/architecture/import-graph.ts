@@ -33,10 +33,12 @@ export const FLOORS: readonly Floor[] = [
   // (sync/engine/schema-types.ts): generated for the engine and read by it alone, so it sits on its floor.
   { name: 'features', members: ['resources/', 'webhooks/', 'sync/', 'generated/sync-schema.ts'] },
   { name: 'client', members: ['client.ts'] },
-  // Programs that drive a client or stand in for the API: the CLI and the sandbox.
-  { name: 'programs', members: ['cli/', 'testing/'] },
+  // Programs that drive a client or stand in for the API: the CLI, the sandbox, and the fleet (a client per
+  // shop driving the engine).
+  { name: 'programs', members: ['cli/', 'testing/', 'sync/fleet/'] },
   // The package's entry modules: they gather the public names and nothing imports them.
-  { name: 'entries', members: ['index.ts', 'schemas.ts', 'redis.ts', 'otel.ts'] },
+  // `shop-mgmt/sync` (sync/engine/index.ts) gathers the engine and the fleet.
+  { name: 'entries', members: ['index.ts', 'schemas.ts', 'redis.ts', 'otel.ts', 'sync/engine/index.ts'] },
 ];
 
 /**

@@ -17,8 +17,9 @@ import { CONTROL_PREFIX } from '../control.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
 import type { Output } from '../output.js';
 import { httpUrl, list, wholeNumber } from '../parse.js';
-import { run } from '../run.js';
 import { nearest } from '../strict.js';
+import { orFleet } from './sync-fleet.js';
+import { syncStatusCommand } from './sync-status.js';
 
 /** `shop-mgmt sync`: the shop's records into SQLite or Postgres, kept current. */
 export const syncCommand = defineCommand({
@@ -58,9 +59,14 @@ export const syncCommand = defineCommand({
     interval: { type: 'string', description: 'Seconds between reads of the event feed', default: '30' },
     'repair-every': { type: 'string', description: 'Minutes between repair passes', default: '60' },
     json: { type: 'boolean', description: 'One JSON object a line, for machines' },
+    shops: {
+      type: 'string',
+      description: 'A shops.json (or YAML) registry: every shop in it from one process (docs/many-shops.md)',
+    },
   },
+  subCommands: { status: syncStatusCommand },
   run: ({ args: flags }) =>
-    run(flags.json, async (output) => {
+    orFleet(flags, async (output) => {
       const share = percent(flags['max-share']);
       const intervalMs = wholeNumber(flags.interval, 'interval', 1, 86_400)! * 1000;
       const repairMs = wholeNumber(flags['repair-every'], 'repair-every', 1, 10_080)! * 60_000;

@@ -7,6 +7,27 @@
 // entry does not grow; better-sqlite3 and pg are optional peers loaded when a database of theirs is opened.
 export { SYNC_EVENTS, SYNC_MIGRATIONS, SYNC_TABLES } from '../../generated/sync-schema.js';
 export {
+  type FleetRetryOptions,
+  type FleetShopChange,
+  type FleetShopResult,
+  ShopFleet,
+  type ShopFleetOptions,
+} from '../fleet/fleet.js';
+export { readStatus, type ShopReason, type ShopState, type ShopStatus, unhealthy } from '../fleet/health.js';
+export {
+  LeaseLostError,
+  type ShopLease,
+  type ShopLeaseEvents,
+  type ShopLeases,
+  type SqlExecutorLike,
+} from '../fleet/lease-contract.js';
+export {
+  PostgresShopLeases,
+  type PostgresShopLeasesOptions,
+  type ShopLeasesOptions,
+} from '../fleet/leases.js';
+export { LocalShopLeases } from '../fleet/local-leases.js';
+export {
   loadShops,
   type RegisteredShop,
   type ShopEntry,

@@ -56,6 +56,11 @@ export interface ShopSyncOptions {
   readonly onGap?: (gap: SyncGap) => void;
   /** After each page written. */
   readonly onProgress?: (progress: SyncProgress) => void;
+  /**
+   * Advanced: runs first inside every write transaction of rows or checkpoints (a throw rolls it back). The
+   * fleet checks its lease's fencing token here, so a worker that lost a shop writes nothing more of it.
+   */
+  readonly beforeWrite?: (tx: SqlExecutor) => Promise<void>;
 }
 
 /** Something the engine could not get by its normal path, and what it did about it. */
@@ -219,8 +224,8 @@ export class ShopSync {
     const rejected: RejectedRecord[] = [];
     const store = this.#collecting(rejected);
     const written = tx
-      ? await applyEvent(store, tx, event, now)
-      : await this.#db!.transaction((inner) => applyEvent(store, inner, event, now));
+      ? await this.#fenced(tx, () => applyEvent(store, tx, event, now))
+      : await this.#transaction((inner) => applyEvent(store, inner, event, now));
     this.#reportRejected('events', rejected, `event ${event.id} (${event.type})`);
     publishSync(() => ({ type: 'event', shop: this.shop, written, createdAt: event.created_at }));
     return written;
@@ -279,7 +284,7 @@ export class ShopSync {
             'events',
             `the feed checkpoint ${since} is older than the feed's 30 days`,
           );
-          await store.db.transaction((tx) =>
+          await this.#transaction((tx) =>
             store.saveCheckpoint(
               tx,
               'events',
@@ -297,7 +302,7 @@ export class ShopSync {
       const done = !page.hasNextPage();
       const rejected: RejectedRecord[] = [];
       const collecting = this.#collecting(rejected);
-      const pageWritten = await store.db.transaction(async (tx) => {
+      const pageWritten = await this.#transaction(async (tx) => {
         rejected.length = 0;
         let count = 0;
         for (const event of page.data) count += await applyEvent(collecting, tx, event as SyncEvent, now);
@@ -479,7 +484,7 @@ export class ShopSync {
       const now = new Date().toISOString();
       const rejected: RejectedRecord[] = [];
       const collecting = this.#collecting(rejected);
-      const pageWritten = await store.db.transaction(async (tx) => {
+      const pageWritten = await this.#transaction(async (tx) => {
         rejected.length = 0;
         const count = await collecting.upsert(tx, table, records, 'list', now);
         let walk: number | null = null;
@@ -554,7 +559,7 @@ export class ShopSync {
     });
     const store = this.#store!;
     const now = new Date().toISOString();
-    await store.db.transaction(async (tx) => {
+    await this.#transaction(async (tx) => {
       for (const table of this.#tables) {
         const saved = await store.checkpoint(table.table, tx);
         const from = saved?.since && saved.since < since ? saved.since : since;
@@ -613,6 +618,16 @@ export class ShopSync {
     const wait = this.#lastCall + this.#gapMs - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     this.#lastCall = performance.now();
+  }
+
+  /** A write transaction, `beforeWrite` first. */
+  #transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.#db!.transaction((tx) => this.#fenced(tx, () => work(tx)));
+  }
+
+  async #fenced<T>(tx: SqlExecutor, work: () => Promise<T>): Promise<T> {
+    await this.#options.beforeWrite?.(tx);
+    return work();
   }
 
   async #startRun(kind: string): Promise<string> {

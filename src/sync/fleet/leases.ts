@@ -9,7 +9,7 @@
 // step on a worker can neither steal nor lose a lease. The worker's own timers are monotonic and only make
 // it give a lease up earlier (when no heartbeat was confirmed within the lease), never later.
 import { ShopError } from '../../core/errors/shop-error.js';
-import { postgresPoolConfig, unavailableOr, watchPool } from '../postgres-pool.js';
+import { postgresPoolConfig, unavailableOr, watchPool } from '../sql/postgres.js';
 import {
   LeaseLostError,
   type ShopLease,

@@ -1,0 +1,90 @@
+// `shop-mgmt sync status`: every shop's health line from the `sync_shops` table a fleet writes, as a table
+// (or one JSON object a line); `--check` exits 1 when a shop is paused, retrying or degraded.
+import { defineCommand } from 'citty';
+import { openSyncDatabase } from '../../sync/engine/database.js';
+import { readStatus, type ShopStatus, unhealthy } from '../../sync/fleet/health.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import type { Output } from '../output.js';
+import { run } from '../run.js';
+
+export const syncStatusCommand = defineCommand({
+  meta: {
+    name: 'status',
+    description:
+      "Each shop's sync health (state, lease, lag, calls against the cap, last error) from the database a `sync --shops` fleet writes",
+  },
+  args: {
+    db: { type: 'string', description: 'A SQLite file or a postgres:// URL', default: './shop.db' },
+    json: { type: 'boolean', description: 'One JSON object a line (each with shop and state)' },
+    check: {
+      type: 'boolean',
+      description: 'Exit 1 when a shop is paused, retrying or degraded (cron, probes)',
+    },
+  },
+  run: ({ args: flags }) =>
+    run(flags.json, async (output) => {
+      const db = await openSyncDatabase(flags.db);
+      let lines: ShopStatus[];
+      try {
+        lines = await readStatus(db);
+      } catch (error) {
+        throw new CliError(
+          `no fleet status in ${redactUrl(flags.db)} (run shop-mgmt sync --shops FILE --db ... first): ${(error as Error).message}`,
+          EXIT.failed,
+        );
+      } finally {
+        await db.close();
+      }
+      print(output, lines);
+      const bad = lines.filter(unhealthy);
+      if (flags.check && bad.length > 0) {
+        output.note(
+          `${bad.length} of ${lines.length} shops need attention: ${bad.map((line) => line.shop).join(', ')}`,
+        );
+        return EXIT.failed;
+      }
+      return EXIT.ok;
+    }),
+});
+
+const COLUMNS = [
+  'SHOP',
+  'STATE',
+  'REASON',
+  'LEASE',
+  'LAST SUCCESS',
+  'FEED AGE',
+  'INBOX LAG',
+  'CALLS/CAP',
+  'LAST ERROR',
+];
+
+function print(output: Output, lines: readonly ShopStatus[]): void {
+  if (output.mode.json) {
+    for (const line of lines) output.record({ ...line }, '');
+    return;
+  }
+  const rows = lines.map((line) => [
+    line.shop,
+    line.state,
+    line.reason ?? '-',
+    line.leaseHolder ?? '-',
+    line.lastSuccessAt ?? 'never',
+    line.feedAgeSeconds === null ? '-' : `${line.feedAgeSeconds}s`,
+    line.inboxPending === 0 ? '0' : `${line.inboxLagSeconds}s (${line.inboxPending})`,
+    `${line.callsLastMinute}/${line.callsCap ?? '?'}`,
+    line.lastError ? line.lastError.slice(0, 80) : '-',
+  ]);
+  const widths = COLUMNS.map((title, index) =>
+    Math.max(title.length, ...rows.map((row) => row[index]!.length)),
+  );
+  const format = (row: readonly string[]) =>
+    row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index]!))).join('  ');
+  output.record({}, format(COLUMNS));
+  for (const row of rows) output.record({}, format(row));
+  if (lines.length === 0) output.note('no shop in sync_shops yet');
+}
+
+function redactUrl(db: string): string {
+  return db.replace(/^(postgres(?:ql)?:\/\/[^:/@]+):[^@]*@/i, '$1:[redacted]@');
+}

@@ -1,0 +1,637 @@
+// Many shops in one process: one ShopClient and one ShopSync per shop (rows scoped by the registry name),
+// all on one database handle (a SQLite file or one Postgres pool), scheduled by one timer. Each shop is paced
+// by its own limit through the shared rate-limit store, backs off on its own, and its trouble (401, 402,
+// 403, 5xx, timeouts) shows in its `sync_shops` row, never in the others'.
+import type { Server } from 'node:http';
+import { createServer } from 'node:http';
+import { ShopClient } from '../../client.js';
+import {
+  AuthenticationError,
+  PaymentRequiredError,
+  PermissionDeniedError,
+  RateLimitError,
+  ShopApiError,
+} from '../../core/errors/api-errors.js';
+import { ShopError } from '../../core/errors/shop-error.js';
+import { ConnectionError, TimeoutError } from '../../core/errors/transport-errors.js';
+import type { ShopHooks } from '../../core/observe/hooks.js';
+import { MemoryRateLimitStore, type RateLimitStore } from '../../core/rate-limit/rate-limit-store.js';
+import type { SyncEvent } from '../engine/apply-event.js';
+import { openSyncDatabase, type SqlExecutor, type SyncDatabase } from '../engine/database.js';
+import { ShopSync, type SyncGap } from '../engine/shop-sync.js';
+import { migrate } from '../engine/store.js';
+import { type FleetEntrance, fleetEntrance } from './entrance.js';
+import {
+  readStatus,
+  type ShopReason,
+  type ShopState,
+  type ShopStatus,
+  setupFleetTables,
+  writeHealth,
+} from './health.js';
+import { LeaseLostError, type ShopLease, type ShopLeaseEvents, type ShopLeases } from './lease-contract.js';
+import { LocalShopLeases } from './local-leases.js';
+import { loadShops, type RegisteredShop, type ShopSource } from './registry.js';
+
+/** How the fleet backs off a shop in trouble, in ms. */
+export interface FleetRetryOptions {
+  /** First wait after a server error or timeout; doubled each time, to `maxMs`. @default 1000 */
+  readonly baseMs?: number;
+  /** @default 300000 */
+  readonly maxMs?: number;
+  /** Wait after a refused key (401) before trying again (a rotated key is read then). @default 300000 */
+  readonly pausedMs?: number;
+}
+
+/** Options of {@link ShopFleet}. */
+export interface ShopFleetOptions {
+  /** The shops: what `loadShops` returns, or a source it takes (a file path, a list, a function). */
+  readonly shops: readonly RegisteredShop[] | ShopSource;
+  /** A SQLite file path, a `postgres://` URL, or a database from `openSyncDatabase`: one for every shop. */
+  readonly db: string | SyncDatabase;
+  /**
+   * The webhook entrance: a port on `host`, or your `http.Server`. Deliveries are posted to
+   * `/webhooks/<shop>` and verified with that shop's secrets.
+   */
+  readonly listen?: number | Server;
+  /** The address the entrance listens on, with a port. @default '127.0.0.1' */
+  readonly host?: string;
+  /**
+   * The rate-limit store every shop is paced through (key: the shop's name); pass the partner's own (a
+   * `RedisRateLimitStore`) so their traffic and the sync share each shop's limit. @default one in memory
+   */
+  readonly store?: RateLimitStore;
+  /**
+   * Who syncs which shop when several workers share one Postgres database: a function given the fleet's
+   * callbacks. @default every shop is this process's
+   */
+  readonly leases?: (events: ShopLeaseEvents) => ShopLeases;
+  /** Seconds between reads of each shop's event feed. @default 30 */
+  readonly intervalSeconds?: number;
+  /** Minutes between re-reads of each shop's lists from their checkpoints (skipped tables retried). @default 60 */
+  readonly refreshMinutes?: number;
+  /** Back-off of a shop in trouble. */
+  readonly retry?: FleetRetryOptions;
+  /** Per-shop client settings. */
+  readonly client?: { readonly timeout?: number; readonly maxRetries?: number; readonly hooks?: ShopHooks };
+  /** Records per page, 1 to 200. @default 200 */
+  readonly pageSize?: number;
+  /** Told of each shop's state change (for logs). */
+  readonly onChange?: (status: FleetShopChange) => void;
+  /** Told once the webhook entrance listens, with its address (`http://host:port`). */
+  readonly onListening?: (url: string) => void;
+  /** Told of each gap a shop's engine reports. */
+  readonly onGap?: (shop: string, gap: SyncGap) => void;
+}
+
+/** A shop's state as it changes. */
+export interface FleetShopChange {
+  readonly shop: string;
+  readonly state: ShopState;
+  readonly reason: ShopReason | null;
+  readonly error: string | null;
+}
+
+/** What `runOnce` did for one shop. */
+export interface FleetShopResult {
+  readonly shop: string;
+  readonly state: ShopState;
+  readonly reason: ShopReason | null;
+  readonly rows: number;
+  readonly written: number;
+  readonly skipped: readonly string[];
+  readonly error: string | null;
+}
+
+/** One shop's engine and figures, made on its first pass. */
+interface ShopRuntime {
+  readonly shop: RegisteredShop;
+  lease: ShopLease | null;
+  sync: ShopSync | null;
+  backfilled: boolean;
+  running: Promise<void> | null;
+  /** performance.now() at which the feed is read next (Infinity: not scheduled). */
+  feedDue: number;
+  drainDue: number;
+  refreshDue: number;
+  failures: number;
+  state: ShopState;
+  reason: ShopReason | null;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  lastSuccessAt: string | null;
+  feedReadAt: string | null;
+  skipped: readonly string[];
+  /** Start times (ms) of the calls of the last minute. */
+  calls: number[];
+  limit: number | null;
+  /** 402/403 answers seen in the pass under way. */
+  refused: { payment: boolean; permission: boolean };
+}
+
+const MINUTE = 60_000;
+
+/**
+ * Keeps every shop of a registry in one database, concurrently, from one process. See docs/many-shops.md.
+ * @example
+ * const fleet = new ShopFleet({ shops: await loadShops('./shops.json'), db: 'postgres://localhost/shops', listen: 3000 });
+ * await fleet.run(); // until fleet.stop()
+ */
+export class ShopFleet {
+  readonly #options: ShopFleetOptions;
+  readonly #runtimes = new Map<string, ShopRuntime>();
+  readonly #store: RateLimitStore;
+  readonly #retry: Required<FleetRetryOptions>;
+  readonly #intervalMs: number;
+  readonly #refreshMs: number;
+  #db: SyncDatabase | null = null;
+  #ready: Promise<void> | null = null;
+  #leases: ShopLeases | null = null;
+  #entrance: FleetEntrance | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  #stopping = false;
+  #running: Promise<void> | null = null;
+  #wake: (() => void) | null = null;
+
+  constructor(options: ShopFleetOptions) {
+    if (!options?.shops) throw new ShopError('ShopFleet needs { shops, db }: shops is missing');
+    if (!options.db) throw new ShopError('ShopFleet needs { shops, db }: db is missing');
+    this.#options = options;
+    this.#store = options.store ?? new MemoryRateLimitStore();
+    this.#retry = {
+      baseMs: options.retry?.baseMs ?? 1000,
+      maxMs: options.retry?.maxMs ?? 300_000,
+      pausedMs: options.retry?.pausedMs ?? 300_000,
+    };
+    this.#intervalMs = (options.intervalSeconds ?? 30) * 1000;
+    this.#refreshMs = (options.refreshMinutes ?? 60) * MINUTE;
+  }
+
+  /** The webhook entrance's address (`http://host:port`), once `run()` listens; null otherwise. */
+  get url(): string | null {
+    return this.#entrance?.url ?? null;
+  }
+
+  /** The shared database, opened (and migrated, with the fleet's tables) on first use. */
+  async database(): Promise<SyncDatabase> {
+    await this.#setup();
+    return this.#db!;
+  }
+
+  /**
+   * Backfills every held shop and catches each up from its feed (and applies the deliveries waiting in the
+   * inbox), all shops at once, each at its own pace. One shop's failure is in its result and its status
+   * line; it never stops the others.
+   */
+  async runOnce(): Promise<FleetShopResult[]> {
+    await this.#setup();
+    await this.#startLeases();
+    const held = [...this.#runtimes.values()].filter((runtime) => runtime.lease);
+    return Promise.all(held.map((runtime) => this.#once(runtime)));
+  }
+
+  /**
+   * Keeps every held shop current until `stop()`: the first pass backfills, then the feed is read every
+   * `intervalSeconds`, deliveries to the entrance are applied as they come, and a shop in trouble is
+   * retried on its own back-off.
+   */
+  run(): Promise<void> {
+    this.#running ??= this.#live();
+    return this.#running;
+  }
+
+  /** Every shop's health line (from `sync_shops`). */
+  async status(): Promise<ShopStatus[]> {
+    await this.#setup();
+    // The call counts move between passes: the rows hold them as of each shop's last write.
+    return readStatus(this.#db!, Date.now(), [...this.#runtimes.keys()]).then((rows) =>
+      rows.map((row) => {
+        const runtime = this.#runtimes.get(row.shop);
+        if (!runtime) return row;
+        return { ...row, callsLastMinute: this.#callsLastMinute(runtime), callsCap: this.#cap(runtime) };
+      }),
+    );
+  }
+
+  /** Stops the entrance, the passes under way (after their current page) and the leases; closes what it opened. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#wake?.();
+    await this.#entrance?.close();
+    await Promise.allSettled([...this.#runtimes.values()].map((runtime) => runtime.running));
+    await this.#running?.catch(() => undefined);
+    await this.#leases?.stop();
+    if (this.#db) {
+      // The lines keep each shop's last state (a `status --check` after `sync --once` reads them); the
+      // lease holder is gone.
+      for (const runtime of this.#runtimes.values()) {
+        if (runtime.state === 'backfilling' || runtime.state === 'waiting') runtime.state = 'stopped';
+        if (runtime.state !== 'elsewhere') await this.#writeHealth(runtime).catch(() => undefined);
+      }
+      if (typeof this.#options.db === 'string') await this.#db.close();
+    }
+    this.#db = null;
+  }
+
+  async #setup(): Promise<void> {
+    this.#ready ??= (async () => {
+      const shops = Array.isArray(this.#options.shops)
+        ? (this.#options.shops as readonly RegisteredShop[])
+        : await loadShops(this.#options.shops as ShopSource);
+      const names = new Set<string>();
+      for (const shop of shops) {
+        if (names.has(shop.name)) throw new ShopError(`the shop ${shop.name} is registered twice`);
+        names.add(shop.name);
+        this.#runtimes.set(shop.name, newRuntime(shop));
+      }
+      const opened =
+        typeof this.#options.db === 'string' ? await openSyncDatabase(this.#options.db) : this.#options.db;
+      // One SQLite connection for every shop: a statement outside a transaction must wait for the one under
+      // way (else it would run inside another shop's transaction and share its fate).
+      const db = opened.dialect === 'sqlite' ? queued(opened) : opened;
+      await migrate(db);
+      await setupFleetTables(db);
+      this.#db = db;
+    })();
+    return this.#ready;
+  }
+
+  async #startLeases(): Promise<void> {
+    if (this.#leases) return;
+    const events: ShopLeaseEvents = {
+      onAcquired: (lease) => {
+        const runtime = this.#runtimes.get(lease.shop);
+        if (!runtime) return;
+        runtime.lease = lease;
+        runtime.feedDue = Math.min(runtime.feedDue, performance.now());
+        runtime.state = runtime.backfilled ? 'current' : 'waiting';
+        runtime.reason = null;
+        void this.#writeHealth(runtime).catch(() => undefined);
+        this.#schedule();
+      },
+      onLost: (shop, reason) => {
+        const runtime = this.#runtimes.get(shop);
+        if (!runtime) return;
+        runtime.lease = null;
+        if (this.#stopping) return;
+        runtime.state = 'elsewhere';
+        runtime.reason = 'lease_lost';
+        runtime.lastError = reason;
+        void this.#writeHealth(runtime).catch(() => undefined);
+      },
+    };
+    this.#leases = this.#options.leases
+      ? this.#options.leases(events)
+      : new LocalShopLeases({ ...events, holder: `pid:${process.pid}` });
+    await this.#leases.start([...this.#runtimes.keys()]);
+  }
+
+  async #live(): Promise<void> {
+    await this.#setup();
+    const listen = this.#options.listen;
+    if (listen !== undefined) {
+      this.#entrance = await fleetEntrance({
+        server: typeof listen === 'number' ? createServer() : listen,
+        port: typeof listen === 'number' ? listen : null,
+        host: this.#options.host ?? '127.0.0.1',
+        shops: (name) => this.#runtimes.get(name)?.shop ?? null,
+        receive: (shop, event) => this.#receive(shop, event),
+      });
+      if (this.#entrance.url) this.#options.onListening?.(this.#entrance.url);
+    }
+    const stopped = new Promise<void>((resolve) => {
+      this.#wake = resolve;
+    });
+    if (this.#stopping) return;
+    await this.#startLeases();
+    this.#schedule();
+    await stopped;
+  }
+
+  /** Writes a verified delivery into the inbox (a second copy changes nothing) and wakes its shop. */
+  async #receive(shop: string, event: SyncEvent): Promise<void> {
+    const db = this.#db!;
+    await db.transaction((tx) =>
+      tx.run(
+        'INSERT INTO "sync_shop_inbox" ("shop", "event_id", "event", "received_at", "applied_at") VALUES (?, ?, ?, ?, NULL) ON CONFLICT ("shop", "event_id") DO NOTHING',
+        [shop, event.id, JSON.stringify(event), Date.now()],
+      ),
+    );
+    const runtime = this.#runtimes.get(shop);
+    // Before its first backfill, or while it backs off, a shop's deliveries wait in the inbox for its next
+    // pass: a delivery must not bring a failing shop's retry forward.
+    if (!runtime || this.#stopping || !runtime.backfilled || runtime.failures > 0) return;
+    // A short delay gathers a burst into one transaction.
+    runtime.drainDue = Math.min(runtime.drainDue, performance.now() + 20);
+    this.#schedule();
+  }
+
+  /** Starts every shop that is due and not running; sets the one timer for the next due one. */
+  #schedule(): void {
+    if (this.#stopping || !this.#wake) return;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const runtime of this.#runtimes.values()) {
+      if (!runtime.lease || runtime.running) continue;
+      const due = Math.min(runtime.feedDue, runtime.drainDue, runtime.refreshDue);
+      if (due <= now) {
+        runtime.running = this.#pass(runtime).finally(() => {
+          runtime.running = null;
+          this.#schedule();
+        });
+      } else if (due < next) next = due;
+    }
+    if (next !== Number.POSITIVE_INFINITY) {
+      this.#timer = setTimeout(() => this.#schedule(), Math.max(1, next - now));
+    }
+  }
+
+  /** One scheduled step of a shop: its first pass, a feed read, a refresh, or applying its deliveries. */
+  async #pass(runtime: ShopRuntime): Promise<void> {
+    const now = performance.now();
+    const sync = this.#sync(runtime);
+    try {
+      runtime.refused = { payment: false, permission: false };
+      if (!runtime.backfilled || runtime.refreshDue <= now) {
+        // A shop retried after a failure keeps its state (and reason) until the pass ends.
+        if (!runtime.backfilled && runtime.failures === 0) await this.#change(runtime, 'backfilling', null);
+        const result = await sync.runOnce();
+        runtime.backfilled = true;
+        runtime.skipped = result.skipped;
+        runtime.feedReadAt = new Date().toISOString();
+        runtime.refreshDue =
+          performance.now() + (result.skipped.length > 0 ? this.#retry.pausedMs : this.#refreshMs);
+        runtime.feedDue = performance.now() + this.#intervalMs;
+      } else if (runtime.feedDue <= now) {
+        await sync.catchUp();
+        runtime.feedReadAt = new Date().toISOString();
+        runtime.feedDue = performance.now() + this.#intervalMs;
+      }
+      runtime.drainDue = Number.POSITIVE_INFINITY;
+      await this.#drain(runtime, sync);
+      this.#succeeded(runtime);
+    } catch (error) {
+      this.#failed(runtime, error);
+    }
+    await this.#change(runtime, runtime.state, runtime.reason);
+  }
+
+  async #once(runtime: ShopRuntime): Promise<FleetShopResult> {
+    const sync = this.#sync(runtime);
+    let rows = 0;
+    let written = 0;
+    try {
+      runtime.refused = { payment: false, permission: false };
+      await this.#change(runtime, 'backfilling', null);
+      const result = await sync.runOnce();
+      rows = result.rows;
+      written = result.written;
+      runtime.backfilled = true;
+      runtime.skipped = result.skipped;
+      runtime.feedReadAt = new Date().toISOString();
+      written += await this.#drain(runtime, sync);
+      this.#succeeded(runtime);
+    } catch (error) {
+      this.#failed(runtime, error);
+    }
+    await this.#change(runtime, runtime.state, runtime.reason);
+    return {
+      shop: runtime.shop.name,
+      state: runtime.state,
+      reason: runtime.reason,
+      rows,
+      written,
+      skipped: runtime.skipped,
+      error: runtime.state === 'current' ? null : runtime.lastError,
+    };
+  }
+
+  /** Applies the shop's waiting deliveries, a batch a transaction, each batch with its done marks. */
+  async #drain(runtime: ShopRuntime, sync: ShopSync): Promise<number> {
+    const db = this.#db!;
+    const shop = runtime.shop.name;
+    let written = 0;
+    for (;;) {
+      const rows = await db.all<{ event_id: unknown; event: unknown }>(
+        'SELECT "event_id", "event" FROM "sync_shop_inbox" WHERE "shop" = ? AND "applied_at" IS NULL ORDER BY "received_at", "event_id" LIMIT 100',
+        [shop],
+      );
+      if (rows.length === 0) return written;
+      written += await db.transaction(async (tx) => {
+        let count = 0;
+        for (const row of rows) {
+          count += await sync.applyEvent(JSON.parse(String(row.event)) as SyncEvent, tx);
+          await tx.run(
+            'UPDATE "sync_shop_inbox" SET "applied_at" = ? WHERE "shop" = ? AND "event_id" = ? AND "applied_at" IS NULL',
+            [Date.now(), shop, row.event_id],
+          );
+        }
+        return count;
+      });
+      if (rows.length < 100) return written;
+    }
+  }
+
+  #succeeded(runtime: ShopRuntime): void {
+    runtime.failures = 0;
+    runtime.lastSuccessAt = new Date().toISOString();
+    if (runtime.skipped.length > 0) {
+      runtime.state = 'degraded';
+      runtime.reason = runtime.refused.payment ? 'missing_add_on' : 'missing_permission';
+      runtime.lastError = `tables skipped: ${runtime.skipped.join(', ')} (${runtime.refused.payment ? '402: an add-on the shop does not have' : '403: a permission the key lacks'})`;
+      runtime.lastErrorAt = runtime.lastSuccessAt;
+    } else {
+      runtime.state = 'current';
+      runtime.reason = null;
+    }
+  }
+
+  #failed(runtime: ShopRuntime, error: unknown): void {
+    const [state, reason] = classify(error);
+    runtime.state = state;
+    runtime.reason = reason;
+    runtime.lastError = describe(error);
+    runtime.lastErrorAt = new Date().toISOString();
+    if (state === 'elsewhere') {
+      runtime.lease = null;
+      return;
+    }
+    runtime.failures++;
+    const wait =
+      state === 'paused' || state === 'degraded'
+        ? this.#retry.pausedMs
+        : Math.min(this.#retry.maxMs, this.#retry.baseMs * 2 ** (runtime.failures - 1)) *
+          (0.75 + Math.random() * 0.5);
+    const at = performance.now() + wait;
+    // Everything of the shop waits: its feed, its refresh and its deliveries (kept in the inbox meanwhile).
+    runtime.feedDue = at;
+    runtime.drainDue = Number.POSITIVE_INFINITY;
+    if (runtime.refreshDue !== Number.POSITIVE_INFINITY)
+      runtime.refreshDue = Math.max(runtime.refreshDue, at);
+  }
+
+  async #change(runtime: ShopRuntime, state: ShopState, reason: ShopReason | null): Promise<void> {
+    runtime.state = state;
+    runtime.reason = reason;
+    await this.#writeHealth(runtime).catch(() => undefined);
+    this.#options.onChange?.({
+      shop: runtime.shop.name,
+      state,
+      reason,
+      error: state === 'current' || state === 'backfilling' ? null : runtime.lastError,
+    });
+  }
+
+  #writeHealth(runtime: ShopRuntime): Promise<void> {
+    const db = this.#db;
+    if (!db) return Promise.resolve();
+    return db.transaction((tx) =>
+      writeHealth(tx, {
+        shop: runtime.shop.name,
+        state: runtime.state,
+        reason: runtime.reason,
+        leaseHolder: runtime.lease?.holder ?? null,
+        lastSuccessAt: runtime.lastSuccessAt,
+        feedReadAt: runtime.feedReadAt,
+        callsLastMinute: this.#callsLastMinute(runtime),
+        callsCap: this.#cap(runtime),
+        skipped: runtime.skipped,
+        lastError: runtime.lastError,
+        lastErrorAt: runtime.lastErrorAt,
+      }),
+    );
+  }
+
+  #cap(runtime: ShopRuntime): number | null {
+    return runtime.limit === null ? null : Math.floor(runtime.limit * (runtime.shop.maxShare ?? 1));
+  }
+
+  #callsLastMinute(runtime: ShopRuntime): number {
+    const since = performance.now() - MINUTE;
+    while (runtime.calls.length > 0 && runtime.calls[0]! < since) runtime.calls.shift();
+    return runtime.calls.length;
+  }
+
+  /** The shop's engine, made on its first pass. */
+  #sync(runtime: ShopRuntime): ShopSync {
+    if (runtime.sync) return runtime.sync;
+    const shop = runtime.shop;
+    const own = this.#options.client?.hooks;
+    const hooks: ShopHooks = {
+      ...own,
+      beforeRequest: [
+        () => {
+          if (this.#stopping) throw new FleetStoppedError();
+          runtime.calls.push(performance.now());
+          if (runtime.calls.length > 4096) this.#callsLastMinute(runtime);
+        },
+        ...(own?.beforeRequest ?? []),
+      ],
+      afterResponse: [
+        (_request, options) => {
+          const { status, rateLimit } = options.context;
+          if (rateLimit.limit !== null) runtime.limit = rateLimit.limit;
+          if (status === 402) runtime.refused.payment = true;
+          if (status === 403) runtime.refused.permission = true;
+        },
+        ...(own?.afterResponse ?? []),
+      ],
+    };
+    const client = new ShopClient({
+      apiKey: shop.apiKey,
+      ...(shop.baseUrl ? { baseUrl: shop.baseUrl } : {}),
+      ...(this.#options.client?.timeout !== undefined ? { timeout: this.#options.client.timeout } : {}),
+      ...(this.#options.client?.maxRetries !== undefined
+        ? { maxRetries: this.#options.client.maxRetries }
+        : {}),
+      hooks,
+    });
+    const leases = this.#leases!;
+    runtime.sync = new ShopSync({
+      client,
+      db: this.#db!,
+      shop: shop.name,
+      ...(shop.tables ? { tables: shop.tables } : {}),
+      ...(shop.maxShare !== undefined ? { maxShare: shop.maxShare } : {}),
+      ...(this.#options.pageSize !== undefined ? { pageSize: this.#options.pageSize } : {}),
+      rateLimit: { store: this.#store, key: shop.name },
+      beforeWrite: async (tx) => {
+        const lease = runtime.lease;
+        if (!lease) throw new LeaseLostError(shop.name);
+        await leases.check(tx, lease);
+      },
+      onGap: (gap) => this.#options.onGap?.(shop.name, gap),
+    });
+    return runtime.sync;
+  }
+}
+
+/** A call refused because the fleet is stopping: the pass ends at its next call. */
+class FleetStoppedError extends ShopError {
+  override readonly name: string = 'FleetStoppedError';
+  constructor() {
+    super('the fleet is stopping');
+  }
+}
+
+function newRuntime(shop: RegisteredShop): ShopRuntime {
+  return {
+    shop,
+    lease: null,
+    sync: null,
+    backfilled: false,
+    running: null,
+    feedDue: 0,
+    drainDue: Number.POSITIVE_INFINITY,
+    refreshDue: Number.POSITIVE_INFINITY,
+    failures: 0,
+    state: 'waiting',
+    reason: null,
+    lastError: null,
+    lastErrorAt: null,
+    lastSuccessAt: null,
+    feedReadAt: null,
+    skipped: [],
+    calls: [],
+    limit: null,
+    refused: { payment: false, permission: false },
+  };
+}
+
+/** What a failed pass means for its shop. */
+function classify(error: unknown): [ShopState, ShopReason] {
+  if (error instanceof LeaseLostError) return ['elsewhere', 'lease_lost'];
+  if (error instanceof AuthenticationError) return ['paused', 'key_revoked'];
+  if (error instanceof PaymentRequiredError) return ['degraded', 'missing_add_on'];
+  if (error instanceof PermissionDeniedError) return ['degraded', 'missing_permission'];
+  if (error instanceof RateLimitError) return ['retrying', 'rate_limited'];
+  if (error instanceof ShopApiError && error.status >= 500) return ['retrying', 'server_error'];
+  if (error instanceof TimeoutError) return ['retrying', 'timeout'];
+  if (error instanceof ConnectionError) return ['retrying', 'unreachable'];
+  return ['retrying', 'error'];
+}
+
+/** An error as a status line says it: its class, its status and its message (never a secret). */
+function describe(error: unknown): string {
+  if (error instanceof ShopApiError) return `${error.name} ${error.status}: ${error.message}`;
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}
+
+/**
+ * A SQLite database whose statements outside a transaction wait their turn with the transactions (one
+ * connection serves every shop: a statement run while another shop's transaction is open would join it).
+ */
+function queued(db: SyncDatabase): SyncDatabase {
+  return {
+    dialect: db.dialect,
+    all: (sql, params) => db.transaction((tx) => tx.all(sql, params)),
+    run: (sql, params) => db.transaction((tx) => tx.run(sql, params)),
+    transaction: (work: (tx: SqlExecutor) => Promise<never>) => db.transaction(work),
+    close: () => db.close(),
+  } as SyncDatabase;
+}

@@ -1,0 +1,182 @@
+// The fleet's tables beside the sync tables: `sync_shops` (one health row per shop, read by `status()` and
+// `shop-mgmt sync status`) and `sync_shop_inbox` (webhook deliveries received per shop, applied by the
+// engine: the row's `applied_at` commits with the rows the event wrote).
+import type { SqlExecutor, SyncDatabase } from '../engine/database.js';
+
+/** What a shop is doing now. */
+export type ShopState =
+  /** Registered, not started yet. */
+  | 'waiting'
+  /** First backfill under way. */
+  | 'backfilling'
+  /** Backfilled; kept current from webhooks and the feed. */
+  | 'current'
+  /** Current, but some tables are skipped (a missing add-on or permission: 402/403). */
+  | 'degraded'
+  /** Server errors or timeouts: backing off, retried on its own. */
+  | 'retrying'
+  /** The key is refused (401): nothing is read until the key works again (retried every few minutes). */
+  | 'paused'
+  /** Another worker holds the shop's lease. */
+  | 'elsewhere'
+  /** The fleet stopped before the shop's first pass ended (a stopped fleet's lines keep their last state). */
+  | 'stopped';
+
+/** Why a shop is not simply current. */
+export type ShopReason =
+  | 'key_revoked'
+  | 'missing_add_on'
+  | 'missing_permission'
+  | 'server_error'
+  | 'timeout'
+  | 'unreachable'
+  | 'rate_limited'
+  | 'lease_lost'
+  | 'error';
+
+/** One shop's health line. */
+export interface ShopStatus {
+  readonly shop: string;
+  readonly state: ShopState;
+  readonly reason: ShopReason | null;
+  /** The worker holding the shop's lease (null when none does). */
+  readonly leaseHolder: string | null;
+  /** The end of the shop's last pass that succeeded (ISO time), or null. */
+  readonly lastSuccessAt: string | null;
+  /** Seconds since the shop's event feed was last read (null: never). */
+  readonly feedAgeSeconds: number | null;
+  /** Age in seconds of the oldest webhook delivery received but not applied yet (0: none waiting). */
+  readonly inboxLagSeconds: number;
+  /** Deliveries received and not applied yet. */
+  readonly inboxPending: number;
+  /** API calls the fleet made for this shop in the last minute. */
+  readonly callsLastMinute: number;
+  /** The most the fleet may make a minute: the shop's X-RateLimit-Limit times its maxShare (null: not known yet). */
+  readonly callsCap: number | null;
+  /** Tables skipped in the last pass (402/403). */
+  readonly skipped: readonly string[];
+  readonly lastError: string | null;
+  readonly lastErrorAt: string | null;
+  readonly updatedAt: string;
+}
+
+/** Whether a shop needs someone: paused, retrying or degraded (a shop elsewhere is another worker's). */
+export function unhealthy(status: ShopStatus): boolean {
+  return status.state === 'paused' || status.state === 'retrying' || status.state === 'degraded';
+}
+
+const SHOPS_DDL = `CREATE TABLE IF NOT EXISTS "sync_shops" (
+  "shop" TEXT PRIMARY KEY,
+  "state" TEXT NOT NULL,
+  "reason" TEXT,
+  "lease_holder" TEXT,
+  "last_success_at" TEXT,
+  "feed_read_at" TEXT,
+  "calls_last_minute" INTEGER NOT NULL DEFAULT 0,
+  "calls_cap" INTEGER,
+  "skipped" TEXT NOT NULL DEFAULT '',
+  "last_error" TEXT,
+  "last_error_at" TEXT,
+  "updated_at" TEXT NOT NULL
+)`;
+
+const INBOX_DDL = `CREATE TABLE IF NOT EXISTS "sync_shop_inbox" (
+  "shop" TEXT NOT NULL,
+  "event_id" TEXT NOT NULL,
+  "event" TEXT NOT NULL,
+  "received_at" BIGINT NOT NULL,
+  "applied_at" BIGINT,
+  PRIMARY KEY ("shop", "event_id")
+)`;
+
+/** Creates the fleet's tables when missing (never drops or changes anything). */
+export async function setupFleetTables(db: SyncDatabase): Promise<void> {
+  await db.run(SHOPS_DDL);
+  await db.run(INBOX_DDL);
+  await db.run(
+    'CREATE INDEX IF NOT EXISTS "sync_shop_inbox_pending" ON "sync_shop_inbox" ("shop", "applied_at", "received_at")',
+  );
+}
+
+/** The health row of one shop as the fleet writes it. */
+export interface ShopHealthRow {
+  readonly shop: string;
+  readonly state: ShopState;
+  readonly reason: ShopReason | null;
+  readonly leaseHolder: string | null;
+  readonly lastSuccessAt: string | null;
+  readonly feedReadAt: string | null;
+  readonly callsLastMinute: number;
+  readonly callsCap: number | null;
+  readonly skipped: readonly string[];
+  readonly lastError: string | null;
+  readonly lastErrorAt: string | null;
+}
+
+/** Writes (or replaces) a shop's health row. */
+export async function writeHealth(db: SqlExecutor, row: ShopHealthRow): Promise<void> {
+  await db.run(
+    `INSERT INTO "sync_shops" ("shop", "state", "reason", "lease_holder", "last_success_at", "feed_read_at", "calls_last_minute", "calls_cap", "skipped", "last_error", "last_error_at", "updated_at")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT ("shop") DO UPDATE SET "state" = excluded."state", "reason" = excluded."reason", "lease_holder" = excluded."lease_holder", "last_success_at" = excluded."last_success_at", "feed_read_at" = excluded."feed_read_at", "calls_last_minute" = excluded."calls_last_minute", "calls_cap" = excluded."calls_cap", "skipped" = excluded."skipped", "last_error" = excluded."last_error", "last_error_at" = excluded."last_error_at", "updated_at" = excluded."updated_at"`,
+    [
+      row.shop,
+      row.state,
+      row.reason,
+      row.leaseHolder,
+      row.lastSuccessAt,
+      row.feedReadAt,
+      row.callsLastMinute,
+      row.callsCap,
+      row.skipped.join(','),
+      row.lastError,
+      row.lastErrorAt,
+      new Date().toISOString(),
+    ],
+  );
+}
+
+/** Every shop's health line, by name; `shops` limits it to those (a fleet's own registry). */
+export async function readStatus(
+  db: SqlExecutor,
+  now: number = Date.now(),
+  shops?: readonly string[],
+): Promise<ShopStatus[]> {
+  const rows = await db.all<Record<string, unknown>>('SELECT * FROM "sync_shops" ORDER BY "shop"');
+  const waiting = await db.all<{ shop: unknown; pending: unknown; oldest: unknown }>(
+    'SELECT "shop", COUNT(*) AS "pending", MIN("received_at") AS "oldest" FROM "sync_shop_inbox" WHERE "applied_at" IS NULL GROUP BY "shop"',
+  );
+  const inbox = new Map(waiting.map((row) => [String(row.shop), row]));
+  const wanted = shops ? new Set(shops) : null;
+  const out: ShopStatus[] = [];
+  for (const row of rows) {
+    const shop = String(row.shop);
+    if (wanted && !wanted.has(shop)) continue;
+    const pending = inbox.get(shop);
+    const feedReadAt = text(row.feed_read_at);
+    out.push({
+      shop,
+      state: String(row.state) as ShopState,
+      reason: (text(row.reason) as ShopReason | null) ?? null,
+      leaseHolder: text(row.lease_holder),
+      lastSuccessAt: text(row.last_success_at),
+      feedAgeSeconds: feedReadAt ? Math.max(0, Math.round((now - Date.parse(feedReadAt)) / 1000)) : null,
+      inboxLagSeconds: pending ? Math.max(0, Math.round((now - Number(pending.oldest)) / 1000)) : 0,
+      inboxPending: pending ? Number(pending.pending) : 0,
+      callsLastMinute: Number(row.calls_last_minute ?? 0),
+      callsCap: row.calls_cap === null || row.calls_cap === undefined ? null : Number(row.calls_cap),
+      skipped: String(row.skipped ?? '')
+        .split(',')
+        .filter((name) => name !== ''),
+      lastError: text(row.last_error),
+      lastErrorAt: text(row.last_error_at),
+      updatedAt: String(row.updated_at),
+    });
+  }
+  return out;
+}
+
+function text(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return value instanceof Date ? value.toISOString() : String(value);
+}
