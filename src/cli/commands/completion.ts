@@ -37,6 +37,14 @@ complete -c shop-mgmt -f -a '(__shop_mgmt_complete)'
 };
 
 /** `shop-mgmt completion bash|zsh|fish`: the script to load in the shell. */
+/** The commands to complete, given by commands/index.ts (which lists this command: no import back). */
+let completable: () => CommandSpecs = () => ({});
+
+/** Names the command table completion reads. */
+export function completeFrom(commands: () => CommandSpecs): void {
+  completable = commands;
+}
+
 export const completionCommand = defineCommand({
   meta: {
     name: 'completion',
@@ -51,8 +59,7 @@ export const completionCommand = defineCommand({
       if (flags.shell === '__words') {
         const dashes = rawArgs.indexOf('--');
         const words = dashes < 0 ? [] : rawArgs.slice(dashes + 1);
-        const { COMMANDS } = await import('./index.js');
-        const candidates = complete(COMMANDS, words.length > 0 ? words : ['']);
+        const candidates = complete(completable(), words.length > 0 ? words : ['']);
         if (candidates.length > 0) process.stdout.write(`${candidates.join('\n')}\n`);
         return EXIT.ok;
       }

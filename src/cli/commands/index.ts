@@ -1,5 +1,5 @@
 import { apiCommand } from './api.js';
-import { completionCommand } from './completion.js';
+import { completeFrom, completionCommand } from './completion.js';
 import { doctorCommand } from './doctor.js';
 import { exampleCommand } from './example.js';
 import { listenCommand } from './listen.js';
@@ -35,3 +35,5 @@ export const COMMANDS = {
   // Every operation of the table, by the client's accessors: `range reservations list`, `me retrieve`, ...
   ...resourceCommands(),
 };
+
+completeFrom(() => COMMANDS);
