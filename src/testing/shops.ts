@@ -119,8 +119,16 @@ export class ShopsSandbox {
       }
       if (seen.has(name.toLowerCase())) throw new SandboxUsageError(`shop name ${name} is used twice`);
       seen.add(name.toLowerCase());
+      // A frozen clock starts at one moment for all; a real one at the present, read as each shop is made.
+      const now = own.now ?? common.now ?? (resolved.clock === 'frozen' ? resolved.now : undefined);
       const sandbox = new Sandbox(
-        { ...common, seed: base + index, ...own, now: own.now ?? resolved.now, baseUrl: this.baseUrl },
+        {
+          ...common,
+          seed: base + index,
+          ...own,
+          ...(now === undefined ? {} : { now }),
+          baseUrl: this.baseUrl,
+        },
         shared,
       );
       const counter = new WalkCounter(idle);
