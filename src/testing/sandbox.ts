@@ -4,7 +4,13 @@ import { SandboxWebhooks } from './events/webhooks.js';
 import { ROUTES } from './features/routes.js';
 import type { SandboxFaults } from './http/faults.js';
 import type { CreateKeyOptions, RollKeyOptions } from './http/keys.js';
-import { answerRequest, type ClientInfo, handleRequest } from './http/pipeline.js';
+import {
+  answerRequest,
+  type ClientInfo,
+  handleRequest,
+  type SandboxAnswer,
+  type SandboxRequest,
+} from './http/pipeline.js';
 import { RouteTable } from './http/route-table.js';
 import { createHandlers, type SandboxHandlers } from './msw.js';
 import {
@@ -19,7 +25,7 @@ import { seedShopState } from './seed/index.js';
 import type { ListenOptions, SandboxServer } from './server.js';
 import type { SentEmail } from './state/shop.js';
 import type { TriggerResult } from './triggers.js';
-import { createCore, type SandboxWorld } from './world.js';
+import { createCore, type SandboxWorld, type SharedWorld } from './world.js';
 
 /** How often a listening sandbox with autoDeliver looks for deliveries due: retries are minutes apart. */
 const AUTO_DELIVER_EVERY_MS = 250;
@@ -47,9 +53,9 @@ export class Sandbox {
   private readonly routeTable = new RouteTable(ROUTES);
   private mswHandlers: SandboxHandlers | undefined;
 
-  /** @internal Use `createSandbox`. */
-  constructor(options: SandboxOptions = {}) {
-    this.world = createCore(resolveOptions(options));
+  /** @internal Use `createSandbox` (`shared`: what the shops of `createShopsSandbox` share). */
+  constructor(options: SandboxOptions = {}, shared?: SharedWorld) {
+    this.world = createCore(resolveOptions(options), shared);
     seedShopState(this.world);
     seedRecords(this.world, this.world.options.records);
     this.baseUrl = this.world.options.baseUrl;
@@ -63,6 +69,11 @@ export class Sandbox {
   /** The whole sandbox as one function: a web Request in, a Response out (`Response.error()` for a dropped connection). */
   handle = (request: Request, info?: ClientInfo): Promise<Response> =>
     handleRequest(this.world, this.routeTable, request, info);
+
+  /** @internal The pipeline without web Request and Response, as `listen()` serves it (the many-shop router's path). */
+  answer(request: SandboxRequest, info?: ClientInfo): Promise<SandboxAnswer | null> {
+    return answerRequest(this.world, this.routeTable, request, info);
+  }
 
   /** `handle` as made: `listen()` serves it without web Requests and Responses unless it was replaced. */
   readonly #ownHandle = this.handle;

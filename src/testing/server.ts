@@ -42,6 +42,27 @@ export function listenAnswers(answer: AnswerHandler, options: ListenOptions = {}
   return start((incoming, outgoing) => serveAnswer(answer, buffers, incoming, outgoing), options);
 }
 
+/**
+ * Serves `answer` on 127.0.0.1 as `listenAnswers` does, and the requests whose path `toHandle` picks through
+ * `handle` with web Request and Response (the CLI's many-shop process: its control routes, a live log that
+ * streams, beside the shops' API on the direct path).
+ */
+export function listenBoth(
+  answer: AnswerHandler,
+  handle: CoreHandler,
+  toHandle: (path: string) => boolean,
+  options: ListenOptions = {},
+): Promise<SandboxServer> {
+  const buffers = new BodyBuffers();
+  return start(
+    (incoming, outgoing) =>
+      toHandle((incoming.url ?? '/').split('?')[0]!)
+        ? serve(handle, incoming, outgoing)
+        : serveAnswer(answer, buffers, incoming, outgoing),
+    options,
+  );
+}
+
 async function start(
   onRequest: (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>,
   options: ListenOptions,

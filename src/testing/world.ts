@@ -38,8 +38,13 @@ export interface SandboxWorld {
   readonly activity: ActivityLog;
 }
 
+/** What the shops of a many-shop sandbox share: the failed key attempts per caller IP, on one clock. */
+export interface SharedWorld {
+  readonly failedAttempts: { readonly failed: Map<string, number[]>; readonly clock: SandboxClock };
+}
+
 /** Builds an empty world; seeding fills its state. */
-export function createCore(options: ResolvedOptions): SandboxWorld {
+export function createCore(options: ResolvedOptions, shared?: SharedWorld): SandboxWorld {
   const clock = new SandboxClock(options.now, options.clock, options.clockSpeed);
   const random = new SeededRandom(options.seed);
   const state = createState({
@@ -88,7 +93,7 @@ export function createCore(options: ResolvedOptions): SandboxWorld {
     clock,
     random,
     state,
-    keys: new KeyStore(clock, options.environment),
+    keys: new KeyStore(clock, options.environment, shared?.failedAttempts),
     rateLimiter: new RateLimiter(clock, () => state.shop.settings.plan, options.rateLimits),
     idempotency: new IdempotencyStore(clock),
     faults: new SandboxFaults(),

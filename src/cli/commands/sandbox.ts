@@ -1,12 +1,15 @@
 import { defineCommand } from 'citty';
 import { readEnv } from '../../internal/env.js';
+import { writeShopsFile } from '../../sync/fleet/registry.js';
+import type { DeliveryActivity } from '../../testing/activity.js';
 import type { DeliveryAttempt } from '../../testing/events/delivery.js';
 import type { Permission } from '../../testing/http/keys.js';
 import type { SandboxPlan, SandboxRateLimits } from '../../testing/options.js';
 import { processAccess } from '../../testing/process-access.js';
 import { createSandbox, type Sandbox } from '../../testing/sandbox.js';
 import { listen, type SandboxServer } from '../../testing/server.js';
-import { CONTROL_PREFIX, SandboxControl } from '../control.js';
+import { createShopsSandbox, MAX_SHOPS } from '../../testing/shops.js';
+import { CONTROL_PREFIX, SandboxControl, ShopsControl } from '../control.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
 import { clockTime, type Output } from '../output.js';
 import { clockSpeed, counts, httpUrl, list, wholeNumber } from '../parse.js';
@@ -60,10 +63,27 @@ export const sandboxCommand = defineCommand({
       type: 'boolean',
       description: 'Event and delivery ids from --seed (the same on every run); by default new ones each run',
     },
+    shops: {
+      type: 'string',
+      description:
+        'Serve this many shops (shop-1 ... shop-N, seeds --seed, --seed + 1, ...) at one URL, told apart by key',
+    },
+    'shops-file': {
+      type: 'string',
+      description:
+        'With --shops: write the shops registry (keys, secrets, URL; mode 0600) here, for sync --shops',
+    },
+    'walk-idle-ms': {
+      type: 'string',
+      description: "With --shops: how late a list walk's next page may be before the walk stops counting",
+    },
     json: { type: 'boolean', description: 'One JSON object a line, for machines' },
   },
   run: ({ args: flags }) =>
     run(flags.json, async (output) => {
+      if (flags.shops !== undefined) return runShops(flags, output);
+      if (flags['shops-file'] !== undefined) throw usageError('--shops-file needs --shops');
+      if (flags['walk-idle-ms'] !== undefined) throw usageError('--walk-idle-ms needs --shops');
       const clock = clockSpeed(flags.clock);
       const port = wholeNumber(flags.port, 'port', 0, 65_535)!;
       const seed = wholeNumber(flags.seed, 'seed', 0, 2 ** 31)!;
@@ -333,16 +353,21 @@ async function serve(
       { port },
     );
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    const fix =
-      code === 'EADDRINUSE'
-        ? ': another process holds that port. Give another with --port, or --port 0 for any free one (the ready line prints the URL)'
-        : '';
-    throw new CliError(
-      `cannot listen on 127.0.0.1:${port} (${code ?? (error as Error).message})${fix}`,
-      EXIT.unreachable,
-    );
+    throw listenError(error, port);
   }
+}
+
+/** Why the process cannot listen on `port`, with the fix. */
+function listenError(error: unknown, port: number): CliError {
+  const code = (error as { code?: string }).code;
+  const fix =
+    code === 'EADDRINUSE'
+      ? ': another process holds that port. Give another with --port, or --port 0 for any free one (the ready line prints the URL)'
+      : '';
+  return new CliError(
+    `cannot listen on 127.0.0.1:${port} (${code ?? (error as Error).message})${fix}`,
+    EXIT.unreachable,
+  );
 }
 
 /** Sends retries as they fall due and prints each delivery attempt. */
@@ -363,11 +388,141 @@ function tick(sandbox: Sandbox, output: Output): () => void {
   return () => clearInterval(timer);
 }
 
-function printAttempt(output: Output, attempt: DeliveryAttempt): void {
+function printAttempt(
+  output: Output,
+  attempt: DeliveryAttempt | Omit<DeliveryActivity, 'kind'>,
+  shop?: string,
+): void {
   const ok = attempt.status === 'succeeded';
   const status = attempt.httpStatus ?? attempt.error ?? 'no answer';
+  const { kind: _kind, ...fields } = attempt as DeliveryActivity;
   output.record(
-    { event: 'delivery', ...attempt },
-    `${clockTime()} ${attempt.eventType} ${attempt.eventId} -> ${output.paint(ok ? 'green' : 'red', String(status))} (${attempt.deliveryId}, attempt ${attempt.attempt})`,
+    shop === undefined ? { event: 'delivery', ...fields } : { event: 'delivery', shop, ...fields },
+    `${clockTime()} ${shop === undefined ? '' : `${shop} `}${attempt.eventType} ${attempt.eventId} -> ${output.paint(ok ? 'green' : 'red', String(status))} (${attempt.deliveryId}, attempt ${attempt.attempt})`,
   );
+}
+
+/** The flags `sandbox --shops` reads. */
+interface ShopsFlags {
+  shops?: string;
+  'shops-file'?: string;
+  'walk-idle-ms'?: string;
+  port: string;
+  seed: string;
+  plan?: string;
+  clock: string;
+  now?: string;
+  'forward-to'?: string;
+  'add-endpoint'?: boolean;
+  state?: string;
+  permissions?: string;
+  locations?: string;
+  records?: string;
+  'rate-limit'?: string;
+  'reproducible-ids'?: boolean;
+}
+
+/**
+ * `sandbox --shops N`: N shops at one URL, told apart by key (`createShopsSandbox`), their registry written
+ * to --shops-file for `sync --shops`, --forward-to's `{shop}` standing for each shop's name.
+ */
+async function runShops(flags: ShopsFlags, output: Output): Promise<number> {
+  const count = wholeNumber(flags.shops, 'shops', 1, MAX_SHOPS)!;
+  if (flags.state !== undefined) throw usageError('--state keeps one shop: it cannot be used with --shops');
+  if (flags['add-endpoint']) throw usageError('--add-endpoint goes with --state, not --shops');
+  const clock = clockSpeed(flags.clock);
+  const port = wholeNumber(flags.port, 'port', 0, 65_535)!;
+  const seed = wholeNumber(flags.seed, 'seed', 0, 2 ** 31)!;
+  const walkIdleMs = wholeNumber(flags['walk-idle-ms'], 'walk-idle-ms', 0, 3_600_000);
+  const template = flags['forward-to'];
+  if (template !== undefined) httpUrl(template.replaceAll('{shop}', 'shop'), 'forward-to');
+  const locations = list(flags.locations)?.map((id) => wholeNumber(id, 'locations', 1, 1_000_000)!);
+  const permissions = list(flags.permissions) as Permission[] | undefined;
+  const records = counts(flags.records, 'records');
+  const rateLimits = rateLimitFlag(flags['rate-limit']);
+  if (flags.now !== undefined && Number.isNaN(Date.parse(flags.now))) {
+    throw usageError(`--now must be an ISO-8601 time, got ${JSON.stringify(flags.now)}`);
+  }
+  if (readEnv('SHOP_WEBHOOK_SECRET')) {
+    output.note(
+      'SHOP_WEBHOOK_SECRET is not used with --shops: each shop signs with its own secret (--shops-file)',
+    );
+  }
+  const key = { ...(permissions ? { permissions } : {}), ...(locations ? { locations } : {}) };
+  const started = performance.now();
+  const shops = sandboxOrUsage(() =>
+    createShopsSandbox({
+      shops: Array.from({ length: count }, () => ({ key })),
+      seed,
+      clock: clock.mode,
+      ...(clock.speed !== null ? { clockSpeed: clock.speed } : {}),
+      autoDeliver: true,
+      reproducibleIds: flags['reproducible-ids'] === true,
+      ...(rateLimits ? { rateLimits } : {}),
+      ...(flags.plan ? { plan: flags.plan as SandboxPlan } : {}),
+      ...(flags.now ? { now: flags.now } : {}),
+      ...(records ? { records } : {}),
+      ...(walkIdleMs !== undefined ? { walkIdleMs } : {}),
+    }),
+  );
+  const createdMs = Math.round(performance.now() - started);
+  if (template !== undefined) sandboxOrUsage(() => shops.addWebhookEndpoints(template));
+  const control = new ShopsControl(shops);
+  let server: SandboxServer;
+  try {
+    server = await shops.listen({
+      port,
+      control: {
+        serves: (path) => path.startsWith(CONTROL_PREFIX),
+        handle: (request) => control.handle(request),
+      },
+    });
+  } catch (error) {
+    throw listenError(error, port);
+  }
+  const file = flags['shops-file'];
+  if (file !== undefined) {
+    try {
+      writeShopsFile(file, shops.registry(server.url));
+    } catch (error) {
+      await server.close();
+      throw new CliError(`cannot write --shops-file ${file}: ${(error as Error).message}`, EXIT.usage);
+    }
+  }
+  const unfollow = shops.shops.map((shop) =>
+    processAccess(shop.sandbox).activity.follow(({ activity }) => {
+      if (activity.kind === 'delivery') printAttempt(output, activity, shop.name);
+    }),
+  );
+  const stopped = untilSignal();
+  const names = shops.shops.map((shop) => shop.name);
+  output.record(
+    {
+      event: 'ready',
+      url: server.url,
+      shops: shops.shops.map((shop) => ({
+        name: shop.name,
+        key: shop.apiKey,
+        webhookSecret: shop.webhookSecret,
+      })),
+      shopsFile: file ?? null,
+      forwardTo: template ?? null,
+      createdMs,
+    },
+    [
+      `${output.paint('green', 'Sandbox ready')} at ${output.paint('bold', server.url)}: ${count} shop(s), ${names.length > 3 ? `${names[0]} ... ${names.at(-1)}` : names.join(', ')}, told apart by key.`,
+      file === undefined
+        ? '  Their keys and secrets: --shops-file FILE writes them (mode 0600) for `shop-mgmt sync --shops FILE`.'
+        : `  Registry (keys, webhook secrets, URL; mode 0600) in ${file}: shop-mgmt sync --shops ${file}`,
+      template === undefined
+        ? '  No --forward-to: no webhook endpoints, so the shops record no events.'
+        : `  webhooks to ${template}, each shop signing with its own secret`,
+      '  Ctrl-C to stop',
+    ].join('\n'),
+  );
+  const signal = await stopped;
+  output.note(`${signal}: stopping`);
+  for (const stop of unfollow) stop();
+  await server.close();
+  return EXIT.ok;
 }

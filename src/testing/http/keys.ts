@@ -77,7 +77,6 @@ const MINUTE_MS = 60_000;
 /** Issues keys and decides who a request is (reference section 5, rules 1 to 8). */
 export class KeyStore {
   private readonly credentials = new Map<string, Credential>();
-  private readonly failedAttempts = new Map<string, number[]>();
 
   /** How many addresses have a failed key attempt in the last minute (bounded by traffic, not by history). */
   get trackedAddresses(): number {
@@ -90,10 +89,27 @@ export class KeyStore {
     return new Set([...this.credentials.values()].map((credential) => credential.key.id)).size;
   }
 
+  private readonly failedAttempts: Map<string, number[]>;
+  private readonly attemptClock: SandboxClock;
+
+  /**
+   * @param attempts failed key attempts per caller IP and the clock they are timed on: the shops of a
+   * many-shop sandbox share them, as the service counts an address's failures whichever shop's key it
+   * tried (reference section 5, rule 8). By default this store's own.
+   */
   constructor(
     private readonly clock: SandboxClock,
     private readonly environment: SandboxEnvironment,
-  ) {}
+    attempts?: { readonly failed: Map<string, number[]>; readonly clock: SandboxClock },
+  ) {
+    this.failedAttempts = attempts?.failed ?? new Map();
+    this.attemptClock = attempts?.clock ?? clock;
+  }
+
+  /** Whether `secret` is a key this store issued (current or rolled, revoked or not). */
+  issued(secret: string): boolean {
+    return this.credentials.has(secret);
+  }
 
   create(options: CreateKeyOptions = {}): string {
     const permissions = new Map<string, 'read' | 'write'>();
@@ -163,18 +179,23 @@ export class KeyStore {
    */
   authenticate(authorization: string | null, ip: string): ApiKey {
     const now = this.clock.nowMs();
+    const attemptAt = this.attemptClock.nowMs();
     // Only addresses with a failure in the last minute hold an entry: callers choose their address through
     // X-Forwarded-For, so an entry per address seen would grow without bound.
-    const recent = (this.failedAttempts.get(ip) ?? []).filter((at) => at > now - MINUTE_MS);
+    const recent = (this.failedAttempts.get(ip) ?? []).filter((at) => at > attemptAt - MINUTE_MS);
     if (recent.length === 0) this.failedAttempts.delete(ip);
     if (recent.length >= FAILED_ATTEMPT_LIMIT) {
-      const waitMs = recent[0]! + MINUTE_MS - now;
-      throw rateLimited('Too many failed key attempts from this address', waitMs, this.clock.wallMs(waitMs));
+      const waitMs = recent[0]! + MINUTE_MS - attemptAt;
+      throw rateLimited(
+        'Too many failed key attempts from this address',
+        waitMs,
+        this.attemptClock.wallMs(waitMs),
+      );
     }
     try {
       return this.find(authorization, now);
     } catch (error) {
-      recent.push(now);
+      recent.push(attemptAt);
       this.failedAttempts.set(ip, recent);
       throw error;
     }

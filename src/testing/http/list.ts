@@ -69,7 +69,7 @@ const GATHER_SHARE = 0.25;
  */
 export function listRoute<T>(operationId: OperationId, spec: ListSpec<T>): RouteDefinition {
   const readers = (spec.params ?? []).map((param) => paramReader(operationId, param as ListParam<unknown>));
-  return { ...routeFor(operationId), handle: (context) => list(spec, readers, context) };
+  return { ...routeFor(operationId), list: true, handle: (context) => list(spec, readers, context) };
 }
 
 type ParamReader = (reader: FieldReader) => unknown;

@@ -43,6 +43,8 @@ export interface RouteDefinition {
   readonly idempotency?: 'required' | 'optional';
   /** The rules its JSON body is read by: the spec's and the sandbox's own (`bodyRoute`, body.ts). */
   readonly body?: FieldRules;
+  /** A cursor-paginated list (`listRoute`): its GETs are pages of a walk (the many-shop sandbox counts walkers). */
+  readonly list?: true;
   readonly handle: (context: RouteContext) => RouteResult | Promise<RouteResult>;
 }
 

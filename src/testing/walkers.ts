@@ -1,0 +1,114 @@
+/** How many list walks of one shop are under way at once, counted per key and list path. */
+export interface WalkerCount {
+  /** Walks under way now, on the key and path that has the most. */
+  readonly now: number;
+  /** The most walks ever under way at once on one key and one path. */
+  readonly max: number;
+}
+
+/** When a page of a walk may be late: after this long with no page of it asked for, the walk is idle. */
+export const DEFAULT_WALK_IDLE_MS = 5_000;
+
+interface Walk {
+  /** The cursor that continues the walk (null: only its first page has been asked for). */
+  expected: string | null;
+  /** Its pages asked for and not yet answered. */
+  inFlight: number;
+  /** When its last page was answered (wall clock, ms). */
+  answeredAt: number;
+}
+
+/** How many walks stay remembered per key and path (a cursor older than these starts a new walk). */
+const REMEMBERED = 64;
+
+/**
+ * The walkers of one shop. A walk is a sequence of list pages by one key on one list path (`GET` of a
+ * cursor-paginated list, whatever its filters, `updated_since` included), each page after the first
+ * carrying the `cursor` the previous page returned. It is under way from its first page's request to the
+ * answer of its last page (`has_more: false`), and while a next page is due: after a page answered with a
+ * next cursor, for `idleMs` (wall clock). A walk whose next page has not come by then (its walker was
+ * killed, paused, or waits out a 429) stops counting; a page that later carries its cursor makes it count
+ * again. An error answer to a first page ends that walk (the walker asks again without a cursor); to a
+ * later page it keeps the walk at that cursor. Two walks whose spans overlap are 2 walkers.
+ */
+export class WalkCounter {
+  readonly #walks = new Map<string, Walk[]>();
+  #max = 0;
+
+  constructor(private readonly idleMs: number = DEFAULT_WALK_IDLE_MS) {}
+
+  /**
+   * A list page is asked for: the walk it belongs to (a new one without a cursor, or for a cursor no walk
+   * is waiting on). Call `answered` with the page's answer.
+   */
+  page(keyId: string, path: string, cursor: string | null): Walk {
+    const slot = `${keyId} ${path}`;
+    let walks = this.#walks.get(slot);
+    if (!walks) {
+      walks = [];
+      this.#walks.set(slot, walks);
+    }
+    const nowMs = performance.now();
+    let walk = cursor === null ? undefined : waitingOn(walks, cursor);
+    if (!walk) {
+      walk = { expected: cursor, inFlight: 0, answeredAt: nowMs };
+      walks.push(walk);
+      if (walks.length > REMEMBERED) walks.splice(0, walks.length - REMEMBERED);
+    }
+    walk.inFlight += 1;
+    this.#max = Math.max(this.#max, this.#active(walks, nowMs));
+    return walk;
+  }
+
+  /** The page's answer: `next` is its `meta.next_cursor` (null on the last page), `ok` whether it was 2xx. */
+  answered(keyId: string, path: string, walk: Walk, ok: boolean, next: string | null): void {
+    walk.inFlight -= 1;
+    walk.answeredAt = performance.now();
+    const ends = ok ? next === null : walk.expected === null;
+    if (ok && next !== null) walk.expected = next;
+    if (ends && walk.inFlight === 0) {
+      const walks = this.#walks.get(`${keyId} ${path}`);
+      if (walks) walks.splice(walks.indexOf(walk), 1);
+    }
+  }
+
+  /** Walks under way now on the busiest key and path, and the most ever seen at once. */
+  count(): WalkerCount {
+    const nowMs = performance.now();
+    let now = 0;
+    for (const walks of this.#walks.values()) now = Math.max(now, this.#active(walks, nowMs));
+    return { now, max: this.#max };
+  }
+
+  /** Forgets the highest count (the walks under way stay). */
+  reset(): void {
+    this.#max = this.count().now;
+  }
+
+  #active(walks: readonly Walk[], nowMs: number): number {
+    return walks.filter((walk) => walk.inFlight > 0 || nowMs - walk.answeredAt <= this.idleMs).length;
+  }
+}
+
+/**
+ * The walk a page with `cursor` continues. A cursor is a position, so two walks at the same place wait on
+ * the same one: the page goes to the one answered last and not already asking (a walker that went quiet
+ * at that place is the one that stopped), else to any waiting on it.
+ */
+function waitingOn(walks: readonly Walk[], cursor: string): Walk | undefined {
+  let best: Walk | undefined;
+  for (const walk of walks) {
+    if (walk.expected !== cursor) continue;
+    if (!best || (best.inFlight > 0 && walk.inFlight === 0)) best = walk;
+    else if ((walk.inFlight === 0) === (best.inFlight === 0) && walk.answeredAt >= best.answeredAt)
+      best = walk;
+  }
+  return best;
+}
+
+/** `meta.next_cursor` of a list page's JSON (the meta ends the body), or null. */
+export function nextCursorOf(body: string | Uint8Array): string | null {
+  const tail = typeof body === 'string' ? body.slice(-400) : new TextDecoder().decode(body.subarray(-400));
+  const match = /"next_cursor":"([^"]+)"/.exec(tail);
+  return match ? match[1]! : null;
+}
