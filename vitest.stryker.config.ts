@@ -34,5 +34,9 @@ const chosen = process.env.SHOP_MUTATION_TEST_FILES;
 // Spread rather than mergeConfig, which would append to the base's `include` instead of replacing it.
 export default defineConfig({
   ...base,
-  test: { ...base.test, include: chosen ? (JSON.parse(chosen) as string[]) : MUTATION_TEST_FILES, maxWorkers: 1 },
+  test: {
+    ...base.test,
+    include: chosen ? (JSON.parse(chosen) as string[]) : MUTATION_TEST_FILES,
+    maxWorkers: 1,
+  },
 });
