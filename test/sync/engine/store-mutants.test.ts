@@ -18,6 +18,8 @@ describe.each(DIALECTS)('the store through ShopSync on $name', ({ name, availabl
   let db: SyncDatabase;
   let cleanup: () => Promise<void>;
   let sync: ShopSync;
+  /** The gaps ShopSync reported (a record the database refused is one). */
+  const gaps: { reason: string; detail: string }[] = [];
   const row = async (table: string, where: string, params: unknown[]) =>
     (
       await db.all<Record<string, unknown>>(`SELECT * FROM "${table}" WHERE "shop" = ? AND ${where}`, [
@@ -33,7 +35,7 @@ describe.each(DIALECTS)('the store through ShopSync on $name', ({ name, availabl
     ({ db, cleanup } = await freshDatabase(name));
     // No call reaches the API: applyEvent writes what it is given.
     const client = new ShopClient({ apiKey: 'sk_test_unused', baseUrl: 'http://127.0.0.1:9', maxRetries: 0 });
-    sync = new ShopSync({ client, db, shop: 'm1' });
+    sync = new ShopSync({ client, db, shop: 'm1', onGap: (gap) => gaps.push(gap) });
   });
   afterAll(async () => cleanup?.());
 
@@ -113,6 +115,17 @@ describe.each(DIALECTS)('the store through ShopSync on $name', ({ name, availabl
     expect(await sync.applyEvent(event('customer.deleted', { object: 'customer', id: null }))).toBe(0);
     const rows = await db.all('SELECT * FROM "product" WHERE "shop" = ? AND "id" IS NULL', ['m1']);
     expect(rows).toEqual([]);
+    // Left out before the database sees them: nothing was refused.
+    expect(gaps).toEqual([]);
+  });
+
+  it.skipIf(!available)('marks a deletion at the time of its event', async () => {
+    await sync.applyEvent(
+      event('product.deleted', { object: 'product', id: 91, deleted: true }, '2026-10-03T04:05:06Z'),
+    );
+    const held = await row('product', '"id" = ?', [91]);
+    expect(new Date(held?.deleted_at as string).toISOString()).toBe('2026-10-03T04:05:06.000Z');
+    expect(gaps).toEqual([]);
   });
 
   it.skipIf(!available)(
