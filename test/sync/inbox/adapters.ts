@@ -1,5 +1,6 @@
 // The inbox adapters the shared tests run against: memory and SQLite always, Postgres and Redis when the test
 // setup started their servers. Each gives a fresh, empty store.
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,8 +30,9 @@ export interface OpenedStore {
   readonly cleanup: () => Promise<void>;
 }
 
-let tables = 0;
-const uniqueTable = () => `inbox_t${process.pid}_${++tables}`;
+// Unique across processes and across test files sharing one (a mutation run's vitest runs every file in
+// threads of one process, each with its own copy of this module): a pid and a counter alone are not.
+const uniqueTable = () => `inbox_t${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 
 export const adapters: AdapterCase[] = [
   {

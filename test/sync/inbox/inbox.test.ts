@@ -2,6 +2,7 @@
 // a failure retries with back-off and goes dead after maxAttempts, replay brings an event back, a lease that
 // runs out (a dead worker) frees the event while a renewed one keeps it, ordering runs one event per object at
 // a time, and on the SQL adapters the handler's writes commit with the done mark or not at all.
+import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Inbox } from '../../../src/sync/inbox/inbox.js';
 import { MemoryInboxStore } from '../../../src/sync/inbox/memory.js';
@@ -360,7 +361,8 @@ describe.each(adapters)('inbox over $name', ({ name, sql, available, open, serve
 
   onlyWhen(sql, available)("commits the handler's writes with the done mark, or neither", async () => {
     const inbox = await fresh();
-    const table = `effects_${name}_${process.pid}_${n}`;
+    // Random: a mutation run re-runs this file in one process, where a pid and a counter repeat.
+    const table = `effects_${name}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
     // The partner's own table, created through a handler's transaction.
     const ok = event();
     const bad = event();
