@@ -71,6 +71,8 @@ describe('the Redis error mapping', () => {
   it('leaves an error that is not about the connection as it was', () => {
     const wrong = new Error('ERR Error running script (call to f_0): @user_script:1: bad');
     const noGroup = new Error('NOGROUP No such key or consumer group');
+    const busyGroup = new Error('BUSYGROUP Consumer Group name already exists');
+    expect(redisUnavailableOr(busyGroup)).toBe(busyGroup);
     expect(redisUnavailableOr(wrong)).toBe(wrong);
     expect(redisUnavailableOr(noGroup)).toBe(noGroup);
     const typed = new ShopError('not Redis');
