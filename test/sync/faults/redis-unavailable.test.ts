@@ -268,7 +268,7 @@ describe.skipIf(!hasRedisServer())('the Redis stores while their redis-server is
     // Its poll in flight when the server died, or its next one.
     expectUnavailable(
       workerErrors[0],
-      /^(SocketClosedUnexpectedlyError: Socket closed unexpectedly|ClientOfflineError: The client is offline)$/,
+      /^(SocketClosedUnexpectedlyError: Socket closed unexpectedly|Error: read ECONNRESET|ClientOfflineError: The client is offline)$/,
     );
 
     await startServer();
