@@ -49,25 +49,101 @@ export function isRedisClient(client: unknown): client is RedisClientLike {
 /**
  * node-redis and ioredis spell EVAL differently (`eval(script, { keys, arguments })` against
  * `eval(script, numKeys, ...keysAndArgs)`); the commands go through node-redis's own methods and ioredis's
- * `call(...)`, which both clients' clusters route by the key.
+ * `call(...)`, which both clients' clusters route by the key. Every error a command rejects with (or throws)
+ * goes through `mapError` first: the stores turn the client's connection errors into their own type there.
  */
-export function redisCommands(client: RedisClientLike): RedisCommands {
+export function redisCommands(
+  client: RedisClientLike,
+  mapError: (error: unknown) => unknown = (error) => error,
+): RedisCommands {
+  const guarded = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      throw mapError(error);
+    }
+  };
   if (isIoRedis(client)) {
     return {
-      setIfAbsent: async (key, value, ttl) => isOk(await client.call('SET', key, value, 'NX', 'EX', ttl)),
-      evaluate: (script, keys, args) => client.call('EVAL', script, keys.length, ...keys, ...args),
-      delete: async (key) => {
-        await client.call('DEL', key);
-      },
+      setIfAbsent: (key, value, ttl) =>
+        guarded(async () => isOk(await client.call('SET', key, value, 'NX', 'EX', ttl))),
+      evaluate: (script, keys, args) =>
+        guarded(() => client.call('EVAL', script, keys.length, ...keys, ...args)),
+      delete: (key) =>
+        guarded(async () => {
+          await client.call('DEL', key);
+        }),
     };
   }
   return {
-    setIfAbsent: async (key, value, ttl) => isOk(await client.set(key, value, { NX: true, EX: ttl })),
-    evaluate: (script, keys, args) => client.eval(script, { keys, arguments: args.map(String) }),
-    delete: async (key) => {
-      await client.del(key);
-    },
+    setIfAbsent: (key, value, ttl) =>
+      guarded(async () => isOk(await client.set(key, value, { NX: true, EX: ttl }))),
+    evaluate: (script, keys, args) =>
+      guarded(() => client.eval(script, { keys, arguments: args.map(String) })),
+    delete: (key) =>
+      guarded(async () => {
+        await client.del(key);
+      }),
   };
+}
+
+// node-redis's errors for a connection that is closed, offline, dropped or timed out, by class name (their
+// `name` is plain 'Error'); ioredis's by name where it sets one.
+const UNAVAILABLE_CLASSES = new Set([
+  'ClientClosedError',
+  'ClientOfflineError',
+  'SocketClosedUnexpectedlyError',
+  'ConnectionTimeoutError',
+  'SocketTimeoutError',
+  'ReconnectStrategyError',
+  'DisconnectsClientError',
+  'RootNodesUnavailableError',
+  'TimeoutError',
+  'CommandTimeoutDuringMaintenanceError',
+  'SocketTimeoutDuringMaintenanceError',
+  'MaxRetriesPerRequestError',
+]);
+// The same by message, for a bundle that renamed the classes, and ioredis's plain Errors.
+const UNAVAILABLE_MESSAGES =
+  /^(The client is (closed|offline)|Socket closed unexpectedly|Connection timeout|Socket timeout|Disconnects client|All the root nodes are unavailable|Connection is closed|Stream isn't writeable|Command timed out|Reached the max retries per request)/i;
+// Server replies that mean "not now": loading its data after a restart, a script running, a failover under
+// way, a cluster reconfiguring.
+const UNAVAILABLE_REPLIES = /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY|NOREPLICAS)\b/;
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * True when `error`, from a node-redis or ioredis command, says Redis or the connection to it is away (closed,
+ * offline, dropped, refused, timed out, loading, failing over), not that the command is wrong.
+ */
+export function isRedisUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const className = error.constructor?.name ?? '';
+  if (UNAVAILABLE_CLASSES.has(className) || UNAVAILABLE_CLASSES.has(error.name)) return true;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+  return UNAVAILABLE_MESSAGES.test(error.message) || UNAVAILABLE_REPLIES.test(error.message);
+}
+
+/**
+ * What `error` says, in one line fit for an error message: its message (its class name when it has none,
+ * as node-redis's `TimeoutError`), with the user and password of any URL in it cut out.
+ */
+export function redisFailureText(error: unknown): string {
+  const raw = error instanceof Error ? error.message || error.constructor?.name || error.name : String(error);
+  return raw
+    .split('\n')[0]!
+    .replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1[redacted]@')
+    .slice(0, 200);
 }
 
 // 'OK' when set; null when the key exists. RESP3 and type mappings may wrap the simple string.

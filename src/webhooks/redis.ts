@@ -11,10 +11,12 @@ import {
   type RedisCommands,
   redisCommands,
 } from '../internal/redis-client.js';
+import { DatabaseUnavailableError, redisUnavailableOr } from '../sync/database-unavailable.js';
 import type { DedupeStore } from './dedupe.js';
 import { WebhookConfigurationError } from './errors.js';
 
 export type { IoRedisLike, NodeRedisLike, RedisClientLike } from '../internal/redis-client.js';
+export { DatabaseUnavailableError };
 
 /** Options of {@link RedisDedupeStore}. */
 export interface RedisDedupeStoreOptions {
@@ -46,6 +48,9 @@ const DONE = 'done';
  * 500 ms by default). For no loss across a Redis restart, run Redis with persistence (AOF,
  * `appendfsync everysec`): a restart without it forgets which events are done (duplicates, not losses).
  *
+ * While Redis is away (a connection closed, dropped or refused, a command timeout) calls reject with a
+ * {@link DatabaseUnavailableError}, the client's error as its `cause`.
+ *
  * Either client works, node-redis or ioredis (a cluster too); `RedisRateLimitStore` takes the same one.
  *
  * @example
@@ -64,7 +69,8 @@ export class RedisDedupeStore implements DedupeStore {
         'RedisDedupeStore needs a node-redis or ioredis client (one with set/eval/del, or call).',
       );
     }
-    this.#redis = redisCommands(client);
+    // The client's connection errors reject as a DatabaseUnavailableError (the handler answers 503).
+    this.#redis = redisCommands(client, redisUnavailableOr);
     this.#prefix = options.keyPrefix ?? 'shop-mgmt:webhook-event:';
   }
 

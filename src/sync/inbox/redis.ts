@@ -17,6 +17,7 @@ import {
   redisCommands,
 } from '../../internal/redis-client.js';
 import type { ShopEvent } from '../../webhooks/events.js';
+import { DatabaseUnavailableError, redisUnavailableOr } from '../database-unavailable.js';
 import type {
   InboxEntry,
   InboxFailure,
@@ -30,6 +31,7 @@ import type {
 } from './types.js';
 
 export type { IoRedisLike, NodeRedisLike, RedisClientLike } from '../../internal/redis-client.js';
+export { DatabaseUnavailableError };
 
 /** Options of {@link RedisInboxStore}. */
 export interface RedisInboxOptions {
@@ -238,6 +240,9 @@ return found`;
  * the done mark runs again, so make effects idempotent, or use the SQLite or Postgres adapter.
  * Ordering (`orderingKey`) is not supported here. Run Redis with persistence (AOF, `appendfsync everysec`
  * or `always`): an inbox in a Redis that restarts without it loses what it held.
+ *
+ * While Redis is away (a connection closed, dropped or refused, a command timeout, a server loading or
+ * failing over) calls reject with a {@link DatabaseUnavailableError}, the client's error as its `cause`.
  */
 export class RedisInboxStore implements InboxStore<undefined> {
   readonly #redis: RedisCommands;
@@ -257,7 +262,9 @@ export class RedisInboxStore implements InboxStore<undefined> {
         'RedisInboxStore needs a node-redis or ioredis client (one with set/eval/del, or call).',
       );
     }
-    this.#redis = redisCommands(client);
+    // The client's connection errors (closed, offline, dropped, refused, timed out) reject as a
+    // DatabaseUnavailableError, as the Postgres store's do: the receiver answers 503, the worker retries.
+    this.#redis = redisCommands(client, redisUnavailableOr);
     this.#prefix = options.keyPrefix ?? '{shop-mgmt:inbox}:';
     this.#doneTtl = options.doneTtlSeconds ?? 3 * 24 * 60 * 60;
     if (!Number.isInteger(this.#doneTtl) || this.#doneTtl < 1) {

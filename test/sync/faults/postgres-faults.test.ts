@@ -1,7 +1,7 @@
 // The Postgres inbox under database faults, from the outside: a receiver and worker in their own process
 // (postgres-child.ts) on a PostgreSQL server of this file's own (so restarting it disturbs no other test
 // file), while this file sends signed deliveries the way the service does (retrying every non-2xx) and the
-// database is restarted, stopped for 5 s, SIGSTOPped past the worker's 2 s lease, has its backends terminated
+// database is restarted, stopped for 10 s, SIGSTOPped past the worker's 2 s lease, has its backends terminated
 // every 0.7 s, and ends idle sessions after 300 ms (`idle_session_timeout`). Each time: the process lives (no
 // exit), a delivery made while the database is away is answered 503, every error the process reports is a
 // typed DatabaseUnavailableError (or the receiver's StoreTimeoutError), and once the database is back every
@@ -264,23 +264,27 @@ describe.skipIf(!hasPostgresServer())(
       expectSurvived(run);
     });
 
-    it('stopped for 5 s: 503 all along, then everything processed', async () => {
+    it('stopped for 10 s: 503 all along, then everything processed', async () => {
       const probes: number[] = [];
       const run = await faultRun('stopped', async (probe) => {
         await server.halt();
         probes.push(await probe());
-        await sleep(2500);
+        await sleep(5000);
         probes.push(await probe());
-        await sleep(2500);
+        await sleep(5000);
+        probes.push(await probe());
         await server.start();
       });
-      expect(probes).toEqual([503, 503]);
+      expect(probes).toEqual([503, 503, 503]);
       expectSurvived(run);
     });
 
     it(`SIGSTOPped for ${LEASE_SECONDS + 2} s, past the worker's ${LEASE_SECONDS} s lease: 503 while stalled, then everything processed once`, async () => {
       const probes: number[] = [];
       const run = await faultRun('sigstop', async (probe) => {
+        server.pause();
+        // Again: a backend the postmaster forked between the first pass's listing and its own SIGSTOP would
+        // run on and take the probe (seen once: the probe answered 200 while "stalled").
         server.pause();
         try {
           probes.push(await probe());

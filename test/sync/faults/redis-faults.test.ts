@@ -2,12 +2,13 @@
 // (redis-child.ts) on a redis-server of this file's own, run with an append-only file written on every write
 // (`appendonly yes`, `appendfsync always`, as the production guide asks), so a restart keeps the inbox. This
 // file sends signed deliveries the way the service does (retrying every non-2xx) while Redis is killed and
-// started again, stopped for 5 s, SIGSTOPped past the worker's 2 s lease, and has every client connection
+// started again, stopped for 10 s, SIGSTOPped past the worker's 2 s lease, and has every client connection
 // killed (`CLIENT KILL TYPE normal`) every 0.7 s. Each time: the process lives (no exit), a delivery made while
 // Redis is away is answered 503 (node-redis queues the insert until it reconnects, and the receiver answers 503
 // at its 500 ms `storeTimeoutMs`), and once Redis is back every event is processed: 0 lost. The Redis store is
 // at-least-once (an effect made before a done mark that did not reach Redis runs again): applied twice is
-// counted and printed. A last case restarts a second server that keeps nothing: the worker must make the
+// counted and printed. Every error the receiver and the worker are told is typed: a DatabaseUnavailableError
+// (the client's error its cause) or the receiver's StoreTimeoutError, never the client's plain Error. A last case restarts a second server that keeps nothing: the worker must make the
 // consumer group again and process every event received after the restart.
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -252,9 +253,13 @@ describe.skipIf(!hasRedisServer())('the Redis inbox in its own process while Red
     expect(run.lost).toBe(0);
   };
 
-  /** The process lived and answered; says nothing of what was lost. */
+  /** The process lived and answered, and was told typed errors only; says nothing of what was lost. */
   const expectLived = (run: Figures & { unexpected: string[] }) => {
     expect(run.events).toBeGreaterThanOrEqual(20);
+    const told = Object.keys(JSON.parse(run.errors) as Record<string, number>).filter((key) =>
+      /^(receiver|worker) /.test(key),
+    );
+    expect(told.filter((key) => !/ (DatabaseUnavailableError|StoreTimeoutError)$/.test(key))).toEqual([]);
     expect(run.unexpected).toEqual([]);
     expect(run.exits).toBe(0);
     expect(run.hangs).toBe(0);
@@ -273,17 +278,18 @@ describe.skipIf(!hasRedisServer())('the Redis inbox in its own process while Red
     expectSurvived(run);
   });
 
-  it('stopped for 5 s: 503 all along, then everything processed', async () => {
+  it('stopped for 10 s: 503 all along, then everything processed', async () => {
     const probes: number[] = [];
     const run = await faultRun('stopped', async (probe) => {
       await server.stop();
       probes.push(await probe());
-      await sleep(2500);
+      await sleep(5000);
       probes.push(await probe());
-      await sleep(2500);
+      await sleep(5000);
+      probes.push(await probe());
       await server.start();
     });
-    expect(probes).toEqual([503, 503]);
+    expect(probes).toEqual([503, 503, 503]);
     expectSurvived(run);
   });
 
