@@ -150,3 +150,8 @@ export function preview(value: unknown, hidden: readonly string[], max = 200): s
   // Every string was redacted whole before it was cut; the whole is redacted again for patterns split by JSON.
   return excerpt(redact(parts.join(''), hidden), max);
 }
+
+/** `text` with the user and password of every URL in it cut out (`postgres://[redacted]@host/db`). */
+export function withoutCredentials(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1[redacted]@');
+}

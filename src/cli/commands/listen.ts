@@ -3,6 +3,7 @@ import { ShopClient } from '../../client.js';
 import { AuthenticationError, PermissionDeniedError } from '../../core/errors/api-errors.js';
 import { ConnectionError } from '../../core/errors/transport-errors.js';
 import { readEnv } from '../../internal/env.js';
+import { withoutCredentials } from '../../internal/redact.js';
 import { EventCatchUp } from '../../sync/catch-up.js';
 import type { Inbox } from '../../sync/inbox/inbox.js';
 import type { EventType } from '../../webhooks/events.js';
@@ -135,7 +136,7 @@ export const listenCommand = defineCommand({
             explainLimits(output, {
               baseUrl,
               apiKey,
-              forwardTo: inboxAt,
+              forwardTo: withoutCredentials(inboxAt),
               intervalMs,
               rpm,
               file: flags.checkpoint,
