@@ -12,4 +12,8 @@ export {
   type RedisRateLimitStoreOptions,
 } from './core/rate-limit/rate-limit-store-redis.js';
 export type { IoRedisLike, NodeRedisLike, RedisClientLike } from './internal/redis-client.js';
-export { RedisDedupeStore, type RedisDedupeStoreOptions } from './webhooks/redis.js';
+export {
+  DatabaseUnavailableError,
+  RedisDedupeStore,
+  type RedisDedupeStoreOptions,
+} from './webhooks/redis.js';
