@@ -42,7 +42,7 @@ export type { SandboxOwner } from './register/owner.js';
 export { createSandbox, Sandbox } from './sandbox.js';
 export type { ListenOptions, SandboxServer } from './server.js';
 export type { SandboxShop, SandboxShopOptions, ShopsSandboxOptions } from './shops.js';
-export { createShopsSandbox, ShopsSandbox } from './shops.js';
+export { createShopsSandbox, type ShopsListenOptions, ShopsSandbox } from './shops.js';
 export type { SandboxSnapshot, SnapshotOptions } from './snapshot.js';
 export { restoreSandbox, SNAPSHOT_VERSION, sandboxSnapshot } from './snapshot.js';
 export type { SentEmail } from './state/shop.js';

@@ -22,9 +22,13 @@ export {
   type SqlExecutorLike,
 } from '../fleet/lease-contract.js';
 export {
+  type LeasePool,
+  type LeaseTransaction,
+  type PgTransactionLike,
   PostgresShopLeases,
   type PostgresShopLeasesOptions,
   type ShopLeasesOptions,
+  type SqlSessionLike,
 } from '../fleet/leases.js';
 export { LocalShopLeases } from '../fleet/local-leases.js';
 export {

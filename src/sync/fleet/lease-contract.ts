@@ -5,7 +5,9 @@ import { ERROR_CLASS, ShopError } from '../../core/errors/shop-error.js';
 
 /** Statements inside the write transaction a lease is checked in (the sync engine's `SqlExecutor`). */
 export interface SqlExecutorLike {
+  /** Runs a query; resolves with its rows. */
   all<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs a statement; resolves with the number of rows it changed. */
   run(sql: string, params?: readonly unknown[]): Promise<number>;
 }
 
@@ -18,7 +20,9 @@ export interface ShopLease {
 
 /** Told when this worker gains or loses a shop. */
 export interface ShopLeaseEvents {
+  /** This worker now holds `lease`: the fleet starts syncing its shop. */
   onAcquired?(lease: ShopLease): void;
+  /** This worker no longer holds `shop` (expired, taken over, released), and why: its writes stop. */
   onLost?(shop: string, reason: string): void;
 }
 

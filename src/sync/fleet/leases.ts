@@ -21,6 +21,7 @@ import {
 export type { ShopLease, ShopLeases };
 export { LeaseLostError };
 
+/** What a lease keeper tells: each shop gained or lost, and each failed round. */
 export interface ShopLeasesOptions extends ShopLeaseEvents {
   /** A round that failed (the database away: it is retried) or a callback that threw. Never fatal. */
   onError?(error: unknown): void;
@@ -30,18 +31,31 @@ export interface ShopLeasesOptions extends ShopLeaseEvents {
  * The write transaction given to {@link PostgresShopLeases.check}: the engine's SqlExecutor (`all`), a `pg`
  * client between BEGIN and COMMIT (`query`), or a SqlSession (`run` resolving with `{ rows }`).
  */
-export type LeaseTransaction =
-  | SqlExecutorLike
-  | { query(sql: string, params?: unknown[]): Promise<unknown> }
-  | { run(sql: string, params: readonly unknown[]): Promise<unknown> };
+export type LeaseTransaction = SqlExecutorLike | PgTransactionLike | SqlSessionLike;
+
+/** A `pg` client between BEGIN and COMMIT. */
+export interface PgTransactionLike {
+  /** Runs one statement in the transaction. */
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+}
+
+/** A SqlSession of the one SQL layer, inside its transaction. */
+export interface SqlSessionLike {
+  /** Runs one statement in the transaction; resolves with `{ rows }`. */
+  run(sql: string, params: readonly unknown[]): Promise<unknown>;
+}
 
 /** The part of a `pg` Pool the leases use. */
 export interface LeasePool {
+  /** Runs one statement on a pooled connection. */
   query(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  /** Errors of idle connections (a restart, a terminated backend): listened to, never fatal. */
   on(event: 'error', listener: (error: Error) => void): unknown;
+  /** Closes the pool. */
   end(): Promise<void>;
 }
 
+/** Options of {@link PostgresShopLeases}: a connection string or a `pg` Pool, and the lease's timing. */
 export type PostgresShopLeasesOptions = ShopLeasesOptions &
   ({ connectionString: string; pool?: undefined } | { pool: LeasePool; connectionString?: undefined }) & {
     /** This worker's name in the tables; unique among running workers. @default host:pid:random */

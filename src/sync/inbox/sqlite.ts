@@ -26,6 +26,7 @@ export {
   returnsRows,
   type SqliteDatabaseLike,
   SqliteOpenError,
+  type SqliteOpenOptions,
   type SqliteStatementLike,
 };
 

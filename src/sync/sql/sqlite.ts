@@ -79,9 +79,9 @@ export class SqliteOpenError extends ShopError {
 }
 
 /**
- * Opens (or creates) a SQLite file as the inbox's `SqliteInboxStore.open` and the sync engine do: better-sqlite3 where it loads, else
- * `node:sqlite`; WAL mode, `synchronous`, `busy_timeout`. For your own tables beside the inbox (or a store over
- * `new SqliteInboxStore(db)`, or {@link SqliteDriver}); close it yourself.
+ * Opens (or creates) a SQLite file as the inbox's `SqliteInboxStore.open` and the sync engine do:
+ * better-sqlite3 where it loads, else `node:sqlite`; WAL mode, `synchronous`, `busy_timeout`. For your own
+ * tables beside the inbox (or a store over `new SqliteInboxStore(db)`); close it yourself.
  */
 export async function openSqliteDatabase(
   path: string,
