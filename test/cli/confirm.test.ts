@@ -16,6 +16,21 @@ beforeAll(async () => {
   server = createServer((request, response) => {
     received.push(`${request.method} ${request.url}`);
     request.resume();
+    if (request.method === 'GET') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const coupons = [
+        { object: 'coupon', id: 1, code: 'SPRING10', percent_off: 10 },
+        { object: 'coupon', id: 22, code: 'RANGEDAY', percent_off: 15, applies_to: null },
+      ];
+      response.end(
+        JSON.stringify({
+          status: 'ok',
+          data: coupons,
+          meta: { limit: 20, has_more: false, next_cursor: null },
+        }),
+      );
+      return;
+    }
     response.writeHead(201, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ status: 'ok', data: { object: 'range_reservation', id: 7 } }));
   });
@@ -78,5 +93,30 @@ describe('a write on a live shop', () => {
     const piped = await cli.run(CREATE, { SHOP_API_KEY: 'sk_live_confirm_test_key', SHOP_API_BASE_URL: url });
     expect(piped.code, piped.stderr.join('\n')).toBe(0);
     expect(received).toEqual(['POST /v1/range/reservations', 'POST /v1/range/reservations']);
+  }, 60_000);
+});
+
+describe('a list at a terminal', () => {
+  it('prints a table of its scalar columns, headed, aligned; piped, one JSON line a record', async () => {
+    const run = await atTerminal(['api', 'get', '/v1/coupons'], 'sk_test_table_key', '');
+    expect(run.code, run.text).toBe(0);
+    const lines = run.text
+      .replace(/\r/g, '')
+      .split('\n')
+      .filter((line) => /\S/.test(line));
+    expect(lines.slice(0, 3)).toEqual([
+      'ID  CODE      PERCENT_OFF  APPLIES_TO',
+      '1   SPRING10  10',
+      '22  RANGEDAY  15',
+    ]);
+    const piped = await cli.run(['api', 'get', '/v1/coupons'], {
+      SHOP_API_KEY: 'sk_test_table_key',
+      SHOP_API_BASE_URL: url,
+    });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout.filter(Boolean).map((line) => JSON.parse(line).code)).toEqual([
+      'SPRING10',
+      'RANGEDAY',
+    ]);
   }, 60_000);
 });
