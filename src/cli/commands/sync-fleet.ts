@@ -1,6 +1,8 @@
 // `shop-mgmt sync --shops FILE`: every shop of a registry from one process (ShopFleet), into one database,
 // with one webhook entrance (`--listen`, deliveries to /webhooks/<shop>). See docs/many-shops.md.
+import { hostname } from 'node:os';
 import { ShopFleet } from '../../sync/fleet/fleet.js';
+import { PostgresShopLeases } from '../../sync/fleet/leases.js';
 import { loadShops, ShopRegistryError } from '../../sync/fleet/registry.js';
 import { EXIT, usageError } from '../exit-codes.js';
 import type { Output } from '../output.js';
@@ -16,6 +18,10 @@ export interface FleetFlags {
   readonly host: string;
   readonly interval: string;
   readonly json?: boolean | undefined;
+  /** With a postgres:// --db: seconds a shop's lease lives without a heartbeat (default 15). */
+  readonly 'lease-seconds'?: string | undefined;
+  /** With a postgres:// --db: this worker's name in the lease table (default hostname-pid). */
+  readonly worker?: string | undefined;
 }
 
 /** Flags that name one shop's settings: with --shops each shop's entry in the registry says them. */
@@ -29,7 +35,13 @@ export function orFleet(
   >,
   single: (output: Output) => Promise<number>,
 ): Promise<void> {
-  return flags.shops ? runFleet({ ...flags, shops: flags.shops }) : run(flags.json, single);
+  if (flags.shops) return runFleet({ ...flags, shops: flags.shops });
+  if (flags['lease-seconds'] !== undefined || flags.worker !== undefined) {
+    return run(flags.json, async () => {
+      throw usageError('--lease-seconds and --worker share the shops of a registry: give --shops FILE');
+    });
+  }
+  return run(flags.json, single);
 }
 
 /** Runs `sync --shops`: exits 0 when every shop is current (with --once), 1 when one is not. */
@@ -57,9 +69,33 @@ export function runFleet(flags: FleetFlags): Promise<void> {
       throw error;
     }
     if (shops.length === 0) throw usageError(`${flags.shops} lists no shop`);
+    const postgres = /^postgres(ql)?:\/\//i.test(flags.db);
+    const leaseSeconds = wholeNumber(flags['lease-seconds'] ?? '15', 'lease-seconds', 1, 3_600)!;
+    const worker = flags.worker ?? `${hostname()}-${process.pid}`;
+    if (worker === '' || worker.length > 200)
+      throw usageError('--worker must be a name of 1 to 200 characters');
+    if (!postgres && (flags['lease-seconds'] !== undefined || flags.worker !== undefined)) {
+      throw usageError(
+        '--lease-seconds and --worker share shops among workers on one PostgreSQL database: a SQLite file has one worker',
+      );
+    }
     const fleet = new ShopFleet({
       shops,
       db: flags.db,
+      // On PostgreSQL, several `sync --shops` processes (on one or many machines) share the shops by lease;
+      // a SQLite file is one process's, which holds every shop (the fleet's default).
+      ...(postgres
+        ? {
+            leases: (events) =>
+              new PostgresShopLeases({
+                connectionString: flags.db,
+                holder: worker,
+                leaseMs: leaseSeconds * 1000,
+                ...events,
+                onError: (error) => output.note(`leases: ${(error as Error).message ?? String(error)}`),
+              }),
+          }
+        : {}),
       ...(port !== undefined ? { listen: port, host: flags.host } : {}),
       intervalSeconds,
       onChange: (change) => printChange(output, change),

@@ -63,6 +63,16 @@ export const syncCommand = defineCommand({
       type: 'string',
       description: 'A shops.json (or YAML) registry: every shop in it from one process (docs/many-shops.md)',
     },
+    'lease-seconds': {
+      type: 'string',
+      description:
+        'With --shops and a postgres:// --db: seconds a worker holds a shop without a heartbeat (default 15)',
+    },
+    worker: {
+      type: 'string',
+      description:
+        "With --shops and a postgres:// --db: this worker's name in the lease table (default hostname-pid)",
+    },
   },
   subCommands: { status: syncStatusCommand },
   run: ({ args: flags }) =>
