@@ -2,8 +2,8 @@
 // of one `shop-mgmt sandbox --shops 30` process by lease, while a supervisor kill -9s a random worker at
 // least 20 times (and restarts it), one worker is SIGSTOPped for longer than its lease and then resumed,
 // and the shops change all along. Afterwards every shop's tables equal its API (row for row, 0 lost,
-// 0 stale), the sandbox never saw two walkers on one shop at once, and every dead worker's shops were
-// taken over within the lease + 5 s (the lease table's acquired_at against the kill time).
+// 0 stale), every dead worker's shops were taken over within the lease + 5 s (a trigger records each token
+// change's acquired_at, against the kill time), and `sync status` names a live holder for each shop.
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -39,7 +39,7 @@ interface Outage {
 }
 
 describe.runIf(postgresUrl)('sync --shops: three workers on one PostgreSQL', () => {
-  it('survive kill -9 and SIGSTOP: tables equal the API, one walker per shop, shops resumed within lease + 5 s', {
+  it('survive kill -9 and SIGSTOP: tables equal the API, shops resumed within lease + 5 s, holders named', {
     timeout: 240_000,
   }, async () => {
     const sink = await suite.receiver();
@@ -168,15 +168,32 @@ describe.runIf(postgresUrl)('sync --shops: three workers on one PostgreSQL', () 
         return rows[0].n === SHOPS;
       });
 
-      /** Follows the outages' shops in the lease table until each was acquired by another worker. */
+      // Every change of a shop's token, as it happens (a trigger): the first later token of a dead worker's shop
+      // is its takeover, however many holders followed before the test looked.
+      await admin.query('CREATE TABLE lease_history (shop text, token bigint, acquired float8)');
+      await admin.query(`CREATE FUNCTION lease_history_note() RETURNS trigger AS $$ BEGIN
+          IF TG_OP = 'INSERT' OR NEW.token IS DISTINCT FROM OLD.token THEN
+            INSERT INTO lease_history VALUES (NEW.shop, NEW.token, extract(epoch FROM NEW.acquired_at) * 1000);
+          END IF;
+          RETURN NEW;
+        END $$ LANGUAGE plpgsql`);
+      await admin.query(
+        'CREATE TRIGGER lease_history AFTER INSERT OR UPDATE ON sync_shop_leases FOR EACH ROW EXECUTE FUNCTION lease_history_note()',
+      );
+      /** Each outage's shops: when another worker first acquired each (the first later token). */
       const follow = async () => {
-        const rows = await leases();
+        const { rows } = await admin.query(
+          'SELECT shop, token::float8 AS token, acquired FROM lease_history',
+        );
         for (const outage of outages) {
           for (const [shop, token] of outage.held) {
             if (outage.resumed.has(shop)) continue;
-            const row = rows.find((entry) => entry.shop === shop)!;
-            // A later token: acquired at or before its acquired_at (an upper bound of the takeover time).
-            if (row.token > token && row.acquiredAt !== null) outage.resumed.set(shop, row.acquiredAt);
+            const later = rows
+              .filter(
+                (row: { shop: string; token: number }) => row.shop === shop && Number(row.token) > token,
+              )
+              .map((row: { acquired: number }) => Number(row.acquired));
+            if (later.length > 0) outage.resumed.set(shop, Math.min(...later));
           }
         }
       };
@@ -270,8 +287,9 @@ describe.runIf(postgresUrl)('sync --shops: three workers on one PostgreSQL', () 
         ).json()) as { walkers: Record<string, { now: number; max: number }> };
         counts = Object.entries(walkers.walkers);
         expect(counts).toHaveLength(SHOPS);
-        // No shop walked by two workers at once (the sandbox counts a walk per key and list path).
-        expect(counts.filter(([, count]) => count.max > 1)).toEqual([]);
+        // The sandbox's concurrent-walkers figure is reported, not asserted: with the leases broken (every
+        // worker syncing every shop) it still read 1, so it proves nothing here yet. One walker a shop is
+        // proven by the fencing (no write of a stale token: leases.test.ts) and by the lease holders below.
         const sums = [];
         for (const shop of shops) {
           const client = new ShopClient({ apiKey: shop.key, baseUrl: url, maxRetries: 0 });
@@ -299,7 +317,6 @@ describe.runIf(postgresUrl)('sync --shops: three workers on one PostgreSQL', () 
           changes,
         }),
       );
-      expect(most).toBe(1);
       expect(kills.length).toBeGreaterThanOrEqual(KILLS);
       expect(kills.filter((entry) => entry.held.size === 0)).toEqual([]);
       expect(stopped?.held.size).toBeGreaterThan(0);

@@ -508,7 +508,9 @@ describe('the doc blocks', () => {
           const shop = await startSandbox(cli, ['--forward-to', receiver.url]);
           const cwd = mkdtempSync(join(tmpdir(), 'shop-mgmt-docs-sh-'));
           scratches.push(cwd);
-          const files = { 'scenario.json': scenario!.code };
+          // docs/many-shops.md's registry: this block's sandbox shop, its key read from the environment.
+          const shopsFile = { shops: [{ name: 'docs-shop', apiKey: 'env:SHOP_API_KEY', baseUrl: shop.url }] };
+          const files = { 'scenario.json': scenario!.code, 'shops.json': JSON.stringify(shopsFile) };
           for (const command of commands) {
             const run = await runCommand(command, { bin, cwd, shop, files });
             if (run.skipped) continue; // NOT_RUN, with its reason (checked below to match a command of the docs)

@@ -23,6 +23,11 @@ export const NOT_RUN: readonly { readonly pattern: RegExp; readonly reason: stri
     reason:
       "a PostgreSQL server at the placeholder host `db` (the partner's own database); sync on SQLite runs from the same blocks, and on Postgres in test/cli/sync-*.test.ts",
   },
+  {
+    pattern: /--db postgres:\/\/app@db\/shops\b/,
+    reason:
+      "the fleet on the partner's PostgreSQL at the placeholder host `db`; the same commands run on SQLite from the same blocks, and on Postgres as worker processes in test/cli/sync-fleet*.test.ts",
+  },
 ];
 
 /** Words as the shell splits them: '...' and "..." are one word each. */
@@ -57,7 +62,11 @@ export function readyLine(argv: readonly string[]): { stream: 'stdout' | 'stderr
   if (command === 'listen' && !argv.some((flag) => flag === '--print-secret' || flag === '--dead-letters'))
     return { stream: 'stdout', pattern: /^Listening to / };
   if (command === 'logs') return { stream: 'stderr', pattern: /following the live log of/ };
-  if (command === 'sync' && !argv.some((flag) => flag === '--once' || flag === '--dry-run'))
+  if (
+    command === 'sync' &&
+    argv[1] !== 'status' &&
+    !argv.some((flag) => flag === '--once' || flag === '--dry-run')
+  )
     return { stream: 'stdout', pattern: /^Keeping the database current: / };
   return null;
 }
