@@ -73,7 +73,7 @@ const SHOPS_DDL = `CREATE TABLE IF NOT EXISTS "sync_shops" (
   "last_success_at" TEXT,
   "feed_read_at" TEXT,
   "calls_last_minute" INTEGER NOT NULL DEFAULT 0,
-  "calls_cap" INTEGER,
+  "calls_cap" BIGINT,
   "skipped" TEXT NOT NULL DEFAULT '',
   "last_error" TEXT,
   "last_error_at" TEXT,

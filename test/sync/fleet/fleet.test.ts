@@ -91,6 +91,31 @@ describe('two shops behind one address', () => {
   }
 });
 
+describe('a shop with no practical limit', () => {
+  // `sandbox --rate-limit off` sends the largest safe integer as X-RateLimit-Limit: the health row keeps it
+  // (a 32-bit column refused it on Postgres, and the shop's status stayed at its first state).
+  for (const dialect of DIALECTS) {
+    it.runIf(dialect.available)(`is reported current, its cap as sent (${dialect.name})`, async () => {
+      const shops = await servedShops(1, 'unlimited', () => ({
+        rateLimits: { perMinute: Number.MAX_SAFE_INTEGER, perDay: null },
+      }));
+      const { db, cleanup } = await freshDatabase(dialect.name);
+      try {
+        const fleet = new ShopFleet({ shops: await registryOf(shops), db });
+        await fleet.runOnce();
+        const status = await fleet.status();
+        expect(status.map((line) => [line.shop, line.state, line.callsCap])).toEqual([
+          ['unlimited-1', 'current', Number.MAX_SAFE_INTEGER],
+        ]);
+        await fleet.stop();
+      } finally {
+        await cleanup();
+        await Promise.all(shops.map((shop) => shop.close()));
+      }
+    });
+  }
+});
+
 describe('fencing', () => {
   let shops: ServedShop[];
   beforeAll(async () => {
