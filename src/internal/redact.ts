@@ -155,3 +155,8 @@ export function preview(value: unknown, hidden: readonly string[], max = 200): s
 export function withoutCredentials(text: string): string {
   return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1[redacted]@');
 }
+
+/** A database URL with its password cut out, its user kept (`postgres://app:[redacted]@db/shop`). */
+export function withoutPassword(db: string): string {
+  return db.replace(/^(postgres(?:ql)?:\/\/[^:/@]+):[^@]*@/i, '$1:[redacted]@');
+}

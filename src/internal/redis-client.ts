@@ -1,6 +1,7 @@
 // The caller's Redis client behind one small interface, for every store that keeps state in Redis (webhook
 // dedupe, rate limits). Neither node-redis nor ioredis is imported: the client is duck-typed, so the SDK adds
 // no Redis dependency and works with either.
+import { withoutCredentials } from './redact.js';
 
 /** The ioredis calls used (`Redis` and `Cluster` both have them). */
 export interface IoRedisLike {
@@ -140,10 +141,7 @@ export function isRedisUnavailable(error: unknown): boolean {
  */
 export function redisFailureText(error: unknown): string {
   const raw = error instanceof Error ? error.message || error.constructor?.name || error.name : String(error);
-  return raw
-    .split('\n')[0]!
-    .replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1[redacted]@')
-    .slice(0, 200);
+  return withoutCredentials(raw.split('\n')[0]!).slice(0, 200);
 }
 
 // 'OK' when set; null when the key exists. RESP3 and type mappings may wrap the simple string.

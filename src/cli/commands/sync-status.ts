@@ -1,6 +1,7 @@
 // `shop-mgmt sync status`: every shop's health line from the `sync_shops` table a fleet writes, as a table
 // (or one JSON object a line); `--check` exits 1 when a shop is paused, retrying or degraded.
 import { defineCommand } from 'citty';
+import { withoutPassword } from '../../internal/redact.js';
 import { openSyncDatabase } from '../../sync/engine/database.js';
 import { readStatus, type ShopStatus, unhealthy } from '../../sync/fleet/health.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -29,7 +30,7 @@ export const syncStatusCommand = defineCommand({
         lines = await readStatus(db);
       } catch (error) {
         throw new CliError(
-          `no fleet status in ${redactUrl(flags.db)} (run shop-mgmt sync --shops FILE --db ... first): ${(error as Error).message}`,
+          `no fleet status in ${withoutPassword(flags.db)} (run shop-mgmt sync --shops FILE --db ... first): ${(error as Error).message}`,
           EXIT.failed,
         );
       } finally {
@@ -83,8 +84,4 @@ function print(output: Output, lines: readonly ShopStatus[]): void {
   output.record({}, format(COLUMNS));
   for (const row of rows) output.record({}, format(row));
   if (lines.length === 0) output.note('no shop in sync_shops yet');
-}
-
-function redactUrl(db: string): string {
-  return db.replace(/^(postgres(?:ql)?:\/\/[^:/@]+):[^@]*@/i, '$1:[redacted]@');
 }

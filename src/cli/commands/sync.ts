@@ -8,6 +8,7 @@ import { HookError } from '../../core/errors/transport-errors.js';
 import type { ShopHooks } from '../../core/observe/hooks.js';
 import { SYNC_TABLES } from '../../generated/sync-schema.js';
 import { readEnv } from '../../internal/env.js';
+import { withoutPassword } from '../../internal/redact.js';
 import { ShopSync, type SyncGap, type SyncProgress } from '../../sync/engine/shop-sync.js';
 import { Inbox } from '../../sync/inbox/inbox.js';
 import type { InboxStore } from '../../sync/inbox/types.js';
@@ -119,7 +120,7 @@ export const syncCommand = defineCommand({
             const migrated = await sync.migrate();
             if (migrated.from !== migrated.to) {
               output.note(
-                `schema of ${redactUrl(db)} upgraded from version ${migrated.from} to ${migrated.to}`,
+                `schema of ${withoutPassword(db)} upgraded from version ${migrated.from} to ${migrated.to}`,
               );
             }
             if (receiver) await receiver.attach(db, secret as string, output);
@@ -464,7 +465,7 @@ async function bindReceiver(host: string, port: number): Promise<Receiver> {
       handle = (request, response) => void handler.node(request, response);
       out.record(
         { event: 'bound', url },
-        `Bound ${url}: deliveries are kept in the inbox of ${redactUrl(db)} and applied after the backfill`,
+        `Bound ${url}: deliveries are kept in the inbox of ${withoutPassword(db)} and applied after the backfill`,
       );
     },
     work(sync, out) {
@@ -475,7 +476,7 @@ async function bindReceiver(host: string, port: number): Promise<Receiver> {
       });
       out.record(
         { event: 'listening', url },
-        `Receiving webhooks at ${url} into the inbox of ${redactUrl(inbox.db)}`,
+        `Receiving webhooks at ${url} into the inbox of ${withoutPassword(inbox.db)}`,
       );
     },
     async close() {
@@ -558,9 +559,6 @@ function percent(value: string): number {
 }
 
 /** A postgres:// URL without its password, for messages. */
-function redactUrl(db: string): string {
-  return db.replace(/^(postgres(?:ql)?:\/\/[^:/@]+):[^@]*@/i, '$1:[redacted]@');
-}
 
 /** `--tables`, each name one of the tables a list fills: a typo is a usage error with the nearest name. */
 function checkTables(tables: string[] | undefined): string[] | undefined {
