@@ -3,52 +3,33 @@
 // then one left to finish: every event is exactly one job, none lost, and more adds were made than events
 // (so kills did land between an add and its done mark).
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { build } from 'esbuild';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { forwardToBullMQ } from '../../../src/sync/inbox/bullmq.js';
 import { Inbox } from '../../../src/sync/inbox/inbox.js';
 import { MemoryInboxStore } from '../../../src/sync/inbox/memory.js';
 import { SqliteInboxStore } from '../../../src/sync/inbox/sqlite.js';
+import { bundleChild } from '../../support/child-bundle.js';
 import { anyEvent } from './events.js';
 
 const redisUrl = inject('redisUrl');
-const root = resolve(import.meta.dirname, '../../..');
 const EVENTS = 520;
 const KILLS = 8;
 
 let dir: string;
-let bundleDir: string;
-let childScript: string;
+let bundle: Awaited<ReturnType<typeof bundleChild>> | undefined;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'inbox-bullmq-'));
-  const cache = join(root, 'node_modules/.cache');
-  mkdirSync(cache, { recursive: true });
-  bundleDir = mkdtempSync(join(cache, 'inbox-bullmq-'));
-  childScript = join(bundleDir, 'child.mjs');
-  // Bundled once, so each restart is a plain `node` start, not a TypeScript compile.
-  await build({
-    entryPoints: [join(root, 'test/sync/inbox/bullmq-child.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: childScript,
-    external: ['better-sqlite3', 'bullmq', 'ioredis'],
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    logLevel: 'silent',
-  });
+  bundle = await bundleChild('test/sync/inbox/bullmq-child.ts', ['better-sqlite3', 'bullmq', 'ioredis']);
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
-  rmSync(bundleDir, { recursive: true, force: true });
+  bundle?.cleanup();
 });
 
 describe.skipIf(!redisUrl)('the BullMQ forwarder over a real redis-server', () => {
@@ -69,7 +50,7 @@ describe.skipIf(!redisUrl)('the BullMQ forwarder over a real redis-server', () =
       new Promise<{ killed: boolean; code: number | null }>((done, fail) => {
         let seen = 0;
         let killed = false;
-        const child: ChildProcess = fork(childScript, [], {
+        const child: ChildProcess = fork(bundle!.script, [], {
           env: {
             ...process.env,
             INBOX_DB: path,

@@ -10,15 +10,15 @@
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { ShopClient } from '../../../src/client.js';
 import { openSqliteDatabase } from '../../../src/sync/inbox/sqlite.js';
 import { createSandbox } from '../../../src/testing/index.js';
 import { freePort } from '../../setup/redis-server.js';
+import { bundleChild } from '../../support/child-bundle.js';
 
 export const DELIVERIES = 520;
 const ROUNDS = 20;
@@ -77,39 +77,19 @@ const KILL_NTH_MAX_AT: Record<string, number> = { 'before-checkpoint-save': 2, '
  * of the rounds with catch-up came by webhook on SQLite, whose one connection queues both).
  */
 const CATCH_UP_MS = 5000;
-const root = resolve(import.meta.dirname, '../../..');
 export let dir: string;
-let childScript: string;
-let bundleDir: string;
+let bundle: Awaited<ReturnType<typeof bundleChild>> | undefined;
 
 /** Bundles the child once per test file and cleans up after it. */
 export function useCrashChild(): void {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'inbox-crash-'));
-    // Inside the repository, so the child's bare imports (better-sqlite3, redis) resolve from node_modules.
-    const cache = join(root, 'node_modules/.cache');
-    mkdirSync(cache, { recursive: true });
-    bundleDir = mkdtempSync(join(cache, 'inbox-crash-'));
-    childScript = join(bundleDir, 'child.mjs');
-    // Bundled once, so each restart is a plain `node` start (tens of ms), not a TypeScript compile.
-    await build({
-      entryPoints: [join(root, 'test/sync/inbox/crash-child.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile: childScript,
-      external: ['better-sqlite3', 'redis', 'pg'],
-      banner: {
-        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-      },
-      logLevel: 'silent',
-    });
+    bundle = await bundleChild('test/sync/inbox/crash-child.ts', ['better-sqlite3', 'redis', 'pg']);
   });
 
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
-    rmSync(bundleDir, { recursive: true, force: true });
+    bundle?.cleanup();
   });
 }
 
@@ -197,7 +177,7 @@ export async function crashRun(mode: CrashMode, extraEnv: Record<string, string>
             : String(1 + Math.floor(Math.random() * (KILL_NTH_MAX_AT[aimedAt] ?? KILL_NTH_MAX))),
         }
       : {};
-    const started = fork(childScript, [], {
+    const started = fork(bundle!.script, [], {
       env: {
         ...env,
         CRASH_P: crashing && !topUp ? '0.006' : '0',

@@ -4,46 +4,27 @@
 // is processed: a death counts against an event only when it ran alone (a suspect, after such a death).
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Inbox } from '../../../src/sync/inbox/inbox.js';
 import type { InboxStore } from '../../../src/sync/inbox/types.js';
+import { bundleChild } from '../../support/child-bundle.js';
 import { anyEvent } from './events.js';
 
-const root = resolve(import.meta.dirname, '../../..');
 const MAX_ATTEMPTS = 3;
 let dir: string;
-let bundleDir: string;
-let childScript: string;
+let bundle: Awaited<ReturnType<typeof bundleChild>> | undefined;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'inbox-poison-'));
-  // Inside the repository, so the child's bare imports (better-sqlite3, redis, pg) resolve from node_modules.
-  const cache = join(root, 'node_modules/.cache');
-  mkdirSync(cache, { recursive: true });
-  bundleDir = mkdtempSync(join(cache, 'inbox-poison-'));
-  childScript = join(bundleDir, 'child.mjs');
-  await build({
-    entryPoints: [join(root, 'test/sync/inbox/poison-child.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: childScript,
-    external: ['better-sqlite3', 'redis', 'pg'],
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    logLevel: 'silent',
-  });
+  bundle = await bundleChild('test/sync/inbox/poison-child.ts', ['better-sqlite3', 'redis', 'pg']);
 });
 
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
-  rmSync(bundleDir, { recursive: true, force: true });
+  bundle?.cleanup();
 });
 
 interface StoreCase {
@@ -121,7 +102,7 @@ describe.each(stores)('a poison event over $name', ({ name, available, open }) =
         while (!(await settled())) {
           expect(starts).toBeLessThan(20);
           starts++;
-          const child = fork(childScript, [], {
+          const child = fork(bundle!.script, [], {
             env: {
               ...process.env,
               ...env,
