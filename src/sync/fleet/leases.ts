@@ -300,12 +300,13 @@ export class PostgresShopLeases implements ShopLeases {
        )
        SELECT
          (SELECT coalesce(json_agg(w.holder ORDER BY w.holder), '[]'::json) FROM (
-            SELECT holder FROM ${this.#workers} WHERE expires_at > now() AND holder <> $1
+            SELECT holder FROM ${this.#workers}
+            WHERE expires_at > now() + ($2::bigint - 2 * $5::bigint) * interval '1 millisecond' AND holder <> $1
             UNION ALL SELECT holder FROM me) w) AS workers,
          (SELECT coalesce(json_agg(shop), '[]'::json) FROM renewed) AS renewed,
          (SELECT coalesce(json_agg(json_build_array(shop, holder, token, expires_at > now())), '[]'::json)
             FROM ${this.#table} WHERE shop = ANY($3::text[])) AS seen`,
-      [this.holder, this.leaseMs, held.map((l) => l.shop), held.map((l) => l.token)],
+      [this.holder, this.leaseMs, held.map((l) => l.shop), held.map((l) => l.token), this.heartbeatMs],
     );
     const row = rows[0] as {
       workers: string[];
@@ -335,6 +336,10 @@ export class PostgresShopLeases implements ShopLeases {
     if (!this.#running) return;
 
     // The fair share: the shops divided among the live workers, the remainder to the first in name order.
+    // A worker counts as live while it was heard from within the last two heartbeats, not for its whole
+    // lease: a worker killed with -9 leaves its row behind, and counted until its lease ended it would shrink
+    // every share, so that the shops of a second worker dying meanwhile waited on the first one's row as well.
+    // Its leases still hold its shops until they expire (the fence is unchanged); only the shares move.
     const workers = row.workers;
     const rank = Math.max(0, workers.indexOf(this.holder));
     const total = this.#shops.length;

@@ -92,6 +92,7 @@ const leases = new PostgresShopLeases({
   connectionString: env.PG_URL!,
   holder,
   leaseMs: Number(env.LEASE_MS ?? 3000),
+  ...(env.HEARTBEAT_MS ? { heartbeatMs: Number(env.HEARTBEAT_MS) } : {}),
   onAcquired(lease) {
     log({ kind: 'acquired', shop: lease.shop, token: lease.token });
     void writer(lease);

@@ -373,6 +373,55 @@ describe.skipIf(!hasPostgresServer())('shop leases across worker processes on on
     expect(crashes).toEqual([]);
   }, 240_000);
 
+  it("a killed worker's leftover row does not hold up another dead worker's shops: A's are taken before B's lease ends", async () => {
+    // A lease of 6 s, a heartbeat of 0.5 s. A is killed, then B 3 s later. C alone is live when A's leases
+    // end (5.5 to 6 s after A died); B's row is still in the workers table then (until B's lease ends, 8.5 s
+    // or more after A died), but B was last heard more than two heartbeats before. Were B counted until its
+    // row expired, C's share would be 15 of 30 and the rest of A's shops would wait for B's lease to end too.
+    const { url, dir } = await setting('leftover_row');
+    const SHOPS = 30;
+    const timing = { LEASE_MS: '6000', HEARTBEAT_MS: '500' };
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => spawnWorker(url, dir, `${name}-worker`, SHOPS, timing));
+    await Promise.all([a!.ready, b!.ready, c!.ready]);
+    await until('10/10/10', 30_000, async () => {
+      const live = await liveLeases(url);
+      return [a!, b!, c!].every((w) => live.filter((row) => row.holder === w.holder).length === 10)
+        ? true
+        : undefined;
+    });
+    const heldBy = async (worker: Worker) =>
+      (await liveLeases(url)).filter((row) => row.holder === worker.holder);
+    const kill = async (worker: Worker) => {
+      const held = await heldBy(worker);
+      const gone = new Promise((done) => worker.child.once('exit', done));
+      worker.child.kill('SIGKILL');
+      await gone;
+      return held;
+    };
+    const heldByA = await kill(a!);
+    await sleep(3000);
+    const heldByB = await kill(b!);
+    const retaken = (held: typeof heldByA) =>
+      held.map(
+        (row) =>
+          events(dir).find(
+            (e) => e.kind === 'acquired' && e.shop === row.shop && (e.token ?? 0) > Number(row.token),
+          )?.at,
+      );
+    const times = await until("all 20 of A's and B's shops taken by C", 30_000, async () => {
+      const all = [...retaken(heldByA), ...retaken(heldByB)];
+      return all.every((at) => at !== undefined) ? { a: retaken(heldByA), b: retaken(heldByB) } : undefined;
+    });
+    const lastOfA = Math.max(...(times.a as number[]));
+    const firstOfB = Math.min(...(times.b as number[]));
+    console.log(
+      `[leases, leftover row] A's last shop retaken ${firstOfB - lastOfA} ms before B's first (lease 6000 ms, heartbeat 500 ms)`,
+    );
+    expect(lastOfA).toBeLessThan(firstOfB);
+    expect((await liveLeases(url)).every((row) => row.holder === c!.holder)).toBe(true);
+    await stopAll([c!]);
+  }, 120_000);
+
   it('takeover after kill -9 from a steady state (the figure): 5 kills of one of 3 workers over 30 shops', async () => {
     const { url, dir } = await setting('takeover');
     const SHOPS = 30;
