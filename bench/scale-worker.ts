@@ -6,7 +6,8 @@ import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { MemoryRateLimitStore, type RateLimitStore } from '../src/core/rate-limit/rate-limit-store.js';
 import { RedisRateLimitStore } from '../src/core/rate-limit/rate-limit-store-redis.js';
-import { isShopError, type Logger, type Page, type Product, ShopClient } from '../src/index.js';
+import { isShopError, type Logger, type Page, ShopClient } from '../src/index.js';
+import type { Product } from '../src/schemas.js';
 
 export interface WorkerShop {
   readonly key: string;

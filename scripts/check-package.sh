@@ -7,7 +7,7 @@
 # esbuild for browsers and Workers (test/package/bundle.mjs), and the README's and guides' relative links
 # resolving inside the package (test/package/links.mjs), the inbox entries without their optional drivers
 # (test/package/inbox.mjs), shop-mgmt/otel with the OpenTelemetry SDK (test/package/otel.mjs), and the
-# `shop-mgmt` bin's help. Run after `npm run build`
+# `shop-mgmt` bin's help, and the surface bounds (root names, size, no source maps). Run after `npm run build`
 # (it packs that build: --ignore-scripts skips the prepack rebuild).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +18,9 @@ trap 'rm -rf "$work"' EXIT
 
 tarball="$work/$(npm pack --silent --ignore-scripts --pack-destination "$work" | tail -n 1)"
 echo "packed $(basename "$tarball") ($(du -k "$tarball" | cut -f1) kB)"
+
+# The root entry's names and the package's size, bounded (scripts/check-package-surface.mjs).
+node scripts/check-package-surface.mjs --check
 
 npx --no-install attw "$tarball" --profile strict
 npx --no-install publint run "$tarball" --strict

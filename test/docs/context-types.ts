@@ -10,12 +10,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
-import type {
-  InventoryMirror,
-  MemoryCheckpointStore,
-  RangeReservation,
-  ShopClient,
-} from '../../src/index.js';
+import type { InventoryMirror, MemoryCheckpointStore, ShopClient } from '../../src/index.js';
+import type { RangeReservation } from '../../src/schemas.js';
 import type { Sandbox } from '../../src/testing/index.js';
 import type { ShopEvent } from '../../src/webhooks/index.js';
 

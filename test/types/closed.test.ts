@@ -8,7 +8,7 @@ import type { ShopClient } from '../../src/client.js';
 import { ShopApiError } from '../../src/core/errors/index.js';
 import { newerValue } from '../../src/core/validation/newer-value.js';
 import type { RangeReservation } from '../../src/generated/schemas.js';
-import type { RangeReservationsListParams } from '../../src/index.js';
+import type { RangeReservationsListParams } from '../../src/schemas.js';
 
 declare const shop: ShopClient;
 declare const reservation: RangeReservation;

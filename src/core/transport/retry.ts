@@ -74,18 +74,11 @@ export type FailedAttemptListener = (
 ) => number | null | Promise<number | null>;
 
 /**
- * Runs `attempt` until it succeeds or fails for good, with p-retry as the loop: it counts attempts against
- * `retries` (the call's `maxRetries`), ends everything once `signal` aborts (with the signal's own reason),
- * and never retries a TypeError that is not a network error (a bug, not a blip).
- *
- * The wait before a retry is ours, taken inside p-retry's `shouldRetry` with p-retry's own delay set to 0,
- * because p-retry cannot express the API's rules: its delay is `minTimeout * factor^(n-1)`, times [1, 2)
- * when randomized, the same for every error, where ours is (1) full jitter, uniform in [0, min(cap, base *
- * 2^(n-1))), (2) chosen by the error: a 429's or a 503's `Retry-After`, up to `maxRetryAfterSeconds`, and
- * (3) refused when it would end past the call's deadline, failing the call at once with a TimeoutError
- * naming its attempts (p-retry's `maxRetryTime` would shorten the wait and try again, or reject with the
- * last error). The listener runs only when a retry is left (`shouldRetry` is not asked after the last
- * attempt), which is why it is not p-retry's `onFailedAttempt`, called for the last failure too.
+ * Runs `attempt` until it succeeds or fails for good. p-retry counts the attempts against `maxRetries`, ends
+ * the loop when `signal` aborts and never retries a TypeError that is no network error (a bug). The wait is
+ * ours, because p-retry has one delay formula for every error and the API asks for one chosen by the error
+ * (a 429's or 503's Retry-After, else full jitter) and refused past the call's deadline. `onFailedAttempt`
+ * hears only a failure with a retry left.
  */
 export async function withRetries<T>(
   attempt: (attemptNumber: number) => Promise<T>,
