@@ -11,7 +11,18 @@
  * swapping every round, instrumenting before "with" and removing it after; the ratio is taken within each
  * round and printed as median (min-max) over the rounds (BENCH_ROUNDS, default 15), for wall time and for
  * the client process's CPU time (user + system; the server runs in its own process).
+ *
+ * Then the steadier figure, CPU time per call in short alternating blocks (BENCH_BLOCKS, default 200, of 50
+ * calls, the sides in turn), for the in-process call: without; with no-op subscribers on the four tracing
+ * channels (what Node's TracingChannel and the transport's messages cost, before any OpenTelemetry work); with
+ * `instrumentShop()`; the OpenTelemetry calls the entry makes for a 1-item call (two spans, the child under the
+ * parent, their attributes, and the two histogram records) made by hand around each uninstrumented call (the
+ * SDK's cost in place); and the SDK's floor: those calls alone in a tight loop, no call around them.
+ * The 10th percentile of the blocks is the least-disturbed figure; the medians are given beside it.
+ * BENCH_BLOCKS_ONLY=1 runs only these blocks.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { context, SpanKind, trace } from '@opentelemetry/api';
 import type { ExportResult } from '@opentelemetry/core';
 import {
   AggregationTemporality,
@@ -31,6 +42,8 @@ const { Inbox, MemoryInboxStore } = await importBuilt<InboxEntry>('shop-mgmt/inb
 
 const ROUNDS = Math.max(5, Number(process.env.BENCH_ROUNDS ?? 15));
 const CALLS = 300;
+const BLOCKS = Math.max(20, Number(process.env.BENCH_BLOCKS ?? 200));
+const BLOCK = 50;
 const DELIVERIES = 300;
 
 const dropSpans: SpanExporter = {
@@ -136,17 +149,134 @@ console.log('figures: median (min-max) over the rounds; the ratio taken within e
 console.log(
   `  ${'case'.padEnd(34)}${'without us'.padEnd(24)}${'with otel us'.padEnd(24)}${'wall with / without'.padEnd(24)}cpu with / without`,
 );
-for (const [name, run, per] of [
-  ['1-item call over loopback', calls, CALLS],
-  ['1-item call, in-process fetch', inProcessCalls, CALLS],
-  ['inbox delivery (memory store)', deliveries, DELIVERIES],
-] as const) {
+// BENCH_BLOCKS_ONLY=1 runs only the blocks below.
+for (const [name, run, per] of process.env.BENCH_BLOCKS_ONLY === '1'
+  ? []
+  : ([
+      ['1-item call over loopback', calls, CALLS],
+      ['1-item call, in-process fetch', inProcessCalls, CALLS],
+      ['inbox delivery (memory store)', deliveries, DELIVERIES],
+    ] as const)) {
   const { without, withOtel, ratio, cpuRatio } = await sideBySide(run, per);
   console.log(
     `  ${name.padEnd(34)}${show(spread(without), 1).padEnd(24)}${show(spread(withOtel), 1).padEnd(24)}` +
       `${show(ratio, 3).padEnd(24)}${show(cpuRatio, 3)}`,
   );
 }
+
+// CPU per call in alternating blocks: the in-process call without, with no-op channel subscribers, with the
+// entry; and the SDK floor alone.
+const CHANNELS = [
+  'tracing:shop-mgmt:request:start',
+  'tracing:shop-mgmt:request:asyncEnd',
+  'tracing:shop-mgmt:request:attempt:start',
+  'tracing:shop-mgmt:request:attempt:asyncEnd',
+];
+const noop = () => {};
+const tracer = tracerProvider.getTracer('bench-floor');
+const meter = meterProvider.getMeter('bench-floor');
+const floorHistogram = meter.createHistogram('floor.call.duration', { unit: 's' });
+const floorAttemptHistogram = meter.createHistogram('floor.attempt.duration', { unit: 's' });
+const base = {
+  'http.request.method': 'GET',
+  'server.address': '127.0.0.1',
+  'server.port': 80,
+  'url.template': '/v1/range/reservations/{id}',
+  'shop.operation': 'range.reservations.retrieve',
+};
+const callOptions = { kind: SpanKind.INTERNAL, attributes: base };
+const attemptOptions = { kind: SpanKind.CLIENT, attributes: { ...base, 'shop.attempt': 1 } };
+const outcome = { 'shop.operation': 'range.reservations.retrieve', 'shop.outcome': 'ok' };
+const attemptLabels = {
+  'http.request.method': 'GET',
+  'server.address': '127.0.0.1',
+  'server.port': 80,
+  'url.template': '/v1/range/reservations/{id}',
+  'http.response.status_code': 200,
+};
+type Pair = readonly [ReturnType<typeof tracer.startSpan>, ReturnType<typeof tracer.startSpan>];
+/** The OpenTelemetry SDK calls the entry makes as a 1-item call starts: the call span, its attempt's under it. */
+function sdkStart(): Pair {
+  const call = tracer.startSpan('range.reservations.retrieve', callOptions);
+  return [
+    call,
+    tracer.startSpan(
+      'GET /v1/range/reservations/{id}',
+      attemptOptions,
+      trace.setSpan(context.active(), call),
+    ),
+  ];
+}
+/** ...and as it ends: the attributes known then, both ends, the two histogram records. */
+function sdkEnd([call, attempt]: Pair): void {
+  attempt.setAttribute('http.response.status_code', 200);
+  attempt.end();
+  floorAttemptHistogram.record(0.0004, attemptLabels);
+  call.setAttribute('shop.attempts', 1);
+  call.setAttribute('shop.rate_limit.remaining', 57);
+  call.setAttribute('http.response.status_code', 200);
+  call.end();
+  floorHistogram.record(0.0005, outcome);
+}
+/** The SDK's floor: those calls alone, in a tight loop. */
+async function floor(): Promise<void> {
+  for (let i = 0; i < BLOCK; i++) sdkEnd(sdkStart());
+}
+/** The same SDK calls around each uninstrumented call: the SDK's cost in place, without the entry. */
+async function sdkBeside(): Promise<void> {
+  for (let i = 0; i < BLOCK; i++) {
+    const spans = sdkStart();
+    await inProcess.request(retrieve, { path: { id: 1 } });
+    sdkEnd(spans);
+  }
+}
+async function block(): Promise<void> {
+  for (let i = 0; i < BLOCK; i++) await inProcess.request(retrieve, { path: { id: 1 } });
+}
+const sides = {
+  without: { cpu: [] as number[], setup: () => noop },
+  'no-op channel subscribers': {
+    cpu: [] as number[],
+    setup: () => {
+      for (const name of CHANNELS) subscribe(name, noop);
+      return () => {
+        for (const name of CHANNELS) unsubscribe(name, noop);
+      };
+    },
+  },
+  'instrumentShop()': { cpu: [] as number[], setup: () => instrumentShop({ tracerProvider, meterProvider }) },
+  'SDK calls beside each call': { cpu: [] as number[], setup: () => noop, run: sdkBeside },
+  'SDK floor loop (no call)': { cpu: [] as number[], setup: () => noop, run: floor },
+} as Record<string, { cpu: number[]; setup: () => () => void; run?: () => Promise<void> }>;
+for (const side of Object.values(sides)) {
+  const stop = side.setup();
+  await (side.run ?? block)();
+  stop();
+}
+console.log(
+  `\nCPU us a call, ${BLOCKS} blocks of ${BLOCK} a side in turn, in-process call; ${await loadLine()}`,
+);
+const entries = Object.entries(sides);
+for (let b = 0; b < BLOCKS; b++) {
+  for (const [, side] of b % 2 ? [...entries].reverse() : entries) {
+    const stop = side.setup();
+    const started = process.cpuUsage();
+    await (side.run ?? block)();
+    const used = process.cpuUsage(started);
+    stop();
+    side.cpu.push((used.user + used.system) / BLOCK);
+  }
+}
+const p10 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 10)]!;
+const baseline = sides.without!.cpu;
+console.log(`  ${'side'.padEnd(30)}${'p10'.padEnd(10)}${'median'.padEnd(10)}p10 - without`);
+for (const [name, side] of entries) {
+  const extra = name === 'without' || side.run === floor ? '' : (p10(side.cpu) - p10(baseline)).toFixed(1);
+  console.log(
+    `  ${name.padEnd(30)}${p10(side.cpu).toFixed(1).padEnd(10)}${spread(side.cpu).median.toFixed(1).padEnd(10)}${extra}`,
+  );
+}
+
 console.log(`\n${await loadLine()} at the end`);
 server.stop();
 await tracerProvider.shutdown();

@@ -4,20 +4,25 @@
  * @module shop-mgmt/otel
  */
 // `shop-mgmt/otel`: subscribes to the channels the transport (`shop-mgmt:request`, `shop-mgmt:request:attempt`),
-// the inbox (`shop-mgmt:inbox`) and the sync engine (`shop-mgmt:sync`) publish on, and turns them into spans
-// and metrics through `@opentelemetry/api` (an optional peer: the partner brings the SDK and the exporter).
-// Nothing here is loaded by any other entry, and nothing is published on a channel nobody subscribes to.
+// the inbox (`shop-mgmt:inbox`), the sync engine (`shop-mgmt:sync`) and webhook verification
+// (`shop-mgmt:webhooks`) publish on, and turns them into spans and metrics through `@opentelemetry/api` (an
+// optional peer: the partner brings the SDK and the exporter). Nothing here is loaded by any other entry, and
+// nothing is published on a channel nobody subscribes to.
+// Per call, the work that is ours is a few map lookups: span names, span options and label sets are made once
+// per operation and host (bench/otel.ts measures what is left, most of it the OpenTelemetry SDK's).
 // Never recorded: the API key, a webhook secret, a query value, a body, an event or record id, the
 // Idempotency-Key, or a path with its ids in (the route template `url.template` is recorded instead).
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import {
   type Attributes,
   context,
+  type Meter,
   type MeterProvider,
   metrics,
   type ObservableResult,
   type Span,
   SpanKind,
+  type SpanOptions,
   SpanStatusCode,
   type TracerProvider,
   trace,
@@ -35,10 +40,12 @@ import {
   type InboxDiagnosticsSource,
 } from './sync/inbox/diagnostics.js';
 import { VERSION } from './version.js';
+import { WEBHOOK_CHANNEL, type WebhookDiagnosticsMessage } from './webhooks/diagnostics.js';
 
 export { ATTEMPT_CHANNEL, REQUEST_CHANNEL } from './core/observe/tracing.js';
 export { SYNC_CHANNEL, type SyncDiagnosticsMessage } from './sync/engine/diagnostics.js';
 export { INBOX_CHANNEL, type InboxDiagnosticsMessage } from './sync/inbox/diagnostics.js';
+export { WEBHOOK_CHANNEL, type WebhookDiagnosticsMessage } from './webhooks/diagnostics.js';
 
 /** What {@link instrumentShop} records with; each defaults to the global one `@opentelemetry/api` holds. */
 export interface InstrumentShopOptions {
@@ -50,6 +57,39 @@ export interface InstrumentShopOptions {
 
 type Listener = (message: unknown, name: string | symbol) => void;
 type Failed = { error?: unknown };
+type Server = { readonly address: string; readonly port: number };
+
+/** What one operation on one API host records with, made on its first call: names, span options, labels. */
+interface Route {
+  readonly server: Server;
+  /** The attempt spans' name: `GET /v1/range/reservations/{id}`. */
+  readonly attemptName: string;
+  /** What the call span and every attempt span carry. */
+  readonly base: Attributes;
+  /** The call span's options. */
+  readonly call: SpanOptions;
+  /** A first attempt's span options (no throttle wait): most attempts. */
+  readonly firstAttempt: SpanOptions;
+  /** `shop.operation` alone (throttle waits). */
+  readonly operation: Attributes;
+  /** A call's labels when it succeeded. */
+  readonly ok: Attributes;
+  /** `http.client.request.duration`'s labels of an attempt answered without an error, by status. */
+  readonly answered: (status: number) => Attributes;
+}
+
+/** A call in flight: its span, its route, and the error type of its last failed attempt (the next's reason). */
+interface CallState {
+  readonly span: Span;
+  readonly route: Route;
+  lastFailure: string;
+}
+
+interface AttemptState {
+  readonly span: Span;
+  readonly route: Route;
+  readonly started: number;
+}
 
 const SCOPE = 'shop-mgmt';
 /** Buckets (seconds) for HTTP durations: OpenTelemetry's advice for `http.client.request.duration`. */
@@ -73,99 +113,101 @@ const WAIT_BUCKETS = [0, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120]
 export function instrumentShop(options: InstrumentShopOptions = {}): () => void {
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE, VERSION);
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE, VERSION);
+  const { seconds, counter, gauge } = instruments(meter);
 
-  const attemptDuration = meter.createHistogram('http.client.request.duration', {
-    description: 'Duration of each HTTP attempt to the Shop Management API.',
-    unit: 's',
-    advice: { explicitBucketBoundaries: HTTP_BUCKETS },
-  });
-  const callDuration = meter.createHistogram('shop.client.call.duration', {
-    description: 'Duration of each SDK call, its retries and waits included, by operation and outcome.',
-    unit: 's',
-    advice: { explicitBucketBoundaries: HTTP_BUCKETS },
-  });
-  const calls = meter.createCounter('shop.client.calls', {
-    description: 'SDK calls, by operation and outcome.',
-    unit: '{call}',
-  });
-  const retries = meter.createCounter('shop.client.retries', {
-    description: 'Attempts after the first, by operation and the reason of the retry.',
-    unit: '{retry}',
-  });
-  const throttleWait = meter.createHistogram('shop.client.throttle.wait', {
-    description: "Time an attempt waited for the client's throttle before it was sent.",
-    unit: 's',
-    advice: { explicitBucketBoundaries: WAIT_BUCKETS },
-  });
-  const rateLimitRemaining = meter.createObservableGauge('shop.rate_limit.remaining', {
-    description: 'X-RateLimit-Remaining of the last answer from each API host: requests left this minute.',
-    unit: '{request}',
-  });
-  const inboxEvents = meter.createCounter('shop.inbox.events', {
-    description:
-      'Inbox events written and run outcomes: added, duplicate, replayed, done, retry, dead, lost.',
-    unit: '{event}',
-  });
+  // A call's count by operation and outcome is the count of its duration histogram (`_count` in Prometheus):
+  // one record a call, not two.
+  const callDuration = seconds(
+    'shop.client.call.duration',
+    'Duration of each SDK call, its retries and waits included, by operation and outcome; its count is the calls.',
+    HTTP_BUCKETS,
+  );
+  const attemptDuration = seconds(
+    'http.client.request.duration',
+    'Duration of each HTTP attempt to the Shop Management API.',
+    HTTP_BUCKETS,
+  );
+  const retries = counter(
+    'shop.client.retries',
+    'Attempts after the first, by operation and the reason of the retry.',
+    '{retry}',
+  );
+  const throttleWait = seconds(
+    'shop.client.throttle.wait',
+    "Time an attempt waited for the client's throttle before it was sent.",
+    WAIT_BUCKETS,
+  );
+  const rateLimitRemaining = gauge(
+    'shop.rate_limit.remaining',
+    'X-RateLimit-Remaining of the last answer from each API host: requests left this minute.',
+    '{request}',
+  );
+  const inboxEvents = counter(
+    'shop.inbox.events',
+    'Inbox events written and run outcomes: added, duplicate, replayed, done, retry, dead, lost.',
+    '{event}',
+  );
   const inboxDepth = meter.createUpDownCounter('shop.inbox.depth', {
     description: 'Events written (or replayed) and not yet done or dead: sum it over every process.',
     unit: '{event}',
   });
-  const deadLetters = meter.createCounter('shop.inbox.dead_letters', {
-    description: 'Events moved to the dead letters after their last attempt.',
-    unit: '{event}',
-  });
-  const processing = meter.createHistogram('shop.inbox.processing.duration', {
-    description: "Time of each inbox handler run (with the SQL stores, its transaction's), by outcome.",
-    unit: 's',
-    advice: { explicitBucketBoundaries: WAIT_BUCKETS },
-  });
-  const oldestPending = meter.createObservableGauge('shop.inbox.oldest_pending.age', {
-    description: "Age of each inbox's oldest pending event (waiting for a worker or for its retry).",
-    unit: 's',
-  });
-  const syncRows = meter.createCounter('shop.sync.rows_written', {
-    description: 'Rows the sync engine wrote, by shop and phase (backfill, repair, events, webhook).',
-    unit: '{row}',
-  });
-  const syncRepaired = meter.createCounter('shop.sync.rows_repaired', {
-    description: 'Rows a repair pass wrote that no event had brought, by shop.',
-    unit: '{row}',
-  });
-  const syncLag = meter.createObservableGauge('shop.sync.lag', {
-    description: "Seconds since each shop's feed pass last reached the feed's end.",
-    unit: 's',
-  });
-  const eventLag = meter.createHistogram('shop.sync.event.lag', {
-    description: "Seconds from an event's created_at to its rows being written (webhooks, inbox workers).",
-    unit: 's',
-    advice: { explicitBucketBoundaries: WAIT_BUCKETS },
-  });
+  const deadLetters = counter(
+    'shop.inbox.dead_letters',
+    'Events moved to the dead letters after their last attempt.',
+    '{event}',
+  );
+  const processing = seconds(
+    'shop.inbox.processing.duration',
+    "Time of each inbox handler run (with the SQL stores, its transaction's), by outcome.",
+    WAIT_BUCKETS,
+  );
+  const oldestPending = gauge(
+    'shop.inbox.oldest_pending.age',
+    "Age of each inbox's oldest pending event (waiting for a worker or for its retry).",
+    's',
+  );
+  const syncRows = counter(
+    'shop.sync.rows_written',
+    'Rows the sync engine wrote, by shop and phase (backfill, repair, events, webhook).',
+    '{row}',
+  );
+  const syncRepaired = counter(
+    'shop.sync.rows_repaired',
+    'Rows a repair pass wrote that no event had brought, by shop.',
+    '{row}',
+  );
+  const syncLag = gauge(
+    'shop.sync.lag',
+    "Seconds since each shop's feed pass last reached the feed's end.",
+    's',
+  );
+  const eventLag = seconds(
+    'shop.sync.event.lag',
+    "Seconds from an event's created_at to its rows being written (webhooks, inbox workers).",
+    WAIT_BUCKETS,
+  );
+  const verifications = counter(
+    'shop.webhooks.verifications',
+    'Webhook deliveries verified, by outcome: ok, or the reason of the refusal.',
+    '{delivery}',
+  );
 
-  // The label sets of the common case, made once per operation (a process calls a few dozen at most).
-  const ok = new Map<string, Attributes>();
-  const byOperation = new Map<string, Attributes>();
-  const okAttributes = (operation: string): Attributes => {
-    let attributes = ok.get(operation);
-    if (!attributes) {
-      attributes = { 'shop.operation': operation, 'shop.outcome': 'ok' };
-      ok.set(operation, attributes);
-    }
-    return attributes;
-  };
-  const operationAttributes = (operation: string): Attributes => {
-    let attributes = byOperation.get(operation);
-    if (!attributes) {
-      attributes = { 'shop.operation': operation };
-      byOperation.set(operation, attributes);
-    }
-    return attributes;
-  };
+  // Label sets made once per value: the SDK hashes a label set on every record, we need not build it too.
+  const inboxLabels = made((outcome: string): Attributes => ({ 'shop.inbox.outcome': outcome }));
+  const webhookLabels = made((outcome: string): Attributes => ({ 'shop.webhooks.outcome': outcome }));
+  const shopLabels = made((shop: string) => ({
+    shop: { 'shop.sync.shop': shop } as Attributes,
+    phase: made((phase: string): Attributes => ({ 'shop.sync.shop': shop, 'shop.sync.phase': phase })),
+  }));
+  const hosts = made((baseUrl: string) => {
+    const server = serverOf(baseUrl);
+    return made((_operation: string, call: RequestTraceMessage) => routeOf(server, call));
+  });
+  const route = (call: RequestTraceMessage): Route => hosts(call.baseUrl)(call.operation, call);
 
-  const callSpans = new WeakMap<RequestTraceMessage, Span>();
-  const attemptSpans = new WeakMap<AttemptTraceMessage, { span: Span; started: number }>();
-  /** The error type of a call's last failed attempt: the next attempt's retry reason. */
-  const lastFailure = new WeakMap<RequestTraceMessage, string>();
-  const remainingByHost = new Map<string, { attributes: Attributes; value: number }>();
+  const calls = new WeakMap<RequestTraceMessage, CallState>();
+  const attempts = new WeakMap<AttemptTraceMessage, AttemptState>();
+  const remainingByHost = new Map<string, { readonly attributes: Attributes; value: number }>();
   // Held weakly: an inbox the application dropped is not kept alive (nor asked) by the gauge.
   const inboxes = new Set<WeakRef<InboxDiagnosticsSource>>();
   const seenInboxes = new WeakSet<InboxDiagnosticsSource>();
@@ -194,100 +236,97 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
   };
   const onLag = (result: ObservableResult) => {
     const now = Date.now();
-    for (const [shop, at] of caughtUpAt) result.observe((now - at) / 1000, { 'shop.sync.shop': shop });
+    for (const [shop, at] of caughtUpAt) result.observe((now - at) / 1000, shopLabels(shop).shop);
   };
-  rateLimitRemaining.addCallback(onRateLimit);
-  oldestPending.addCallback(onOldest);
-  syncLag.addCallback(onLag);
+  const callbacks = [
+    [rateLimitRemaining, onRateLimit],
+    [oldestPending, onOldest],
+    [syncLag, onLag],
+  ] as const;
+  for (const [instrument, callback] of callbacks) instrument.addCallback(callback);
 
   const listeners: Record<string, Listener> = {
     [`tracing:${REQUEST_CHANNEL}:start`]: (message) => {
       const call = message as RequestTraceMessage;
-      callSpans.set(
-        call,
-        tracer.startSpan(call.operation, { kind: SpanKind.INTERNAL, attributes: baseAttributes(call) }),
-      );
+      const at = route(call);
+      calls.set(call, { span: tracer.startSpan(call.operation, at.call), route: at, lastFailure: 'unknown' });
     },
     [`tracing:${REQUEST_CHANNEL}:asyncEnd`]: (message) => {
       const call = message as RequestTraceMessage & Failed;
-      const span = callSpans.get(call);
-      callSpans.delete(call);
-      const failed = 'error' in call && call.error !== undefined;
-      const errorType = failed ? errorTypeOf(call.error, call.status) : null;
+      const state = calls.get(call);
+      calls.delete(call);
+      const at = state?.route ?? route(call);
+      const errorType = failureOf(call, call.status);
       const remaining = remainingOf(call);
-      if (span) {
-        if (call.status !== null) span.setAttribute('http.response.status_code', call.status);
-        span.setAttribute('shop.attempts', call.attempts);
-        if (remaining !== null) span.setAttribute('shop.rate_limit.remaining', remaining);
-        if (errorType !== null) {
-          span.setAttribute('error.type', errorType);
-          span.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
-        }
-        span.end();
+      if (state) {
+        state.span.setAttribute('shop.attempts', call.attempts);
+        if (remaining !== null) state.span.setAttribute('shop.rate_limit.remaining', remaining);
+        finish(state.span, call.status, errorType);
       }
-      const outcome: Attributes =
-        errorType === null
-          ? okAttributes(call.operation)
-          : { 'shop.operation': call.operation, 'shop.outcome': 'error', 'error.type': errorType };
-      calls.add(1, outcome);
-      if (call.elapsedMs !== null) callDuration.record(call.elapsedMs / 1000, outcome);
+      if (call.elapsedMs !== null) {
+        const labels =
+          errorType === null
+            ? at.ok
+            : { 'shop.operation': call.operation, 'shop.outcome': 'error', 'error.type': errorType };
+        callDuration.record(call.elapsedMs / 1000, labels);
+      }
       if (remaining !== null) {
-        const { address } = serverOf(call.baseUrl);
-        remainingByHost.set(address, { attributes: { 'server.address': address }, value: remaining });
+        const host = remainingByHost.get(at.server.address);
+        if (host) host.value = remaining;
+        else
+          remainingByHost.set(at.server.address, {
+            attributes: { 'server.address': at.server.address },
+            value: remaining,
+          });
       }
     },
     [`tracing:${ATTEMPT_CHANNEL}:start`]: (message) => {
       const attempt = message as AttemptTraceMessage;
-      const call = attempt.call;
-      const parent = callSpans.get(call);
-      const attributes: Attributes = { ...baseAttributes(call), 'shop.attempt': attempt.attempt };
-      if (attempt.attempt > 1) {
-        attributes['http.request.resend_count'] = attempt.attempt - 1;
-        const reason = lastFailure.get(call) ?? 'unknown';
-        attributes['shop.retry.reason'] = reason;
-        retries.add(1, { 'shop.operation': call.operation, 'shop.retry.reason': reason });
-      }
+      const state = calls.get(attempt.call);
+      const at = state?.route ?? route(attempt.call);
       // Waits under a millisecond are the throttle's bookkeeping, not a wait for a slot.
       const waitedMs = Math.round(attempt.throttleWaitMs);
-      if (waitedMs > 0) attributes['shop.throttle.wait_ms'] = waitedMs;
-      // Only clients with a throttle wait at all: without one the figure is always 0 and not recorded.
-      if (attempt.throttleWaitMs > 0) {
-        throttleWait.record(attempt.throttleWaitMs / 1000, operationAttributes(call.operation));
+      let options = at.firstAttempt;
+      if (attempt.attempt > 1 || waitedMs > 0) {
+        const attributes: Attributes = { ...at.base, 'shop.attempt': attempt.attempt };
+        if (attempt.attempt > 1) {
+          const reason = state?.lastFailure ?? 'unknown';
+          attributes['http.request.resend_count'] = attempt.attempt - 1;
+          attributes['shop.retry.reason'] = reason;
+          retries.add(1, { 'shop.operation': attempt.call.operation, 'shop.retry.reason': reason });
+        }
+        if (waitedMs > 0) attributes['shop.throttle.wait_ms'] = waitedMs;
+        options = { kind: SpanKind.CLIENT, attributes };
       }
-      const span = tracer.startSpan(
-        `${call.method} ${call.path}`,
-        { kind: SpanKind.CLIENT, attributes },
-        parent ? trace.setSpan(context.active(), parent) : context.active(),
-      );
-      attemptSpans.set(attempt, { span, started: performance.now() });
+      // Only clients with a throttle wait at all: without one the figure is always 0 and not recorded.
+      if (attempt.throttleWaitMs > 0) throttleWait.record(attempt.throttleWaitMs / 1000, at.operation);
+      const parent = state ? trace.setSpan(context.active(), state.span) : context.active();
+      attempts.set(attempt, {
+        span: tracer.startSpan(at.attemptName, options, parent),
+        route: at,
+        started: performance.now(),
+      });
     },
     [`tracing:${ATTEMPT_CHANNEL}:asyncEnd`]: (message) => {
       const attempt = message as AttemptTraceMessage & Failed;
-      const held = attemptSpans.get(attempt);
-      attemptSpans.delete(attempt);
+      const state = attempts.get(attempt);
+      attempts.delete(attempt);
+      if (!state) return;
       const failed = 'error' in attempt && attempt.error !== undefined;
       const status =
         attempt.status ?? (failed ? statusOf(attempt.error) : null) ?? (failed ? null : attempt.call.status);
-      const errorType = failed ? errorTypeOf(attempt.error, status) : null;
-      if (errorType !== null) lastFailure.set(attempt.call, errorType);
-      const server = serverOf(attempt.call.baseUrl);
-      const attributes: Attributes = {
-        'http.request.method': attempt.call.method,
-        'server.address': server.address,
-        'server.port': server.port,
-        'url.template': attempt.call.path,
-        ...(status !== null ? { 'http.response.status_code': status } : {}),
-        ...(errorType !== null ? { 'error.type': errorType } : {}),
-      };
-      if (held) {
-        if (status !== null) held.span.setAttribute('http.response.status_code', status);
-        if (errorType !== null) {
-          held.span.setAttribute('error.type', errorType);
-          held.span.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
-        }
-        held.span.end();
-        attemptDuration.record((performance.now() - held.started) / 1000, attributes);
+      const errorType = failureOf(attempt, status);
+      if (errorType !== null) {
+        const call = calls.get(attempt.call);
+        if (call) call.lastFailure = errorType;
       }
+      finish(state.span, status, errorType);
+      const { route: at } = state;
+      const labels =
+        errorType === null && status !== null
+          ? at.answered(status)
+          : httpLabels(at.base, at.server, status, errorType);
+      attemptDuration.record((performance.now() - state.started) / 1000, labels);
     },
     [INBOX_CHANNEL]: (message) => {
       const event = message as InboxDiagnosticsMessage;
@@ -296,27 +335,32 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
         inboxes.add(new WeakRef(event.inbox));
       }
       if (event.type === 'settled') {
-        inboxEvents.add(1, { 'shop.inbox.outcome': event.outcome });
-        processing.record(event.durationMs / 1000, { 'shop.inbox.outcome': event.outcome });
+        const labels = inboxLabels(event.outcome);
+        inboxEvents.add(1, labels);
+        processing.record(event.durationMs / 1000, labels);
         if (event.outcome === 'done' || event.outcome === 'dead') inboxDepth.add(-1);
         if (event.outcome === 'dead') deadLetters.add(1);
         return;
       }
-      inboxEvents.add(1, { 'shop.inbox.outcome': event.type });
+      inboxEvents.add(1, inboxLabels(event.type));
       if (event.type !== 'duplicate') inboxDepth.add(1);
     },
     [SYNC_CHANNEL]: (message) => {
       const event = message as SyncDiagnosticsMessage;
-      const shop = { 'shop.sync.shop': event.shop };
+      const labels = shopLabels(event.shop);
       if (event.type === 'event') {
-        syncRows.add(event.written, { ...shop, 'shop.sync.phase': 'webhook' });
+        syncRows.add(event.written, labels.phase('webhook'));
         const created = Date.parse(event.createdAt);
-        if (Number.isFinite(created)) eventLag.record(Math.max(0, (Date.now() - created) / 1000), shop);
+        if (Number.isFinite(created))
+          eventLag.record(Math.max(0, (Date.now() - created) / 1000), labels.shop);
         return;
       }
-      syncRows.add(event.written, { ...shop, 'shop.sync.phase': event.phase });
-      if (event.phase === 'repair') syncRepaired.add(event.written, shop);
+      syncRows.add(event.written, labels.phase(event.phase));
+      if (event.phase === 'repair') syncRepaired.add(event.written, labels.shop);
       if (event.phase === 'events' && event.done) caughtUpAt.set(event.shop, Date.now());
+    },
+    [WEBHOOK_CHANNEL]: (message) => {
+      verifications.add(1, webhookLabels((message as WebhookDiagnosticsMessage).outcome));
     },
   };
 
@@ -326,28 +370,106 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
     if (removed) return;
     removed = true;
     for (const [name, listener] of Object.entries(listeners)) unsubscribe(name, listener);
-    rateLimitRemaining.removeCallback(onRateLimit);
-    oldestPending.removeCallback(onOldest);
-    syncLag.removeCallback(onLag);
+    for (const [instrument, callback] of callbacks) instrument.removeCallback(callback);
   };
 }
 
-const servers = new Map<string, { readonly address: string; readonly port: number }>();
+/** The three shapes of instrument this entry makes: second histograms, counters and observable gauges. */
+function instruments(meter: Meter) {
+  return {
+    seconds: (name: string, description: string, buckets: readonly number[]) =>
+      meter.createHistogram(name, {
+        description,
+        unit: 's',
+        advice: { explicitBucketBoundaries: [...buckets] },
+      }),
+    counter: (name: string, description: string, unit: string) =>
+      meter.createCounter(name, { description, unit }),
+    gauge: (name: string, description: string, unit: string) =>
+      meter.createObservableGauge(name, { description, unit }),
+  };
+}
+
+/**
+ * `make(key, with_)` made once per key (`with_`, what it is made from, is the same for a key) and kept (up to 1,000 keys: operations, hosts, shops and outcomes are few;
+ * past that, made each time rather than held without bound).
+ */
+function made<K, V, A = void>(make: (key: K, with_: A) => V): (key: K, with_: A) => V {
+  const values = new Map<K, V>();
+  return (key, with_) => {
+    let value = values.get(key);
+    if (value === undefined) {
+      value = make(key, with_);
+      if (values.size < 1000) values.set(key, value);
+    }
+    return value;
+  };
+}
+
+/** What every call of an operation to a host records with. */
+function routeOf(server: Server, call: RequestTraceMessage): Route {
+  // Never the path with its ids, the key or the query: `call.path` is the route template.
+  const base: Attributes = {
+    'http.request.method': call.method,
+    'server.address': server.address,
+    'server.port': server.port,
+    'url.template': call.path,
+    'shop.operation': call.operation,
+  };
+  return {
+    server,
+    attemptName: `${call.method} ${call.path}`,
+    base,
+    call: { kind: SpanKind.INTERNAL, attributes: base },
+    firstAttempt: { kind: SpanKind.CLIENT, attributes: { ...base, 'shop.attempt': 1 } },
+    operation: { 'shop.operation': call.operation },
+    ok: { 'shop.operation': call.operation, 'shop.outcome': 'ok' },
+    answered: made((status: number) => httpLabels(base, server, status, null)),
+  };
+}
+
+/** `http.client.request.duration`'s labels, as OpenTelemetry's HTTP client conventions name them. */
+function httpLabels(
+  base: Attributes,
+  server: Server,
+  status: number | null,
+  errorType: string | null,
+): Attributes {
+  const labels: Attributes = {
+    'http.request.method': base['http.request.method'],
+    'server.address': server.address,
+    'server.port': server.port,
+    'url.template': base['url.template'],
+  };
+  if (status !== null) labels['http.response.status_code'] = status;
+  if (errorType !== null) labels['error.type'] = errorType;
+  return labels;
+}
+
+/** Ends a call's or an attempt's span with its status and, when it failed, its error type. */
+function finish(span: Span, status: number | null, errorType: string | null): void {
+  if (status !== null) span.setAttribute('http.response.status_code', status);
+  if (errorType !== null) {
+    span.setAttribute('error.type', errorType);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
+  }
+  span.end();
+}
+
+/** The error type of a call or attempt that ended with an error (the channel's `error`), else null. */
+function failureOf(message: Failed, status: number | null): string | null {
+  return 'error' in message && message.error !== undefined ? errorTypeOf(message.error, status) : null;
+}
 
 /** `server.address` and `server.port` of a client's `baseUrl` (its host and port only, never a path or user). */
-function serverOf(baseUrl: string): { readonly address: string; readonly port: number } {
-  let server = servers.get(baseUrl);
-  if (!server) {
-    try {
-      const url = new URL(baseUrl);
-      const port = url.port === '' ? (url.protocol === 'http:' ? 80 : 443) : Number(url.port);
-      server = { address: url.hostname.replace(/^\[|\]$/g, ''), port };
-    } catch {
-      server = { address: 'unknown', port: 443 };
-    }
-    if (servers.size < 100) servers.set(baseUrl, server);
+function serverOf(baseUrl: string): Server {
+  try {
+    const url = new URL(baseUrl);
+    const port = url.port === '' ? (url.protocol === 'http:' ? 80 : 443) : Number(url.port);
+    return { address: url.hostname.replace(/^\[|\]$/g, ''), port };
+  } catch {
+    return { address: 'unknown', port: 443 };
   }
-  return server;
 }
 
 /** `X-RateLimit-Remaining` as a number, or null when missing or unreadable. */
@@ -356,18 +478,6 @@ function remainingOf(call: RequestTraceMessage): number | null {
   if (text === null || text.trim() === '') return null;
   const value = Number(text);
   return Number.isFinite(value) ? value : null;
-}
-
-/** What a call's span and its attempts' spans all carry: never the path with its ids, the key or the query. */
-function baseAttributes(call: RequestTraceMessage): Attributes {
-  const server = serverOf(call.baseUrl);
-  return {
-    'http.request.method': call.method,
-    'server.address': server.address,
-    'server.port': server.port,
-    'url.template': call.path,
-    'shop.operation': call.operation,
-  };
 }
 
 function statusOf(error: unknown): number | null {

@@ -1,4 +1,5 @@
 import { bodyText, decodeBase64Body, hasReplacementCharacter, type RawBody, rawBody } from './body.js';
+import { observeVerification } from './diagnostics.js';
 import { requireOptions, WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 import { parseEvent, type ShopEvent } from './events.js';
 import { parseSignatureHeader, readHeader, type SignatureHeader, type WebhookHeaders } from './headers.js';
@@ -115,6 +116,10 @@ export function nowSeconds(now: Date | number | undefined): number {
  * if (event.type === 'inventory.changed') setStock(event.data.object.qty_available);
  */
 export function verifyWebhook(options: VerifyWebhookOptions): Promise<ShopEvent> {
+  return observeVerification(verifyOptions(options));
+}
+
+function verifyOptions(options: VerifyWebhookOptions): Promise<ShopEvent> {
   try {
     requireOptions('verifyWebhook', 'body, headers, secret', options);
     const settings = verifierSettings(options.secret, options.toleranceSeconds);
@@ -144,6 +149,10 @@ function asPromise<T>(result: T | Promise<T>): Promise<T> {
  * @throws {WebhookConfigurationError} when the secret is empty or an option is out of range.
  */
 export function verifyWebhookSignature(options: VerifyWebhookOptions): Promise<void> {
+  return observeVerification(verifySignature(options));
+}
+
+function verifySignature(options: VerifyWebhookOptions): Promise<void> {
   try {
     requireOptions('verifyWebhookSignature', 'body, headers, secret', options);
     const settings = verifierSettings(options.secret, options.toleranceSeconds);
@@ -162,9 +171,9 @@ export function verifyWith(
   now: number,
 ): Promise<ShopEvent> {
   try {
-    return asPromise(verifyNow(settings, body, headers, now));
+    return observeVerification(asPromise(verifyNow(settings, body, headers, now)));
   } catch (error) {
-    return Promise.reject(error);
+    return observeVerification(Promise.reject(error));
   }
 }
 

@@ -15,11 +15,13 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { instrumentShop } from '../../src/otel.js';
 import { ShopSync } from '../../src/sync/engine/shop-sync.js';
 import { Inbox } from '../../src/sync/inbox/inbox.js';
 import { MemoryInboxStore } from '../../src/sync/inbox/memory.js';
+import { createWebhookHandler } from '../../src/webhooks/handler.js';
+import { verifyWebhook, verifyWebhookSignature } from '../../src/webhooks/verify.js';
 import { json, useLoopback } from '../core/loopback.js';
 import {
   API_KEY,
@@ -31,8 +33,10 @@ import {
   retrieveReservation,
   testClient,
 } from '../core/support.js';
-import { freshDatabase, servedSandbox } from '../sync/engine/support.js';
+import { churn, freshDatabase, servedSandbox } from '../sync/engine/support.js';
 import { anyEvent } from '../sync/inbox/events.js';
+import { deliveryHeaders, eventBody, unixNow } from '../webhooks/helpers.js';
+import { serveWeb } from '../webhooks/server.js';
 
 const loopback = useLoopback();
 
@@ -71,6 +75,11 @@ function points(metrics: Map<string, MetricData>, name: string): DataPoint<unkno
   const metric = metrics.get(name);
   if (!metric) throw new Error(`no metric ${name}; have ${[...metrics.keys()].join(', ')}`);
   return metric.dataPoints as DataPoint<unknown>[];
+}
+
+/** The count and sum of the histogram point whose attributes include `match`. */
+function histogramOf(metrics: Map<string, MetricData>, name: string, match: Record<string, unknown> = {}) {
+  return pointValue(metrics, name, match) as { count: number; sum: number };
 }
 
 /** The value of the sum (or gauge) point whose attributes include `match`. */
@@ -128,7 +137,14 @@ describe('spans of a call', () => {
     expect(second!.attributes['error.type']).toBeUndefined();
 
     const metrics = await collect();
-    expect(pointValue(metrics, 'shop.client.calls', { 'shop.outcome': 'ok' })).toBe(1);
+    // The call's count and duration, by operation and outcome: one histogram.
+    const calls = histogramOf(metrics, 'shop.client.call.duration', {
+      'shop.operation': 'range.reservations.retrieve',
+      'shop.outcome': 'ok',
+    });
+    expect(calls.count).toBe(1);
+    expect(calls.sum).toBeGreaterThan(0);
+    expect(points(metrics, 'shop.client.call.duration')).toHaveLength(1);
     expect(
       pointValue(metrics, 'shop.client.retries', {
         'shop.operation': 'range.reservations.retrieve',
@@ -153,9 +169,16 @@ describe('spans of a call', () => {
     expect(call!.attributes).toMatchObject({ 'error.type': '404', 'http.response.status_code': 404 });
     expect(call!.status.code).toBe(2);
     const metrics = await collect();
-    expect(pointValue(metrics, 'shop.client.calls', { 'shop.outcome': 'error', 'error.type': '404' })).toBe(
-      1,
-    );
+    expect(
+      histogramOf(metrics, 'shop.client.call.duration', { 'shop.outcome': 'error', 'error.type': '404' })
+        .count,
+    ).toBe(1);
+    expect(
+      histogramOf(metrics, 'http.client.request.duration', {
+        'http.response.status_code': 404,
+        'error.type': '404',
+      }).count,
+    ).toBe(1);
   });
 
   it("a throttled call records the throttle's wait on its attempt and in the wait histogram", async () => {
@@ -189,13 +212,17 @@ describe('spans of a call', () => {
 
 describe('inbox metrics', () => {
   it('an inbox storm moves depth up and back to 0, and the processing time is recorded', async () => {
-    const inbox = new Inbox(new MemoryInboxStore());
+    const started = Date.now();
+    // The inbox's clock runs 30 s behind the gauge's: the events it writes are 30 s old when collected.
+    const inbox = new Inbox(new MemoryInboxStore(), { now: () => Date.now() - 30_000 });
     for (let i = 0; i < 60; i++) await inbox.add(anyEvent());
     await inbox.add(anyEvent()).then(() => undefined);
     let metrics = await collect();
     expect(pointValue(metrics, 'shop.inbox.depth')).toBe(61);
     expect(pointValue(metrics, 'shop.inbox.events', { 'shop.inbox.outcome': 'added' })).toBe(61);
-    expect(pointValue(metrics, 'shop.inbox.oldest_pending.age')).toBeGreaterThanOrEqual(0);
+    const age = pointValue(metrics, 'shop.inbox.oldest_pending.age') as number;
+    expect(age).toBeGreaterThanOrEqual(30);
+    expect(age).toBeLessThanOrEqual(30 + (Date.now() - started) / 1000);
 
     const worker = inbox.work(async () => {}, { concurrency: 8, pollMs: 5 });
     await worker.idle();
@@ -234,18 +261,100 @@ describe('sync metrics', () => {
     try {
       const sync = new ShopSync({ client: shop.client, db, shop: 'north' });
       const result = await sync.runOnce();
-      const metrics = await collect();
+      const caughtUp = Date.now();
+      // Collected 45 s after the pass reached the feed's end, by the clock the gauge reads.
+      const later = vi.spyOn(Date, 'now').mockReturnValue(caughtUp + 45_000);
+      let metrics: Map<string, MetricData>;
+      try {
+        metrics = await collect();
+      } finally {
+        later.mockRestore();
+      }
       const written = points(metrics, 'shop.sync.rows_written')
         .filter((point) => point.attributes['shop.sync.shop'] === 'north')
         .reduce((sum, point) => sum + (point.value as number), 0);
       expect(result.written).toBeGreaterThan(0);
       expect(written).toBe(result.written);
       const lag = pointValue(metrics, 'shop.sync.lag', { 'shop.sync.shop': 'north' }) as number;
-      expect(lag).toBeGreaterThanOrEqual(0);
+      expect(lag).toBeGreaterThanOrEqual(45);
+      expect(lag).toBeLessThanOrEqual(45 + (Date.now() - caughtUp) / 1000);
     } finally {
       await cleanup();
       await shop.close();
     }
+  });
+
+  it('counts the rows a repair pass wrote per shop, apart from the rows of other phases', async () => {
+    const shop = await servedSandbox({ records: { reservations: 5 } });
+    const { db, cleanup } = await freshDatabase('sqlite');
+    try {
+      const sync = new ShopSync({ client: shop.client, db, shop: 'south' });
+      await sync.backfill();
+      // Bookings, check-ins and cancellations the database hears of from no event: the repair finds them.
+      await churn(shop.client, 6, 0);
+      const repair = await sync.repair();
+      expect(repair.repaired).toBeGreaterThan(0);
+      const metrics = await collect();
+      expect(pointValue(metrics, 'shop.sync.rows_repaired', { 'shop.sync.shop': 'south' })).toBe(
+        repair.repaired,
+      );
+      expect(
+        pointValue(metrics, 'shop.sync.rows_written', {
+          'shop.sync.shop': 'south',
+          'shop.sync.phase': 'repair',
+        }),
+      ).toBe(repair.written);
+    } finally {
+      await cleanup();
+      await shop.close();
+    }
+  });
+});
+
+describe('webhook metrics', () => {
+  const SECRET = 'whsec_otel_test_secret';
+
+  it('counts verifications by outcome: verifyWebhook, verifyWebhookSignature and a handler', async () => {
+    const body = eventBody();
+    const headers = deliveryHeaders(body, SECRET, unixNow());
+    await verifyWebhook({ body, headers, secret: SECRET });
+    await verifyWebhookSignature({ body, headers, secret: SECRET });
+    await expect(verifyWebhook({ body, headers, secret: 'whsec_another' })).rejects.toThrow();
+    await expect(verifyWebhookSignature({ body, headers: {}, secret: SECRET })).rejects.toThrow();
+    const stale = deliveryHeaders(body, SECRET, unixNow() - 3_600);
+    await expect(verifyWebhook({ body, headers: stale, secret: SECRET })).rejects.toThrow();
+
+    // A handler over HTTP: one delivery refused, one taken.
+    const server = await serveWeb(createWebhookHandler({ secret: SECRET, onEvent: () => {} }));
+    try {
+      const refused = await fetch(server.url, {
+        method: 'POST',
+        body,
+        headers: { ...headers, 'service-signature': `t=${unixNow()},v1=${'0'.repeat(64)}` },
+      });
+      expect(refused.status).toBe(400);
+      const taken = await fetch(server.url, { method: 'POST', body, headers });
+      expect(taken.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+
+    const metrics = await collect();
+    const count = (outcome: string) =>
+      pointValue(metrics, 'shop.webhooks.verifications', { 'shop.webhooks.outcome': outcome });
+    expect(count('ok')).toBe(3);
+    expect(count('signature_mismatch')).toBe(2);
+    expect(count('missing_header')).toBe(1);
+    expect(count('timestamp_out_of_tolerance')).toBe(1);
+    expect(points(metrics, 'shop.webhooks.verifications')).toHaveLength(4);
+  });
+
+  it('publishes nothing once removed', async () => {
+    stop();
+    const body = eventBody();
+    await verifyWebhook({ body, headers: deliveryHeaders(body, SECRET, unixNow()), secret: SECRET });
+    const metrics = await collect();
+    expect(metrics.has('shop.webhooks.verifications')).toBe(false);
   });
 });
 
@@ -269,6 +378,13 @@ describe('what is never recorded', () => {
       { onError: () => {} },
     );
 
+    const webhookSecret = 'whsec_scan_secret_value';
+    const body = eventBody({ id: 'evt_scan_id_31337' });
+    const signed = deliveryHeaders(body, webhookSecret, unixNow());
+    await verifyWebhook({ body, headers: signed, secret: webhookSecret });
+    const forged = deliveryHeaders(body, 'whsec_wrong', unixNow());
+    await expect(verifyWebhook({ body, headers: forged, secret: webhookSecret })).rejects.toThrow();
+
     const values: string[] = [];
     const finished: ReadableSpan[] = spans.getFinishedSpans();
     expect(finished.length).toBeGreaterThanOrEqual(5);
@@ -279,6 +395,8 @@ describe('what is never recorded', () => {
     }
     const metrics = await collect();
     expect(metrics.size).toBeGreaterThanOrEqual(8);
+    // The scan covers the webhook verifications' labels too.
+    expect(points(metrics, 'shop.webhooks.verifications')).toHaveLength(2);
     for (const metric of metrics.values()) {
       for (const point of metric.dataPoints) {
         for (const [key, value] of Object.entries(point.attributes)) values.push(key, String(value));
@@ -293,6 +411,10 @@ describe('what is never recorded', () => {
       '555444',
       event.id,
       'Bearer',
+      webhookSecret,
+      'whsec_',
+      'evt_scan_id_31337',
+      '31337',
     ]) {
       expect(text, secret).not.toContain(secret);
     }

@@ -49,7 +49,7 @@ const names = exporter
   .flatMap((resource) =>
     resource.scopeMetrics.flatMap((scope) => scope.metrics.map((m) => m.descriptor.name)),
   );
-assert.ok(names.includes('shop.client.calls'), names.join(', '));
+assert.ok(names.includes('shop.client.call.duration'), names.join(', '));
 await reader.shutdown();
 server.close();
 console.log('otel entry: ok');
