@@ -2,6 +2,7 @@ import { seedRecords } from './bulk-records.js';
 import type { SandboxClock } from './clock.js';
 import { SandboxWebhooks } from './events/webhooks.js';
 import { ROUTES } from './features/routes.js';
+import { seedShopState } from './features/seeders.js';
 import type { SandboxFaults } from './http/faults.js';
 import type { CreateKeyOptions, RollKeyOptions } from './http/keys.js';
 import {
@@ -21,11 +22,10 @@ import {
 } from './options.js';
 import { SandboxRegister } from './register/index.js';
 import { SandboxOwner } from './register/owner.js';
-import { seedShopState } from './seed/index.js';
 import type { ListenOptions, SandboxServer } from './server.js';
 import type { SentEmail } from './state/shop.js';
 import type { TriggerResult } from './triggers.js';
-import { createCore, type SandboxWorld, type SharedWorld } from './world.js';
+import { createWorld, type SandboxWorld, type SharedWorld } from './world.js';
 
 /** How often a listening sandbox with autoDeliver looks for deliveries due: retries are minutes apart. */
 const AUTO_DELIVER_EVERY_MS = 250;
@@ -55,7 +55,7 @@ export class Sandbox {
 
   /** @internal Use `createSandbox` (`shared`: what the shops of `createShopsSandbox` share). */
   constructor(options: SandboxOptions = {}, shared?: SharedWorld) {
-    this.world = createCore(resolveOptions(options), shared);
+    this.world = createWorld(resolveOptions(options), shared);
     seedShopState(this.world);
     seedRecords(this.world, this.world.options.records);
     this.baseUrl = this.world.options.baseUrl;

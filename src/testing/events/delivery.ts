@@ -1,10 +1,10 @@
 import { sendSignedDelivery } from '../../webhooks/send-delivery.js';
 import type { SandboxClock } from '../clock.js';
 import { SandboxUsageError } from '../errors.js';
-import { redactPayload } from '../http/payload-view.js';
 import type { SeededRandom } from '../random.js';
 import type { EndpointRegistry, WebhookEndpoint } from './endpoints.js';
 import type { StoredEvent } from './log.js';
+import { redactPayload } from './payload-view.js';
 import { refuseEndpointUrl } from './url-rules.js';
 
 const MINUTE = 60_000;

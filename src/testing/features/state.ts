@@ -1,18 +1,18 @@
-import { type CatalogState, createCatalogState } from '../features/inventory/catalog-state.js';
-import { createInventoryState, type InventoryState } from '../features/inventory/state.js';
-import { createMembershipState, type MembershipState } from '../features/memberships/state.js';
-import { createPurchasingState, type PurchasingState } from '../features/purchasing/state.js';
-import { createRangeState, type RangeState } from '../features/range/state.js';
-import { createReturnState, type ReturnState } from '../features/returns/state.js';
-import { type AccountState, createAccountState } from '../features/sales/accounts-state.js';
-import { type CardState, createCardState } from '../features/sales/cards-state.js';
-import { createOrderState, type OrderState } from '../features/sales/orders-state.js';
-import { createPromotionState, type PromotionState } from '../features/sales/promotions-state.js';
-import { createShopState, type ShopSettings, type ShopState } from './shop.js';
+import { createShopState, type ShopSettings, type ShopState } from '../state/shop.js';
+import { type CatalogState, createCatalogState } from './inventory/catalog-state.js';
+import { createInventoryState, type InventoryState } from './inventory/state.js';
+import { createMembershipState, type MembershipState } from './memberships/state.js';
+import { createPurchasingState, type PurchasingState } from './purchasing/state.js';
+import { createRangeState, type RangeState } from './range/state.js';
+import { createReturnState, type ReturnState } from './returns/state.js';
+import { type AccountState, createAccountState } from './sales/accounts-state.js';
+import { type CardState, createCardState } from './sales/cards-state.js';
+import { createOrderState, type OrderState } from './sales/orders-state.js';
+import { createPromotionState, type PromotionState } from './sales/promotions-state.js';
 
 /**
- * Everything the simulated shop holds, one field per domain. A new domain adds its own
- * `state/<domain>.ts` (record types + `create<Domain>State()`) and one line here.
+ * Everything the simulated shop holds, one field per domain. A new feature adds its
+ * `features/<feature>/state.ts` (record types + `create<Feature>State()`) and one line here.
  */
 export interface SandboxState {
   shop: ShopState;

@@ -1,5 +1,5 @@
-import { RANGE_CATALOG, RENTAL_UNITS } from '../../seed/catalog.js';
-import { DAY_MS, isoAt, type SeedContext } from '../../seed/context.js';
+import { RANGE_CATALOG, RENTAL_UNITS } from '../seed-catalog.js';
+import { DAY_MS, isoAt, type SeedContext } from '../seed-context.js';
 import type { ProductRecord } from './catalog-state.js';
 import type { SerializedUnitRecord } from './state.js';
 

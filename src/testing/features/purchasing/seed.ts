@@ -1,5 +1,5 @@
-import { DAY_MS, isoAt, type SeedContext } from '../../seed/context.js';
 import { dateOf } from '../../state/dates.js';
+import { DAY_MS, isoAt, type SeedContext } from '../seed-context.js';
 import { postReceiving } from './purchasing.js';
 import type { PurchaseOrderLineRecord, PurchaseOrderRecord } from './state.js';
 

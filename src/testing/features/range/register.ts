@@ -1,8 +1,8 @@
 import { SandboxUsageError } from '../../errors.js';
-import { LANE_OVERTIME_PRODUCT } from '../../seed/catalog.js';
 import { touch } from '../../state/stamps.js';
-import type { SandboxWorld } from '../../world.js';
 import { completeSale } from '../sales/orders.js';
+import { LANE_OVERTIME_PRODUCT } from '../seed-catalog.js';
+import type { DomainWorld } from '../world.js';
 import { CONDITION, returnRental } from './rentals.js';
 import type { RangeReservationRecord } from './state.js';
 
@@ -35,7 +35,7 @@ export interface CloseVisitOptions {
  * completion has already been told about everything else. Every input is checked before anything changes.
  */
 export function closeVisit(
-  world: SandboxWorld,
+  world: DomainWorld,
   reservationId: number,
   options: CloseVisitOptions = {},
 ): RangeReservationRecord {
@@ -90,7 +90,7 @@ export function closeVisit(
 
 /** The guns out on the visit, oldest checkout first, each with how it comes back; refuses bad input. */
 function plannedReturns(
-  world: SandboxWorld,
+  world: DomainWorld,
   reservation: RangeReservationRecord,
   given: readonly VisitRentalReturn[],
 ): Map<number, { condition: string; roundsFired: number | null }> {

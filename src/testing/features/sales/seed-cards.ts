@@ -1,4 +1,4 @@
-import { DAY_MS, type SeedContext } from '../../seed/context.js';
+import { DAY_MS, type SeedContext } from '../seed-context.js';
 import { insertCardTransaction, type NewCardTransaction } from './cards.js';
 import type { SeededOrders } from './seed.js';
 
