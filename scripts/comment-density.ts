@@ -15,6 +15,8 @@ export interface FileDensity {
   file: string;
   codeLines: number;
   commentWords: number;
+  /** The part of `commentWords` in doc comments (`/** ... *\/`, what typedoc reads). */
+  docWords: number;
 }
 
 export interface FolderDensity {
@@ -22,6 +24,7 @@ export interface FolderDensity {
   files: number;
   codeLines: number;
   commentWords: number;
+  docWords: number;
   /** Comment words per 100 code lines. */
   density: number;
 }
@@ -52,16 +55,18 @@ export function wordsIn(comment: string): number {
 }
 
 /** Code lines (a line with anything outside a comment) and comment words of one TypeScript source. */
-export function measure(text: string): { codeLines: number; commentWords: number } {
+export function measure(text: string): { codeLines: number; commentWords: number; docWords: number } {
   let masked = text;
   let commentWords = 0;
+  let docWords = 0;
   for (const range of commentRanges(text)) {
     const comment = text.slice(range.pos, range.end);
     commentWords += wordsIn(comment);
+    if (comment.startsWith('/**')) docWords += wordsIn(comment);
     masked = masked.slice(0, range.pos) + comment.replace(/[^\n]/g, ' ') + masked.slice(range.end);
   }
   const codeLines = masked.split('\n').filter((line) => line.trim() !== '').length;
-  return { codeLines, commentWords };
+  return { codeLines, commentWords, docWords };
 }
 
 function filesUnder(dir: string, ext: string): string[] {
@@ -95,11 +100,13 @@ export function densityBySrcFolder(depth = 1, src = SRC): { folders: FolderDensi
   const folders = [...groups].map(([folder, members]) => {
     const codeLines = members.reduce((sum, file) => sum + file.codeLines, 0);
     const commentWords = members.reduce((sum, file) => sum + file.commentWords, 0);
+    const docWords = members.reduce((sum, file) => sum + file.docWords, 0);
     return {
       folder,
       files: members.length,
       codeLines,
       commentWords,
+      docWords,
       density: codeLines === 0 ? 0 : Math.round((commentWords / codeLines) * 100),
     };
   });
@@ -125,11 +132,11 @@ function main(argv: string[]): number {
   if (argv.includes('--json')) {
     console.log(JSON.stringify({ folders, readmes }, null, 2));
   } else {
-    console.log('| folder | files | code lines | comment words | words / 100 lines |');
-    console.log('|---|---:|---:|---:|---:|');
+    console.log('| folder | files | code lines | comment words | of which TSDoc | words / 100 lines |');
+    console.log('|---|---:|---:|---:|---:|---:|');
     for (const row of folders) {
       console.log(
-        `| ${row.folder} | ${row.files} | ${row.codeLines} | ${row.commentWords} | ${row.density} |`,
+        `| ${row.folder} | ${row.files} | ${row.codeLines} | ${row.commentWords} | ${row.docWords} | ${row.density} |`,
       );
     }
     console.log('\n| README | words |\n|---|---:|');
