@@ -130,10 +130,8 @@ export class Sandbox {
   #triggerKey: string | undefined;
 
   /**
-   * Makes one event of `type` happen as it happens in a shop: through the SDK's own client (a key of this
-   * sandbox, answered in-process) or at the register, e.g. `range.reservation.booked` books a lane. The one
-   * entry for triggers: `shop-mgmt trigger` calls it in the sandbox process. Rejects with SandboxUsageError for
-   * a type the sandbox cannot make, and with the API's error when a call is refused.
+   * Makes one event of `type` happen as in a shop: through the SDK's client or at the register. Rejects with
+   * SandboxUsageError for a type the sandbox cannot make, or the API's error when a call is refused.
    * @example
    * const { events } = await sandbox.trigger('sale.completed');
    */
@@ -189,8 +187,8 @@ export class Sandbox {
 }
 
 /**
- * Creates a sandbox with a seeded shop (two locations, lanes and bays, classes and sessions over the
- * next 30 days, a rental fleet with history, customers). All features on, Established plan, sandbox keys.
+ * Creates a sandbox with a seeded shop (two locations, lanes, classes, rentals, customers): all features on,
+ * Established plan, sandbox keys.
  *
  * @example
  * const sandbox = createSandbox({ seed: 7, now: '2026-10-01T15:00:00Z' });

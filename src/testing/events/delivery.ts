@@ -63,10 +63,8 @@ interface Delivery {
 }
 
 /**
- * Webhook deliveries on the sandbox clock: nothing is sent until `flush()`, which attempts every
- * delivery now due; a failure is scheduled again per the retry schedule, so `clock.advance('1m')` and
- * another `flush()` make the second attempt. Only deliveries still under way are scanned; finished ones
- * (succeeded, failed, cancelled) move to a bounded history, so a sandbox serving for days stays small.
+ * Webhook deliveries on the sandbox clock: `flush()` attempts every delivery due; failures are rescheduled
+ * per the retry schedule. Finished ones move to a bounded history.
  */
 export class DeliveryQueue {
   /** Pending or sending, in the order they were made. */

@@ -33,10 +33,8 @@ export class SandboxWebhooks {
   constructor(private readonly world: WebhooksWorld) {}
 
   /**
-   * Adds an endpoint (at most 20). Refuses, with a SandboxUsageError, URLs the reference refuses: not
-   * https, credentials in the URL, private, link-local, CGNAT or metadata addresses (also multicast,
-   * broadcast, reserved, site-local and NAT64, and any of these inside an IPv4-mapped IPv6 address).
-   * Loopback is let through (http too) while `allowLoopback` is on; the real service never allows it.
+   * Adds an endpoint (at most 20); refuses, with a SandboxUsageError, the URLs the reference refuses (not
+   * https, credentials, private or metadata addresses). Loopback passes while `allowLoopback` is on.
    */
   addEndpoint(options: WebhookEndpointOptions): { id: string; secret: string } {
     return this.world.endpoints.add(options);

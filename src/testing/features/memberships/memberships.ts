@@ -186,10 +186,8 @@ export function emailPayLink(world: DomainWorld, membership: MembershipRecord, s
 }
 
 /**
- * POST /v1/memberships/{id}/cancel (reference section 3). at_period_end false ends it now and voids
- * what is owed; true or absent sets cancel_at_period_end and the nightly billing run cancels it after
- * the paid period or the minimum term, whichever ends later. An already ended membership is 409
- * INVALID_STATE (the reference does not say; "any" state is read as any live one).
+ * Cancels a membership: now (owed amounts voided) with at_period_end false, else at the later of the paid
+ * period and the minimum term. An ended membership is 409 INVALID_STATE.
  */
 export function cancelMembership(
   world: DomainWorld,

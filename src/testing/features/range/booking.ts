@@ -27,10 +27,8 @@ export interface GuestInput {
 }
 
 /**
- * Who the booking is for (reference section 4): the customer `customer_id` names (an unknown one is an
- * input error on customer_id), else the customer whose email the `customer` object gives, or a new one
- * (which needs first_name and last_name, reported on the object's `problems`), else the contact alone
- * (a name or an email). Problems are reported, not thrown: the route answers them with its own.
+ * Who the booking is for: the customer `customer_id` names, else the one the `customer` object's email finds
+ * (or a new one), else the contact alone. Problems are reported, not thrown.
  */
 export function guestFor(
   world: DomainWorld,

@@ -28,11 +28,8 @@ export interface CloseVisitOptions {
 }
 
 /**
- * Closes a range visit at the register (reference section 1, rule 4), in the order it happens at the
- * counter: each gun still out on the visit comes back (range.rental.checked_in, and out_of_service for
- * Needs cleaning or Damaged), overtime is rung up (sale.completed, and an adjustment line on the
- * reservation), then the visit is completed (range.reservation.completed), so a receiver that sees the
- * completion has already been told about everything else. Every input is checked before anything changes.
+ * Closes a range visit at the register in counter order: guns checked in, overtime rung up, then the visit
+ * completed, so a receiver seeing the completion was told of the rest. Every input is checked first.
  */
 export function closeVisit(
   world: DomainWorld,
