@@ -102,8 +102,7 @@ const UNAVAILABLE_CLASSES = new Set([
 // The same by message, for renamed classes and ioredis's plain Errors.
 const UNAVAILABLE_MESSAGES =
   /^(The client is (closed|offline)|Socket closed unexpectedly|Connection timeout|Socket timeout|Disconnects client|All the root nodes are unavailable|Connection is closed|Stream isn't writeable|Command timed out|Reached the max retries per request)/i;
-// Server replies that mean "not now": loading its data after a restart, a script running, a failover under
-// way, a cluster reconfiguring.
+// Replies that mean "not now" (loading, a busy script, a failover or cluster change).
 const UNAVAILABLE_REPLIES = /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY|NOREPLICAS)\b/;
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -117,10 +116,7 @@ const NETWORK_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
-/**
- * True when `error`, from a node-redis or ioredis command, says Redis or the connection to it is away (closed,
- * offline, dropped, refused, timed out, loading, failing over), not that the command is wrong.
- */
+/** True when `error` says Redis or the connection is away (closed, timed out, loading, failing over). */
 export function isRedisUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const className = error.constructor?.name ?? '';
@@ -130,10 +126,7 @@ export function isRedisUnavailable(error: unknown): boolean {
   return UNAVAILABLE_MESSAGES.test(error.message) || UNAVAILABLE_REPLIES.test(error.message);
 }
 
-/**
- * What `error` says, in one line fit for an error message: its message (its class name when it has none,
- * as node-redis's `TimeoutError`), with the user and password of any URL in it cut out.
- */
+/** `error` in one line for a message (its class name when it has no message), URL credentials cut out. */
 export function redisFailureText(error: unknown): string {
   const raw = error instanceof Error ? error.message || error.constructor?.name || error.name : String(error);
   return withoutCredentials(raw.split('\n')[0]!).slice(0, 200);
