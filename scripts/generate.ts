@@ -14,7 +14,7 @@
  * objects, open enums typed `'a' | (string & {})` over a plain `z.string()` so the JIT object parser stays on
  * its fast path, `z.iso.datetime()` requiring Z, the event and error-code tables) would mean post-processing
  * their output, which is more code than this and breaks on their upgrades. Neither is installed either.
- * So this is ~1,250 lines over a real parser: @readme/openapi-parser validates the spec against the OpenAPI
+ * So this is a generator of our own over a real parser: @readme/openapi-parser validates the spec against the OpenAPI
  * 3.1 schema and parses it (keeping `$ref` names), and Biome formats the output so it is lint-clean.
  * The layout of what it emits is fixed by the team's contract; see scripts/generator/*.ts.
  *

@@ -1,15 +1,14 @@
 import { VERSION } from '../version.js';
 import { describeRuntime } from './env.js';
 
-/** `shop-mgmt/<version> (<runtime>)`, sent on every request so the API's logs can tell SDK releases apart. */
+/** `shop-mgmt/<version> (<runtime>)`, sent on every request. */
 export function userAgent(): string {
   return `shop-mgmt/${VERSION} (${describeRuntime()})`;
 }
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const FORBIDDEN_VALUE_CHARS = /[\r\n\0]/;
-// fetch sends header values as bytes (a ByteString): a character above U+00FF makes it throw a TypeError,
-// which the transport could not tell from a failed connection.
+// fetch throws a TypeError on a header character above U+00FF, which could not be told from a failed connection.
 const BEYOND_LATIN1 = /[\u0100-\uffff]/;
 
 /** Applies one header to `into`; returns what is wrong with it instead, or null. */
@@ -41,16 +40,13 @@ export type MergedHeaders =
   | { readonly headers: null; readonly problem: string };
 
 function isHeadersLike(value: object): value is Headers {
-  // Duck-typed, so a Headers from a polyfill or another realm is read as one too.
+  // Duck-typed: a Headers from a polyfill or another realm.
   return typeof (value as Headers).forEach === 'function' && typeof (value as Headers).get === 'function';
 }
 
 /**
- * A copy of `base` with the caller's headers applied over it, names lower-cased, so `Authorization` from the
- * caller replaces the SDK's `authorization` instead of being sent beside it; a null or undefined value
- * removes the header. Takes what `fetch` takes (`Headers`, `[name, value]` pairs, a record). A name or
- * value fetch would refuse comes back as the problem (nothing here throws): the caller chooses the error
- * (src/core/transport/headers.ts), before anything is sent.
+ * `base` with the caller's headers over it, names lower-cased (so `Authorization` replaces the SDK's); null or
+ * undefined removes one. A refused name or value comes back as the problem; the caller picks the error.
  */
 export function mergeHeaderValues(base: Readonly<Record<string, string>>, extra: unknown): MergedHeaders {
   const merged: Record<string, string> = { ...base };

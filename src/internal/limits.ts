@@ -1,6 +1,5 @@
-// Bounds of the numeric options, shared by the client (checked at construction) and the per-call options
-// (checked per request), each of which words its own error. Every wait ends up in setTimeout, which runs a
-// delay above 2^31 - 1 ms after 1 ms instead: a bound missed here is a wait that silently does not happen.
+// Bounds of the numeric options: a setTimeout delay above 2^31 - 1 ms runs after 1 ms, so a bound missed here
+// is a wait that silently does not happen.
 
 /** The longest delay setTimeout honours, in milliseconds. */
 export const MAX_TIMER_MS = 2_147_483_647;

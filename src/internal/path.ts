@@ -1,12 +1,11 @@
-// A path segment is the one place caller data reaches the URL's path, so it is encoded whole and the dot
-// segments a URL parser would resolve (`..` climbing out of /v1/range) are refused outright. Nothing here
-// throws: a refused value comes back as a PathProblem, and the caller (src/core/transport/path.ts) chooses the error.
+// Caller data reaches the URL's path only here: each segment encoded whole, `.` and `..` refused. Problems are
+// returned, not thrown; src/core/transport/path.ts picks the error.
 
 /** A `{name}` segment of an operation's path, with the type the caller must pass for it. */
 export interface PathParam {
-  /** The placeholder's name, e.g. `id` for `{id}`; also the key of `params.path` that fills it. */
+  /** The placeholder's name, also the key of `params.path`. */
   readonly name: string;
-  /** `integer`: a safe integer or a string of digits (ids); `string`: any non-empty value, encoded whole. */
+  /** `integer`: a safe integer or digits; `string`: any non-empty value. */
   readonly type: 'integer' | 'string';
 }
 
@@ -24,7 +23,7 @@ export type FilledPath =
       readonly problem: PathProblem;
     };
 
-/** `value` as one encoded path segment, or what is wrong with it: empty, `.` or `..`, or not a scalar. */
+/** `value` as one encoded segment, or what is wrong with it. */
 export function encodePathSegment(value: unknown, name: string): string | PathProblem {
   const refuse = (problem: string): PathProblem => ({ name, problem });
   if (typeof value === 'number') {
@@ -55,10 +54,7 @@ function fillParam(param: PathParam, value: unknown): string | PathProblem {
 /** Fills a path template such as `/v1/range/reservations/{id}/cancel`. */
 export type PathFiller = (params: Readonly<Record<string, unknown>> | undefined) => FilledPath;
 
-/**
- * Splits `template` once, so a request only concatenates. Placeholders not listed in `pathParams` are
- * treated as strings. The first value that cannot fill its placeholder is returned as the problem.
- */
+/** Splits `template` once, so a request only concatenates; unlisted placeholders are strings. */
 export function pathFiller(template: string, pathParams: readonly PathParam[]): PathFiller {
   const pieces = template.split(/\{([^}]+)\}/);
   if (pieces.length === 1) return () => ({ path: template, problem: null });
@@ -75,7 +71,7 @@ export function pathFiller(template: string, pathParams: readonly PathParam[]): 
   };
 }
 
-/** A value as an error message shows it: NaN and Infinity as themselves (JSON.stringify would say null). */
+/** A value as an error message shows it (NaN, not null). */
 function shownValue(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
     return String(value);

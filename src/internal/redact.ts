@@ -1,5 +1,5 @@
-// Server text (error messages, a proxy's HTML page) goes into error messages and logs; anything that looks
-// like a credential is cut out first, because a misconfigured proxy may echo the request's headers back.
+// Server text goes into errors and logs; anything that looks like a credential is cut out first (a proxy may
+// echo the request's headers back).
 
 const REDACTED = '[redacted]';
 const CREDENTIAL_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
@@ -23,10 +23,7 @@ export function excerpt(text: string, max = 200): string {
   return flat.length > max ? `${flat.slice(0, max)}...` : flat;
 }
 
-/**
- * `excerpt(redact(text))` for text of any size: only the start is redacted, and what follows the cut is
- * dropped with a margin as long as the longest secret, so no secret is ever left half-cut in the result.
- */
+/** `excerpt(redact(text))` for text of any size, never leaving a secret half-cut. */
 export function snippet(text: string, hidden: readonly string[] = [], max = 200): string {
   let longest = 64;
   for (const secret of hidden) longest = Math.max(longest, secret.length);
@@ -36,17 +33,15 @@ export function snippet(text: string, hidden: readonly string[] = [], max = 200)
   return excerpt(`${start.slice(0, start.length - longest)} ...`, max);
 }
 
-/** The copy is of the same class when the original's is built in, so it prints as `TypeError: ...` too. */
+/** Built-in error classes are kept, so the copy prints as `TypeError: ...` too. */
 const BUILTIN_ERRORS = [TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError];
 
-/** How deep a cause chain is copied; runtimes nest two or three levels, and a cycle must end somewhere. */
+/** How deep a cause chain is copied (a cycle must end somewhere). */
 const MAX_CAUSE_DEPTH = 5;
 
 /**
- * A copy of a thrown `value` safe to keep on an error: `util.inspect` (what console.error and pino print)
- * shows an error's stack and its whole cause chain, and a runtime's text may quote the request's URL or
- * headers. An Error keeps its name, `code` and stack frames with message and stack redacted, and its
- * `cause` copied the same way; anything else becomes its redacted text.
+ * A copy of a thrown `value` safe to keep on an error (util.inspect prints the whole cause chain): message
+ * and stack redacted, `cause` copied the same way; a non-Error becomes its redacted text.
  */
 export function redactedCause(value: unknown, hidden: readonly string[], depth = 0): unknown {
   if (!(value instanceof Error)) return redact(String(value), hidden);
@@ -65,17 +60,15 @@ export function redactedCause(value: unknown, hidden: readonly string[], depth =
   return copy;
 }
 
-/** How deep a copy of server data kept on an error goes; deeper values become {@link TOO_DEEP}. */
+/** How deep a copy of server data goes; deeper values become {@link TOO_DEEP}. */
 const MAX_COPY_DEPTH = 32;
 /** How many values a copy holds at most; the rest become {@link TOO_DEEP}. */
 const MAX_COPY_NODES = 100_000;
 const TOO_DEEP = '[truncated]';
 
 /**
- * A copy of parsed JSON (an error's `details`, a refused answer's `data`) safe to keep on an error and print:
- * every string redacted of `hidden`, bearer tokens and webhook hidden, objects deeper than 32 levels or past
- * 100,000 values cut to `'[truncated]'`, so `JSON.stringify`, `util.inspect` and structured loggers finish
- * at any depth the server sent. A string key is redacted like a value.
+ * A copy of parsed JSON safe to keep on an error: strings and keys redacted, past 32 levels or 100,000 values
+ * cut to `'[truncated]'`, so any printer finishes.
  */
 export function redactedCopy(value: unknown, hidden: readonly string[]): unknown {
   const budget = { nodes: MAX_COPY_NODES };
@@ -109,10 +102,7 @@ function copyOf(
   return out;
 }
 
-/**
- * A short, redacted preview of a value for an error message: JSON-like, at most `max` characters, built
- * without recursing past a few levels, so a value nested 5,000 deep or 20 MB long costs a few hundred bytes.
- */
+/** A short, redacted, bounded preview of a value for an error message, whatever its depth or size. */
 export function preview(value: unknown, hidden: readonly string[], max = 200): string {
   const parts: string[] = [];
   let length = 0;
@@ -147,7 +137,7 @@ export function preview(value: unknown, hidden: readonly string[], max = 200): s
     push(array ? ']' : '}');
   };
   walk(value, 0);
-  // Every string was redacted whole before it was cut; the whole is redacted again for patterns split by JSON.
+  // Redacted again whole, for patterns split by JSON.
   return excerpt(redact(parts.join(''), hidden), max);
 }
 

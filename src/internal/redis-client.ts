@@ -1,19 +1,17 @@
-// The caller's Redis client behind one small interface, for every store that keeps state in Redis (webhook
-// dedupe, rate limits). Neither node-redis nor ioredis is imported: the client is duck-typed, so the SDK adds
-// no Redis dependency and works with either.
+// The caller's Redis client, duck-typed (node-redis or ioredis, no dependency), behind one small interface.
 import { withoutCredentials } from './redact.js';
 
 /** The ioredis calls used (`Redis` and `Cluster` both have them). */
 export interface IoRedisLike {
-  /** ioredis's generic command call: the stores send `SET ... NX EX`, `EVAL` and `DEL` through it. */
+  /** ioredis's generic command call. */
   call(command: string, ...args: (string | number)[]): Promise<unknown>;
 }
 
 /** The node-redis (v4, v5) calls used; `createClient()` and `createCluster()` both have them. */
 export interface NodeRedisLike {
-  /** node-redis's SET with options: claims a key only if nobody holds it, with an expiry. */
+  /** node-redis's SET with options. */
   set(key: string, value: string, options: { NX: true; EX: number }): Promise<unknown>;
-  /** node-redis's EVAL: the stores' Lua scripts (compare-and-delete, the rate limit's GCRA). */
+  /** node-redis's EVAL. */
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   /** node-redis's DEL. */
   del(key: string): Promise<unknown>;
@@ -22,7 +20,7 @@ export interface NodeRedisLike {
 /** A connected node-redis or ioredis client. */
 export type RedisClientLike = IoRedisLike | NodeRedisLike;
 
-/** The commands the SDK's stores send, the same whichever client carries them. */
+/** The commands the SDK's stores send. */
 export interface RedisCommands {
   /** `SET key value NX EX ttl`: true when set, false when the key already existed. */
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
@@ -36,7 +34,7 @@ function isIoRedis(client: RedisClientLike): client is IoRedisLike {
   return typeof (client as Partial<IoRedisLike>).call === 'function';
 }
 
-/** True for something that has either client's calls; the stores refuse anything else at construction. */
+/** True for something with either client's calls. */
 export function isRedisClient(client: unknown): client is RedisClientLike {
   const candidate = client as Partial<IoRedisLike & NodeRedisLike> | null | undefined;
   return (
@@ -48,10 +46,8 @@ export function isRedisClient(client: unknown): client is RedisClientLike {
 }
 
 /**
- * node-redis and ioredis spell EVAL differently (`eval(script, { keys, arguments })` against
- * `eval(script, numKeys, ...keysAndArgs)`); the commands go through node-redis's own methods and ioredis's
- * `call(...)`, which both clients' clusters route by the key. Every error a command rejects with (or throws)
- * goes through `mapError` first: the stores turn the client's connection errors into their own type there.
+ * One interface over both clients' EVAL spellings (clusters route by the key); every error goes through
+ * `mapError`, where the stores turn connection errors into their own type.
  */
 export function redisCommands(
   client: RedisClientLike,
@@ -88,8 +84,7 @@ export function redisCommands(
   };
 }
 
-// node-redis's errors for a connection that is closed, offline, dropped or timed out, by class name (their
-// `name` is plain 'Error'); ioredis's by name where it sets one.
+// node-redis's connection errors by class name (their `name` is 'Error'); ioredis's by name.
 const UNAVAILABLE_CLASSES = new Set([
   'ClientClosedError',
   'ClientOfflineError',
@@ -104,11 +99,10 @@ const UNAVAILABLE_CLASSES = new Set([
   'SocketTimeoutDuringMaintenanceError',
   'MaxRetriesPerRequestError',
 ]);
-// The same by message, for a bundle that renamed the classes, and ioredis's plain Errors.
+// The same by message, for renamed classes and ioredis's plain Errors.
 const UNAVAILABLE_MESSAGES =
   /^(The client is (closed|offline)|Socket closed unexpectedly|Connection timeout|Socket timeout|Disconnects client|All the root nodes are unavailable|Connection is closed|Stream isn't writeable|Command timed out|Reached the max retries per request)/i;
-// Server replies that mean "not now": loading its data after a restart, a script running, a failover under
-// way, a cluster reconfiguring.
+// Replies that mean "not now" (loading, a busy script, a failover or cluster change).
 const UNAVAILABLE_REPLIES = /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY|NOREPLICAS)\b/;
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -122,10 +116,7 @@ const NETWORK_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
-/**
- * True when `error`, from a node-redis or ioredis command, says Redis or the connection to it is away (closed,
- * offline, dropped, refused, timed out, loading, failing over), not that the command is wrong.
- */
+/** True when `error` says Redis or the connection is away (closed, timed out, loading, failing over). */
 export function isRedisUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const className = error.constructor?.name ?? '';
@@ -135,10 +126,7 @@ export function isRedisUnavailable(error: unknown): boolean {
   return UNAVAILABLE_MESSAGES.test(error.message) || UNAVAILABLE_REPLIES.test(error.message);
 }
 
-/**
- * What `error` says, in one line fit for an error message: its message (its class name when it has none,
- * as node-redis's `TimeoutError`), with the user and password of any URL in it cut out.
- */
+/** `error` in one line for a message (its class name when it has no message), URL credentials cut out. */
 export function redisFailureText(error: unknown): string {
   const raw = error instanceof Error ? error.message || error.constructor?.name || error.name : String(error);
   return withoutCredentials(raw.split('\n')[0]!).slice(0, 200);

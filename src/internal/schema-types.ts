@@ -1,10 +1,6 @@
 import type * as core from 'zod/v4/core';
 
-/**
- * The schema types the SDK's signatures name, as `z.ZodType` and friends. They are zod's core types, which
- * both of zod's APIs build on: the generated schemas are `zod/mini` (only what is used gets bundled), and a
- * caller's own `result` schema for `shop.get(...)` may come from classic `zod` or `zod/mini` alike.
- */
+/** zod's core schema types, shared by classic `zod` and `zod/mini` (the generated schemas use mini). */
 export declare namespace z {
   /** Any zod schema, classic or mini. */
   type ZodType<Output = unknown, Input = unknown> = core.$ZodType<Output, Input>;

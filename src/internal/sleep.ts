@@ -1,9 +1,6 @@
 import { MAX_TIMER_MS } from './limits.js';
 
-/**
- * Waits `ms` milliseconds (at most the longest delay a timer holds); rejects with the signal's own reason as soon as `signal` aborts, so a caller who
- * cancels never waits out a back-off.
- */
+/** Waits `ms` (at most a timer's longest delay); rejects with the signal's reason as soon as it aborts. */
 export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {

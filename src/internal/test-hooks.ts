@@ -1,8 +1,4 @@
-/**
- * Option keys for the SDK's own tests: a symbol is not part of the public surface and cannot be set by
- * accident from JSON configuration. `ClientOptions` does not declare them (they are in no public type): the
- * tests pass `ClientOptions & TestOptions`, and the client reads the keys from there.
- */
+/** Option keys for the SDK's own tests: symbols, in no public type, so JSON configuration cannot set them. */
 
 /** Back-off timing (`{ baseMs, capMs }`), so retry tests finish in milliseconds instead of seconds. */
 export const RETRY_BACKOFF: unique symbol = Symbol.for('shop-mgmt.retryBackoff');

@@ -9,28 +9,22 @@ export interface FeedEvent {
 }
 
 /**
- * What one catch-up run knows of the feed around its checkpoint: the last event passed; the ids passed
- * within `overlapSeconds` before it (a run reads that overlap again, because an event can become visible
- * after events created later, and the ids tell it from what was passed); and the events whose claim another
- * handler held, which every run reads again until their claim is done, released, or held past `settleSeconds`.
+ * What one run knows around its checkpoint: the last event passed, the ids passed within the overlap, and
+ * the events whose claim another handler held (read again until done, released, or past `settleSeconds`).
  */
 export class CatchUpState {
   #position: { readonly id: string; readonly createdAt: string } | null;
   // id -> created_at; null for an id of the stored checkpoint that this run has not read again yet.
   readonly #seen = new Map<string, string | null>();
   readonly #held = new Map<string, HeldClaim>();
-  // Held claims this run read again (or added): one of the stored checkpoint not among them after a full
-  // read has left the feed.
+  // Held claims this run met; one not met after a full read has left the feed.
   readonly #heldMet = new Set<string>();
   readonly #overlapSeconds: number;
-  /** The start of the overlap before the checkpoint: older events were passed by earlier runs. */
+  /** The start of the overlap before the checkpoint. */
   readonly windowStart: string | undefined;
   /** Where the run reads from: the overlap, or the oldest held claim if that is older. */
   readonly readFrom: string | undefined;
-  /**
-   * The stored checkpoint has no `seen` (its store keeps only `lastEventId` and `createdAt`): the run
-   * reads from `createdAt` itself, knowing only `lastEventId` of that instant.
-   */
+  /** The stored checkpoint has no `seen`: the run reads from `createdAt` itself. */
   readonly bare: boolean;
 
   constructor(start: Checkpoint | null, overlapSeconds: number) {
@@ -53,7 +47,7 @@ export class CatchUpState {
     this.readFrom = from;
   }
 
-  /** The held claim of `event`, if an earlier run found its claim held and it is still held. */
+  /** The held claim of `event`, if still held. */
   heldClaim(event: FeedEvent): HeldClaim | undefined {
     const claim = this.#held.get(event.id);
     if (claim) this.#heldMet.add(event.id);
@@ -67,7 +61,7 @@ export class CatchUpState {
     return true;
   }
 
-  /** True for an event older than the overlap, read only because a held claim is older still. */
+  /** An event older than the overlap, read only for an older held claim. */
   isBeforeWindow(event: FeedEvent): boolean {
     return (
       this.windowStart !== undefined &&
@@ -76,17 +70,14 @@ export class CatchUpState {
     );
   }
 
-  /** Records `event` as passed (handed on, or its claim done, released or held too long); the checkpoint only ever moves forward. */
+  /** Records `event` as passed; the checkpoint only moves forward. */
   pass(event: FeedEvent): void {
     this.#held.delete(event.id);
     this.#seen.set(event.id, event.created_at);
     this.#advance(event);
   }
 
-  /**
-   * Records that another handler holds `event`'s claim, since `heldSince`: later runs read it again. An
-   * event without a timestamp `created_at` cannot be found again by `updated_since`, so it is passed.
-   */
+  /** Records that another handler holds `event`'s claim (an event without `created_at` is passed instead). */
   hold(event: FeedEvent, heldSince: string): void {
     if (!isTimestamp(event.created_at)) {
       this.pass(event);
@@ -104,10 +95,7 @@ export class CatchUpState {
     }
   }
 
-  /**
-   * The checkpoint to save. `complete` once the run read the feed to its end: an id or held claim of the
-   * stored checkpoint it did not meet again has left the feed and is dropped; after a failure it is kept.
-   */
+  /** The checkpoint to save; when `complete`, what the run did not meet again is dropped. */
   checkpoint(complete: boolean): Checkpoint | null {
     if (this.#position === null) return null;
     const from = secondsBefore(this.#position.createdAt, this.#overlapSeconds);
@@ -115,8 +103,7 @@ export class CatchUpState {
     for (const [id, createdAt] of this.#seen) {
       const keep =
         createdAt === null ? !complete : isTimestamp(createdAt) && compareTimestamps(createdAt, from) >= 0;
-      // The run reads forward, so what falls out of the window is not met again in it: memory stays small
-      // over a first run through 30 days of events.
+      // What falls out of the window is not met again: memory stays small over 30 days of events.
       if (keep) seen.push(id);
       else this.#seen.delete(id);
     }

@@ -14,10 +14,7 @@ import { type Checkpoint, type CheckpointStore, MemoryCheckpointStore } from './
 import { type Poller, type PollOptions, poll } from './poll.js';
 import { compareTimestamps, isTimestamp } from './timestamps.js';
 
-/**
- * What the catch-up needs from a client: `events.list` walking the feed with `for await`. A `ShopClient`
- * fits; so does any object with the same method (a test double, a client wrapper).
- */
+/** What the catch-up needs from a client: `events.list` (a `ShopClient` fits). */
 export interface EventFeedSource {
   readonly events: {
     /** `shop.events.list`: the feed's events, every page. */
@@ -27,62 +24,43 @@ export interface EventFeedSource {
 
 /** Options of {@link EventCatchUp}. */
 export interface EventCatchUpOptions {
-  /** The client to read `GET /v1/events` with (a `ShopClient`). */
+  /** The client to read `GET /v1/events` with. */
   client: EventFeedSource;
-  /**
-   * Called once per new event, oldest first; give the webhook handler the same function. Not with `inbox`.
-   */
+  /** Called once per new event, oldest first; give the webhook handler the same function. Not with `inbox`. */
   onEvent?: EventHandler;
-  /**
-   * A durable inbox (an `Inbox` of `shop-mgmt/inbox`, the one the webhook handler writes to): each event
-   * of the feed is written to it (a duplicate of one a webhook brought is a no-op) instead of handed to
-   * `onEvent`, and the inbox's workers process it.
-   */
+  /** A durable inbox (the webhook handler's): each event is written to it instead of handed to `onEvent`. */
   inbox?: {
-    /** Writes the event down once (an id already there is a no-op: `'duplicate'`). */
+    /** Writes the event down once. */
     add(event: ShopEvent, source: 'feed'): Promise<'added' | 'duplicate'>;
   };
-  /**
-   * The dedupe store of the webhook handler: an event that came by webhook is then not handled again when
-   * the feed brings it back, and the other way round. Without one, the catch-up still never hands on an
-   * event twice itself, but knows nothing of webhooks.
-   */
+  /** The webhook handler's dedupe store, so an event that came either way is handled once. */
   dedupe?: DedupeStore;
-  /**
-   * The key an event is claimed under in `dedupe`: give it the same function as the webhook handler's
-   * `dedupeKey` (without the request, which the feed has not), e.g. `` (event) => `${shopId}:${event.id}` ``
-   * for a receiver serving several shops. @default the event id
-   */
+  /** The key an event is claimed under: the same function as the handler's `dedupeKey`. @default the event id */
   dedupeKey?: (event: ShopEvent) => string;
   /** How long a processed id is remembered, in seconds. @default 259200 (3 days) */
   dedupeTtlSeconds?: number;
-  /** How long an event is held in progress with a lease store, in seconds (renewed while it runs). @default 30 */
+  /** Seconds an event is held in progress with a lease store. @default 30 */
   leaseSeconds?: number;
-  /** Longest a dedupe store or inbox call may take, in ms; past it the run fails and the next retries. @default 500 */
+  /** Longest a dedupe store or inbox call may take, in ms; past it the run fails. @default 500 */
   storeTimeoutMs?: number;
   /** Keeps the checkpoint between runs. @default a MemoryCheckpointStore */
   checkpoints?: CheckpointStore;
-  /** Where the first run starts when there is no checkpoint. @default the start of the feed (30 days back) */
+  /** Where the first run starts without a checkpoint. @default the start of the feed (30 days back) */
   since?: string | Date;
   /** Only events of this type (the feed takes one type). */
   type?: EventType;
   /** Page size, 1 to 200. @default the API's (50) */
   pageSize?: number;
-  /** Saves the checkpoint after this many events read, as well as at the end of a run. @default 50 */
+  /** Saves the checkpoint after this many events, and at the end of a run. @default 50 */
   checkpointEvery?: number;
   /**
-   * How far before the checkpoint each run reads the feed again, in seconds. An event can become visible
-   * after events created later (its transaction committed later); one created up to this long before the
-   * checkpoint is still handed on. The checkpoint keeps the ids of this window. @default 60
+   * Seconds before the checkpoint each run reads again: an event can become visible after later ones (its
+   * transaction committed later). @default 60
    */
   overlapSeconds?: number;
   /**
-   * Only for a dedupe store without leases (one with `claim` and `release` only, written before leases):
-   * how long the catch-up keeps coming back to an event whose claim it found held by another handler, in
-   * seconds; after it, a claim still held is taken as processed (an event whose handler died is then lost).
-   * With a lease store (`MemoryDedupeStore`, `RedisDedupeStore`) the catch-up never does that: it comes back
-   * to an event in progress until it is done, or its lease runs out and the catch-up processes it itself.
-   * @default 60
+   * Only for a dedupe store without leases: seconds the catch-up waits on a claim held elsewhere before it
+   * takes it as processed. @default 60
    */
   settleSeconds?: number;
 }
@@ -91,9 +69,9 @@ export interface EventCatchUpOptions {
 export interface CatchUpResult {
   /** Events handed to `onEvent`. */
   readonly processed: number;
-  /** Events read and not handed on: passed by an earlier run, or claimed in the dedupe store. */
+  /** Events read and not handed on (passed earlier, or claimed). */
   readonly skipped: number;
-  /** The checkpoint after the run; null when the feed was empty and none existed. */
+  /** Null when the feed was empty and none existed. */
   readonly checkpoint: Checkpoint | null;
 }
 
@@ -103,18 +81,11 @@ export type CatchUpPoller = Poller;
 const FEED_CONTEXT: EventContext = { source: 'feed', delivery: null };
 
 /**
- * Reads the event feed (`GET /v1/events`) from a checkpoint and hands each event it has not seen to
- * `onEvent`, oldest first. Together with a webhook handler that shares its `onEvent` and dedupe store, each
- * event id is handled once whichever way it arrives.
- *
- * A run reads again from `overlapSeconds` before the checkpoint, because an event can become visible after
- * events created later (its transaction committed later), and drops the ids the checkpoint says it passed
- * there. When `onEvent` throws, the run saves the checkpoint of what it passed and rejects; the next run
- * hands on the failed event again.
- *
+ * Reads the event feed from a checkpoint and hands each unseen event to `onEvent`, oldest first; with the
+ * webhook handler's `onEvent` and dedupe store, each event id is handled once whichever way it arrives. When
+ * `onEvent` throws, the run saves what it passed and rejects; the next run retries.
  * @example
- * const catchUp = new EventCatchUp({ client: shop, onEvent: router.dispatch, dedupe, checkpoints });
- * const poller = catchUp.start({ intervalMs: 60_000 });
+ * const poller = new EventCatchUp({ client: shop, onEvent: router.dispatch, dedupe, checkpoints }).start();
  */
 export class EventCatchUp {
   readonly #options: EventCatchUpOptions;
@@ -157,10 +128,7 @@ export class EventCatchUp {
     }
   }
 
-  /**
-   * Reads the feed from the checkpoint to its end once. A call while a run is in progress joins that run,
-   * so runs never overlap.
-   */
+  /** Reads the feed from the checkpoint to its end once; a call during a run joins it. */
   run(): Promise<CatchUpResult> {
     this.#running ??= this.#run().finally(() => {
       this.#running = null;
@@ -168,10 +136,7 @@ export class EventCatchUp {
     return this.#running;
   }
 
-  /**
-   * Runs now, then again `intervalMs` (default 60 000) after each run ends, until `stop()`. A failed run goes
-   * to `onError` (default `console.error`) and the next run retries it.
-   */
+  /** Runs now, then `intervalMs` (default 60 000) after each run, until `stop()`; failures go to `onError`. */
   start(options: PollOptions = {}): CatchUpPoller {
     return poll(
       () => this.run(),
@@ -202,15 +167,13 @@ export class EventCatchUp {
       unsaved += events;
       if (unsaved >= every) await save(false);
     };
-    // An event no run has passed, or one whose claim was held (`heldSince`): handed on unless another
-    // handler holds its claim. A claim held may belong to a webhook delivery still being processed, which
-    // releases it if it fails; so the event is held, and read again by later runs until the claim is done, released, or held past `settleSeconds`.
+    // Not yet passed, or held before: handed on unless another handler holds its claim (then read again
+    // until done, released, or held past `settleSeconds`).
     const { inbox } = this.#options;
     const leases = dedupe ? hasLeases(dedupe) : false;
     const limit = this.#storeTimeoutMs;
     const take = async (event: FeedEvent, heldSince?: string): Promise<void> => {
       if (inbox) {
-        // Written down; the inbox's workers process it (a duplicate of a webhook's is a no-op).
         const added = await bounded('inbox add', () => inbox.add(event as ShopEvent, 'feed'), limit);
         if (added === 'added') processed++;
         else skipped++;
@@ -244,8 +207,7 @@ export class EventCatchUp {
         try {
           await this.#options.onEvent?.(event as ShopEvent, FEED_CONTEXT);
         } catch (error) {
-          // With its token, the release removes only this run's claim, not one taken after it expired. A
-          // release that fails is harmless with leases: the lease runs out.
+          // With its token: only this run's claim is released; a failed release is harmless with leases.
           await bounded('dedupe release', () => dedupe?.release(key, token || undefined), limit).catch(
             () => undefined,
           );
@@ -260,8 +222,7 @@ export class EventCatchUp {
         state.pass(event);
       } else if (dedupe && leases) {
         skipped++;
-        // Done elsewhere: passed. In progress elsewhere: held, and tried again by later runs until it is
-        // done, or its lease runs out (the handler died) and a run processes it.
+        // Done elsewhere: passed. In progress elsewhere: tried again until done or its lease runs out.
         if (await bounded('dedupe isDone', () => dedupe.isDone?.(key), limit)) state.pass(event);
         else state.hold(event, heldSince ?? new Date().toISOString());
       } else {
@@ -278,9 +239,7 @@ export class EventCatchUp {
       ...(type !== undefined ? { type } : {}),
       ...(pageSize !== undefined ? { limit: pageSize } : {}),
     };
-    // A bare checkpoint without a dedupe store cannot tell which events of its instant were passed: as
-    // earlier versions did, those before its own event in feed order are taken as passed, the others handed
-    // on. (With a dedupe store, the claims tell.)
+    // Without a dedupe store, events of the checkpoint's instant before its own event count as passed.
     let bareInstant: FeedEvent[] | null = start && state.bare && !dedupe ? [] : null;
     let complete = false;
     try {
@@ -302,13 +261,11 @@ export class EventCatchUp {
             bareInstant.push(event);
             continue;
           }
-          // A later instant, and the checkpoint's event never came (it left the 30-day window, or the key
-          // lost access): what was held may be new, so it is handed on.
+          // A later instant and the checkpoint's event never came (left the window): what was held is handed on.
           const waiting = bareInstant;
           bareInstant = null;
           for (const earlier of waiting) await take(earlier);
         }
-        // Older than the overlap: read only to reach a held claim older still.
         if (state.hasPassed(event) || state.isBeforeWindow(event)) {
           skipped++;
           await count();
@@ -319,13 +276,12 @@ export class EventCatchUp {
       for (const earlier of bareInstant ?? []) await take(earlier);
       complete = true;
     } finally {
-      // Also when onEvent, the feed or the dedupe store failed: the next run resumes after what was passed.
+      // Also on failure: the next run resumes after what was passed.
       if (unsaved > 0) await save(complete);
     }
     return { processed, skipped, checkpoint: saved };
   }
 
-  /** True once `settleSeconds` have passed since the claim was first found held. */
   /** The dedupe key of `event`: the caller's, which must be a non-empty string, or the event id. */
   #claimKey(event: FeedEvent): string {
     const { dedupeKey } = this.#options;
@@ -341,7 +297,7 @@ export class EventCatchUp {
 
   #heldLongEnough(heldSince: string): boolean {
     const since = Date.parse(heldSince);
-    // An unreadable time (a hand-edited checkpoint) must not pin the read window for ever.
+    // An unreadable time (a hand-edited checkpoint) must not pin the window for ever.
     return Number.isNaN(since) || Date.now() - since >= this.#heldClaimLimitMs;
   }
 }

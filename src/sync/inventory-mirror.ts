@@ -6,23 +6,22 @@ import { compareTimestamps, isTimestamp } from './timestamps.js';
 export interface MirroredLevel {
   readonly product_id: number;
   readonly location_id: number;
-  /** The stock to show and sell from (reference section 6: set it, never add deltas). */
+  /** The stock to show and sell from (set it, never add deltas). */
   readonly qty_available: number;
   readonly qty_on_hand?: number;
   readonly qty_reserved?: number;
-  /** When the API last changed this level; a change older than this is skipped. */
+  /** When the API last changed this level; an older change is skipped. */
   readonly updated_at: string;
 }
 
 /**
- * Where the mirror keeps levels; implement it over your database. The mirror reads then writes one key at
- * a time within a process; with several processes writing one store, make `set` conditional on
- * `updated_at` (e.g. `UPDATE ... WHERE updated_at <= $new`).
+ * Where the mirror keeps levels. With several processes writing one store, make `set` conditional on
+ * `updated_at` (`UPDATE ... WHERE updated_at <= $new`).
  */
 export interface InventoryStore {
-  /** The mirrored level of a product at a location, or undefined when none is known yet. */
+  /** The level of a product at a location, or undefined. */
   get(productId: number, locationId: number): MirroredLevel | undefined | Promise<MirroredLevel | undefined>;
-  /** Stores a level, replacing the one of the same product and location. */
+  /** Stores a level, replacing the same product and location's. */
   set(level: MirroredLevel): void | Promise<void>;
 }
 
@@ -30,12 +29,10 @@ export interface InventoryStore {
 export class MemoryInventoryStore implements InventoryStore {
   readonly #levels = new Map<string, MirroredLevel>();
 
-  /** The level held in memory for a product at a location. */
   get(productId: number, locationId: number): MirroredLevel | undefined {
     return this.#levels.get(`${productId}:${locationId}`);
   }
 
-  /** Holds a level in memory, replacing the one of the same product and location. */
   set(level: MirroredLevel): void {
     this.#levels.set(`${level.product_id}:${level.location_id}`, level);
   }
@@ -46,18 +43,13 @@ export class MemoryInventoryStore implements InventoryStore {
   }
 }
 
-/**
- * - `applied`: the level was stored;
- * - `stale`: older than the level held, skipped;
- * - `ignored`: not an `inventory.changed` event;
- * - `invalid`: lacks `product_id`, `location_id`, `qty_available` or a timestamp `updated_at`.
- */
+/** `applied`, `stale` (older than the level held), `ignored` (not `inventory.changed`), `invalid` (fields missing). */
 export type ApplyOutcome = 'applied' | 'stale' | 'ignored' | 'invalid';
 
 /** What the mirror needs from a client to reconcile: `inventory.list`; a `ShopClient` fits. */
 export interface InventorySource {
   readonly inventory: {
-    /** `shop.inventory.list`: levels changed since a time, every page. */
+    /** Levels changed since a time, every page. */
     list(params: { updated_since?: string; limit?: number }): AsyncIterable<unknown>;
   };
 }
@@ -67,31 +59,26 @@ export interface ReconcileResult {
   readonly applied: number;
   readonly stale: number;
   readonly invalid: number;
-  /** The newest `updated_at` read; pass it as `since` next time. Null when nothing was read. */
+  /** The newest `updated_at` read (pass it as `since` next time); null when nothing was read. */
   readonly latestUpdatedAt: string | null;
 }
 
 /** Options of {@link InventoryMirror.startReconciling}. */
 export interface ReconcilePollOptions extends PollOptions {
-  /** Where the first reconcile starts; later ones start at the newest `updated_at` read. @default everything */
+  /** Where the first reconcile starts. @default everything */
   since?: string | Date;
 }
 
 /**
- * Keeps inventory levels in step with the API by the reference's rules (section 6): set stock to
- * `qty_available` and never add `qty_delta`; skip a change older than the level held, per product and
- * location. Feed it `inventory.changed` events from webhooks and the feed, and reconcile from
- * `GET /v1/inventory` every 15 to 60 minutes to repair anything missed.
- *
+ * Keeps inventory levels in step with the API (reference section 6): set stock to `qty_available`, never add
+ * `qty_delta`, skip a change older than the level held. Feed it `inventory.changed` events and reconcile
+ * from `GET /v1/inventory` every 15 to 60 minutes.
  * @example
- * const mirror = new InventoryMirror({ store: new MemoryInventoryStore() });
  * router.on('inventory.changed', (event) => mirror.applyEvent(event));
- * const reconciling = mirror.startReconciling(shop, { intervalMs: 30 * 60_000 });
  */
 export class InventoryMirror {
   readonly store: InventoryStore;
-  // One read-then-write at a time per product and location, so two concurrent events cannot interleave
-  // and leave the older one stored.
+  // One read-then-write at a time per product and location, so the older of two events never wins.
   readonly #locks = new Map<string, Promise<unknown>>();
 
   constructor(options: { store?: InventoryStore } = {}) {
@@ -106,7 +93,7 @@ export class InventoryMirror {
     return this.applyLevel(event.data.object);
   }
 
-  /** Applies one inventory level (from an event payload or `GET /v1/inventory`) unless it is older. */
+  /** Applies one level (from an event or `GET /v1/inventory`) unless it is older. */
   applyLevel(value: unknown): Promise<ApplyOutcome> {
     const level = toLevel(value);
     if (!level) return Promise.resolve('invalid');
@@ -130,10 +117,7 @@ export class InventoryMirror {
     return 'applied';
   }
 
-  /**
-   * Pulls `GET /v1/inventory?updated_since=...` and applies every level by the same rule, so a level that
-   * a missed or late event left wrong is repaired and a newer one already held is kept.
-   */
+  /** Pulls `GET /v1/inventory?updated_since=...` and applies every level by the same rule. */
   async reconcile(
     source: InventorySource,
     options: { since?: string | Date } = {},
@@ -156,11 +140,8 @@ export class InventoryMirror {
   }
 
   /**
-   * Reconciles now, then again `intervalMs` (default 30 minutes) after each run ends, until `stop()`, each
-   * run starting at the newest `updated_at` the previous ones read. A failed run goes to `onError` (default
-   * `console.error`) and the next one retries from the same place: a bare `setInterval` around
-   * {@link reconcile} would let one failure end the process as an unhandled rejection, and let slow runs
-   * overlap.
+   * Reconciles now, then `intervalMs` (default 30 minutes) after each run, until `stop()`; a failed run goes
+   * to `onError` and the next retries (runs never overlap).
    */
   startReconciling(source: InventorySource, options: ReconcilePollOptions = {}): Poller {
     let since = options.since;
@@ -179,7 +160,7 @@ function isInteger(value: unknown): value is number {
   return Number.isInteger(value);
 }
 
-/** The mirrored fields of a level; the event-only `qty_delta` and `reason` are never stored. */
+/** The mirrored fields of a level (never the event-only `qty_delta` and `reason`). */
 function toLevel(value: unknown): MirroredLevel | null {
   if (typeof value !== 'object' || value === null) return null;
   const v = value as Record<string, unknown>;

@@ -57,9 +57,8 @@ export interface ActivityEntry {
 export const ACTIVITY_HISTORY = 1_000;
 
 /**
- * The sandbox's live log: a bounded ring of requests, delivery attempts and recorded events, and
- * the readers following it. A reader that comes back with the id of the last entry it saw gets what came
- * after; with an id of an earlier run (the process restarted) it gets everything this run holds.
+ * The live log: a bounded ring of requests, deliveries and events; a reader coming back with its last id
+ * gets what came after (everything, for an id of an earlier run).
  */
 export class ActivityLog {
   readonly run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296)

@@ -1,11 +1,6 @@
 import type { ErrorCode } from '../generated/error-codes.js';
 
-/**
- * An API error by its code (reference section 7), thrown by domain code and routes alike and turned into
- * the reference's error envelope `{status: 'error', error: {code, message, details}}` by the HTTP layer,
- * which gives it the status of its code (http/status.ts, from the generated error-code table). It carries
- * no HTTP status or header itself.
- */
+/** An API error by its code, thrown by domain and routes alike; only http/ gives it a status and envelope. */
 export class SandboxApiError extends Error {
   override readonly name = 'SandboxApiError';
   constructor(

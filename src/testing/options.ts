@@ -67,25 +67,18 @@ export interface SandboxOptions {
   /** Origin that `sandbox.handlers` intercept in msw. @default 'https://sandbox.shop.test' */
   baseUrl?: string;
   /**
-   * Sends webhook deliveries as they fall due, with no `webhooks.flush()` call: on the next turn of the event
-   * loop after a change records an event, after each request, and, while `listen()` serves, on a timer that
-   * does not keep the process alive (so retries go out when the clock reaches them). A partner's receiver
-   * behind `listen()` then gets deliveries as it would from the service. `flush()` still works, and waits for
-   * deliveries already under way. @default true with `clock: 'real'`, false with the frozen clock (tests
-   * decide when deliveries happen)
+   * Sends deliveries as they fall due without `webhooks.flush()`: after each change, request, and (while
+   * `listen()` serves) on an unref'd timer. @default true with `clock: 'real'`, false with the frozen clock
    */
   autoDeliver?: boolean;
   /**
-   * Draw event and delivery ids from `seed`, so the same seed and calls give the same ids (a reproducible
-   * run). Off by default: each sandbox draws them from a random start, so a fresh sandbox never repeats the
-   * ids of an earlier one (a dedupe store that outlives a sandbox would take a new event for a duplicate).
-   * @default false
+   * Draw event and delivery ids from `seed` (reproducible runs); by default each sandbox starts at random, so
+   * a dedupe store that outlives it never sees a repeated id. @default false
    */
   reproducibleIds?: boolean;
   /**
-   * Whose time a delivery's signature carries (`t=` of `Service-Signature`): `'wall'`, the real time, as the
-   * service signs, so a receiver checks it against its own clock whatever the sandbox clock says; or
-   * `'sandbox'`, the sandbox clock (verify with `now: () => sandbox.clock.now()`). @default 'wall'
+   * Whose time `t=` of `Service-Signature` carries: `'wall'` (as the service signs) or `'sandbox'` (verify
+   * with `now: () => sandbox.clock.now()`). @default 'wall'
    */
   signatureClock?: 'wall' | 'sandbox';
   /** The fetch used for webhook deliveries. @default globalThis.fetch */
@@ -171,10 +164,8 @@ function checkRateLimits(limits: SandboxRateLimits): SandboxRateLimits {
 }
 
 /**
- * Extra records for load tests, added after the seeded shop (`createSandbox({ records })`, the CLI's
- * `--records reservations=50000`). They are history: completed lane visits spread over the 30 days before
- * the sandbox's start and customers created then, so they fill lists and pages without taking any lane time
- * a test books. They record no events.
+ * Extra records for load tests (`--records reservations=50000`): completed history over the 30 days before
+ * the start, taking no lane time a test books, recording no events.
  */
 export interface SandboxRecords {
   /** Completed lane reservations in the past 30 days. */

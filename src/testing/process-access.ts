@@ -3,11 +3,8 @@ import { PERMISSION_RESOURCES } from './http/keys.js';
 import type { Sandbox } from './sandbox.js';
 
 /**
- * @internal What the CLI's `shop-mgmt sandbox` process needs of a sandbox beyond its public API
- * (`sandbox.trigger` makes the events, `sandbox.webhooks` lists endpoints): the activity log it streams, the
- * control surface's key check, the one-shot override of `trigger --override`, the counts a restored `--state`
- * reports and an endpoint's secrets (`--forward-to` reuses an endpoint whose secret matches). Package-internal: not exported from `shop-mgmt/testing`, so
- * the CLI reads these through this one narrow door instead of reaching into the sandbox's world.
+ * @internal What the CLI's sandbox process needs beyond the public API (activity log, control key check,
+ * `trigger --override`, restored counts, endpoint secrets); not exported, so the CLI never reaches into the world.
  */
 export interface SandboxProcessAccess {
   /** The live log of requests, deliveries and events (`/_sandbox/logs` streams it). */
@@ -15,9 +12,8 @@ export interface SandboxProcessAccess {
   /** Checks a key as the API does (failed attempts count toward its lockout), without a request's rate cost. */
   authenticate(authorization: string | null): boolean;
   /**
-   * What the key of `authorization` lacks of a full key (write on every resource, at every location), e.g.
-   * `['products:write', ..., 'every location']`; empty for a full key. A trigger acts as the shop's staff
-   * (register, owner and API calls across resources), so the control surface runs one only for a full key.
+   * What the key of `authorization` lacks of a full key (empty for a full key); triggers act as staff, so the
+   * control surface runs one only for a full key.
    */
   shortOfFullKey(authorization: string | null): string[];
   /** Changes the payload of the next event of `type` with `apply`; `done` is told when it happened. */

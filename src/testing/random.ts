@@ -35,11 +35,7 @@ export class SeededRandom {
   }
 }
 
-/**
- * A generator of its own for `label`, from the same seed (FNV-1a of the label over the seed). Ids drawn from
- * one stream never shift the values of another, so a domain value depends only on the seed and the calls
- * made, not on whether a webhook endpoint made the sandbox draw an event id in between.
- */
+/** A generator of its own for `label` from the same seed, so one stream's draws never shift another's. */
 export function seededStream(seed: number, label: string): SeededRandom {
   let hash = (seed ^ 0x811c9dc5) >>> 0;
   for (const char of label) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;

@@ -2,6 +2,7 @@ import { seedRecords } from './bulk-records.js';
 import type { SandboxClock } from './clock.js';
 import { SandboxWebhooks } from './events/webhooks.js';
 import { ROUTES } from './features/routes.js';
+import { seedShopState } from './features/seeders.js';
 import type { SandboxFaults } from './http/faults.js';
 import type { CreateKeyOptions, RollKeyOptions } from './http/keys.js';
 import {
@@ -21,11 +22,10 @@ import {
 } from './options.js';
 import { SandboxRegister } from './register/index.js';
 import { SandboxOwner } from './register/owner.js';
-import { seedShopState } from './seed/index.js';
 import type { ListenOptions, SandboxServer } from './server.js';
 import type { SentEmail } from './state/shop.js';
 import type { TriggerResult } from './triggers.js';
-import { createCore, type SandboxWorld, type SharedWorld } from './world.js';
+import { createWorld, type SandboxWorld, type SharedWorld } from './world.js';
 
 /** How often a listening sandbox with autoDeliver looks for deliveries due: retries are minutes apart. */
 const AUTO_DELIVER_EVERY_MS = 250;
@@ -55,7 +55,7 @@ export class Sandbox {
 
   /** @internal Use `createSandbox` (`shared`: what the shops of `createShopsSandbox` share). */
   constructor(options: SandboxOptions = {}, shared?: SharedWorld) {
-    this.world = createCore(resolveOptions(options), shared);
+    this.world = createWorld(resolveOptions(options), shared);
     seedShopState(this.world);
     seedRecords(this.world, this.world.options.records);
     this.baseUrl = this.world.options.baseUrl;
@@ -130,10 +130,8 @@ export class Sandbox {
   #triggerKey: string | undefined;
 
   /**
-   * Makes one event of `type` happen as it happens in a shop: through the SDK's own client (a key of this
-   * sandbox, answered in-process) or at the register, e.g. `range.reservation.booked` books a lane. The one
-   * entry for triggers: `shop-mgmt trigger` calls it in the sandbox process. Rejects with SandboxUsageError for
-   * a type the sandbox cannot make, and with the API's error when a call is refused.
+   * Makes one event of `type` happen as in a shop: through the SDK's client or at the register. Rejects with
+   * SandboxUsageError for a type the sandbox cannot make, or the API's error when a call is refused.
    * @example
    * const { events } = await sandbox.trigger('sale.completed');
    */
@@ -189,8 +187,8 @@ export class Sandbox {
 }
 
 /**
- * Creates a sandbox with a seeded shop (two locations, lanes and bays, classes and sessions over the
- * next 30 days, a rental fleet with history, customers). All features on, Established plan, sandbox keys.
+ * Creates a sandbox with a seeded shop (two locations, lanes, classes, rentals, customers): all features on,
+ * Established plan, sandbox keys.
  *
  * @example
  * const sandbox = createSandbox({ seed: 7, now: '2026-10-01T15:00:00Z' });

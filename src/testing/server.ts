@@ -22,11 +22,7 @@ type CoreHandler = (request: Request, info: ClientInfo) => Promise<Response>;
 type AnswerHandler = (request: SandboxRequest, info: ClientInfo) => Promise<SandboxAnswer | null>;
 
 /**
- * Serves `handle` on 127.0.0.1 with node:http: IncomingMessage -> web Request -> handle -> ServerResponse
- * (the CLI's sandbox process, which answers its own control paths beside the sandbox's).
- * The only module of the sandbox that needs Node; msw handlers work without it. node:http is imported here,
- * on the first listen(), not at the top: a Workers or browser bundle of `shop-mgmt/testing` keeps it as a
- * lazy `import('node:http')` that never runs there.
+ * Serves `handle` on 127.0.0.1 with node:http, imported on the first listen() so other bundles never load it.
  */
 export function listen(handle: CoreHandler, options: ListenOptions = {}): Promise<SandboxServer> {
   return start((incoming, outgoing) => serve(handle, incoming, outgoing), options);
@@ -87,11 +83,7 @@ async function start(
   });
 }
 
-/**
- * Buffers for large bodies, reused once node:http has written them: a page of 200 records is some 160 kB,
- * and a new one per request piles up outside the JS heap until a collection (tens of MB of RSS at 50,000
- * records under load). A buffer goes back only when its write calls back; one that never does is left to gc.
- */
+/** Reused buffers for large bodies (a 200-record page is ~160 kB; new ones pile up outside the heap). */
 class BodyBuffers {
   private readonly free: Uint8Array[] = [];
   private readonly lent = new WeakSet<ArrayBufferLike>();

@@ -70,11 +70,9 @@ interface ShopSlot extends SandboxShop {
 }
 
 /**
- * Many shops behind one base URL, told apart by key as the service does (reference section 5): each an
- * independent `Sandbox` (its own seed, clock, rate limit, records, events, webhook endpoints, secrets and
- * deliveries), and a router that hands each request to the shop whose key it carries. A key of no shop
- * gets the 401 INVALID_API_KEY of the reference (WRONG_ENVIRONMENT for a key of the other environment).
- * Failed key attempts are counted per caller address across all shops (reference section 5, rule 8).
+ * Many independent shops behind one base URL, told apart by key as the service does; a key of no shop gets
+ * 401 INVALID_API_KEY (WRONG_ENVIRONMENT for the other environment). Failed key attempts count per caller
+ * address across shops.
  */
 export class ShopsSandbox {
   /** The origin msw intercepts: give it to the clients as baseUrl when using `handlers`. */
@@ -208,11 +206,9 @@ export class ShopsSandbox {
   }
 
   /**
-   * The list walkers of every shop by name: `now`, the walks under way on the shop's busiest key and
-   * list path, and `max`, the most there ever were at once. A walk is a sequence of list pages (GETs of a
-   * cursor-paginated list) by one key on one path, each page after the first carrying the previous page's
-   * `next_cursor`; it runs from its first page's request to its last page's answer, and stops counting when
-   * its next page is `walkIdleMs` late (a killed walker). Two workers walking one shop at once make 2.
+   * The list walkers of every shop by name: `now` (walks under way on the busiest key and path) and `max`. A
+   * walk is one key's chain of cursor pages on one path; it stops counting when its next page is
+   * `walkIdleMs` late.
    */
   walkers(): Record<string, WalkerCount> {
     return Object.fromEntries(this.#slots.map((slot) => [slot.name, slot.counter.count()]));
@@ -330,9 +326,8 @@ function shopSpecs(shops: ShopsSandboxOptions['shops']): readonly SandboxShopOpt
 }
 
 /**
- * Creates a sandbox of many shops served at one base URL and told apart by key, as the service tells its
- * shops apart: shop n (`shop-1` ... `shop-N`) is a seeded `Sandbox` of its own with seed `seed + n - 1`.
- * Without `shops`, use `createSandbox`: one shop, as before.
+ * Creates a sandbox of many shops at one base URL, told apart by key: shop n is a seeded `Sandbox` with seed
+ * `seed + n - 1`.
  *
  * @example
  * const fleet = createShopsSandbox({ shops: 3, clock: 'real' });

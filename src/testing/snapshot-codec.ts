@@ -1,8 +1,6 @@
 /**
- * A JSON form of the sandbox's in-memory objects that keeps what plain JSON loses: Maps, Sets,
- * Dates, `undefined`, and objects reachable twice (stored once, referred to by number after). Functions
- * and the objects in `shared` (the clock, registries held by several parts) are left out, so restoring
- * keeps the fresh sandbox's own.
+ * JSON that keeps Maps, Sets, Dates, `undefined` and shared references; functions and `shared` objects are
+ * left out, so restoring keeps the fresh sandbox's own.
  */
 export type Encoded = null | boolean | number | string | EncodedNode | Encoded[] | { [key: string]: Encoded };
 

@@ -75,10 +75,8 @@ export function sandboxSnapshot(sandbox: Sandbox): SandboxSnapshot {
 }
 
 /**
- * Rebuilds a sandbox from a snapshot: the same seed and start build the same base shop, the clock moves to
- * where it was saved, then the saved records, keys, endpoints and feed replace the seeded ones. `overrides`
- * sets what belongs to the new process (fetch, autoDeliver, clock mode). Throws SandboxUsageError for
- * anything that is not a snapshot of this version.
+ * Rebuilds a sandbox from a snapshot: the same seed builds the base shop, then the saved state replaces it;
+ * `overrides` sets what belongs to the new process. Throws SandboxUsageError for anything else.
  */
 export function restoreSandbox(snapshot: unknown, overrides: SandboxOptions = {}): Sandbox {
   const checked = checkSnapshot(snapshot);

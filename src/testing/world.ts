@@ -4,38 +4,24 @@ import { DeliveryQueue } from './events/delivery.js';
 import { EndpointRegistry } from './events/endpoints.js';
 import { EventLog } from './events/log.js';
 import { EventOverrides } from './events/overrides.js';
+import { createState } from './features/state.js';
+import type { DomainWorld } from './features/world.js';
 import { SandboxFaults } from './http/faults.js';
 import { IdempotencyStore } from './http/idempotency.js';
 import { KeyStore } from './http/keys.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { ResolvedOptions } from './options.js';
 import { SeededRandom, seededStream } from './random.js';
-import { createState, type SandboxState } from './state/index.js';
 
 /**
- * Everything one sandbox holds: route handlers, register actions and seeders all work on it.
- * Nothing here is public; `Sandbox` (sandbox.ts) is the partner-facing wrapper.
+ * Everything one sandbox holds: the {@link DomainWorld} and the HTTP machinery the routes use. Nothing here
+ * is public; `Sandbox` (sandbox.ts) is the partner-facing wrapper.
  */
-export interface SandboxWorld {
-  readonly options: ResolvedOptions;
-  readonly clock: SandboxClock;
-  /**
-   * Seeded: generated domain values (card links, codes) repeat for the same seed and calls. Event and
-   * delivery ids come from streams of their own, so recording an event never shifts these values.
-   */
-  readonly random: SeededRandom;
-  readonly state: SandboxState;
+export interface SandboxWorld extends DomainWorld {
   readonly keys: KeyStore;
   readonly rateLimiter: RateLimiter;
   readonly idempotency: IdempotencyStore;
   readonly faults: SandboxFaults;
-  readonly endpoints: EndpointRegistry;
-  readonly events: EventLog;
-  readonly deliveries: DeliveryQueue;
-  /** A one-shot change to the next event of a type (the CLI's `trigger --override`). */
-  readonly overrides: EventOverrides;
-  /** The live log of requests, delivery attempts and recorded events (the CLI serves it as a stream). */
-  readonly activity: ActivityLog;
 }
 
 /** What the shops of a many-shop sandbox share: the failed key attempts per caller IP, on one clock. */
@@ -44,7 +30,7 @@ export interface SharedWorld {
 }
 
 /** Builds an empty world; seeding fills its state. */
-export function createCore(options: ResolvedOptions, shared?: SharedWorld): SandboxWorld {
+export function createWorld(options: ResolvedOptions, shared?: SharedWorld): SandboxWorld {
   const clock = new SandboxClock(options.now, options.clock, options.clockSpeed);
   const random = new SeededRandom(options.seed);
   const state = createState({

@@ -1,25 +1,23 @@
-// Reading a request body under a size cap, shared by the web and Node adapters. A chunked body has no
-// Content-Length to refuse up front, so the cap is counted chunk by chunk and the rest is never read.
+// A request body under a size cap, counted chunk by chunk (a chunked body has no Content-Length).
 
 /** The body passed the cap; the adapters answer 413. */
 export const TOO_LARGE: unique symbol = Symbol('body too large');
 
-/** The body did not arrive whole before the deadline; the adapters answer 408 and drop the connection. */
+/** The body did not arrive before the deadline; 408 and the connection dropped. */
 export const TOO_SLOW: unique symbol = Symbol('body too slow');
 
-/** Pulls a body chunk by chunk: a web stream's reader, or a Node request's async iterator. */
+/** A web stream's reader, or a Node request's async iterator. */
 export interface ChunkSource {
   next(): Promise<{ readonly done?: boolean | undefined; readonly value?: unknown }>;
-  /** Gives up on the rest of the body (`reader.cancel()`, `iterator.return()`). */
+  /** Gives up on the rest of the body. */
   stop(): unknown;
 }
 
 const encoder = new TextEncoder();
 
 /**
- * The whole body, or {@link TOO_LARGE} as soon as it passes `maxBodyBytes` (the source is stopped there),
- * or {@link TOO_SLOW} when it has not ended by `deadline` (`Date.now()` ms; the caller stops the source once
- * it answered). Rejects when the source fails (the client hung up mid-body).
+ * The whole body, {@link TOO_LARGE} once past `maxBodyBytes`, or {@link TOO_SLOW} at `deadline` (epoch ms).
+ * Rejects when the source fails.
  */
 export async function readCapped(
   source: ChunkSource,
@@ -46,7 +44,7 @@ export async function readCapped(
       const pending = source.next();
       const next = slow ? await Promise.race([pending, slow]) : await pending;
       if (next === TOO_SLOW) {
-        // The read still pending fails or ends when the caller stops the source.
+        // The pending read ends when the caller stops the source.
         pending.catch(() => undefined);
         return TOO_SLOW;
       }
@@ -76,10 +74,10 @@ export async function readCapped(
 /** Gives up on the rest of a body (after a 413 or a 408); never throws. */
 export function stop(source: ChunkSource): void {
   try {
-    // Not awaited: the answer does not wait on the client; a failing cancel changes nothing for it.
+    // Not awaited: the answer does not wait on the client.
     const stopped = source.stop();
     if (stopped instanceof Promise) stopped.catch(() => undefined);
   } catch {
-    // Already closed or errored: nothing left to stop.
+    // Already closed.
   }
 }

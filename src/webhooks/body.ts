@@ -1,17 +1,13 @@
 import { WebhookVerificationError } from './errors.js';
 
-/** The raw request body: the exact bytes received, or the string they decode to. */
+/** The exact bytes received, or the string they decode to. */
 export type RawBody = string | Uint8Array | ArrayBuffer;
 
 function invalidBody(message: string): WebhookVerificationError {
   return new WebhookVerificationError('invalid_body', message);
 }
 
-/**
- * Checks the body is raw (string or bytes) and not empty. The signature covers the exact bytes sent, so a
- * body that a framework already parsed (or re-serialised) can never be verified: say so, instead of
- * reporting a signature mismatch.
- */
+/** Checks the body is raw and not empty: a parsed body can never verify, so say so rather than "mismatch". */
 export function rawBody(body: unknown): string | Uint8Array {
   let raw: string | Uint8Array;
   if (typeof body === 'string') raw = body;
@@ -39,7 +35,7 @@ export function rawBody(body: unknown): string | Uint8Array {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The body as text, refusing bytes that are not UTF-8 (JSON must be UTF-8; a lossy decode hides damage). */
+/** The body as text; non-UTF-8 bytes are refused, not decoded lossily. */
 export function bodyText(body: string | Uint8Array): string {
   if (typeof body === 'string') return body;
   try {
@@ -53,13 +49,8 @@ export function bodyText(body: string | Uint8Array): string {
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
-/**
- * The bytes a base64 body decodes to, or null when it does not look like base64. Serverless platforms
- * (AWS API Gateway and Lambda function URLs with `isBase64Encoded`, some Netlify and Vercel setups) hand
- * over the body base64-encoded; a JSON event never starts with a base64 character run and ends with `=`.
- */
+/** The bytes of a base64 body (Lambda's `isBase64Encoded`, some Netlify and Vercel setups), else null. */
 export function decodeBase64Body(body: string | Uint8Array): Uint8Array | null {
-  // Base64 is ASCII, so a lossy decode of bytes loses nothing that matters here.
   const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
   if (text.length < 16 || text.length % 4 !== 0 || !BASE64.test(text)) return null;
   try {
@@ -69,7 +60,7 @@ export function decodeBase64Body(body: string | Uint8Array): Uint8Array | null {
   }
 }
 
-/** True when a string body holds U+FFFD, the mark a lossy decode of non-UTF-8 bytes leaves behind. */
+/** True when a string body holds U+FFFD, the mark of a lossy decode. */
 export function hasReplacementCharacter(body: string | Uint8Array): boolean {
   return typeof body === 'string' && body.includes('\uFFFD');
 }

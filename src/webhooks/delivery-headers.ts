@@ -1,6 +1,6 @@
 import { signPayload } from './sign.js';
 
-/** What one signed delivery says about itself (reference section 6, "Delivery request"). */
+/** What one signed delivery says about itself (reference section 6). */
 export interface DeliveryHeaderInput {
   /** The exact body sent. */
   readonly body: string;
@@ -9,17 +9,14 @@ export interface DeliveryHeaderInput {
   readonly deliveryId: string;
   /** 1 for the first try. */
   readonly attempt: number;
-  /** The endpoint's secret, or old and new during a rotation. */
+  /** The endpoint's secret(s). */
   readonly secret: string | readonly string[];
   /** Unix seconds to sign at. @default now */
   readonly timestamp?: number;
   readonly userAgent: string;
 }
 
-/**
- * The headers of a delivery as the service sends it: Content-Type, the four `Service-*` headers and the
- * `Service-Signature` over the body. The CLI's forwarder and the testing entry's delivery helper both use it.
- */
+/** The headers of a delivery as the service sends it, signature included (CLI forwarder, testing helper). */
 export async function deliveryHeaders(input: DeliveryHeaderInput): Promise<Record<string, string>> {
   return {
     'Content-Type': 'application/json',

@@ -1,8 +1,5 @@
-// What `onError` is told beside the error, with the endpoint's secrets cut out. A misconfigured sender may
-// paste the secret into any header (as the signature, as `t`, beside a valid signature, as the event id or
-// type); the delivery is refused or handled as it should be, but the headers and the delivery fields read
-// from them are handed to the receiver's logger, so every secret value (and any `whsec_...` string) is
-// replaced by `[redacted]` first, as the SDK's error messages never quote them. Only built for a report.
+// What `onError` is told beside the error. A sender may paste the secret into any header, so every secret
+// value and `whsec_...` string is replaced by `[redacted]` before it reaches the receiver's logger.
 import { redact } from '../internal/redact.js';
 import type { WebhookDelivery, WebhookHeaders } from './headers.js';
 import type { WebhookRequest } from './request.js';
@@ -21,11 +18,7 @@ function redactedOrNull(value: string | null, hidden: readonly string[]): string
   return value === null ? null : redact(value, hidden);
 }
 
-/**
- * The request as `onError` sees it: its headers and URL redacted copies. `native` (the framework's own
- * request, raw headers and all) is still there to read, as a getter, so printing or serializing the info
- * (util.inspect, JSON.stringify, a structured logger) does not walk into it.
- */
+/** The request as `onError` sees it: redacted headers and URL; `native` is a getter, so logging skips it. */
 class ReportedRequest implements WebhookRequest {
   readonly headers: WebhookHeaders;
   readonly #source: WebhookRequest;
@@ -43,13 +36,13 @@ class ReportedRequest implements WebhookRequest {
     return this.#url;
   }
 
-  /** The framework's own request, unredacted: read from it what you need, never log it whole. */
+  /** The framework's own request, unredacted: never log it whole. */
   get native(): unknown {
     return this.#source.native;
   }
 }
 
-/** `request` for `onError`: headers and URL redacted of `hidden` and `whsec_...` strings. */
+/** `request` for `onError`, redacted. */
 export function reportedRequest(request: WebhookRequest, hidden: readonly string[]): WebhookRequest {
   return new ReportedRequest(request, hidden);
 }
@@ -64,7 +57,7 @@ function redactedUrl(url: URL, hidden: readonly string[]): URL {
   }
 }
 
-/** A copy of the headers, names and values redacted, in the form they came in (Headers or a plain object). */
+/** A redacted copy of the headers, in the form they came in. */
 function redactedHeaders(headers: WebhookHeaders, hidden: readonly string[]): WebhookHeaders {
   if (typeof headers !== 'object' || headers === null) return {};
   if (typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function') {
@@ -73,14 +66,14 @@ function redactedHeaders(headers: WebhookHeaders, hidden: readonly string[]): We
       try {
         copy.append(redact(name, hidden), redact(value, hidden));
       } catch {
-        // A name the redaction made invalid ("[redacted]") is left out.
+        // A name the redaction made invalid is left out.
       }
     });
     return copy;
   }
   const copy: Record<string, string | readonly string[] | undefined> = {};
   for (const [name, value] of Object.entries(headers)) {
-    // Defined rather than assigned, so a header named __proto__ stays a header.
+    // Defined, not assigned, so a header named __proto__ stays a header.
     Object.defineProperty(copy, redact(name, hidden), {
       value:
         typeof value === 'string'

@@ -2,8 +2,7 @@ import type { ShopEvent } from '../generated/events.js';
 import { WebhookVerificationError } from './errors.js';
 import { EVENT_TYPES, type EventPayloadMap, type EventType } from './event-types.js';
 
-// The event union is generated from the spec (src/generated/events.ts, types only): the generated
-// `shop.events.list` yields it too, without importing this folder.
+// The event union is generated from the spec (types only).
 export type {
   KnownShopEvent,
   ShopEvent,
@@ -16,7 +15,7 @@ export type { EventPayloadMap, EventType };
 
 const knownTypes: ReadonlySet<string> = new Set(EVENT_TYPES);
 
-/** True when this version of the SDK knows the event type (and has a typed payload for it). */
+/** True when this SDK knows the event type. */
 export function isKnownEventType(type: string): type is EventType {
   return knownTypes.has(type);
 }
@@ -29,10 +28,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * Parses an authentic body into an event. Checks the envelope (id, object, type, created_at, data.object),
- * not the payload's fields: a payload is the API resource as the server sent it, unknown fields included.
- */
+/** Parses an authentic body into an event, checking the envelope only, not the payload's fields. */
 export function parseEvent(text: string): ShopEvent {
   let value: unknown;
   try {

@@ -35,119 +35,78 @@ import { nowSeconds } from './verify.js';
 /** Default largest body read, in bytes (1 MiB); an event is a few kilobytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1 << 20;
 
-/** Default time a sender has to send the whole body, in ms from the handler's call. */
+/** Default time a sender has to send the whole body, in ms. */
 export const DEFAULT_BODY_TIMEOUT_MS = 5000;
 
 /** Options of {@link createWebhookHandler}. */
 export interface WebhookHandlerOptions {
   /**
-   * The endpoint's signing secret (`whsec_...`), or old and new during a rotation. For one receiver serving
-   * several shops or endpoints, a resolver called per delivery with the {@link WebhookRequest}, e.g.
-   * `(request) => secrets.get(request.url.pathname.split('/').pop())`: nothing from it answers 404, a throw
-   * 503 (both told to `onError` as a `WebhookSecretError`).
+   * The signing secret (`whsec_...`), old and new during a rotation, or a resolver called per delivery (several
+   * shops): nothing from it answers 404, a throw 503.
    */
   secret: WebhookSecret | WebhookSecretResolver;
-  /**
-   * The key an event is claimed under in the dedupe store. Default: the event id. A receiver for several
-   * shops sharing one store can namespace it, e.g. `(event, request) => shopOf(request) + ':' + event.id`.
-   * Must give a non-empty string; the feed catch-up sharing the store must claim the same keys.
-   */
+  /** The key an event is claimed under. Default: the event id; a multi-shop receiver can namespace it. */
   dedupeKey?: (event: ShopEvent, request: WebhookRequest) => string | Promise<string>;
   /**
-   * Where event ids in progress and done are remembered. Default: a {@link MemoryDedupeStore} of this
-   * process; pass a shared store (e.g. `RedisDedupeStore`) when several processes receive, or `false` to
-   * turn dedupe off. See docs/webhooks.md, "Which setup loses what".
+   * Where ids in progress and done are kept. Default: a {@link MemoryDedupeStore}; a shared store for several
+   * processes, or `false` for none (docs/webhooks.md, "Which setup loses what").
    */
   dedupe?: DedupeStore | false;
-  /** How long a processed id is remembered, in seconds. @default 259200 (3 days, past the 37 h of retries) */
+  /** Seconds a processed id is remembered. @default 259200 (3 days, past the 37 h of retries) */
   dedupeTtlSeconds?: number;
-  /**
-   * How long an event is held in progress, in seconds, with a dedupe store that has leases: the running
-   * handler renews it every third of it, and a process that dies frees the event this long after its last
-   * renewal. @default 30
-   */
+  /** Seconds an event is held in progress, renewed every third; a dead process frees it after. @default 30 */
   leaseSeconds?: number;
-  /**
-   * Longest a dedupe store or inbox call may take, in ms; past it the delivery is answered 503 and the sender
-   * retries. @default 500
-   */
+  /** Longest a dedupe store or inbox call may take, in ms; then a 503. @default 500 */
   storeTimeoutMs?: number;
   /**
-   * A durable inbox (`new Inbox(store)` of `shop-mgmt/inbox`): each verified event is written to it, keyed by
-   * its id (a duplicate is a no-op), and only then answered 200; the inbox's workers process it. No handler
-   * runs in the request, so `onEvent`, `.on()` and `dedupe` are not used with it. A write that fails or takes
-   * longer than `storeTimeoutMs` answers 503, and the sender retries.
+   * A durable inbox (`shop-mgmt/inbox`): each verified event is written to it, then answered 200; its workers
+   * process it, so `onEvent`, `.on()` and `dedupe` are unused. A failed write answers 503.
    */
   inbox?: WebhookInbox;
-  /** Called once per event id; a throw answers 500, releases the claim, and the sender retries. */
+  /** Called once per event id; a throw answers 500 and releases the claim. */
   onEvent?: EventHandler;
-  /** Clock tolerance of the signature timestamp, in seconds, either way. @default 300 */
+  /** Clock tolerance of the signature timestamp, in seconds. @default 300 */
   toleranceSeconds?: number;
-  /**
-   * The receiver's clock, read for every delivery: a function giving a `Date` or unix seconds, or a fixed
-   * one. The sandbox signs with the real time, so tests need none; against a sandbox made with
-   * `signatureClock: 'sandbox'`: `now: () => sandbox.clock.now()`. @default the current time
-   */
+  /** The receiver's clock: a function giving a `Date` or unix seconds, or a fixed one. @default the current time */
   now?: (() => Date | number) | Date | number;
-  /** Largest body read; a bigger one is answered 413. @default 1048576 */
+  /** Largest body read; bigger is answered 413. @default 1048576 */
   maxBodyBytes?: number;
-  /**
-   * Time the sender has to send the whole body, in ms from the handler's call; a slower one is answered
-   * 408 and its connection dropped, so slow senders cannot hold the receiver's sockets. @default 5000
-   */
+  /** Ms the sender has to send the body; slower is answered 408 and dropped. @default 5000 */
   bodyTimeoutMs?: number;
   /**
-   * How long, in ms from the handler's call, to wait on `onEvent` and the typed handlers before answering
-   * `202` while they go on (the service fails a delivery with no 2xx within 10 s and sends it again). The
-   * work then finishes on the platform's `waitUntil` (the `waitUntil` option, or one given per call), in the
-   * running process without one (Node). If it then fails, `onError` is told (`background: true`) and the
-   * claim is released. `false` waits however long: for platforms that freeze after the answer and give no
-   * `waitUntil` (AWS Lambda). @default 8000
+   * Ms to wait on the handlers before answering `202` while they go on (the service retries without a 2xx in
+   * 10 s); they finish on `waitUntil`. `false` waits however long (AWS Lambda). @default 8000
    */
   respondWithin?: number | false;
-  /**
-   * Keeps the platform running until handlers answered `202` finish: Vercel's `waitUntil` from
-   * `@vercel/functions`. On Workers and Netlify it comes per call instead: the handler finds a `waitUntil`
-   * method among its extra arguments (`fetch(request, env, ctx)`), or `webhooks(request, { waitUntil })`.
-   */
+  /** Keeps the platform running for handlers answered `202` (Vercel's `waitUntil`); Workers pass it per call. */
   waitUntil?: WaitUntil;
-  /**
-   * Told about every refused or failed delivery (verification errors, a secret resolver that found nothing or
-   * failed, a throwing `onEvent`, also after a 202, a failing dedupe store), for logging. The SDK's messages
-   * never hold the secret or an unsigned header's value.
-   */
+  /** Told about every refused or failed delivery, for logging; messages never hold a secret. */
   onError?: (error: unknown, info: WebhookErrorInfo) => void;
 }
 
 /**
- * A web-standard request handler (`(Request) => Promise<Response>`, for Next.js route handlers, Hono, Bun,
- * Deno and Workers), with a typed registry and adapters for other servers. Further arguments are searched
- * for a `waitUntil` method (Workers' `ctx`, Netlify's `context`, or `{ waitUntil }`); see `respondWithin`.
+ * A web-standard handler (`(Request) => Promise<Response>`) with a typed registry and adapters; later
+ * arguments are searched for a `waitUntil` method (Workers' `ctx`).
  */
 export interface WebhookHandler {
   (request: Request, ...platform: unknown[]): Promise<Response>;
-  /** Adds a handler for one event type, called after `onEvent`; see {@link EventRouter.on}. */
+  /** Adds a handler for one event type, called after `onEvent`. */
   on<T extends EventType>(type: T, handler: EventHandler<ShopEventOf<T>>): WebhookHandler;
-  /** Adds the fallback for event types this SDK does not know yet; see {@link EventRouter.onUnknown}. */
+  /** Adds the fallback for event types this SDK does not know. */
   onUnknown(handler: EventHandler<UnknownShopEvent>): WebhookHandler;
-  /** Handles a raw delivery from any framework; build the response from the result. */
+  /** Handles a raw delivery from any framework. */
   handle(input: WebhookDeliveryInput): Promise<WebhookResult>;
-  /** For Node's `http` server and Express: reads the raw body from the request stream itself. */
+  /** For Node's `http` and Express: reads the raw body itself. */
   node: NodeRequestHandler;
 }
 
 /**
- * Creates a webhook endpoint: verifies each delivery, claims its event id in the dedupe store, calls
- * `onEvent` and the typed handlers once per event id, and answers so that the sender retries exactly what
- * was not processed: 200 for processed or duplicate, 202 when the handlers are still running at
- * `respondWithin` (they go on), 400 for a bad signature, 404 when a secret resolver knows no secret for the
- * request, 500 (claim released) when a handler throws.
- *
- * @throws {WebhookConfigurationError} at once when the secret is empty or an option is out of range.
+ * Creates a webhook endpoint: verifies each delivery, claims its event id, runs the handlers once per id, and
+ * answers so the sender retries exactly what was not processed (200, 202, 400, 404, 500).
+ * @throws {WebhookConfigurationError} when the secret is empty or an option is out of range.
  * @example
- * const handler = createWebhookHandler({ secret: process.env.SHOP_WEBHOOK_SECRET! })
+ * export const POST = createWebhookHandler({ secret: process.env.SHOP_WEBHOOK_SECRET! })
  *   .on('inventory.changed', (event) => mirror.applyEvent(event));
- * export const POST = handler; // Next.js route handler
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   requireOptions('createWebhookHandler', 'secret, onEvent', options);
@@ -206,7 +165,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     try {
       result = await readRequest(request, body, receiver, scope);
     } catch (error) {
-      // Not a Request (a wrong call): a 500 the sender retries once the code is fixed, and onError is told.
+      // Not a Request: a 500 the sender retries once the code is fixed.
       result = receiver.fail(error, (request as Partial<Request> | undefined)?.headers);
     }
     return new Response(result.body, { status: result.status, headers: responseHeaders(result.status) });
@@ -228,16 +187,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   return handler;
 }
 
-/** The handler's fixed secrets, to cut out of what `onError` is told; a resolver's come per delivery. */
+/** The fixed secrets, cut out of what `onError` is told. */
 function fixedSecrets(secret: WebhookHandlerOptions['secret']): readonly string[] {
   if (typeof secret === 'string') return [secret];
   return Array.isArray(secret) ? secret.filter((one): one is string => typeof one === 'string') : [];
 }
 
-/**
- * Unix seconds now, by the `now` option. A fixed time is checked at once; a function is called per
- * delivery, so a bad value from it fails that delivery (500, the sender retries) and reaches `onError`.
- */
+/** Unix seconds now, by `now`; a bad value from a function fails that delivery (500). */
 function receiverClock(now: WebhookHandlerOptions['now']): () => number {
   if (typeof now === 'function') return () => nowSeconds(now());
   if (now === undefined) return () => nowSeconds(undefined);
@@ -285,7 +241,7 @@ async function readRequest(
       if (body === TOO_SLOW) stop(source);
     }
   } catch {
-    // The client hung up mid-body; it will not read the answer, but the handler never rejects.
+    // The client hung up mid-body.
     return unreadable();
   }
   if (body === TOO_LARGE) return tooLarge(maxBodyBytes);

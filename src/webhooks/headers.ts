@@ -1,9 +1,6 @@
 import { WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 
-/**
- * The request headers of a delivery: a fetch `Headers`, or a plain object such as Node's `req.headers`
- * (names in any case; a repeated header as an array).
- */
+/** A delivery's headers: a fetch `Headers`, or a plain object such as Node's `req.headers`. */
 export type WebhookHeaders = Headers | { readonly [name: string]: string | readonly string[] | undefined };
 
 /** Longest `Service-Signature` value accepted; a real one is about 80 characters per secret. */
@@ -15,11 +12,7 @@ const TIMESTAMP = /^[0-9]{1,12}$/;
 const V1 = /^[0-9a-f]{64}$/;
 const SIMPLE = /^t=([0-9]{1,12}),v1=([0-9a-f]{64})$/;
 
-/**
- * Reads one header by its lowercase name, from `Headers` or a plain object; repeated values are joined.
- * Anything else than text there comes from the receiver's code (a header on the wire is text), so it is a
- * configuration error, as is a missing headers object (a delivery without the header is a verification one).
- */
+/** Reads one header by lowercase name (repeated values joined); a non-text value is a configuration error. */
 export function readHeader(headers: WebhookHeaders, name: string): string | undefined {
   if (typeof headers !== 'object' || headers === null) {
     throw new WebhookConfigurationError(
@@ -30,8 +23,7 @@ export function readHeader(headers: WebhookHeaders, name: string): string | unde
   const record = headers as { readonly [name: string]: string | readonly string[] | undefined };
   let value = record[name];
   if (value === undefined) {
-    // for...in rather than Object.keys: no array per lookup (a verification looks up two headers that are
-    // usually absent, ~2 % of a 1 kB verification); an inherited key is skipped, as Object.keys would.
+    // for...in: no array per lookup (~2 % of a 1 kB verification); inherited keys skipped.
     for (const key in record) {
       if (key.toLowerCase() === name && Object.hasOwn(record, key)) {
         value = record[key];
@@ -41,7 +33,7 @@ export function readHeader(headers: WebhookHeaders, name: string): string | unde
   }
   if (typeof value === 'string') return value;
   if (value === undefined || value === null) return undefined;
-  // Joined like Node and fetch join a repeated header, so both spellings meet the same duplicate check.
+  // Joined as Node and fetch join a repeated header.
   if (Array.isArray(value)) return value.join(', ');
   throw new WebhookConfigurationError(
     `The ${name} header is a ${typeof value}: header values are strings (arrays for a repeated header).`,
@@ -54,7 +46,7 @@ export interface SignatureHeader {
   readonly timestamp: string;
   /** `t` as a number of unix seconds. */
   readonly timestampSeconds: number;
-  /** Every well-formed `v1` (64 lowercase hex characters); the others can never match. */
+  /** Every well-formed `v1`. */
   readonly signatures: readonly string[];
 }
 
@@ -62,12 +54,8 @@ function malformed(message: string): WebhookVerificationError {
   return new WebhookVerificationError('malformed_header', `Service-Signature header ${message}`);
 }
 
-/**
- * Parses `t=<unix>,v1=<hex>[,v1=<hex>...]` strictly: exactly one `t` of digits only (so a `t=abc` cannot turn
- * the time check off), parts trimmed, other schemes ignored, the length and count of `v1` capped.
- */
+/** Parses `t=<unix>,v1=<hex>...` strictly: one all-digit `t` (so `t=abc` cannot skip the time check), `v1` capped. */
 export function parseSignatureHeader(value: string | undefined): SignatureHeader {
-  // The form every delivery outside a rotation has, matched in one step.
   const simple = value === undefined ? null : SIMPLE.exec(value);
   if (simple) {
     return { timestamp: simple[1]!, timestampSeconds: Number(simple[1]), signatures: [simple[2]!] };
@@ -114,19 +102,19 @@ export function parseSignatureHeader(value: string | undefined): SignatureHeader
   return { timestamp, timestampSeconds: Number(timestamp), signatures };
 }
 
-/** What a delivery's headers say about it; none of these headers is signed. */
+/** What a delivery's unsigned headers say about it. */
 export interface WebhookDelivery {
   /** `Service-Event`: the event type. */
   readonly eventType: string | null;
-  /** `Service-Event-Id`: the event id, the same on every retry and resend. */
+  /** `Service-Event-Id`: the same on every retry and resend. */
   readonly eventId: string | null;
-  /** `Service-Delivery-Id`: this delivery; a manual resend gets a new one. */
+  /** `Service-Delivery-Id`: a manual resend gets a new one. */
   readonly deliveryId: string | null;
-  /** `Service-Attempt`: 1 for the first try, 2 or more for retries; null when absent or not a number. */
+  /** `Service-Attempt`: 1 for the first try; null when absent or not a number. */
   readonly attempt: number | null;
 }
 
-/** Reads the delivery headers (`Service-Event`, `Service-Event-Id`, `Service-Delivery-Id`, `Service-Attempt`). */
+/** Reads the delivery headers. */
 export function readDeliveryHeaders(headers: WebhookHeaders): WebhookDelivery {
   const read = (name: string) => readHeader(headers, `service-${name}`)?.trim() || null;
   const attempt = read('attempt');

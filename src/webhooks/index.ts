@@ -3,9 +3,7 @@
  *
  * @module shop-mgmt/webhooks
  */
-// `shop-mgmt/webhooks`: verify, type and dedupe signed deliveries. It loads neither the HTTP client nor zod, so
-// a receiver stays small and starts fast; everything here runs on Node, Bun, Deno and Workers. Its verification
-// half is `shop-mgmt/webhooks/verify` (verify-only.ts), re-exported here whole.
+// Loads neither the HTTP client nor zod, so a receiver stays small; runs on Node, Bun, Deno and Workers.
 
 export {
   DEFAULT_DEDUPE_TTL_SECONDS,

@@ -1,4 +1,4 @@
-// The Node adapter, typed structurally so this entry needs neither node:http nor @types/node at runtime.
+// Typed structurally: this entry needs neither node:http nor @types/node.
 import { type ChunkSource, readCapped, stop, TOO_LARGE, TOO_SLOW } from './body-reader.js';
 import { WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 import { fromNodeRequest } from './request.js';
@@ -12,27 +12,26 @@ import {
   type WebhookResult,
 } from './results.js';
 
-/** The part of Node's `IncomingMessage` (and Express's `Request`) the adapter reads. */
+/** What the adapter reads of `IncomingMessage` (and Express's `Request`). */
 export interface NodeIncomingMessage extends AsyncIterable<unknown> {
   readonly method?: string | undefined;
-  /** The path and query, as Node gives them. */
   readonly url?: string | undefined;
   readonly headers: { readonly [name: string]: string | readonly string[] | undefined };
-  /** Set by a body parser that ran first (Express, Koa): used when raw, refused when parsed. */
+  /** Set by a body parser that ran first: used when raw, refused when parsed. */
   readonly body?: unknown;
   readonly readableEnded?: boolean;
-  /** Node's: drops the connection of a sender too slow to send its body. */
+  /** Drops a too-slow sender's connection. */
   destroy?(): unknown;
 }
 
-/** The part of Node's `ServerResponse` the adapter writes. */
+/** What the adapter writes of `ServerResponse`. */
 export interface NodeServerResponse {
   statusCode: number;
   /** Sets one response header. */
   setHeader(name: string, value: string): unknown;
   /** Sends the body and ends the response. */
   end(body: string): unknown;
-  /** Node's: the 408 drops the connection once it has been sent. */
+  /** Drops the connection after the 408. */
   once?(event: 'finish', listener: () => void): unknown;
 }
 
@@ -48,9 +47,8 @@ async function readBody(
   deadline: number,
   sources: ChunkSource[],
 ): Promise<unknown> {
-  // A body parser on this route already consumed the stream; hand its result to the verifier, which accepts
-  // a raw Buffer or string and explains a parsed object. The cap holds for what a parser left as well.
-  // (Express 4's body-parser leaves `{}` on a request whose type it skipped, with the stream unread.)
+  // A body parser already consumed the stream: a raw result is verified, a parsed one explained (Express 4
+  // leaves `{}` with the stream unread on a skipped type).
   const parsed = request.body;
   if (parsed !== undefined && !(isEmptyObject(parsed) && !request.readableEnded)) {
     return overCap(parsed, maxBodyBytes) ? TOO_LARGE : parsed;
@@ -65,7 +63,7 @@ const encoder = new TextEncoder();
 
 function overCap(body: unknown, maxBodyBytes: number): boolean {
   if (typeof body === 'string') {
-    // UTF-8 takes 1 to 3 bytes per UTF-16 unit: encode only when the length alone cannot tell.
+    // UTF-8 is 1-3 bytes per UTF-16 unit: encode only when the length cannot tell.
     if (body.length > maxBodyBytes) return true;
     return body.length * 3 > maxBodyBytes && encoder.encode(body).length > maxBodyBytes;
   }
@@ -94,13 +92,9 @@ export interface BodyLimits {
   readonly timeoutMs: number;
 }
 
-/**
- * Wraps the delivery receiver for Node: reads the raw body from the request stream, with a size limit and a
- * deadline (a sender too slow gets 408, then its connection is dropped).
- */
+/** The receiver for Node: reads the raw body with a size limit and a deadline (408, then the connection dropped). */
 export function nodeHandler(receiver: DeliveryReceiver, limits: BodyLimits): NodeRequestHandler {
-  // Never rejects: the promise is often not awaited (`void webhooks.node(req, res)`), and Express 4 turns a
-  // rejection into an unhandled one. What fails is answered and told to onError.
+  // Never rejects: the promise is often not awaited, and Express 4 makes a rejection unhandled.
   return async (request, response) => {
     try {
       const sources: ChunkSource[] = [];
@@ -115,7 +109,7 @@ export function nodeHandler(receiver: DeliveryReceiver, limits: BodyLimits): Nod
       try {
         send(response, result);
       } catch {
-        // Not a response that can be written: onError has been told.
+        // Not writable: onError has been told.
       }
     }
   };
@@ -153,7 +147,7 @@ async function answer(
   const refused = refuseBeforeReading(request.method, request.headers['content-length'], maxBodyBytes);
   if (refused) return refused;
   if (request.body === undefined && request.readableEnded) {
-    // Said here, not as "no body": the body was sent, and the receiver's own middleware took it.
+    // The body was sent; the receiver's own middleware took it.
     return receiver.fail(
       new WebhookVerificationError(
         'invalid_body',
@@ -167,11 +161,9 @@ async function answer(
   try {
     body = await readBody(request, maxBodyBytes, startedAt + timeoutMs, sources);
   } catch {
-    // A client that hung up mid-body gets an answer it will not read.
     return unreadable();
   }
   if (body === TOO_LARGE) return tooLarge(maxBodyBytes);
   if (body === TOO_SLOW) return bodyTimedOut(timeoutMs);
-  // Past respondWithin the answer goes while the handlers run on in this process.
   return receiver.process({ body, headers: request.headers }, fromNodeRequest(request), { startedAt });
 }

@@ -1,5 +1,4 @@
-// One delivery, from raw body to answer: verify, claim the event id, hand the event on, and answer so that
-// the sender retries exactly what was not processed. The web and Node adapters both end here.
+// One delivery, from raw body to answer; the web and Node adapters both end here.
 import { type DedupeClaim, type DedupeStore, hasLeases } from './dedupe.js';
 import { reportedDelivery, reportedRequest } from './error-info.js';
 import { isWebhookVerificationError, WebhookConfigurationError } from './errors.js';
@@ -23,42 +22,39 @@ import type { EventContext, EventHandler, EventRouter } from './router.js';
 import { type SettingsSource, WebhookSecretError } from './secrets.js';
 import { verifyWith } from './verify.js';
 
-/** Names a verified event's claim in the dedupe store; see `WebhookHandlerOptions.dedupeKey`. */
+/** Names a verified event's claim (`WebhookHandlerOptions.dedupeKey`). */
 export type DedupeKey = (event: ShopEvent, request: WebhookRequest) => string | Promise<string>;
 
-/**
- * Where a handler with an inbox writes each verified event (an `Inbox` of `shop-mgmt/inbox` fits): keyed by
- * the event id, a second add of an id is a no-op (`duplicate`).
- */
+/** Where a handler with an inbox writes each verified event, keyed by id (a second add: `duplicate`). */
 export interface WebhookInbox {
-  /** Writes the verified event down once, before the delivery is answered (an id already there: `'duplicate'`). */
+  /** Writes the event down before the delivery is answered. */
   add(event: ShopEvent, source: 'webhook'): Promise<'added' | 'duplicate'>;
 }
 
 /** A handler's setup, checked once when it is created. */
 export interface ReceiverSetup {
-  /** The verifier settings of a delivery: fixed, or from the secret resolver. */
+  /** Fixed, or from the secret resolver. */
   readonly settingsFor: SettingsSource;
   readonly dedupeKey: DedupeKey | undefined;
-  /** Milliseconds before a delivery whose handlers are still running is answered 202; false: no bound. */
+  /** Ms before answering 202 while handlers run; false: no bound. */
   readonly respondWithin: number | false;
-  /** The waitUntil of the handler's options, used when a call brings none. */
+  /** Used when a call brings no waitUntil. */
   readonly waitUntil: CallScope['waitUntil'];
-  /** The receiver's clock in unix seconds, read per delivery. */
+  /** Unix seconds, read per delivery. */
   readonly clock: () => number;
   readonly dedupe: DedupeStore | null;
-  /** How long a processed id is remembered, in seconds. */
+  /** Seconds a processed id is remembered. */
   readonly ttl: number;
-  /** How long a claim is held in progress, in seconds (lease stores). */
+  /** Seconds a claim is held in progress. */
   readonly leaseSeconds: number;
-  /** The bound of every dedupe store or inbox call, in ms. */
+  /** Ms bound of every store or inbox call. */
   readonly storeTimeoutMs: number;
-  /** When set, verified events are written here and answered 200; no handler runs in the request. */
+  /** When set, events are written here and answered 200; no handler runs. */
   readonly inbox: WebhookInbox | null;
   readonly router: EventRouter;
   readonly onEvent: EventHandler | undefined;
   readonly onError: ((error: unknown, info: WebhookErrorInfo) => void) | undefined;
-  /** The handler's fixed secrets (none for a resolver), cut out of what `onError` is told. */
+  /** Fixed secrets, cut out of what `onError` is told. */
   readonly secrets: readonly string[];
 }
 
@@ -66,7 +62,7 @@ interface ReportContext {
   readonly event?: ShopEvent;
   readonly request?: WebhookRequest | undefined;
   readonly background?: true;
-  /** The delivery's secrets when they were found (a resolver's), cut out of what `onError` is told. */
+  /** A resolver's secrets, once found, cut out of what `onError` is told. */
   readonly secrets?: readonly string[] | undefined;
 }
 
@@ -83,7 +79,7 @@ export function deliveryReceiver(setup: ReceiverSetup): DeliveryReceiver {
     const onError = setup.onError;
     if (!onError) return;
     try {
-      // The headers are the sender's: a secret pasted into one must not reach the receiver's logs.
+      // A secret pasted into a header must not reach the logs.
       const hidden = secrets ?? setup.secrets;
       onError(error, {
         outcome,
@@ -93,7 +89,7 @@ export function deliveryReceiver(setup: ReceiverSetup): DeliveryReceiver {
         ...(background ? { background } : {}),
       });
     } catch {
-      // A failing logger must not change the answer the sender gets.
+      // A failing logger must not change the answer.
     }
   };
   const failWith = (
@@ -102,8 +98,7 @@ export function deliveryReceiver(setup: ReceiverSetup): DeliveryReceiver {
     request: WebhookRequest | undefined,
     secrets: readonly string[] | undefined,
   ): WebhookResult => {
-    // The sender learns the reason only: the message may describe this receiver's secrets (a rotation, a
-    // pasted space), which is for the receiver's logs.
+    // The sender learns the reason only: the message may describe this receiver's secrets.
     const result = answerTo(error);
     report(error, result.outcome, deliveryOrNone(headers), { request, secrets });
     return result;
@@ -125,7 +120,7 @@ function answerTo(error: unknown): WebhookResult {
 
 const NO_DELIVERY: WebhookDelivery = { eventType: null, eventId: null, deliveryId: null, attempt: null };
 
-/** The delivery headers, for a report about headers that may be what failed. */
+/** The delivery headers, for a report. */
 function deliveryOrNone(headers: unknown): WebhookDelivery {
   try {
     return readDeliveryHeaders(headers as WebhookHeaders);
@@ -140,11 +135,11 @@ interface Verified {
   readonly event: ShopEvent;
   readonly key: string;
   readonly request: WebhookRequest;
-  /** The secrets it was verified with, cut out of what `onError` is told. */
+  /** Cut out of what `onError` is told. */
   readonly secrets: readonly string[];
 }
 
-/** The secrets a delivery is checked with, once known: a report about a refused delivery redacts them. */
+/** The secrets a delivery is checked with, once known, for redaction. */
 interface Found {
   secrets: readonly string[] | undefined;
 }
@@ -178,7 +173,7 @@ async function processDelivery(
   const { event, key, delivery } = verified;
   const about = { event, request: verified.request, secrets: verified.secrets };
   if (inbox) {
-    // Written down before the answer: once the sender has its 200, the event is in the inbox.
+    // Written before the answer: a 200 means it is in the inbox.
     let added: 'added' | 'duplicate';
     try {
       added = await bounded('inbox add', () => inbox.add(event, 'webhook'), storeTimeoutMs);
@@ -198,7 +193,7 @@ async function processDelivery(
         'dedupe claim',
         () => dedupe.claim(key, leases ? setup.leaseSeconds : ttl),
         storeTimeoutMs,
-        // A claim that comes back after the 503 is given back, so the sender's retry is not refused.
+        // A claim that lands after the 503 is given back, so the retry is not refused.
         (late) => (typeof late === 'string' ? dedupe.release(key, late) : undefined),
       );
     } catch (error) {
@@ -214,7 +209,7 @@ async function processDelivery(
         report(error, 'failed', delivery, about);
         return jsonResult(503, 'failed', { error: { type: 'dedupe_unavailable' } }, event);
       }
-      // In progress elsewhere: not acknowledged, so a retry comes back if that handler fails or dies.
+      // In progress elsewhere: a retry comes back if that handler fails or dies.
       return done
         ? jsonResult(200, 'duplicate', { received: true, duplicate: true }, event)
         : jsonResult(409, 'in_progress', { error: { type: 'in_progress' } }, event);
@@ -238,15 +233,12 @@ async function verifyDelivery(
   const settings = resolved instanceof Promise ? await resolved : resolved;
   found.secrets = settings.secrets;
   const event = await verifyWith(settings, input.body, input.headers, setup.clock());
-  // The id comes from the verified body: the Service-Event-Id header is not signed.
+  // From the verified body: the Service-Event-Id header is not signed.
   const key = setup.dedupeKey ? checkKey(await setup.dedupeKey(event, request)) : event.id;
   return { delivery, event, key, request, secrets: settings.secrets };
 }
 
-/**
- * Runs the handlers of a claimed event and answers: 200 when they succeed, 500 (claim released) when they
- * fail, 202 when they are still running at `respondWithin` (they go on; a late failure releases as well).
- */
+/** Runs a claimed event's handlers: 200, 500 (claim released), or 202 while they still run. */
 async function handOn(
   setup: ReceiverSetup,
   report: Report,
@@ -258,8 +250,7 @@ async function handOn(
   const context: EventContext = { source: 'webhook', delivery, request };
   const leased = dedupe !== null && hasLeases(dedupe) && typeof claim === 'string' ? dedupe : null;
   const token = typeof claim === 'string' ? claim : '';
-  // The heartbeat: the lease is renewed while the handlers run (past a 202 too); a process that dies stops
-  // renewing, and the event is free again when the lease runs out.
+  // The lease is renewed while handlers run; a dead process stops renewing and the event is freed.
   const heartbeat = leased
     ? setInterval(
         () => {
@@ -279,8 +270,7 @@ async function handOn(
     report(error, 'failed', delivery, about);
     if (!dedupe) return;
     try {
-      // With the claim's token, a claim that ran out meanwhile and was taken by another delivery stays. A
-      // release that fails is harmless with a lease store: the lease runs out.
+      // With the token, a claim since taken by another delivery stays; a failed release is harmless.
       await bounded(
         'dedupe release',
         () => (typeof claim === 'string' ? dedupe.release(key, claim) : dedupe.release(key)),
@@ -295,8 +285,7 @@ async function handOn(
     try {
       await bounded('dedupe complete', () => leased.complete(key, token, setup.ttl), storeTimeoutMs);
     } catch (error) {
-      // Processed but not marked done: the lease runs out and a retry or the catch-up processes it again
-      // (a duplicate, never a loss).
+      // Not marked done: the lease runs out and it is processed again (a duplicate, never a loss).
       report(error, 'failed', delivery, about);
     }
   };
@@ -305,8 +294,7 @@ async function handOn(
     respondWithin === false ? false : scope.startedAt + respondWithin - Date.now(),
   );
   if (first === LATE) {
-    // Answered now; the handlers go on. A later failure releases the claim, so a resend or the feed
-    // catch-up processes the event; `handled` never rejects, so nothing here is an unhandled rejection.
+    // Answered now; a later failure releases the claim. `handled` never rejects.
     const background = { event, request, background: true, secrets } as const;
     const rest = handled.then((failure) =>
       failure ? failed(failure.error, background) : succeeded(background),

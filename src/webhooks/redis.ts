@@ -3,8 +3,7 @@
  *
  * @module shop-mgmt/webhooks/redis
  */
-// `shop-mgmt/webhooks/redis`: a DedupeStore over the caller's own Redis client. Neither node-redis nor ioredis
-// is imported: the client is duck-typed, so the SDK adds no Redis dependency and works with either.
+// The client is duck-typed: no Redis dependency, node-redis or ioredis alike.
 import {
   isRedisClient,
   type RedisClientLike,
@@ -20,7 +19,7 @@ export { DatabaseUnavailableError };
 
 /** Options of {@link RedisDedupeStore}. */
 export interface RedisDedupeStoreOptions {
-  /** Prefix of every key, so several endpoints or apps can share one Redis. @default 'shop-mgmt:webhook-event:' */
+  /** Prefix of every key. @default 'shop-mgmt:webhook-event:' */
   keyPrefix?: string;
 }
 
@@ -30,58 +29,42 @@ const RELEASE_SCRIPT =
 // Extends the lease only while the key still holds this claim's token.
 const RENEW_SCRIPT =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('EXPIRE', KEYS[1], ARGV[2]) end return 0";
-// Marks the id done for the long TTL, whoever held it: the event was processed.
+// Marks the id done for the long TTL, whoever held it.
 const COMPLETE_SCRIPT = "redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) return 1";
 const IS_DONE_SCRIPT = "if redis.call('GET', KEYS[1]) == ARGV[1] then return 1 end return 0";
 // The value of a done id; claims hold random UUIDs, never this.
 const DONE = 'done';
 
 /**
- * A {@link DedupeStore} in Redis with leases, for receivers running on several machines. `claim` is one
- * `SET key <random token> NX EX lease`, atomic across every process that shares the Redis, and resolves with
- * the token; the running handler renews it (compare-and-expire), `complete` sets the key to `done` for the
- * long TTL, and `release(id, token)` deletes the key only while it still holds that token (a
- * compare-and-delete script), so a handler whose lease ran out never deletes the claim another delivery
- * took since. A process that dies mid-handler leaves only its lease, which runs out.
- *
- * The store itself does not bound its calls: the webhook handler and the catch-up do (`storeTimeoutMs`,
- * 500 ms by default). For no loss across a Redis restart, run Redis with persistence (AOF,
- * `appendfsync everysec`): a restart without it forgets which events are done (duplicates, not losses).
- *
- * While Redis is away (a connection closed, dropped or refused, a command timeout) calls reject with a
- * {@link DatabaseUnavailableError}, the client's error as its `cause`.
- *
- * Either client works, node-redis or ioredis (a cluster too); `RedisRateLimitStore` takes the same one.
- *
+ * A {@link DedupeStore} in Redis with leases, for receivers on several machines: `claim` is one
+ * `SET key <token> NX EX lease`; renew and release are compare-and-set scripts on the token, so an expired
+ * handler never touches a claim taken since. Run Redis with persistence (AOF) for no duplicates across a
+ * restart. While Redis is away calls reject with a {@link DatabaseUnavailableError}.
  * @example
- * import { createClient } from 'redis';
- * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
  * const handler = createWebhookHandler({ secret, dedupe: new RedisDedupeStore(redis), onEvent });
  */
 export class RedisDedupeStore implements DedupeStore {
   readonly #redis: RedisCommands;
   readonly #prefix: string;
 
-  /** @param client a connected node-redis (v4 or v5) or ioredis client; the caller owns its lifecycle. */
+  /** @param client a connected node-redis (v4, v5) or ioredis client; the caller owns it. */
   constructor(client: RedisClientLike, options: RedisDedupeStoreOptions = {}) {
     if (!isRedisClient(client)) {
       throw new WebhookConfigurationError(
         'RedisDedupeStore needs a node-redis or ioredis client (one with set/eval/del, or call).',
       );
     }
-    // The client's connection errors reject as a DatabaseUnavailableError (the handler answers 503).
+    // Connection errors reject as DatabaseUnavailableError (the handler answers 503).
     this.#redis = redisCommands(client, redisUnavailableOr);
     this.#prefix = options.keyPrefix ?? 'shop-mgmt:webhook-event:';
   }
 
-  /** Takes the id in progress for `leaseSeconds`: a random token, or false while it is held. */
   async claim(eventId: string, leaseSeconds: number): Promise<string | false> {
     const key = this.#prefix + eventId;
     const token = crypto.randomUUID();
     return (await this.#redis.setIfAbsent(key, token, wholeSeconds(leaseSeconds))) ? token : false;
   }
 
-  /** Extends the lease while the key still holds `token`. */
   async renew(eventId: string, token: string, leaseSeconds: number): Promise<boolean> {
     const reply = await this.#redis.evaluate(
       RENEW_SCRIPT,
@@ -91,20 +74,14 @@ export class RedisDedupeStore implements DedupeStore {
     return Number(reply) === 1;
   }
 
-  /** Marks the id done for `ttlSeconds`. */
   async complete(eventId: string, _token: string, ttlSeconds: number): Promise<void> {
     await this.#redis.evaluate(COMPLETE_SCRIPT, [this.#prefix + eventId], [DONE, wholeSeconds(ttlSeconds)]);
   }
 
-  /** True when the id is done. */
   async isDone(eventId: string): Promise<boolean> {
     return Number(await this.#redis.evaluate(IS_DONE_SCRIPT, [this.#prefix + eventId], [DONE])) === 1;
   }
 
-  /**
-   * Gives the id back: with `token`, only while the key still holds it; without (callers from before
-   * tokens), whatever holds it.
-   */
   async release(eventId: string, token?: string): Promise<void> {
     const key = this.#prefix + eventId;
     if (token === undefined) await this.#redis.delete(key);

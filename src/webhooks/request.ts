@@ -1,27 +1,18 @@
-// One description of the request a delivery came in on, whichever adapter received it, for the secret resolver,
-// dedupeKey and the handlers' context: a fetch Request has an absolute URL, Node's req.url is a path.
 import type { WebhookHeaders } from './headers.js';
 
-/** The request a delivery came in on, as every adapter (web, Node, `handle()`) describes it. */
+/** The request a delivery came in on, as every adapter describes it. */
 export interface WebhookRequest {
-  /**
-   * The URL posted to; read its path and query (`url.pathname`, `url.searchParams`). On Node the origin is
-   * rebuilt from the Host header over `http:` (behind a TLS proxy it says http); from `handle()`, the `url`
-   * it was given on `http://localhost`, or `http://localhost/` when none.
-   */
+  /** The URL posted to; on Node rebuilt over `http:` from the Host header. */
   readonly url: URL;
-  /** The request headers as the adapter got them; none but the signature's is signed. */
+  /** The request headers; only the signature's is signed. */
   readonly headers: WebhookHeaders;
-  /**
-   * The framework's own request: the fetch `Request`, Node's `IncomingMessage` (Express's `Request`, with
-   * `params`), or the `request` given to `handle()`.
-   */
+  /** The framework's own request (`Request`, `IncomingMessage`, or what `handle()` was given). */
   readonly native: unknown;
 }
 
 const FALLBACK_ORIGIN = 'http://localhost';
 
-/** Parses the URL only when something reads it: most handlers never do. */
+/** Parses the URL only when read. */
 class DeliveryRequest implements WebhookRequest {
   readonly #href: string;
   readonly #origin: string;
@@ -47,7 +38,7 @@ function parseUrl(href: string, origin: string): URL {
   try {
     return new URL(href, origin);
   } catch {
-    // A Host header that is no host name: the path still tells the tenant.
+    // A Host that is no host name: the path still tells the tenant.
     try {
       return new URL(href, FALLBACK_ORIGIN);
     } catch {

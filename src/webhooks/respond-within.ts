@@ -1,19 +1,14 @@
-// The service counts a delivery failed when no 2xx comes within 10 seconds (reference section 6), and retries
-// it while the first handler may still be working. Past `respondWithin` the handler answers 202 and lets the
-// work finish: on the platform's waitUntil where there is one, in the running process otherwise.
+// The service fails a delivery without a 2xx in 10 s and retries it; past `respondWithin` the handler answers
+// 202 and the work finishes on the platform's waitUntil, or in the running process.
 
-/** Default time a handler waits on the event handlers before answering 202, in ms (of the service's 10 s). */
+/** Default ms before answering 202 (of the service's 10 s). */
 export const DEFAULT_RESPOND_WITHIN_MS = 8000;
 
-/**
- * Keeps a serverless invocation alive until `promise` settles after the response is sent: Workers'
- * `ctx.waitUntil`, Vercel's `waitUntil` from `@vercel/functions`, Netlify's `context.waitUntil`.
- */
+/** Keeps a serverless invocation alive until `promise` settles (Workers' `ctx.waitUntil`, Vercel, Netlify). */
 export type WaitUntil = (promise: Promise<unknown>) => void;
 
-/** How one call to an adapter bounds the work: when it began, and the platform's waitUntil if any. */
+/** When one adapter call began, and the platform's waitUntil if any. */
 export interface CallScope {
-  /** `Date.now()` when the adapter was called. */
   readonly startedAt: number;
   readonly waitUntil?: WaitUntil | undefined;
 }
@@ -21,7 +16,7 @@ export interface CallScope {
 /** The work went past its time; it goes on. */
 export const LATE: unique symbol = Symbol('late');
 
-/** A failed piece of work, kept as a value so that a late failure is never an unhandled rejection. */
+/** A failure kept as a value, so a late one is never an unhandled rejection. */
 export interface Failure {
   readonly error: unknown;
 }
@@ -41,15 +36,11 @@ export function within<T>(promise: Promise<T>, ms: number | false): Promise<T | 
   const late = new Promise<typeof LATE>((resolve) => {
     timer = setTimeout(resolve, Math.max(0, ms), LATE);
   });
-  // Cleared as soon as either side wins, so a fast handler leaves no timer holding the process open.
+  // Cleared when either side wins, so no timer holds the process open.
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/**
- * The waitUntil among a web handler's extra arguments: the first with a `waitUntil` method (Workers'
- * `fetch(request, env, ctx)`, Netlify's `(request, context)`, or `{ waitUntil }` passed by hand). Called as
- * a method: Workers refuses a detached `ctx.waitUntil`.
- */
+/** The first extra argument with a `waitUntil` method, called as a method (Workers refuses a detached one). */
 export function waitUntilAmong(platform: readonly unknown[]): WaitUntil | undefined {
   for (const candidate of platform) {
     try {
@@ -59,7 +50,7 @@ export function waitUntilAmong(platform: readonly unknown[]): WaitUntil | undefi
         return (promise) => method.call(carrier, promise);
       }
     } catch {
-      // A getter that throws (a framework's context outside its runtime): not a waitUntil.
+      // A getter that throws: not a waitUntil.
     }
   }
   return undefined;
@@ -74,9 +65,8 @@ export class StoreTimeoutError extends Error {
 }
 
 /**
- * Runs one store call with a time bound: resolves with its value, rejects with its error or, after `ms`,
- * with a {@link StoreTimeoutError}. A call that succeeds after the bound is handed to `late` (a claim taken
- * late is released there, so the sender's retry is not refused).
+ * One store call bounded by `ms` (then a {@link StoreTimeoutError}); a call that succeeds after the bound is
+ * handed to `late`, which gives a late claim back.
  */
 export function bounded<T>(
   what: string,

@@ -1,5 +1,4 @@
-// Where a handler's secrets come from: fixed at creation, or looked up per delivery (one receiver for many
-// shops or endpoints, each with its own secret). Kept out of verify.ts so the verify-only entry stays small.
+// Fixed secrets or a per-delivery resolver; kept out of verify.ts so the verify-only entry stays small.
 import { ERROR_CLASS, ShopError } from '../core/errors/shop-error.js';
 import type { WebhookRequest } from './request.js';
 import { checkTolerance, type VerifierSettings, verifierSettings } from './verify.js';
@@ -7,31 +6,21 @@ import { checkTolerance, type VerifierSettings, verifierSettings } from './verif
 /** A signing secret (`whsec_...`), or old and new during a rotation. */
 export type WebhookSecret = string | readonly string[];
 
-/**
- * Finds the secret of the endpoint a delivery was posted to (per shop, per endpoint: from the path, a
- * query parameter, the endpoint's custom auth header). Nothing (`undefined`, `null`, blank, `[]`) means this
- * receiver knows no such endpoint.
- */
+/** Finds the secret of the endpoint a delivery was posted to; nothing (`undefined`, blank, `[]`) means none. */
 export type WebhookSecretResolver = (
   request: WebhookRequest,
 ) => WebhookSecret | null | undefined | Promise<WebhookSecret | null | undefined>;
 
-/**
- * - `secret_not_found`: the resolver gave no secret for this request (answered 404);
- * - `resolver_failed`: the resolver threw or rejected; the error is the `cause` (answered 503, retried).
- */
+/** `secret_not_found` (answered 404), `resolver_failed` (answered 503; the error is the `cause`). */
 export type WebhookSecretErrorReason = 'secret_not_found' | 'resolver_failed';
 
-/**
- * A handler's secret resolver could not give a secret for a delivery. Told to `onError`; the sender only
- * learns the answer's type. The message names no secret and quotes nothing from the request.
- */
+/** A secret resolver gave no secret for a delivery; told to `onError`, quoting nothing from the request. */
 export class WebhookSecretError extends ShopError {
   static override readonly [ERROR_CLASS]: string = 'WebhookSecretError';
   override readonly name: string = 'WebhookSecretError';
 
   constructor(
-    /** Why no secret was found; see {@link WebhookSecretErrorReason}. */
+    /** Why no secret was found. */
     readonly reason: WebhookSecretErrorReason,
     message: string,
     options?: { cause?: unknown },
@@ -43,10 +32,7 @@ export class WebhookSecretError extends ShopError {
 /** The verifier settings of one delivery. */
 export type SettingsSource = (request: WebhookRequest) => VerifierSettings | Promise<VerifierSettings>;
 
-/**
- * Settings checked once for a fixed secret; for a resolver, the tolerance is checked once and each
- * delivery's secrets when they arrive (a blank or non-text secret is the receiver's setup error, a 500).
- */
+/** Settings checked once for a fixed secret; a resolver's secrets are checked per delivery (bad ones: a 500). */
 export function settingsSource(
   secret: WebhookSecret | WebhookSecretResolver,
   toleranceSeconds: number | undefined,

@@ -1,36 +1,29 @@
 import { type DeliveryHeaderInput, deliveryHeaders } from './delivery-headers.js';
 
-/** One signed delivery to send: the headers' input plus where and how. */
+/** One signed delivery to send. */
 export interface SignedDeliveryInput extends DeliveryHeaderInput {
   readonly url: string;
   /** How long the receiver may take. */
   readonly timeoutMs: number;
   /** @default globalThis.fetch */
   readonly fetch?: typeof fetch;
-  /**
-   * Headers sent besides the service's own: an endpoint's custom auth header (reference section 6). They
-   * cannot replace a `Service-*` header or Content-Type. @default none
-   */
+  /** Extra headers (an endpoint's custom auth); cannot replace `Service-*` or Content-Type. @default none */
   readonly extraHeaders?: Readonly<Record<string, string>>;
-  /** Read the start of the receiver's answer into `answer` (else the body is discarded). @default false */
+  /** Read the start of the answer into `answer`. @default false */
   readonly readAnswer?: boolean;
 }
 
 /** What one attempt gave. */
 export interface DeliveryOutcome {
-  /** The receiver's HTTP status, or null when no response came. */
+  /** Null when no response came. */
   readonly status: number | null;
-  /** Why it failed: `http_503`, `redirect_302`, `timeout`, `connection_error: ...`; null on a 2xx. */
+  /** `http_503`, `redirect_302`, `timeout`, `connection_error: ...`; null on a 2xx. */
   readonly error: string | null;
-  /** The start of the answer (one line, up to 300 characters, secrets redacted); null unless read. */
+  /** One line, up to 300 characters, secrets redacted; null unless read. */
   readonly answer: string | null;
 }
 
-/**
- * Sends one delivery as the service does (reference section 6): POST of the exact body with the signed
- * `Service-*` headers, redirects not followed. The one sender of signed deliveries: the sandbox's delivery
- * queue and the CLI's forwarder both call it.
- */
+/** Sends one delivery as the service does, redirects not followed: the one sender for the sandbox and CLI. */
 export async function sendSignedDelivery(input: SignedDeliveryInput): Promise<DeliveryOutcome> {
   const signed = await deliveryHeaders(input);
   const signal = AbortSignal.timeout(input.timeoutMs);
@@ -60,7 +53,7 @@ async function discard(response: Response): Promise<null> {
   return null;
 }
 
-/** The start of a receiver's answer, one line, secrets left out; null when empty. */
+/** The start of an answer, one line, secrets left out; null when empty. */
 async function answerOf(response: Response): Promise<string | null> {
   const reader = response.body?.getReader();
   if (!reader) return null;

@@ -6,20 +6,17 @@ import { verifierSettings } from './verify.js';
 export interface SignPayloadOptions {
   /** The exact body that will be sent. */
   body: string | Uint8Array;
-  /** The signing secret (`whsec_...`); a list signs with each, as the API does during a rotation. */
+  /** The signing secret; a list signs with each, as during a rotation. */
   secret: string | readonly string[];
   /** Unix seconds to sign at. @default the current time */
   timestamp?: number;
 }
 
 /**
- * Signs a body the way the API signs a delivery and returns the `Service-Signature` value,
- * `t=<unix>,v1=<hex>` (one `v1` per secret). For partners' tests and the sandbox: a receiver never signs.
- *
+ * Signs a body as the API does and returns the `Service-Signature` value (one `v1` per secret), for
+ * partners' tests and the sandbox.
  * @example
- * const body = JSON.stringify(event);
  * const signature = await signPayload({ body, secret: 'whsec_test_secret' });
- * await fetch(url, { method: 'POST', body, headers: { 'Service-Signature': signature } });
  */
 export async function signPayload(options: SignPayloadOptions): Promise<string> {
   requireOptions('signPayload', 'body, secret', options);

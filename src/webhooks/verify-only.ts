@@ -3,9 +3,7 @@
  *
  * @module shop-mgmt/webhooks/verify
  */
-// `shop-mgmt/webhooks/verify`: only what a receiver that verifies needs (verify, the errors, the event types),
-// without the request handlers, dedupe stores and router of `shop-mgmt/webhooks`. For receivers that count their
-// bytes and cold-start time (edge functions); everything here is also exported by `shop-mgmt/webhooks`.
+// For edge receivers that count bytes: everything here is also in `shop-mgmt/webhooks`.
 
 export { isShopError, ShopError } from '../core/errors/shop-error.js';
 export {

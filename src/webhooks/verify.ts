@@ -5,29 +5,20 @@ import { parseEvent, type ShopEvent } from './events.js';
 import { parseSignatureHeader, readHeader, type SignatureHeader, type WebhookHeaders } from './headers.js';
 import { anySignatureMatches } from './hmac.js';
 
-/** Default clock tolerance, in seconds, either way (reference section 8: 5 minutes). */
+/** Default clock tolerance, in seconds (reference section 8). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** Options of {@link verifyWebhook}. */
 export interface VerifyWebhookOptions {
-  /**
-   * The raw request body, exactly as received: a string, a Buffer / Uint8Array or an ArrayBuffer. Never the
-   * parsed JSON: the signature covers the bytes.
-   */
+  /** The raw body exactly as received (string, bytes); never parsed JSON: the signature covers the bytes. */
   body: RawBody;
-  /** The request headers: a fetch `Headers`, or Node's `req.headers` (any plain object). */
+  /** A fetch `Headers`, or Node's `req.headers`. */
   headers: WebhookHeaders;
-  /**
-   * The endpoint's signing secret, the whole `whsec_...` string. During a rotation pass both, old and new:
-   * a delivery signed by either is accepted.
-   */
+  /** The signing secret (`whsec_...`); during a rotation, old and new. */
   secret: string | readonly string[];
-  /**
-   * How far `t` may be from the receiver's clock, in seconds, in either direction.
-   * @default 300
-   */
+  /** How far `t` may be from the receiver's clock, in seconds. @default 300 */
   toleranceSeconds?: number;
-  /** The receiver's clock: a `Date`, or unix seconds. Defaults to the current time. */
+  /** A `Date`, or unix seconds. Defaults to now. */
   now?: Date | number;
 }
 
@@ -37,11 +28,10 @@ export interface VerifierSettings {
   readonly toleranceSeconds: number;
 }
 
-// Most receivers pass the same secret on every call: checking it once keeps verifyWebhook near the cost of
-// the HMAC itself.
+// Most receivers pass the same secret every call: checking it once keeps this near the cost of the HMAC.
 let lastSettings: VerifierSettings | undefined;
 
-/** Checks the receiver's setup; a mistake here is the receiver's, so it is not a verification error. */
+/** Checks the receiver's setup; a mistake here is not a verification error. */
 export function verifierSettings(
   secret: string | readonly string[],
   toleranceSeconds: number = DEFAULT_TOLERANCE_SECONDS,
@@ -95,25 +85,19 @@ export function nowSeconds(now: Date | number | undefined): number {
   if (typeof now !== 'number' || !Number.isFinite(now) || now < 0) {
     throw new WebhookConfigurationError('now must be a Date or unix seconds.');
   }
-  // Unix seconds reach 1e11 in the year 5138; a bigger number is Date.now() milliseconds by mistake.
+  // Unix seconds reach 1e11 in the year 5138; bigger is milliseconds by mistake.
   if (now >= 1e11)
     throw new WebhookConfigurationError('now looks like milliseconds: pass unix seconds or a Date.');
   return Math.floor(now);
 }
 
 /**
- * Verifies a webhook delivery and returns its event, typed by `type`.
- *
- * Checks the `Service-Signature` header (`t=<unix>,v1=<hex>`): the HMAC-SHA256 of `t + "." + body`, keyed
- * with the secret's UTF-8 bytes, must equal some `v1` (constant-time comparison), and `t` must be within
- * `toleranceSeconds` of `now`. Then parses the body, and refuses a `Service-Event-Id` or `Service-Event`
- * header that disagrees with the signed body (those headers are not signed).
- *
- * @throws {WebhookVerificationError} with a `reason` when the delivery is not authentic or not an event.
+ * Verifies a delivery and returns its event: the `Service-Signature` HMAC-SHA256 of `t.body` (constant-time),
+ * `t` within `toleranceSeconds`, and delivery headers that agree with the signed body.
+ * @throws {WebhookVerificationError} when the delivery is not authentic or not an event.
  * @throws {WebhookConfigurationError} when the secret is empty or an option is out of range.
  * @example
  * const event = await verifyWebhook({ body: await request.text(), headers: request.headers, secret });
- * if (event.type === 'inventory.changed') setStock(event.data.object.qty_available);
  */
 export function verifyWebhook(options: VerifyWebhookOptions): Promise<ShopEvent> {
   return observeVerification(verifyOptions(options));
@@ -129,23 +113,15 @@ function verifyOptions(options: VerifyWebhookOptions): Promise<ShopEvent> {
   }
 }
 
-/**
- * A promise of `result`. The verifiers are not `async` functions: on Node the whole check is synchronous,
- * and an async function around it (and one around that) costs a promise and turns of the microtask queue,
- * a tenth of a 1 kB verification (bench/webhooks.ts). Errors still reject, never throw.
- */
+/** A promise of `result`, not an `async` function: on Node the check is synchronous and promise turns show. */
 function asPromise<T>(result: T | Promise<T>): Promise<T> {
   return result instanceof Promise ? result : Promise.resolve(result);
 }
 
 /**
- * Checks only that a delivery is authentic and fresh: the `Service-Signature` over the raw body, and the
- * timestamp. Resolves with nothing; the body is not parsed. For receivers that queue the raw body for later
- * processing; anything that reads the event should call {@link verifyWebhook}, which also refuses delivery
- * headers that disagree with the signed body.
- *
- * @throws {WebhookVerificationError} `missing_header`, `malformed_header`, `signature_mismatch`,
- * `timestamp_out_of_tolerance` or `invalid_body`.
+ * Checks only signature and timestamp, without parsing the body: for receivers that queue the raw body.
+ * Anything reading the event should call {@link verifyWebhook}.
+ * @throws {WebhookVerificationError} when the delivery is not authentic.
  * @throws {WebhookConfigurationError} when the secret is empty or an option is out of range.
  */
 export function verifyWebhookSignature(options: VerifyWebhookOptions): Promise<void> {
@@ -163,7 +139,7 @@ function verifySignature(options: VerifyWebhookOptions): Promise<void> {
   }
 }
 
-/** {@link verifyWebhook} with settings checked beforehand (the request handlers check them once). */
+/** {@link verifyWebhook} with settings checked beforehand. */
 export function verifyWith(
   settings: VerifierSettings,
   body: unknown,
@@ -177,7 +153,7 @@ export function verifyWith(
   }
 }
 
-/** The event, synchronously where the HMAC is (node:crypto); throws rather than rejects when it is. */
+/** The event, synchronously where the HMAC is (node:crypto). */
 function verifyNow(
   settings: VerifierSettings,
   body: unknown,
@@ -197,10 +173,7 @@ function eventOf(raw: Raw, headers: WebhookHeaders): ShopEvent {
 
 type Raw = string | Uint8Array;
 
-/**
- * Checks signature then time and gives back the raw body that was signed. Synchronous where the HMAC is
- * (node:crypto): at 200k verifications a second, each extra promise turn shows.
- */
+/** Checks signature then time; returns the signed raw body. Synchronous where the HMAC is. */
 function authenticate(
   settings: VerifierSettings,
   body: unknown,
@@ -237,8 +210,7 @@ function checkDeliveryHeaders(headers: WebhookHeaders, event: ShopEvent): void {
 
 function checkDeliveryHeader(headers: WebhookHeaders, name: string, lower: string, signed: string): void {
   const sent = readHeader(headers, lower)?.trim();
-  // Only the signed value is quoted: an unsigned header may hold anything (a secret pasted by mistake, text
-  // forged to land in the receiver's logs), and this message reaches them.
+  // Only the signed value is quoted: an unsigned header may hold anything, and this reaches the logs.
   if (sent && sent !== signed) {
     throw new WebhookVerificationError(
       'invalid_payload',
@@ -252,7 +224,7 @@ function clip(value: string): string {
   return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}...` : value);
 }
 
-/** Explains a mismatch as well as the evidence allows; only runs on the failure path. */
+/** Explains a mismatch; failure path only. */
 async function mismatch(
   settings: VerifierSettings,
   header: SignatureHeader,

@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type ImportGraph, readImportGraph } from './import-graph.js';
 
-// The sandbox's layout rule (src/testing/README.md): a feature's domain code (everything under
-// src/testing/features/ except its routes) and the shared state, seed and register code never see HTTP.
+// The sandbox's layout rules (src/testing/README.md): a feature's domain code (everything under
+// src/testing/features/ except its routes) and the shared state and register code never see HTTP; the
+// layers import one way.
 // They take plain values and throw API errors by code; only route files translate HTTP <-> domain.
 
 const ROOT = path.resolve(__dirname, '../../src/testing');
@@ -55,7 +57,7 @@ function handReadsOf(source: string): string[] {
   ].map((match) => match[0]);
 }
 
-const domainFiles = ['features', 'state', 'seed', 'register']
+const domainFiles = ['features', 'state', 'register']
   .flatMap((dir) => filesUnder(path.join(ROOT, dir)))
   .filter((file) => !isRouteFile(file));
 
@@ -79,7 +81,7 @@ describe('sandbox layout: domain code without HTTP', () => {
     expect(domainFiles.length).toBeGreaterThan(40);
   });
 
-  it('no domain, state, seed or register file imports http/ or names a request, response, route or key', () => {
+  it('no domain, state or register file imports http/ or names a request, response, route or key', () => {
     const offenders = domainFiles.flatMap((file) =>
       httpUses(file, readFileSync(file, 'utf8')).map((use) => `${path.relative(ROOT, file)}: ${use}`),
     );
@@ -163,3 +165,103 @@ function statusUses(source: string): string[] {
     ),
   ].map((match) => match[0]);
 }
+
+/**
+ * The sandbox's layers, lowest first: an import goes to its own layer or a lower one. A route file
+ * (`isRouteFile`) is the HTTP of its feature, so it sits with http/; the root files sit where their imports put
+ * them. The longest member that matches places a file.
+ */
+const SANDBOX_LAYERS: readonly { readonly name: string; readonly members: readonly string[] }[] = [
+  {
+    name: 'state',
+    members: ['state/', 'errors.ts', 'clock.ts', 'random.ts', 'options.ts', 'activity.ts', 'ip.ts'],
+  },
+  { name: 'events', members: ['events/', 'factories/'] },
+  { name: 'features', members: ['features/', 'register/'] },
+  // world.ts: the domain's world plus the HTTP machinery (keys, rate limits, idempotency, faults).
+  { name: 'http', members: ['http/', 'world.ts'] },
+  { name: 'sandbox', members: [''] },
+];
+
+function layerOf(file: string): number {
+  if (isRouteFile(path.join(ROOT, file))) return SANDBOX_LAYERS.findIndex((layer) => layer.name === 'http');
+  let found = -1;
+  let longest = -1;
+  SANDBOX_LAYERS.forEach((layer, index) => {
+    for (const member of layer.members) {
+      const matches = member === '' || file === member || (member.endsWith('/') && file.startsWith(member));
+      if (matches && member.length > longest) {
+        found = index;
+        longest = member.length;
+      }
+    }
+  });
+  return found;
+}
+
+/** Every import of the sandbox that points to a higher layer, as `from -> to (lower -> higher)`. */
+function upwardImports(graph: ImportGraph): string[] {
+  return [...graph].flatMap(([from, targets]) =>
+    [...targets]
+      .filter((to) => !to.startsWith('..') && layerOf(to) > layerOf(from))
+      .map(
+        (to) =>
+          `${from} -> ${to} (${SANDBOX_LAYERS[layerOf(from)]!.name} -> ${SANDBOX_LAYERS[layerOf(to)]!.name})`,
+      ),
+  );
+}
+
+/** Folder pairs of the sandbox (`features`, `http`, a root file is `.`) that import each other both ways. */
+function twoWayFolders(graph: ImportGraph): string[] {
+  const folder = (file: string) => (file.includes('/') ? file.split('/')[0]! : '.');
+  const edges = new Set<string>();
+  for (const [from, targets] of graph) {
+    for (const to of targets) {
+      if (!to.startsWith('..') && folder(from) !== folder(to)) edges.add(`${folder(from)} <-> ${folder(to)}`);
+    }
+  }
+  return [...edges].filter((edge) => {
+    const [a, b] = edge.split(' <-> ');
+    return a! < b! && edges.has(`${b} <-> ${a}`);
+  });
+}
+
+describe('sandbox layout: layers import one way (state < events < features < http < sandbox)', () => {
+  const graph = readImportGraph(ROOT);
+
+  it('places every file of the sandbox in a layer', () => {
+    expect(graph.size).toBeGreaterThan(100);
+    expect([...graph.keys()].filter((file) => layerOf(file) < 0)).toEqual([]);
+    expect(layerOf('state/table.ts')).toBe(0);
+    expect(layerOf('features/range/booking.ts')).toBe(2);
+    expect(layerOf('features/range/routes/reservations.ts')).toBe(3);
+    expect(layerOf('sandbox.ts')).toBe(4);
+  });
+
+  it('no import points to a higher layer', () => {
+    expect(upwardImports(graph)).toEqual([]);
+  });
+
+  it('apart from route files (the http of a feature) and root files, no two folders import each other', () => {
+    const withoutRoutes = new Map(
+      [...graph]
+        .filter(([from]) => !isRouteFile(path.join(ROOT, from)))
+        .map(([from, targets]) => [
+          from,
+          new Set([...targets].filter((to) => !isRouteFile(path.join(ROOT, to)))),
+        ]),
+    );
+    expect(twoWayFolders(withoutRoutes).filter((pair) => !pair.startsWith('. '))).toEqual([]);
+  });
+
+  it('the checks catch a backward import (so a clean result means something)', () => {
+    const backward = new Map(graph);
+    backward.set('state/table.ts', new Set([...(graph.get('state/table.ts') ?? []), 'features/state.ts']));
+    backward.set('features/range/booking.ts', new Set(['http/route.ts']));
+    expect(upwardImports(backward).sort()).toEqual([
+      'features/range/booking.ts -> http/route.ts (features -> http)',
+      'state/table.ts -> features/state.ts (state -> features)',
+    ]);
+    expect(twoWayFolders(backward)).toContain('features <-> state');
+  });
+});

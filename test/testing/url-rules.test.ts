@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyHost, refuseEndpointUrl } from '../../src/testing/events/url-rules.js';
-import { ipAllowed } from '../../src/testing/http/ip.js';
 import { SandboxUsageError } from '../../src/testing/index.js';
+import { ipAllowed } from '../../src/testing/ip.js';
 import { newSandbox } from './helpers.js';
 
 describe('webhook endpoint URL rules (reference section 6, rule 6)', () => {

@@ -10,11 +10,10 @@ function isIdempotentReplay(headers: Headers): boolean {
 export interface APIResponse<T> extends CallRecovery {
   /** The same value the call's promise resolves to. */
   readonly data: T;
-  /** The raw response of the attempt that succeeded; its body has already been read. */
+  /** The raw response; its body was already read. */
   readonly response: Response;
-  /** The response's `X-RateLimit-*` figures. */
   readonly rateLimit: RateLimitInfo;
-  /** True when the server replayed a stored response for this Idempotency-Key instead of acting again. */
+  /** True when the server replayed a stored response for this Idempotency-Key. */
   readonly idempotentReplayed: boolean;
 }
 
@@ -50,38 +49,27 @@ export class LazyAPIResponse<T> implements APIResponse<T> {
   }
 }
 
-/**
- * The promise every call returns: it resolves to the result, and `.withResponse()` gives the result with
- * its response, rate-limit figures and replay flag. The request starts when the call is made.
- */
+/** The promise every call returns; `.withResponse()` adds the response, rate-limit figures and replay flag. */
 export class APIPromise<T> extends Promise<T> {
   readonly #withResponse: Promise<APIResponse<T>>;
   #data: Promise<T> | undefined;
 
   constructor(withResponse: Promise<APIResponse<T>>) {
-    // The base promise is never used: every way to read this one goes through `#withResponse`.
     super((resolve) => resolve(undefined as T));
     this.#withResponse = withResponse;
   }
 
-  /** Promise.prototype.then and friends build plain promises, not APIPromises. */
+  /** `then` and friends build plain promises. */
   static override get [Symbol.species]() {
     return Promise;
   }
 
-  /**
-   * The result with its response.
-   * @example
-   * const { data, rateLimit, idempotentReplayed } = await shop.range.reservations.create(params).withResponse();
-   */
+  /** The result with its response. */
   withResponse(): Promise<APIResponse<T>> {
     return this.#withResponse;
   }
 
-  /**
-   * The raw `Response` of the attempt that succeeded (status, headers). The SDK has already read its body;
-   * the parsed result is what the promise resolves to.
-   */
+  /** The raw `Response` of the attempt that succeeded; its body was already read. */
   asResponse(): Promise<Response> {
     return this.#withResponse.then((result) => result.response);
   }

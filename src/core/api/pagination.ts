@@ -4,11 +4,7 @@ import { InvalidResponseError } from '../errors/transport-errors.js';
 import type { CallState } from '../transport/call.js';
 import { APIPromise, LazyAPIResponse } from './api-promise.js';
 
-/**
- * The `meta` of a cursor-paginated list (reference section 4): the spec's `ListMeta`, whose field types it
- * takes, except that `limit` may be missing, since a page without it can still be walked. The one `ListMeta`
- * the package exports; fields the API adds later are kept.
- */
+/** The `meta` of a cursor-paginated list; `limit` may be missing. Unknown fields are kept. */
 export interface ListMeta
   extends Pick<DocumentedListMeta, 'has_more' | 'next_cursor'>,
     Partial<Pick<DocumentedListMeta, 'limit'>> {
@@ -23,29 +19,20 @@ export interface ReceivedPage<T> {
   readonly call: CallState;
 }
 
-/**
- * Fetches the page that starts at `cursor` (undefined: the caller's first page). `maxPages`, when set, bounds
- * a walk (the call's `maxPages` option).
- */
+/** Fetches the page at `cursor` (undefined: the first). */
 export type PageSender<T> = ((cursor: string | undefined) => Promise<ReceivedPage<T>>) & {
   readonly maxPages?: number;
 };
 
-/**
- * What every page of one walk shares: the cursors requested over its first {@link EXACT_PAGES} pages and the
- * depth (pages from the first) each was requested at. One map per walk, added to in O(1) per page, never
- * copied, and never larger than that: a walk keeps nothing per page past it.
- */
+/** The cursors one walk requested over its first {@link EXACT_PAGES} pages, with their depth; bounded. */
 interface Walk {
   readonly requested: Map<string, number>;
   readonly maxPages: number;
 }
 
 /**
- * Pages over which every requested cursor is remembered, so that a loop coming back to one of them is refused
- * before the repeat is sent. Past it, a page remembers one cursor of its chain (requested at a power-of-two
- * depth, handed from page to page): a loop entered later is still refused, after at most about as many more
- * pages as the walk had when it entered it, with memory that does not grow with the walk.
+ * Pages over which every cursor is remembered, so a loop is refused before the repeat is sent. Past it a page
+ * keeps one cursor of its chain, at a power-of-two depth: a later loop is still caught, in constant memory.
  */
 const EXACT_PAGES = 1024;
 
@@ -55,9 +42,7 @@ interface Mark {
   readonly depth: number;
 }
 
-/**
- * One page of a list. Iterating it with `for await` continues through the following pages.
- */
+/** One page of a list; `for await` over it continues through the following pages. */
 export class Page<T> implements AsyncIterable<T> {
   /** The records of this page, oldest first. */
   readonly data: T[];
@@ -91,11 +76,7 @@ export class Page<T> implements AsyncIterable<T> {
     return this.hasMore && this.nextCursor !== null;
   }
 
-  /**
-   * Fetches the next page, with the same query and request options. Rejects when there is none, when the
-   * server's next cursor is one this walk already requested on the way here (a loop: InvalidResponseError),
-   * and past the call's `maxPages`. Nothing is sent then.
-   */
+  /** Fetches the next page; rejects when there is none, on a cursor loop (InvalidResponseError) and past `maxPages`. */
   getNextPage(): PagePromise<T> {
     const next = this.nextCursor;
     if (!this.hasNextPage() || next === null) {
@@ -104,9 +85,7 @@ export class Page<T> implements AsyncIterable<T> {
     const { requested, maxPages } = this.#walk;
     const depth = this.#depth + 1;
     let at = requested.get(next);
-    // The mark was requested by this page's own chain, before this depth: a cursor leads to the same page.
     if (at === undefined && this.#mark?.cursor === next) at = this.#mark.depth;
-    // Requested at this depth or before: by this page's own chain (fetching one page's next twice is no loop).
     if (at !== undefined && at < depth) {
       return rejected(
         new InvalidResponseError(
@@ -127,13 +106,13 @@ export class Page<T> implements AsyncIterable<T> {
     if (depth < EXACT_PAGES) {
       if (at === undefined) requested.set(next, depth);
     } else if ((depth & (depth - 1)) === 0) {
-      // A power of two: a loop of any length entered before this depth comes back to this cursor by twice it.
+      // A loop entered before this depth comes back to this cursor by twice it.
       mark = { cursor: next, depth };
     }
     return fetchPage(this.#send, next, this.#walk, depth, mark);
   }
 
-  /** Every record from this page's first onward, requesting the following pages as the loop reaches them. */
+  /** Every record from this page onward. */
   [Symbol.asyncIterator](): AsyncIterator<T> {
     return records(this);
   }
@@ -141,28 +120,25 @@ export class Page<T> implements AsyncIterable<T> {
 
 /** Options of {@link PagePromise.toArray}. */
 export interface ToArrayOptions {
-  /** Stop after this many records; no page beyond the one that reaches it is requested. */
+  /** Stop after this many records. */
   max?: number;
 }
 
 /**
- * What a list call returns. `await` it for the first {@link Page}; `for await` over it for every record
- * across pages; `.pages()` for page after page; `.toArray({ max })` to collect.
- * @example
- * for await (const reservation of shop.range.reservations.list({ status: 'booked' })) console.log(reservation.id);
+ * What a list call returns: `await` it for the first {@link Page}, `for await` for every record, `.pages()`
+ * for page after page, `.toArray({ max })` to collect.
  */
 export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
-  /** Every record of every page, oldest first; a page is requested when the loop reaches it. */
+  /** Every record of every page; a page is requested when the loop reaches it. */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    // One generator, not one delegating to the page's: `yield*` between async generators, or over an array,
-    // costs promise turns per record (twice the time of this loop over 50,000 records).
+    // One generator: `yield*` between async generators costs promise turns per record (twice the time).
     for (let page = await this.#first(); ; page = await page.getNextPage()) {
       for (const item of page.data) yield item;
       if (!page.hasNextPage()) return;
     }
   }
 
-  /** Every page in turn, starting with the first; the next is requested only when the loop asks for it. */
+  /** Every page in turn, each requested when the loop asks. */
   async *pages(): AsyncGenerator<Page<T>, void, undefined> {
     let page = await this.#first();
     for (;;) {
@@ -176,7 +152,7 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
     return this.then((page) => page);
   }
 
-  /** Collects the records of every page, or of as many pages as `max` needs. */
+  /** Collects the records of every page, or of as many as `max` needs. */
   async toArray(options: ToArrayOptions = {}): Promise<T[]> {
     const max = options.max ?? Number.POSITIVE_INFINITY;
     if (!(max >= 0) || (Number.isFinite(max) && !Number.isInteger(max))) {
@@ -194,7 +170,7 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
   }
 }
 
-/** The records of `first` and of every page after it, a page requested when the loop reaches it. */
+/** The records of `first` and of every later page. */
 async function* records<T>(first: Page<T>): AsyncGenerator<T, void, undefined> {
   for (let page = first; ; page = await page.getNextPage()) {
     for (const item of page.data) yield item;
@@ -210,11 +186,7 @@ function newWalk(send: PageSender<unknown>): Walk {
   return { requested: new Map(), maxPages: send.maxPages ?? Number.POSITIVE_INFINITY };
 }
 
-/**
- * Requests the page at `cursor` (undefined: the first) and wraps it. A cursor the server repeats is refused
- * only when the walk is about to request it again ({@link Page.getNextPage}): a walk that a `break` or
- * `toArray({ max })` ends first never fails for it, and a server answering A -> B -> A is not walked forever.
- */
+/** Requests the page at `cursor` and wraps it; a repeated cursor is refused only when about to be requested. */
 export function fetchPage<T>(
   send: PageSender<T>,
   cursor?: string,

@@ -10,17 +10,17 @@ export interface RequestParams {
   readonly body?: unknown;
 }
 
-/** The arguments of `shop.get` and `shop.delete`, for an endpoint the SDK has no method for yet. */
+/** The arguments of `shop.get` and `shop.delete`. */
 export interface RawRequestParams<Result extends z.ZodType = z.ZodUnknown> {
-  /** Values for the path's `{placeholders}`, each encoded as one segment. */
+  /** Values for the path's `{placeholders}`, each one segment. */
   readonly path?: Readonly<Record<string, string | number>>;
-  /** Query string values, encoded as every method's are; `undefined` and `null` are left out. */
+  /** Query string values; `undefined` and `null` are left out. */
   readonly query?: Readonly<Record<string, unknown>>;
   /** Validates the envelope's `data` and types the result. @default not checked, typed `unknown` */
   readonly result?: Result;
 }
 
-/** The arguments of `shop.post` and `shop.patch`: those of {@link RawRequestParams} and a JSON body. */
+/** The arguments of `shop.post` and `shop.patch`. */
 export interface RawRequestParamsWithBody<Result extends z.ZodType = z.ZodUnknown>
   extends RawRequestParams<Result> {
   /** The JSON body, sent as given. */

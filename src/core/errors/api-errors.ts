@@ -6,28 +6,22 @@ import { ERROR_CLASS, ShopError } from './shop-error.js';
 /** What the transport knows about a failed response when it builds the error. */
 export interface ApiErrorInit {
   readonly status: number;
-  /** The envelope's `error.code`; null when the response had no error envelope (a proxy's HTML 502). */
+  /** `error.code`; null without an error envelope (a proxy's HTML 502). */
   readonly code: string | null;
   readonly message: string;
   readonly details: Record<string, unknown>;
   readonly headers: Headers;
 }
 
-/**
- * The API answered with a non-2xx status. Branch on `code` (or `is(code)`, which also types `details`); the
- * subclass tells the status family (`NotFoundError`, `ConflictError`, ...).
- */
+/** A non-2xx answer. Branch on `code` or `is(code)`; the subclass tells the status family. */
 export class ShopApiError extends ShopError {
   static override readonly [ERROR_CLASS]: string = 'ShopApiError';
   override readonly name: string = 'ShopApiError';
   /** The HTTP status. */
   readonly status: number;
-  /** The envelope's `error.code`; null when the response carried no error envelope. */
+  /** `error.code`; null without an error envelope. */
   readonly code: AnyErrorCode | null;
-  /**
-   * The envelope's `error.details`, `{}` when it sent none. Typed per code through {@link ShopApiError.is}:
-   * for `VALIDATION_ERROR` each invalid field maps to its messages.
-   */
+  /** `error.details`, `{}` when none; typed per code through {@link ShopApiError.is}. */
   readonly details: Record<string, unknown>;
   /** The response headers. */
   readonly headers: Headers;
@@ -44,8 +38,7 @@ export class ShopApiError extends ShopError {
   }
 
   /**
-   * True when the API sent `code`; narrows `details` to what the reference documents for it. Only the codes
-   * this SDK knows compile (a typo is an error); compare `err.code === 'NEW_CODE'` for one newer than it.
+   * True when the API sent `code`; narrows `details`. Only known codes compile; compare `err.code` for newer.
    * @example
    * if (err instanceof ShopApiError && err.is('INSUFFICIENT_SCOPE')) console.log(err.details.required);
    */
@@ -105,20 +98,13 @@ export class UnprocessableEntityError extends ShopApiError {
   override readonly name: string = 'UnprocessableEntityError';
 }
 
-/**
- * 429: over the per-minute or daily limit. Raised after the SDK's own retries, or at once when the wait is
- * too long: the server's `Retry-After`, or the client's own throttle (`throttled`), whose next free slot lay
- * further off than `maxRetryAfterSeconds`.
- */
+/** 429: over the per-minute or daily limit, after the retries, or at once when the wait is too long. */
 export class RateLimitError extends ShopApiError {
   static override readonly [ERROR_CLASS]: string = 'RateLimitError';
   override readonly name: string = 'RateLimitError';
-  /**
-   * Seconds to wait: the server's `Retry-After` (null when it sent none), or, when `throttled`, the wait
-   * the throttle would have needed, rounded up.
-   */
+  /** Seconds to wait: the server's `Retry-After` (null: none sent), or the throttle's wait when `throttled`. */
   readonly retryAfter: number | null;
-  /** True when the client's throttle refused the call before sending it: the server saw nothing. */
+  /** True when the client's throttle refused the call: nothing was sent. */
   readonly throttled: boolean;
 
   constructor(init: ApiErrorInit & { readonly retryAfter?: number }) {
@@ -146,7 +132,7 @@ const CLASS_BY_STATUS: Record<number, typeof ShopApiError | undefined> = {
   429: RateLimitError,
 };
 
-/** The error of a non-2xx response: its status's class, whatever the code (an unknown code still gets it). */
+/** The error of a non-2xx response, by its status's class. */
 export function createApiError(init: ApiErrorInit): ShopApiError {
   const ErrorClass =
     init.status >= 500 ? InternalServerError : (CLASS_BY_STATUS[init.status] ?? ShopApiError);

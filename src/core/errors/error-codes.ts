@@ -1,3 +1,2 @@
-// The codes of the reference's section 7 and their statuses come from the spec, through the generator.
-// src/generated/error-codes.ts imports no zod, so the errors stay loadable without it.
+// Generated from the spec; src/generated/error-codes.ts imports no zod.
 export { ERROR_CODE_STATUS, ERROR_CODES, type ErrorCode } from '../../generated/error-codes.js';

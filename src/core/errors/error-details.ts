@@ -1,9 +1,6 @@
 import type { ErrorCode } from './error-codes.js';
 
-/**
- * The `details` of the codes whose details the reference types. Every shape stays open: the API may add
- * fields within /v1 (reference section 9).
- */
+/** The `details` of the codes the reference types; each shape stays open. */
 export interface ErrorDetailsByCode {
   /** Each invalid field's name mapped to its messages. */
   VALIDATION_ERROR: Record<string, string[]>;
@@ -20,10 +17,10 @@ export interface ErrorDetailsByCode {
   COMPLIANCE_FIELD: { field: string; [field: string]: unknown };
 }
 
-/** The `details` type of `code`: typed where the reference says what they hold, else an open object. */
+/** The `details` type of `code`, else an open object. */
 export type ErrorDetails<Code extends string> = Code extends keyof ErrorDetailsByCode
   ? ErrorDetailsByCode[Code]
   : Record<string, unknown>;
 
-/** A code the SDK knows, or any other string the API may send in a later release. */
+/** A known code, or any string a later API may send. */
 export type AnyErrorCode = ErrorCode | (string & {});

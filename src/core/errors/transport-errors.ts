@@ -7,18 +7,15 @@ export class ConnectionError extends ShopError {
   override readonly name: string = 'ConnectionError';
 }
 
-/**
- * One attempt took longer than the `timeout` option (headers and body together), or the call ran past its
- * `deadline` (attempts, back-off and Retry-After waits together).
- */
+/** One attempt passed `timeout`, or the call passed its `deadline`. */
 export class TimeoutError extends ConnectionError {
   static override readonly [ERROR_CLASS]: string = 'TimeoutError';
   override readonly name: string = 'TimeoutError';
-  /** The `deadline` that ran out, in milliseconds; null when one attempt's `timeout` did. */
+  /** The `deadline` that ran out (ms); null when an attempt's `timeout` did. */
   readonly deadline: number | null;
 
   constructor(
-    /** The limit that was exceeded, in milliseconds: the attempt's timeout, or the deadline. */
+    /** The exceeded limit, in milliseconds. */
     readonly timeout: number,
     deadline?: { readonly deadline: number; readonly attemptsMade: number; readonly cause?: unknown },
   ) {
@@ -32,7 +29,7 @@ export class TimeoutError extends ConnectionError {
   }
 }
 
-/** A hook the caller gave (`hooks` of the client or the call) threw; its error is the `cause`. Never retried. */
+/** A caller's hook threw; its error is the `cause`. Never retried. */
 export class HookError extends ShopError {
   static override readonly [ERROR_CLASS]: string = 'HookError';
   override readonly name: string = 'HookError';
@@ -42,14 +39,12 @@ export class HookError extends ShopError {
 export class InvalidResponseError extends ShopError {
   static override readonly [ERROR_CLASS]: string = 'InvalidResponseError';
   override readonly name: string = 'InvalidResponseError';
-  /** The response's rate-limit figures, as on `ShopApiError`: the request counted against the limit. */
+  /** The response's rate-limit figures. */
   readonly rateLimit: RateLimitInfo;
 
   constructor(
     message: string,
-    /** The HTTP status. */
     readonly status: number,
-    /** The response headers. */
     readonly headers: Headers,
   ) {
     super(message);
@@ -58,9 +53,8 @@ export class InvalidResponseError extends ShopError {
 }
 
 /**
- * The response body was larger than the client's `maxResponseBytes` (16 MiB by default): refused at its
- * Content-Length, or cut off while it streamed in, never held whole. Not retried: the same request would
- * get the same answer. Narrow the request (a smaller `limit`) or raise `maxResponseBytes`.
+ * The body was larger than `maxResponseBytes` (16 MiB by default) and was never held whole. Not retried:
+ * narrow the request or raise the option.
  */
 export class ResponseTooLargeError extends InvalidResponseError {
   static override readonly [ERROR_CLASS]: string = 'ResponseTooLargeError';
@@ -78,10 +72,8 @@ export class ResponseTooLargeError extends InvalidResponseError {
 }
 
 /**
- * The API answered a 3xx. The API never redirects (reference, webhooks section: a 3xx is a failure), so
- * the SDK never follows one: the request goes to no other origin, the key with it, and no other server's
- * answer is taken as the result. A 3xx means the `baseUrl` is not the API's (http for https, a path too
- * many, a proxy or captive portal in between). Not retried: the same request gets the same answer.
+ * The API answered a 3xx, which it never does: the `baseUrl` is wrong (http for https, an extra path, a
+ * proxy). Never followed, so the key goes to no other origin; not retried.
  */
 export class RedirectError extends InvalidResponseError {
   static override readonly [ERROR_CLASS]: string = 'RedirectError';
@@ -91,22 +83,22 @@ export class RedirectError extends InvalidResponseError {
     message: string,
     status: number,
     headers: Headers,
-    /** Where the answer pointed (its `Location`, made absolute), or null when it named no place. */
+    /** The absolute `Location`, or null. */
     readonly location: string | null,
   ) {
     super(message, status, headers);
   }
 }
 
-/** One way the response broke its schema. Plain data, so this module needs no zod. */
+/** One way the response broke its schema (plain data, no zod). */
 export interface ResponseIssue {
   /** Where in the envelope, e.g. `['data', 3, 'starts_at']`. */
   readonly path: readonly (string | number)[];
-  /** What is wrong there, in zod's words, e.g. `Invalid input: expected number, received string`. */
+  /** What is wrong there, in zod's words. */
   readonly message: string;
 }
 
-/** Renders an issue path the way JavaScript reads it: `data[3].starts_at`. */
+/** An issue path as JavaScript reads it: `data[3].starts_at`. */
 export function formatIssuePath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) {
@@ -116,26 +108,20 @@ export function formatIssuePath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-/**
- * The response was the envelope, but `data` did not match the operation's schema (a field of the wrong
- * type, a missing required field). Unknown fields and enum values never cause it.
- */
+/** The envelope's `data` broke the operation's schema; unknown fields and enum values never do. */
 export class ResponseValidationError extends ShopError {
   static override readonly [ERROR_CLASS]: string = 'ResponseValidationError';
   override readonly name: string = 'ResponseValidationError';
-  /** The response's rate-limit figures, as on `ShopApiError`: the request counted against the limit. */
+  /** The response's rate-limit figures. */
   readonly rateLimit: RateLimitInfo;
 
   constructor(
-    /** The operation, e.g. `range.reservations.retrieve`. */
     override readonly operation: string,
-    /** Every issue found, the first one also in the message. */
+    /** Every issue; the first is in the message. */
     readonly issues: readonly ResponseIssue[],
-    /** The HTTP status. */
     readonly status: number,
-    /** The response headers. */
     readonly headers: Headers,
-    /** The `data` the server sent, as parsed JSON, to inspect or use at your own risk. */
+    /** The parsed `data`, to inspect at your own risk. */
     readonly data?: unknown,
   ) {
     const [first] = issues;

@@ -3,26 +3,16 @@ import type { HttpMethod } from '../api/operation.js';
 import { HookError } from '../errors/transport-errors.js';
 import { parseRateLimit, type RateLimitInfo } from '../rate-limit/rate-limit.js';
 
-// The public middleware: ky's own request/response hooks (so a ky user's hooks work as they are) and the
-// SDK's retry/error hooks, each told which call and attempt it sees through one context object.
-
-/**
- * What every hook is told about the call. In ky's hooks it is `options.context`; the SDK's own hooks
- * receive it as an argument.
- */
+/** What every hook is told about the call: `options.context` in ky's hooks, an argument in the SDK's. */
 export interface ShopRequestContext {
   /** The operation id, e.g. `range.reservations.create`. */
   readonly operation: string;
-  /** The HTTP method. */
   readonly method: HttpMethod;
-  /**
-   * The path template, e.g. `/v1/range/reservations/{id}`: never the filled path, so a metric labelled
-   * with it keeps a bounded cardinality.
-   */
+  /** The path template (not the filled path, so metric labels stay bounded). */
   readonly path: string;
   /** 1 for the first attempt, 2 for the first retry, ... */
   readonly attempt: number;
-  /** The POST's Idempotency-Key (the caller's or the generated one), null for other methods. */
+  /** The POST's Idempotency-Key, null for other methods. */
   readonly idempotencyKey: string | null;
   /** `performance.now()` when this attempt started. */
   readonly startedAt: number;
@@ -30,44 +20,35 @@ export interface ShopRequestContext {
 
 /** What an `afterResponse` hook is told on top of {@link ShopRequestContext}. */
 export interface ShopResponseContext extends ShopRequestContext {
-  /** The response's HTTP status. */
   readonly status: number;
-  /** The response's `X-RateLimit-*` figures. */
+  /** `X-RateLimit-*` figures. */
   readonly rateLimit: RateLimitInfo;
-  /** Milliseconds from the attempt's start to its response headers. */
+  /** Milliseconds from the attempt's start to the response headers. */
   readonly durationMs: number;
 }
 
-/** What a `beforeRetry` hook is told: the failed attempt, why, and the wait before the next one. */
+/** What a `beforeRetry` hook is told. */
 export interface ShopRetryContext extends ShopRequestContext {
   /** Why the attempt failed (a ShopError subclass). */
   readonly error: Error;
-  /** Milliseconds the SDK waits before the next attempt. */
+  /** Milliseconds before the next attempt. */
   readonly delayMs: number;
 }
 
-/**
- * The options ky passes a `beforeRequest` or `afterResponse` hook, as the SDK types them: `context` is the
- * SDK's, the rest is ky's normalized options (not typed here, so the SDK's CommonJS types need nothing
- * from ky, whose types are ESM-only).
- */
+/** The options ky passes a hook; ky's part untyped so the CommonJS types need nothing from ESM-only ky. */
 export interface ShopHookOptions<Context extends ShopRequestContext = ShopRequestContext> {
-  /** What the SDK tells the hook about the call. */
   readonly context: Context;
-  /** The request method. */
   readonly method: string;
-  /** The request headers. */
   readonly headers: Headers;
-  /** ky's other options. */
   readonly [option: string]: unknown;
 }
 
-/** What ky tells a hook about retries: 0 for the first attempt. */
+/** ky's retry state: 0 for the first attempt. */
 export interface ShopHookState {
   readonly retryCount: number;
 }
 
-/** A `beforeRequest` hook: may change `request.headers`, or return a Request or Response to use instead. */
+/** May change `request.headers`, or return a Request or Response to use instead. */
 export type ShopBeforeRequestHook = (
   request: Request,
   options: ShopHookOptions<ShopRequestContext>,
@@ -75,7 +56,7 @@ export type ShopBeforeRequestHook = (
   // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only sets a header returns void.
 ) => Request | Response | void | Promise<Request | Response | void>;
 
-/** An `afterResponse` hook: may read the response (a clone) or return another Response to use instead. */
+/** May read the response (a clone) or return another Response to use instead. */
 export type ShopAfterResponseHook = (
   request: Request,
   options: ShopHookOptions<ShopResponseContext>,
@@ -85,31 +66,17 @@ export type ShopAfterResponseHook = (
 ) => Response | void | Promise<Response | void>;
 
 /**
- * Hooks of a client (`new ShopClient({ hooks })`, `shop.withOptions({ hooks })`) or of one call. A client's
- * run first, then the call's. A hook that throws fails the call with a {@link HookError}, never retried.
- * @example
- * const shop = new ShopClient({
- *   hooks: { beforeRequest: [(request, options) => request.headers.set('x-request-id', options.context.operation + ':' + crypto.randomUUID())] },
- * });
+ * Hooks of a client or of one call; a client's run first. A hook that throws fails the call with a
+ * {@link HookError}, never retried.
  */
 export interface ShopHooks {
-  /**
-   * ky's `beforeRequest`: `(request, options, state)`, run before every attempt; may change
-   * `request.headers`. `options.context` is a {@link ShopRequestContext}.
-   */
+  /** Run before every attempt; may change `request.headers`. */
   beforeRequest?: ShopBeforeRequestHook[];
-  /**
-   * ky's `afterResponse`: `(request, options, response, state)`, run on every response, error statuses
-   * included; `options.context` is a {@link ShopResponseContext}. Read the response given, a clone: the SDK
-   * reads the body once from its own.
-   */
+  /** Run on every response (a clone), error statuses included. */
   afterResponse?: ShopAfterResponseHook[];
   /** Before the SDK waits for a retry. */
   beforeRetry?: ((context: ShopRetryContext) => unknown)[];
-  /**
-   * When the call fails for good, before its promise rejects: may return another Error to reject with
-   * instead (e.g. your own class wrapping it).
-   */
+  /** When the call fails for good; may return another Error to reject with. */
   // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only reports (`(error) => log(error)`) returns void.
   beforeError?: ((error: Error, context: ShopRequestContext) => Error | void | Promise<Error | void>)[];
 }
@@ -121,7 +88,7 @@ export interface PreparedHooks {
   readonly beforeError: NonNullable<ShopHooks['beforeError']>;
 }
 
-/** No hooks at all; shared, so a client or call without hooks allocates nothing for them. */
+/** No hooks; shared, so a call without hooks allocates nothing. */
 export const NO_HOOKS: PreparedHooks = Object.freeze({ ky: undefined, beforeRetry: [], beforeError: [] });
 
 function hookList<T>(value: T[] | undefined, name: string): T[] {
@@ -132,7 +99,7 @@ function hookList<T>(value: T[] | undefined, name: string): T[] {
   return value;
 }
 
-/** A thrown hook as a typed error (the caller's own ShopError passes as it is). */
+/** A thrown hook as a typed error (a ShopError passes as it is). */
 function hookFailure(name: string, error: unknown): Error {
   if (error instanceof HookError) return error;
   const message = error instanceof Error ? error.message : String(error);
@@ -149,15 +116,10 @@ function wrapBeforeRequest(hook: ShopBeforeRequestHook): BeforeRequestHook {
   };
 }
 
-// The key deferred-clone.ts's stand-ins answer to (`Symbol.for`, so this module need not import that one,
-// which is loaded only by a client with hooks).
+// The key deferred-clone.ts's stand-ins answer to (Symbol.for, so that module stays lazy).
 const SETTLE = Symbol.for('shop-mgmt.settleClone');
 
-/**
- * Tells the stand-in an afterResponse hook was given (deferred-clone.ts) that its hook has settled, with what
- * it returned: ky's cancel of an unused clone then finds no body, and a clone the hook returned is made real
- * first. Nothing for a real Response.
- */
+/** Tells a deferred-clone stand-in its hook settled, so an unused clone is cancelled and a returned one made real. */
 function settleClone(response: Response, returned: unknown): void {
   (response as unknown as { [SETTLE]?: (returned: unknown) => void })[SETTLE]?.(returned);
 }
@@ -165,7 +127,7 @@ function settleClone(response: Response, returned: unknown): void {
 function wrapAfterResponse(hook: ShopAfterResponseHook): AfterResponseHook {
   return async (request, options, response, state) => {
     const context = options.context as Record<string, unknown>;
-    // ky gives each request its own copy of the context: adding the response's figures changes nothing else.
+    // ky copies the context per request: adding the response's figures changes nothing else.
     if (context.status === undefined) {
       context.status = response.status;
       context.rateLimit = parseRateLimit(response.headers);
@@ -209,7 +171,7 @@ export async function runBeforeRetry(hooks: PreparedHooks, context: ShopRetryCon
   }
 }
 
-/** Runs the `beforeError` hooks in order, each given the previous one's error; a throw becomes a HookError. */
+/** Runs the `beforeError` hooks in order, each given the previous one's error. */
 export async function runBeforeError(
   hooks: PreparedHooks,
   error: Error,

@@ -1,11 +1,9 @@
-// Tracing without a dependency: every call is published on node:diagnostics_channel, where the runtime has it
-// (Node, Bun, Deno, Workers with nodejs_compat), for an APM agent or OpenTelemetry code to turn into spans.
-// It is found through process.getBuiltinModule at first use, as src/webhooks/hmac.ts finds node:crypto, so a
-// bundle for a runtime without it never resolves the module and nothing is published there.
+// Every call is published on node:diagnostics_channel where the runtime has it (found with
+// process.getBuiltinModule, so other bundles never resolve it), for an APM or OpenTelemetry to make spans.
 
-/** The name of the TracingChannel of whole calls: `tracing:shop-mgmt:request:start` and so on. */
+/** The TracingChannel of whole calls (`tracing:shop-mgmt:request:start`, ...). */
 export const REQUEST_CHANNEL = 'shop-mgmt:request';
-/** The name of the TracingChannel of each attempt of a call (children of the call). */
+/** The TracingChannel of each attempt. */
 export const ATTEMPT_CHANNEL = 'shop-mgmt:request:attempt';
 
 /** The little of a TracingChannel the transport uses. */
@@ -14,40 +12,36 @@ export interface TracingChannelLike<Message extends object> {
   tracePromise<T>(fn: () => Promise<T>, context: Message): Promise<T>;
 }
 
-/**
- * The message of one call on `shop-mgmt:request` (start, end, asyncStart, asyncEnd, error). The transport
- * fills `status`, `attempts`, `elapsedMs` (and the channel `result` or `error`) as the call ends.
- */
+/** The message of one call on `shop-mgmt:request`; `status`, `attempts` and `elapsedMs` are set as it ends. */
 export interface RequestTraceMessage {
-  /** The operation id, e.g. `range.reservations.create`. */
+  /** The operation id. */
   readonly operation: string;
-  /** The HTTP method. */
   readonly method: string;
-  /** The path template, e.g. `/v1/range/reservations/{id}`. */
+  /** The path template. */
   readonly path: string;
-  /** The POST's Idempotency-Key; null for other methods. */
+  /** Null unless a POST. */
   readonly idempotencyKey: string | null;
-  /** The client's `baseUrl` (its host and port are OpenTelemetry's `server.address` and `server.port`). */
+  /** The client's `baseUrl`. */
   readonly baseUrl: string;
-  /** `X-RateLimit-Remaining` of the last response that had it, as sent; null until then. */
+  /** `X-RateLimit-Remaining` of the last response with it; null until then. */
   rateLimitRemaining: string | null;
-  /** The status of the last response; null while none has arrived, or when the call ended without one. */
+  /** The last response's status; null without one. */
   status: number | null;
   /** Attempts made so far. */
   attempts: number;
-  /** Milliseconds from the call's start, set when it ends. */
+  /** Milliseconds from the call's start, set at its end. */
   elapsedMs: number | null;
 }
 
 /** The message of one attempt on `shop-mgmt:request:attempt`. */
 export interface AttemptTraceMessage {
-  /** The call this attempt belongs to (the same object as published on `shop-mgmt:request`). */
+  /** The call's message this attempt belongs to. */
   readonly call: RequestTraceMessage;
   /** 1 for the first attempt. */
   readonly attempt: number;
-  /** Milliseconds this attempt waited for the client's throttle before it was sent (0 without one). */
+  /** Milliseconds waited for the throttle. */
   readonly throttleWaitMs: number;
-  /** The attempt's response status; null until it arrives or when it never does. */
+  /** Null until a response arrives. */
   status: number | null;
 }
 
@@ -74,7 +68,7 @@ export function tracingChannels(): TracingChannels | null {
     if (typeof module?.tracingChannel === 'function') {
       const request = module.tracingChannel<RequestTraceMessage>(REQUEST_CHANNEL);
       const attempt = module.tracingChannel<AttemptTraceMessage>(ATTEMPT_CHANNEL);
-      // Node before 20.13 has TracingChannel without `hasSubscribers`: publishing there would cost every call.
+      // Node before 20.13 lacks `hasSubscribers`: publishing there would cost every call.
       if (typeof request.hasSubscribers === 'boolean') channels = { request, attempt };
     }
   } catch {

@@ -28,90 +28,58 @@ import {
 } from '../transport/response.js';
 import type { ApiKeyOption, FetchLike, TransportConfig } from '../transport/transport-config.js';
 
-// The client's options and how they are checked: every problem is found at construction, with the option
-// named, so a misconfigured client never sends a request.
+// Every problem with an option is found at construction, naming the option, so a bad client sends nothing.
 
 /** Options of {@link ShopClient}. Every one is optional; the API key and base URL also come from the environment. */
 export interface ClientOptions {
   /**
-   * The API key, sent as `Authorization: Bearer <key>`; never logged. Or a function giving the key to use
-   * now, called before each attempt (key rolling, a vault); every key it returns is kept out of logs and errors.
-   * Headers that name `authorization` themselves (`defaultHeaders`, a derived client's or a call's `headers`)
-   * are sent instead of the key's, and `authorization: null` there sends none (custom auth).
+   * Sent as `Authorization: Bearer <key>`, never logged; or a function called before each attempt (key
+   * rolling). Headers naming `authorization` go instead; `authorization: null` sends none.
    * @default process.env.SHOP_API_KEY
    */
   apiKey?: ApiKeyOption;
   /**
-   * Where the API lives, without `/v1` (the SDK adds it; a trailing `/v1` or slash is accepted and not doubled).
+   * Where the API lives, without `/v1` (a trailing `/v1` is not doubled).
    * @default process.env.SHOP_API_BASE_URL
-   * @example 'https://api.example-shop.com'
    */
   baseUrl?: string;
-  /**
-   * Milliseconds one attempt may take, headers and body together.
-   * @default 30_000
-   */
+  /** Milliseconds one attempt may take, headers and body together. @default 30_000 */
   timeout?: number;
   /**
    * Retries after the first attempt, for 429, 500/502/503/504, `IDEMPOTENCY_IN_PROGRESS`, connection errors
-   * and timeouts, whatever the method (a POST carries its Idempotency-Key; a PATCH sets absolute values).
-   * Nothing else is retried.
-   * @default 2
+   * and timeouts, whatever the method. @default 2
    */
   maxRetries?: number;
-  /**
-   * The longest `Retry-After` the SDK waits for. A 429 asking for longer is raised at once as a
-   * `RateLimitError` carrying `retryAfter`, so a daily cap does not hang a request for hours.
-   * @default 60
-   */
+  /** The longest `Retry-After` waited for; a longer 429 rejects at once with a `RateLimitError`. @default 60 */
   maxRetryAfterSeconds?: number;
-  /**
-   * A `fetch` to send with instead of the runtime's (a proxy agent, a recording double). It is called by ky
-   * as `fetch(request, init)`, `request` a `Request` with the URL, method, headers, body and signal.
-   */
+  /** A `fetch` to send with instead of the runtime's, called by ky as `fetch(request, init)`. */
   fetch?: FetchLike;
   /** Headers every request of this client sends (a call's `headers` go over them). */
   defaultHeaders?: RequestHeaders;
-  /** Hooks run on every call of this client: ky's beforeRequest/afterResponse, and beforeRetry/beforeError. See docs/hooks.md. */
+  /** Hooks run on every call of this client (docs/hooks.md). */
   hooks?: ShopHooks;
-  /**
-   * Milliseconds a whole call may take (attempts, back-off and Retry-After waits together); past it the
-   * call rejects with a `TimeoutError` naming the attempts made. Off by default.
-   */
+  /** Milliseconds a whole call may take, waits included; then a `TimeoutError`. Off by default. */
   deadline?: number;
   /**
-   * What a response whose `data` breaks its schema does: `'strict'` rejects with a ResponseValidationError,
-   * `'warn'` returns the data and reports it (`onValidationIssue`, the logger), `'off'` skips the check.
-   * @default 'strict'
+   * A response whose `data` breaks its schema: `'strict'` rejects (ResponseValidationError), `'warn'` returns
+   * it and reports it, `'off'` skips the check. @default 'strict'
    */
   responseValidation?: ResponseValidation;
   /** Told of each response that broke its schema under `responseValidation: 'warn'`. */
   onValidationIssue?: ValidationIssueListener;
   /**
-   * The largest response body the client reads, in bytes (up to 256 MiB). A larger one fails the call at
-   * once with a `ResponseTooLargeError`, never retried: refused at its Content-Length, or cut off as it
-   * streams in, so it is never held whole; a compressed body counts as it inflates. A page of 200 records
-   * is about 300 kB.
-   * @default 16_777_216 (16 MiB)
+   * The largest response body read, in bytes (up to 256 MiB); a larger one fails with `ResponseTooLargeError`
+   * and is never held whole. @default 16_777_216 (16 MiB)
    */
   maxResponseBytes?: number;
-  /**
-   * Where to log; lines never hold the API key.
-   * @default console
-   */
+  /** Where to log; lines never hold the API key. @default console */
   logger?: Logger;
-  /**
-   * How much to log; `debug` logs method, path, status, attempt and duration of every attempt.
-   * @default process.env.SHOP_LOG, else 'warn'
-   */
+  /** How much to log. @default process.env.SHOP_LOG, else 'warn' */
   logLevel?: LogLevel;
   /**
-   * Spaces requests to stay under the plan's per-minute limit instead of collecting 429s: a number of
-   * requests per minute (with a `store` and `key`, shared by every process of the shop), or `'auto'` to pace
-   * from the `X-RateLimit-*` headers. A wait for a slot longer than `maxRetryAfterSeconds` fails the call at
-   * once with a `RateLimitError` (`throttled: true`). Off by default.
-   * @example { throttle: { requestsPerMinute: 60 } } // Established plan, this client alone
-   * @example { throttle: { requestsPerMinute: 60, store: new RedisRateLimitStore(redis), key: shopId } }
+   * Spaces requests under the plan's per-minute limit: requests per minute (shared across processes with a
+   * `store` and `key`) or `'auto'` from the `X-RateLimit-*` headers. Off by default.
+   * @example { throttle: { requestsPerMinute: 60 } }
    */
   throttle?: ThrottleOption;
 }
@@ -132,7 +100,7 @@ function pageCountProblem(value: unknown): string | null {
     : `must be a positive integer, got ${String(value)}`;
 }
 
-/** The rule of each checked option, the same for the client's, a derived client's and one call's options. */
+/** The rule of each checked option, for client, derived client and call alike. */
 const RULES = {
   timeout: timeoutProblem,
   deadline: timeoutProblem,
@@ -147,9 +115,8 @@ const RULES = {
 export type CheckedOption = keyof typeof RULES;
 
 /**
- * The one checker of the options with bounds: `value` when it keeps its option's rule, else the error where it
- * was given: a `ShopError` naming the option for the client and `shop.withOptions` (`at: 'client'`), a
- * `ParamsValidationError` with the option as its field for one call (`at: 'call'`), so nothing is sent.
+ * The one checker of bounded options: `value`, or the error where it was given (a `ShopError` for a client,
+ * a `ParamsValidationError` for one call, so nothing is sent).
  */
 export function checkOption<T>(name: CheckedOption, value: T, at: 'client' | 'call'): T {
   const problem = RULES[name](value);
@@ -177,10 +144,7 @@ function resolveApiKey(option: ApiKeyOption | undefined): ApiKeyOption {
   return apiKey;
 }
 
-/**
- * Reads the key for one attempt: a function key is called and checked, and every key seen joins `apiKeys`
- * (shared with the logger), so a rotated key is redacted as well as the first one.
- */
+/** Reads the key for one attempt; every key seen joins `apiKeys`, so a rotated key is redacted too. */
 export function keyReader(apiKey: ApiKeyOption, apiKeys: string[]): () => Promise<string> {
   if (typeof apiKey === 'string') return () => Promise.resolve(apiKey);
   return async () => {
@@ -198,7 +162,7 @@ export function keyReader(apiKey: ApiKeyOption, apiKeys: string[]): () => Promis
   };
 }
 
-/** The base URL without trailing slashes and without a `/v1` the caller wrote, which operation paths carry. */
+/** The base URL without trailing slashes or `/v1`. */
 function resolveBaseUrl(option: string | undefined): string {
   const raw = option ?? readEnv('SHOP_API_BASE_URL');
   if (raw === undefined || raw === '') {
@@ -310,7 +274,6 @@ export function deriveClientOptions(parent: TransportConfig, options: DerivedOpt
     retry: { ...retry, maxRetries: resolveOption('maxRetries', options.maxRetries, retry.maxRetries) },
     throttle:
       options.throttle === undefined ? parent.throttle : resolveThrottle(options.throttle, parent.logger),
-    // The parent's ky hooks are already on the ky instance the child extends; its SDK hooks run first.
     hooks:
       childHooks === NO_HOOKS && !parent.hooks.beforeRetry.length && !parent.hooks.beforeError.length
         ? NO_HOOKS
@@ -344,7 +307,7 @@ export function resolveClientOptions(options: ClientOptions): TransportConfig {
       accept: 'application/json',
       'user-agent': userAgent(),
     }),
-    // Undefined unless given: ky then looks globalThis.fetch up per request (msw and polyfills replace it later).
+    // Undefined unless given: ky looks globalThis.fetch up per request (msw replaces it later).
     fetch: options.fetch,
     timeout: resolveOption('timeout', options.timeout, 30_000),
     deadline: resolveOption<number | null>('deadline', options.deadline, null),

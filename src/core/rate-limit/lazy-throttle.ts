@@ -4,10 +4,7 @@ import type { SdkLogger } from '../observe/logger.js';
 import type { Throttle } from './throttle.js';
 import type { ThrottleOption } from './throttle-option.js';
 
-// A client given `throttle` gets this stand-in, and the Throttle itself (throttle.ts, with the memory store)
-// is imported then, in the background: an application that never paces carries none of it, not even in the
-// chunks its first call loads. Every attempt asks for its slot (`acquire`) before it is sent, so by the time
-// a response is observed the Throttle is there.
+// A stand-in that imports the Throttle in the background, so an application that never paces carries none of it.
 
 /** What the transport asks of a client's pacing. */
 export interface Pacing {
@@ -19,7 +16,7 @@ export interface Pacing {
   rateLimited(headers: Headers): void;
 }
 
-/** The client's Throttle, imported when the client is built and used once it is there. */
+/** The client's Throttle, imported when the client is built. */
 export class LazyThrottle implements Pacing {
   #throttle: Throttle | undefined;
   readonly #option: ThrottleOption;
@@ -28,7 +25,7 @@ export class LazyThrottle implements Pacing {
   constructor(option: ThrottleOption, logger: SdkLogger) {
     this.#option = option;
     this.#logger = logger;
-    // Started now, so a client's first call rarely waits for it; a failure is seen (and retried) there.
+    // Started now, so the first call rarely waits; a failure is seen (and retried) there.
     this.#load().catch(() => {});
   }
 

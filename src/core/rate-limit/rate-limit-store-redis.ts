@@ -12,17 +12,12 @@ import type { RateLimitReservation, RateLimitStore } from './rate-limit-store.js
 export interface RedisRateLimitStoreOptions {
   /** Prefix of every key, so several apps can share one Redis. @default 'shop-mgmt:rate-limit:' */
   keyPrefix?: string;
-  /**
-   * Milliseconds a command may take before the store gives up on it. A client whose server is gone queues
-   * commands instead of failing them; the throttle then paces locally rather than wait.
-   * @default 500
-   */
+  /** Milliseconds a command may take; a queued command then gives way to local pacing. @default 500 */
   commandTimeoutMs?: number;
 }
 
-// Both scripts read the time from Redis, not from the callers: every process then measures against one clock,
-// and a slot handed out is meaningful to all of them. Times are milliseconds. The state of a shop is one hash:
-// `next` (the earliest start the next reservation may take) and `paused` (the end of a 429's pause).
+// The scripts read the time from Redis, so every process measures against one clock (milliseconds). One hash
+// per shop: `next` (earliest start of the next slot) and `paused` (end of a 429's pause).
 const NOW = `
 if redis.replicate_commands then redis.replicate_commands() end
 local time = redis.call('TIME')
@@ -32,18 +27,15 @@ local nextStart = tonumber(state[1]) or 0
 local paused = tonumber(state[2]) or 0
 `;
 
-// A script that runs after its caller gave up on it (Redis stalled, the command sat queued in the client and
-// ran when Redis resumed) must change nothing: a slot nobody uses would hold back every process of the shop.
-// The caller passes the latest time, on the Redis clock, it still waits for the answer (-1: unknown yet).
+// A script run after its caller gave up (queued while Redis stalled) must change nothing; the caller passes the
+// latest time, on the Redis clock, it still waits (-1: unknown).
 const LATE = `
 local latest = tonumber(ARGV[#ARGV])
 if latest >= 0 and now > latest then return { -2, -2, now } end
 `;
 
-// The same rule as reserveIn() in rate-limit-store.ts. ARGV: interval, longest wait, held slot (-1: none),
-// latest. A held slot is confirmed unless a pause covers it or it was missed by more than an interval.
-// Replies { wait, slot, now }, slot -1 when refused, -2 when late. The key lives as long as its schedule
-// reaches ahead.
+// reserveIn() of rate-limit-store.ts. ARGV: interval, longest wait, held slot (-1: none), latest.
+// Replies { wait, slot, now }; slot -1 when refused, -2 when late.
 const RESERVE_SCRIPT = `${NOW}${LATE}
 local interval = tonumber(ARGV[1])
 local held = tonumber(ARGV[3])
@@ -67,17 +59,10 @@ return { 1, 0, now }
 `;
 
 /**
- * A {@link RateLimitStore} in Redis: every process given a store over the same Redis paces one shop's
- * requests together, and a 429 one of them receives pauses them all. Each reservation is one atomic Lua
- * script (GCRA: the generic cell rate algorithm, one hash per shop), timed by the Redis server's clock.
- *
- * Takes the same connected node-redis (v4, v5) or ioredis client as `RedisDedupeStore`; the caller owns
- * its lifecycle. Every command is bounded by `commandTimeoutMs`; a failing store makes the throttle pace
- * locally (with one warning), never hang or throw.
- *
+ * A {@link RateLimitStore} in Redis: every process over the same Redis paces one shop together, and a 429
+ * pauses them all. One atomic Lua script (GCRA) per reservation, on the Redis clock. Takes a connected
+ * node-redis (v4, v5) or ioredis client; a failing store makes the throttle pace locally, never hang.
  * @example
- * import { Redis } from 'ioredis';
- * import { RedisRateLimitStore } from 'shop-mgmt/redis';
  * const store = new RedisRateLimitStore(new Redis(process.env.REDIS_URL));
  * const shop = new ShopClient({ throttle: { requestsPerMinute: 60, store, key: shopId } });
  */
@@ -85,10 +70,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #redis: RedisCommands;
   readonly #prefix: string;
   readonly #timeoutMs: number;
-  /**
-   * The Redis clock minus this process's (ms), from the round trip that measured it most tightly, and that
-   * round trip's length: how a command says, on the Redis clock, when its caller stops waiting for it.
-   */
+  /** The Redis clock minus ours (ms), from the tightest round trip, and that round trip's length. */
   #offset: number | null = null;
   #offsetRtt = Number.POSITIVE_INFINITY;
   #offsetAt = 0;
@@ -111,7 +93,6 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#timeoutMs = timeout;
   }
 
-  /** Takes the next start for `key`; see {@link RateLimitStore.reserve}. */
   async reserve(
     key: string,
     intervalMs: number,
@@ -128,28 +109,21 @@ export class RedisRateLimitStore implements RateLimitStore {
     return { waitMs: Math.max(0, wait!), slot: slot! < 0 ? null : slot! };
   }
 
-  /** Holds every start for `key` for `ms` from now, in every process sharing this Redis. */
   async pause(key: string, ms: number): Promise<void> {
     await this.#run(PAUSE_SCRIPT, key, [Math.ceil(ms)]);
   }
 
-  /**
-   * One script, raced against the timeout: a client that lost its server (or whose server stalls) queues it
-   * rather than failing it. The script is told until when, on the Redis clock, its answer is awaited, so that
-   * run later it does nothing (node-redis and ioredis cannot take back a queued command).
-   */
+  /** One script raced against the timeout; told until when it is awaited, so run later it does nothing. */
   async #run(script: string, key: string, args: number[]): Promise<unknown> {
     const sentAt = monotonicNow();
-    // With a margin of the offset's error (half the round trip that measured it, at most the timeout), so a
-    // command on time is not taken for a late one; were it ever, the throttle would pace locally a moment.
+    // With a margin of the offset's error (half its round trip, at most the timeout).
     const margin = Math.min(this.#offsetRtt / 2, this.#timeoutMs);
     const latest = this.#offset === null ? -1 : Math.ceil(sentAt + this.#offset + this.#timeoutMs + margin);
     const reply = await this.#send(script, key, [...args, latest]);
     const receivedAt = monotonicNow();
     const now = Array.isArray(reply) ? Number(reply[2]) : Number.NaN;
     const rtt = receivedAt - sentAt;
-    // The tightest round trip bounds the offset's error best; an old one is let go after a minute of
-    // looser ones, so a clock that steps (NTP) is followed.
+    // The tightest round trip bounds the error best; an old one goes after a minute, so a stepped clock is followed.
     if (Number.isFinite(now) && (rtt <= this.#offsetRtt || receivedAt - this.#offsetAt > 60_000)) {
       this.#offset = now - (sentAt + receivedAt) / 2;
       this.#offsetRtt = rtt;

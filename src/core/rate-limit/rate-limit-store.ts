@@ -1,33 +1,20 @@
 import { monotonicNow } from '../../internal/monotonic.js';
 
-// Where a throttle keeps a shop's pace. The API counts requests per shop across every key and process
-// (reference section 8), so processes that share one shop's limit must share one schedule: a store holds
-// it, in memory for one process or in Redis (rate-limit-store-redis.ts) for many.
+// The API counts requests per shop across keys and processes, so processes of one shop share one schedule.
 
-/**
- * The answer to {@link RateLimitStore.reserve}: the milliseconds to wait, and the slot taken for them, or
- * `slot: null` when the wait would exceed `maxWaitMs` (nothing is then taken).
- */
+/** Milliseconds to wait and the slot taken, or `slot: null` when the wait would exceed `maxWaitMs`. */
 export interface RateLimitReservation {
-  /** Milliseconds from now until the slot; 0 to start at once. */
   readonly waitMs: number;
-  /** The slot's start on the store's own clock, to hand back to `reserve` after waiting; null when refused. */
+  /** The slot's start on the store's clock, to hand back after waiting; null when refused. */
   readonly slot: number | null;
 }
 
-/**
- * A schedule of request starts per key (a shop), shared by every throttle given the store. Implementations
- * must be atomic per key: two reservations never get the same slot. The SDK's are
- * {@link MemoryRateLimitStore} and `RedisRateLimitStore` (`shop-mgmt/redis`).
- */
+/** A schedule of request starts per key (a shop); atomic per key: no two reservations get the same slot. */
 export interface RateLimitStore {
   /**
-   * Takes the next start for `key`, `intervalMs` after the one before and not inside a pause (generic cell
-   * rate: a start may come no sooner than `intervalMs` after the previous one). With `heldSlot` (a slot
-   * this caller already waited for) the slot is confirmed as it stands, `waitMs: 0`, unless a pause set
-   * since covers it or the caller comes back more than `intervalMs` after it: then a new slot is taken.
-   * (A start that late would land on top of the slots after it, which others are using on time; the
-   * service counts fixed windows, so such bunching is what turns into 429s.)
+   * Takes the next start for `key`, `intervalMs` after the one before and outside any pause (GCRA).
+   * `heldSlot` is confirmed as it stands unless a pause now covers it or the caller is more than
+   * `intervalMs` late (a late start would bunch onto the next slots, which the fixed windows turn into 429s).
    */
   reserve(
     key: string,
@@ -35,20 +22,17 @@ export interface RateLimitStore {
     maxWaitMs: number,
     heldSlot?: number | null,
   ): Promise<RateLimitReservation>;
-  /** Holds every start for `key` for `ms` from now (a 429's Retry-After); a shorter pause leaves a longer one. */
+  /** Holds every start for `key` for `ms` from now; a longer pause already set stays. */
   pause(key: string, ms: number): Promise<void>;
 }
 
 interface Schedule {
-  /** The earliest start the next reservation may take (the theoretical arrival time). */
+  /** The earliest start of the next reservation. */
   nextStart: number;
   pausedUntil: number;
 }
 
-/**
- * The reservation rule, one for every store (the Redis script spells the same steps in Lua): the slot is
- * the later of now, the next free start and the end of a pause.
- */
+/** The reservation rule (the Redis script spells it in Lua): the later of now, the next free start and a pause's end. */
 export function reserveIn(
   schedule: Schedule,
   now: number,
@@ -71,15 +55,10 @@ export function reserveIn(
   return { waitMs, slot: start };
 }
 
-/**
- * A {@link RateLimitStore} in this process's memory: the default, which every throttle without a `store`
- * gets its own of. Share one instance between clients of the same shop in one process to pace them
- * together; across processes use `RedisRateLimitStore`.
- */
+/** A {@link RateLimitStore} in memory, the default; share one between clients of a shop in one process. */
 export class MemoryRateLimitStore implements RateLimitStore {
   readonly #schedules = new Map<string, Schedule>();
 
-  /** Takes the next start for `key`; see {@link RateLimitStore.reserve}. */
   reserve(
     key: string,
     intervalMs: number,
@@ -89,7 +68,6 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return Promise.resolve(this.reserveNow(key, intervalMs, maxWaitMs, heldSlot));
   }
 
-  /** Holds every start for `key` for `ms` from now. */
   pause(key: string, ms: number): Promise<void> {
     this.pauseNow(key, ms);
     return Promise.resolve();
@@ -117,7 +95,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   #schedule(key: string, now: number): Schedule {
     let schedule = this.#schedules.get(key);
     if (!schedule) {
-      // Keys of shops long idle go, so a process serving many shops does not keep one entry per shop forever.
+      // Idle shops' keys go, so a process serving many shops does not grow.
       if (this.#schedules.size >= 1_000) this.#forgetIdle(now);
       schedule = { nextStart: 0, pausedUntil: 0 };
       this.#schedules.set(key, schedule);

@@ -6,10 +6,7 @@ import { parseRateLimit, parseRetryAfter } from './rate-limit.js';
 import { MemoryRateLimitStore, type RateLimitReservation, type RateLimitStore } from './rate-limit-store.js';
 import { type ThrottleOption, WINDOW_MS } from './throttle-option.js';
 
-/**
- * The longest a 429 pauses the shop: its daily cap resets at 00:00 UTC, so no honest Retry-After is longer
- * than a day, and a misread one must not lock every process out for years.
- */
+/** The longest a 429 pauses the shop: the daily cap resets within a day, so a longer Retry-After is misread. */
 const MAX_PAUSE_MS = 86_400_000;
 
 /** How long before its slot a waiting call confirms it with the store. */
@@ -18,14 +15,10 @@ const CONFIRM_LEAD_MS = 20;
 /** After a shared store fails, calls pace locally for this long before the store is tried again. */
 const SHARED_RETRY_MS = 2_000;
 
-/** A reservation and whether the shared store made it (a held slot is only confirmed where it was taken). */
+/** A reservation and whether the shared store made it. */
 type Taken = RateLimitReservation & { readonly shared: boolean };
 
-/**
- * Hands out start times to every attempt of one client, concurrent ones included, from its store. A shared
- * store that fails or stops answering is set aside for a moment and the client paces on its own meanwhile:
- * a call is never held up, or failed, by the store.
- */
+/** Hands out start times to every attempt of one client; a failing shared store is set aside for a moment. */
 export class Throttle {
   readonly #shared: RateLimitStore | null;
   readonly #local = new MemoryRateLimitStore();
@@ -35,11 +28,11 @@ export class Throttle {
   #intervalMs: number;
   #sharedRetryAt = 0;
   #sharedDown = false;
-  /** The start of this client's last slot from the shared store (its clock), and the gap to the one before. */
+  /** The start of this client's last shared slot, and the gap to the one before. */
   #lastSharedSlot: number | null = null;
-  /** This client's own spacing in the shared schedule, averaged: how it paces alone while the store is down. */
+  /** This client's averaged spacing in the shared schedule, used while the store is down. */
   #shareIntervalMs = 0;
-  /** `'auto'`: until when calls fail at once, after none were left with no usable reset (0: not so). */
+  /** `'auto'`: until when calls fail at once (no calls left, no usable reset); 0: not so. */
   #refuseUntil = 0;
 
   constructor(option: ThrottleOption, logger: SdkLogger | null = null) {
@@ -51,10 +44,8 @@ export class Throttle {
   }
 
   /**
-   * Resolves when this attempt may start. The slot is taken at once, so concurrent callers queue up; after
-   * waiting, the slot is confirmed, and taken again if a 429 paused the shop meanwhile. Rejects with a
-   * `RateLimitError` (`throttled: true`) when the wait would exceed `maxWaitMs`, and with the signal's
-   * reason when it aborts.
+   * Resolves when this attempt may start; the slot is taken at once and confirmed after the wait. Rejects
+   * with a `RateLimitError` (`throttled: true`) past `maxWaitMs`, or with the signal's reason.
    */
   async acquire(signal?: AbortSignal | null, maxWaitMs = Number.POSITIVE_INFINITY): Promise<void> {
     if (this.#refuseUntil !== 0) {
@@ -74,7 +65,6 @@ export class Throttle {
       }
       if (taken.waitMs <= 0) return;
       startsAt = monotonicNow() + taken.waitMs;
-      // Confirmed a little ahead of the slot, so the store's round trip does not make the start late.
       await sleep(Math.max(0, taken.waitMs - CONFIRM_LEAD_MS), signal);
       held = taken;
     }
@@ -84,40 +74,31 @@ export class Throttle {
   observe(headers: Headers): void {
     if (!this.#auto) return;
     const { limit, remaining, reset } = parseRateLimit(headers);
-    // A reset more than a day from now either way is a misread (milliseconds for seconds, a counter, junk):
-    // no honest window is that long, so it says nothing about when calls may go.
+    // A reset more than a day away is a misread (milliseconds for seconds, junk).
     const untilReset = reset === null ? Number.NaN : reset * 1000 - Date.now();
     const usable = Math.abs(untilReset) <= MAX_PAUSE_MS;
     if (remaining !== null && remaining <= 0) {
       this.#intervalMs = paceOf(limit);
       if (!usable) {
-        // Nothing left and no telling until when: the next calls fail at once, for one window, as they do
-        // for a reset past maxRetryAfterSeconds, rather than waiting a window on a guess (issue 32).
+        // None left, no telling until when: fail at once for a window rather than wait on a guess.
         this.#refuseUntil = monotonicNow() + WINDOW_MS;
         return;
       }
       this.#refuseUntil = 0;
-      // Nothing left until the reset: the throttle holds every call until then, and a call that will not
-      // wait that long (past maxRetryAfterSeconds or its deadline) fails at once, as after a 429's
-      // Retry-After. A reset already past by our clock means the clocks disagree: wait a second rather
-      // than not at all.
+      // None left until the reset: hold every call till then (a clock disagreement waits a second).
       this.#local.pauseNow(this.#key, untilReset <= 0 ? 1000 : untilReset);
       return;
     }
     this.#refuseUntil = 0;
     if (remaining !== null && usable) {
-      // Spreading what is left: over the time to the reset, at most a minute (the window's length), and
-      // never further apart than the window (a fractional remaining would ask for more).
+      // Spread what is left over the time to the reset, at most the window.
       this.#intervalMs = Math.min(Math.min(Math.max(untilReset, 0), WINDOW_MS) / remaining, WINDOW_MS);
     } else if (limit) {
       this.#intervalMs = paceOf(limit);
     }
   }
 
-  /**
-   * A 429 arrived: its `Retry-After` (at most a day) pauses every queued and later call for the key, in
-   * every process sharing the store. A 429 without one pauses nothing (the retry backs off).
-   */
+  /** A 429's `Retry-After` (at most a day) pauses every call for the key, in every process; none: no pause. */
   rateLimited(headers: Headers): void {
     const seconds = parseRetryAfter(headers);
     if (seconds === null || seconds <= 0) return;
@@ -144,16 +125,12 @@ export class Throttle {
       }
     }
     const heldSlot = held && !held.shared ? held.slot : null;
-    // Alone, this client keeps to the share of the schedule it had: at the whole rate, every process of the
-    // shop pacing alone together would send several times the limit (issue 20).
+    // Alone, keep the share it had: every process at the whole rate would send several times the limit.
     const interval = this.#shared ? Math.max(this.#intervalMs, this.#shareIntervalMs) : this.#intervalMs;
     return { ...this.#local.reserveNow(this.#key, interval, maxWaitMs, heldSlot), shared: false };
   }
 
-  /**
-   * Notes a slot the shared store gave: the gap since this client's previous one, at most 16 intervals (an
-   * idle spell is no measure of the share), averaged over the last few.
-   */
+  /** Notes the gap since this client's previous shared slot (at most 16 intervals), averaged. */
   #noteShare(slot: number): void {
     const last = this.#lastSharedSlot;
     this.#lastSharedSlot = slot;
@@ -209,10 +186,7 @@ function unknownReset(key: string, leftMs: number): RateLimitError {
   });
 }
 
-/**
- * The spacing for `limit` requests a minute. At most the window itself: no header can make the throttle
- * wait longer than a minute between starts (a fractional limit would ask for a wait a timer cannot hold).
- */
+/** The spacing for `limit` requests a minute, at most the window itself. */
 function paceOf(limit: number | null): number {
   return limit && limit > 0 ? Math.min(WINDOW_MS / limit, WINDOW_MS) : 0;
 }

@@ -5,38 +5,31 @@ import { TimeoutError } from '../errors/transport-errors.js';
 import type { ShopRequestContext } from '../observe/hooks.js';
 import type { RequestTraceMessage } from '../observe/tracing.js';
 
-/**
- * What a caller needs to reconcile a call after the fact: on every result (`.withResponse()`) and on every
- * error a call rejects with. A POST that ended in a ConnectionError or TimeoutError may have been applied
- * server-side: send it again with the same `idempotencyKey` and the API answers with the first outcome.
- */
+/** What reconciles a call after the fact, on every result (`.withResponse()`) and every error. */
 export interface CallRecovery {
-  /** The POST's Idempotency-Key, given or generated; null for other methods. */
+  /** The POST's Idempotency-Key; null for other methods. */
   readonly idempotencyKey: string | null;
-  /** Attempts made (1 when the first one settled the call). */
+  /** Attempts made. */
   readonly attempts: number;
-  /** The operation id, e.g. `range.reservations.create`. */
+  /** The operation id. */
   readonly operation: string;
-  /** Milliseconds from the call's start to its end, waits between retries included. */
+  /** Milliseconds from start to end, waits included. */
   readonly elapsedMs: number;
   /**
-   * Whether the server may have applied the call. On a result: true unless it was a GET. On an error: true
-   * when an attempt of a POST, PATCH or DELETE went unanswered (a timeout, a reset connection), was answered
-   * 5xx, or met `IDEMPOTENCY_IN_PROGRESS` (an earlier attempt still running): send it again with the same
-   * `idempotencyKey`, or look the record up, before doing anything else. False when every answer refused
-   * it (a 4xx), when nothing was sent (the throttle refused, a deadline passed first), and for every GET.
+   * Whether the server may have applied the call: on a result, unless a GET; on an error, when a write went
+   * unanswered, got a 5xx or `IDEMPOTENCY_IN_PROGRESS`. Then resend with the same `idempotencyKey`.
    */
   readonly mayHaveBeenApplied: boolean;
 }
 
-/** One call in flight: the state its attempts, hooks, logs and trace share. One small object per call. */
+/** One call in flight: the state its attempts, hooks, logs and trace share. */
 export class CallState implements CallRecovery {
   attempts = 0;
   elapsedMs = 0;
   mayHaveBeenApplied = false;
-  /** Set when an attempt ended in a way that does not prove the server left the call unapplied. */
+  /** Set when an attempt's end does not prove the call unapplied. */
   uncertain = false;
-  /** Set when the call is traced (a subscriber on `shop-mgmt:request`); null otherwise. */
+  /** Set when the call is traced; null otherwise. */
   trace: RequestTraceMessage | null = null;
   readonly startedAt = performance.now();
   readonly operation: string;
@@ -44,14 +37,12 @@ export class CallState implements CallRecovery {
   readonly path: string;
 
   constructor(
-    /** The operation called: its result schema validates the answer. */
     readonly spec: Operation,
-    /** True for a page of a cursor list: `data` is an array of items and `meta` is checked. */
+    /** True for a page of a cursor list. */
     readonly list: boolean,
     readonly idempotencyKey: string | null,
-    /** `performance.now()` past which no attempt starts and no wait is taken; null without a deadline. */
+    /** `performance.now()` of the deadline; null without one. */
     readonly deadlineAt: number | null,
-    /** The deadline in milliseconds, for the error naming it. */
     readonly deadline: number | null,
   ) {
     this.operation = spec.id;
@@ -64,12 +55,12 @@ export class CallState implements CallRecovery {
     return this.deadlineAt === null ? Number.POSITIVE_INFINITY : this.deadlineAt - performance.now();
   }
 
-  /** The TimeoutError of a call past its deadline after `attemptsMade` attempts; `cause`: the last failure. */
+  /** The TimeoutError of a call past its deadline; `cause`: the last failure. */
   deadlineError(attemptsMade: number, cause?: unknown): TimeoutError {
     return new TimeoutError(this.deadline ?? 0, { deadline: this.deadline ?? 0, attemptsMade, cause });
   }
 
-  /** The context hooks see for the current attempt; built only when a hook is there to read it. */
+  /** The context hooks see, built only when a hook reads it. */
   context(startedAt: number): ShopRequestContext {
     return {
       operation: this.operation,
@@ -81,7 +72,7 @@ export class CallState implements CallRecovery {
     };
   }
 
-  /** Notes an attempt's error that leaves the outcome in doubt: a 5xx, or `IDEMPOTENCY_IN_PROGRESS`. */
+  /** Notes an error that leaves the outcome in doubt (5xx, `IDEMPOTENCY_IN_PROGRESS`). */
   doubt(error: unknown): void {
     if (
       error instanceof InternalServerError ||
@@ -91,7 +82,7 @@ export class CallState implements CallRecovery {
     }
   }
 
-  /** Marks the call finished: its elapsed time, whether it may have been applied, the trace's final figures. */
+  /** Marks the call finished. */
   finish(status: number | null, ok: boolean): void {
     this.elapsedMs = performance.now() - this.startedAt;
     this.mayHaveBeenApplied = this.method !== 'GET' && (ok || this.uncertain);
@@ -103,11 +94,10 @@ export class CallState implements CallRecovery {
     }
   }
 
-  /** The recovery fields copied onto an error the call rejects with (one of the SDK's, not a caller's abort reason). */
+  /** The recovery fields stamped on an error of the SDK's. */
   stamp(error: unknown): void {
     if (typeof error !== 'object' || error === null || !Object.isExtensible(error)) return;
     const target = error as Record<string, unknown>;
-    // A caller's abort reason, or an error already stamped by an inner call, keeps what it has.
     if (target.attempts !== undefined || !isShopError(error)) return;
     target.idempotencyKey = this.idempotencyKey;
     target.attempts = this.attempts;

@@ -2,11 +2,7 @@ import { mergeHeaderValues } from '../../internal/headers.js';
 import type { RequestHeaders } from '../api/request-options.js';
 import { ParamsValidationError } from '../errors/params-validation-error.js';
 
-/**
- * A copy of `base` with the caller's headers applied over it (src/internal/headers.ts: names lower-cased, a
- * null or undefined value removes the header). A name or value fetch would refuse is refused here with a
- * `ParamsValidationError` on `headers`, before anything is sent.
- */
+/** `base` with the caller's headers over it; a name or value fetch would refuse is a `ParamsValidationError`. */
 export function mergeHeaders(
   base: Readonly<Record<string, string>>,
   extra: RequestHeaders | undefined,

@@ -5,11 +5,7 @@ import { ParamsValidationError } from '../errors/params-validation-error.js';
 /** Fills an operation's path template such as `/v1/range/reservations/{id}/cancel`. */
 export type PathBuilder = (params: Readonly<Record<string, unknown>> | undefined) => string;
 
-/**
- * Splits `template` once, so a request only concatenates (src/internal/path.ts); a value that cannot fill its
- * placeholder is refused with a `ParamsValidationError` naming the placeholder and the operation, before
- * anything is sent.
- */
+/** Splits `template` once; a value that cannot fill its placeholder is a `ParamsValidationError`. */
 export function compilePath(
   template: string,
   pathParams: readonly PathParam[],

@@ -6,27 +6,20 @@ import type { Checker } from '../validation/lazy-validation.js';
 import { mergeHeaders } from './headers.js';
 import { compilePath, type PathBuilder } from './path.js';
 
-// One call's request, built once for all its attempts from the operation, the checked params and the call's
-// options: URL (path and query encoded), method, headers, body, Idempotency-Key, and the loaded checker its
-// answer is checked with.
-
 /** The request of one call, the same for every attempt. */
 export interface Prepared {
   readonly label: string;
   readonly url: string;
   readonly method: HttpMethod;
-  /** Copied by ky into every attempt's Request: a hook that changes its headers changes nothing else. */
+  /** Copied by ky into every attempt's Request. */
   readonly headers: Readonly<Record<string, string>>;
-  /**
-   * True when no header the caller gave names `authorization` (a value replaces the key's, null removes it):
-   * each attempt then adds the key's `Authorization: Bearer`, read for that attempt.
-   */
+  /** True when the caller's headers left `authorization` alone: each attempt then adds the key's. */
   readonly keyed: boolean;
   readonly body: string | undefined;
   readonly idempotencyKey: string | null;
-  /** A DELETE's result when the server answers 2xx with no body at all (204 No Content). */
+  /** A DELETE's result on a 2xx with no body. */
   readonly emptyResult: Readonly<Record<string, unknown>> | undefined;
-  /** The operation's schemas and the validators, loaded before the params were checked: the answer's check. */
+  /** The schemas and validators the answer is checked with. */
   readonly checker: Checker;
 }
 
@@ -36,11 +29,11 @@ export interface BaseHeaders {
   readonly plain: Readonly<Record<string, string>>;
   /** The same with `content-type: application/json`, for a request with a body. */
   readonly json: Readonly<Record<string, string>>;
-  /** False when the default headers name `authorization` themselves: then the key's is not added. */
+  /** False when the default headers name `authorization`: the key's is not added. */
   readonly keyed: boolean;
 }
 
-/** The value `authorization` holds while a call's headers are merged: still there after, the key is sent. */
+/** A placeholder `authorization` value while headers are merged: still there after, the key is sent. */
 const KEY_SLOT = '\0key';
 
 /** The {@link BaseHeaders} of a client with `defaultHeaders`. */
@@ -59,7 +52,7 @@ export function bearer(key: string): string {
 
 const paths = new WeakMap<Operation, PathBuilder>();
 
-/** The request of a call whose params were checked (with `checker`): built once for all attempts. */
+/** The request of a call whose params were checked: built once for all attempts. */
 export function prepare(
   baseUrl: string,
   base: BaseHeaders,
@@ -78,7 +71,6 @@ export function prepare(
   let headers = body === undefined ? base.plain : base.json;
   let keyed = base.keyed;
   if (options?.headers) {
-    // The slot shows whether the caller's headers named `authorization` (set or removed) or left it to the key.
     const merged = mergeHeaders(keyed ? { ...headers, authorization: KEY_SLOT } : headers, options.headers);
     keyed = merged.authorization === KEY_SLOT;
     if (keyed) delete merged.authorization;
@@ -110,10 +102,7 @@ export function withQuery(prepared: Prepared, extra: Readonly<Record<string, unk
   return { ...prepared, url };
 }
 
-/**
- * What a DELETE answered with no body resolves to: `{ id, deleted: true }`, the id taken from the path's
- * last parameter (a number where the path takes an integer), the shape the API's deletion events carry.
- */
+/** A DELETE's empty answer: `{ id, deleted: true }`, the id from the path's last parameter (as deletion events carry). */
 function deletedStub(operation: Operation, params: RequestParams): Record<string, unknown> {
   const last = operation.pathParams[operation.pathParams.length - 1];
   const value = last === undefined ? undefined : params.path?.[last.name];
@@ -121,7 +110,7 @@ function deletedStub(operation: Operation, params: RequestParams): Record<string
   return { id: last?.type === 'integer' ? Number(value) : value, deleted: true };
 }
 
-/** The JSON body of a request; a body JSON cannot hold (a cycle, a BigInt) is refused before sending. */
+/** The JSON body; a value JSON cannot hold (a cycle, a BigInt) is refused before sending. */
 function serialise(operation: Operation, body: unknown): string {
   try {
     return JSON.stringify(body);
@@ -133,13 +122,10 @@ function serialise(operation: Operation, body: unknown): string {
   }
 }
 
-/** The API refuses longer keys (reference section 8); the SDK refuses them first, before anything is sent. */
+/** The API refuses longer keys (reference section 8). */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 100;
 
-/**
- * The Idempotency-Key of a POST: the caller's, else a fresh UUID v4. Resolved once per call, so every retry
- * of the call sends the same key and the server can replay instead of acting twice.
- */
+/** The caller's Idempotency-Key, else a UUID v4: once per call, so every retry sends the same one. */
 export function resolveIdempotencyKey(callerKey: string | undefined): string {
   if (callerKey === undefined) return globalThis.crypto.randomUUID(); // Web Crypto: on every runtime
   if (typeof callerKey !== 'string' || callerKey.length === 0) {
@@ -150,16 +136,15 @@ export function resolveIdempotencyKey(callerKey: string | undefined): string {
       idempotencyKey: [`must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, got ${callerKey.length}`],
     });
   }
-  // A header value must be printable ASCII; anything else would fail inside fetch with a bare TypeError.
+  // Printable ASCII only; anything else fails inside fetch with a bare TypeError.
   if (!/^[\x20-\x7e]+$/.test(callerKey)) {
     throw new ParamsValidationError({ idempotencyKey: ['must be printable ASCII'] });
   }
   return callerKey;
 }
 
-// Query encoding of the design's "Transport rules": booleans as true/false, arrays comma-separated, a Date as
-// its ISO string, undefined and null left out. Values are percent-encoded whole, so an opaque cursor reaches
-// the server byte for byte (a `+` stays a plus, not a space).
+// Query encoding: booleans true/false, arrays comma-separated, a Date as ISO, null and undefined left out.
+// Values are percent-encoded whole, so an opaque cursor arrives byte for byte.
 
 function scalar(name: string, value: unknown): string {
   switch (typeof value) {

@@ -13,10 +13,7 @@ import { type Checker, checkResult, type MaybePromise } from '../validation/lazy
 import type { CheckResult } from '../validation/validation.js';
 import type { CallState } from './call.js';
 
-// The answer of one attempt: the envelope opened (or the error it stands for), then `data` checked with the
-// call's loaded checker under its validation mode, and a list's `meta` checked.
-
-/** The success envelope: `{status: 'ok', data, meta}`. `meta` is present on lists and availability. */
+/** The success envelope `{status: 'ok', data, meta}`. */
 export interface SuccessEnvelope {
   readonly status: 'ok';
   readonly data: unknown;
@@ -36,10 +33,8 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 }
 
 /**
- * Turns one response, whose body was read once as `text`, into its success envelope, or throws the error it
- * stands for: the status's `ShopApiError` subclass (with `code` null when there is no error envelope), or
- * `InvalidResponseError` for a 2xx that is not the envelope. Server text in messages is redacted of `apiKeys`.
- * `emptyData`, when given, is the `data` of a 2xx with an empty body (a DELETE's 204 No Content).
+ * One response, read once as `text`, as its envelope, or the error it stands for (the status's `ShopApiError`
+ * subclass, or `InvalidResponseError` for a 2xx without the envelope). `emptyData`: a 204's `data`.
  */
 export function openEnvelope(
   response: Response,
@@ -70,15 +65,14 @@ export function openEnvelope(
     }
     return body as unknown as SuccessEnvelope;
   }
-  // A 3xx (or a browser's opaque redirect, status 0): the API never redirects, and the transport never follows.
+  // A 3xx (or a browser's opaque redirect, status 0): never followed.
   if (status < 400) throw redirected(response, apiKeys);
   const error =
     parsed.ok && isRecord(parsed.value) && parsed.value.status === 'error' ? parsed.value.error : null;
   if (isRecord(error) && typeof error.code === 'string') {
-    // The server's words, redacted and cut short: a proxy may echo the request, and a message may be huge.
+    // Redacted and cut short: a proxy may echo the request.
     const message = typeof error.message === 'string' ? snippet(error.message, apiKeys, 500) : '';
     const code = snippet(error.code, apiKeys, 100);
-    // A VALIDATION_ERROR's field reasons go into the message too, not only into details.
     const fields = code === 'VALIDATION_ERROR' ? fieldMessages(error.details, apiKeys) : '';
     return throwApi(
       status,
@@ -93,7 +87,7 @@ export function openEnvelope(
   return throwApi(status, null, `${reason} without an error envelope: ${start}`, undefined, headers);
 }
 
-/** ` (limit: must be between 1 and 200; from: is not a date)`: a VALIDATION_ERROR's reasons, for its message. */
+/** A VALIDATION_ERROR's field reasons, for its message. */
 function fieldMessages(details: unknown, apiKeys: readonly string[]): string {
   if (!isRecord(details)) return '';
   const parts: string[] = [];
@@ -107,10 +101,7 @@ function fieldMessages(details: unknown, apiKeys: readonly string[]): string {
   return text === '' ? '' : ` (${text.length > 500 ? `${text.slice(0, 500)}...` : text})`;
 }
 
-/**
- * The error of a 3xx answer: where it pointed (its Location resolved against the request's URL, redacted),
- * and what that says about the client's `baseUrl`.
- */
+/** The error of a 3xx: where it pointed (redacted) and what that says of `baseUrl`. */
 function redirected(response: Response, apiKeys: readonly string[]): RedirectError {
   const { status, headers } = response;
   if (response.type === 'opaqueredirect') {
@@ -150,14 +141,10 @@ function throwApi(
   throw createApiError({ status, code, message, details: isRecord(details) ? details : {}, headers });
 }
 
-/**
- * What a response whose `data` breaks the operation's schema does: `'strict'` rejects with a
- * ResponseValidationError, `'warn'` returns the data as received and reports the error through
- * `onValidationIssue` and the logger, `'off'` returns it unchecked.
- */
+/** `'strict'` rejects with a ResponseValidationError, `'warn'` returns the data and reports it, `'off'` skips the check. */
 export type ResponseValidation = 'strict' | 'warn' | 'off';
 
-/** Told of each response that broke its schema under `'warn'`; the error carries the issues and the `data`. */
+/** Told of each response that broke its schema under `'warn'`. */
 export type ValidationIssueListener = (error: ResponseValidationError) => void;
 
 const MODES: ReadonlySet<unknown> = new Set(['strict', 'warn', 'off']);
@@ -170,14 +157,11 @@ export function isResponseValidation(value: unknown): value is ResponseValidatio
 interface PolicyConfig {
   readonly logger: SdkLogger;
   readonly onValidationIssue: ValidationIssueListener | undefined;
-  /** Redacted from the `data` an error keeps and from message excerpts. */
+  /** Redacted from the kept `data` and message excerpts. */
   readonly apiKeys: readonly string[];
 }
 
-/**
- * A single record's `data` under the call's validation mode, checked with the call's loaded `checker`:
- * synchronous, except when a generated operation's guard refuses and its schemas load to name the issues.
- */
+/** A single record's `data` under the call's mode; async only when a guard refuses. */
 export function validatedRecord(
   operation: Operation,
   checker: Checker,
@@ -193,7 +177,7 @@ export function validatedRecord(
   return settle(operation, response, data, result, mode, config);
 }
 
-/** A page's `data` under the call's validation mode; an array in every mode, else InvalidResponseError. */
+/** A page's `data` under the call's mode; must be an array in every mode. */
 export function validatedList(
   operation: Operation,
   checker: Checker,
@@ -226,7 +210,7 @@ function settle(
 ): unknown {
   if (result.ok) return result.value;
   const issues = result.issues.map((issue) => ({ path: ['data', ...issue.path], message: issue.message }));
-  // The error keeps a redacted, depth-bounded copy of `data`: it may be logged or serialized anywhere.
+  // A redacted, depth-bounded copy: the error may be logged anywhere.
   const error = new ResponseValidationError(
     operation.id,
     issues,
@@ -260,10 +244,7 @@ export interface Accepted {
   readonly response: Response;
 }
 
-/**
- * The answer of one attempt, opened: a record's `data`, or a page's items and its checked `meta`. A promise
- * only when a guard refused the data and the schemas load to describe why.
- */
+/** The answer of one attempt, opened; async only when a guard refused. */
 export function accepted(
   call: CallState,
   checker: Checker,

@@ -54,43 +54,34 @@ interface CallSettings {
 
 const channels = tracingChannels();
 
-/**
- * How long `beforeError` hooks may still run once a call with a deadline or signal has failed, when the
- * deadline leaves less: a hook that never settles cannot hold the call, and one that reports quickly still can.
- */
+/** How long `beforeError` hooks may run past a deadline or signal, so a hook that never settles cannot hold the call. */
 const HOOK_GRACE_MS = 1_000;
 const HOOKS_CUT_OFF = Symbol('hooks cut off');
 
-/** Whether `hooks` has afterResponse hooks, to which ky hands clones of the response (deferred-clone.ts). */
+/** Whether `hooks` has afterResponse hooks (ky hands them response clones). */
 function cloning(hooks: PreparedHooks): boolean {
   return (hooks.ky?.afterResponse?.length ?? 0) > 0;
 }
 
-/**
- * Sends calls through one ky instance: builds the URL and headers, sends, retries with p-retry, opens the
- * envelope and validates `data`. Knows no resource: everything per endpoint comes from its `Operation`.
- */
+/** Sends calls through one ky instance; everything per endpoint comes from its `Operation`. */
 export class Transport {
   readonly #config: TransportConfig;
-  /** Built on the first send (ky is imported then, not with the entry), and the same for every later one. */
+  /** Built on the first send, so ky is not imported with the entry. */
   #ky: KyInstance | undefined;
   readonly #kyOptions: KyOptions;
   readonly #parent: Transport | undefined;
   readonly #headers: BaseHeaders;
-  /** `Authorization` of a string key, the same for every attempt; null for a key function. */
+  /** `Authorization` of a string key; null for a key function. */
   readonly #authorization: string | null;
   #defaults: CallSettings | undefined;
-  /** True when the ky instance (or the one it extends) has hooks: only then is a context passed to ky. */
+  /** Only then is a context passed to ky. */
   readonly #kyHooks: boolean;
-  /** True when the ky instance (or the one it extends) has afterResponse hooks, which get response clones. */
+  /** afterResponse hooks get response clones. */
   readonly #cloningHooks: boolean;
   constructor(config: TransportConfig, parent?: Transport) {
     this.#config = config;
-    // ky's retry and timeout are off: p-retry retries (Retry-After, back-off, the deadline) and the SDK's
-    // own per-attempt timeout covers the body too, which ky's stops short of.
-    // Nor are redirects followed: the API never sends one, and a followed 3xx would take the request (a
-    // POST's body too) to another origin and take that origin's answer as the API's (response.ts: a
-    // RedirectError). Set once on the instance, so a call allocates nothing for it.
+    // ky's retry, timeout and redirects are off: p-retry retries, our timeout covers the body too, and a
+    // followed 3xx would send the request to another origin (response.ts: RedirectError).
     const kyOptions: KyOptions = {
       retry: 0,
       timeout: false,
@@ -107,16 +98,12 @@ export class Transport {
     this.#authorization = typeof config.apiKey === 'string' ? bearer(config.apiKey) : null;
   }
 
-  /** A transport over this one's ky instance (extended), apiKeys and, unless `config` has its own, throttle. */
+  /** A transport over this one's ky instance (extended), keys and, unless `config` has its own, throttle. */
   derive(config: TransportConfig): Transport {
     return new Transport(config, this);
   }
 
-  /**
-   * The ky instance: `ky.create` for a client, the parent's extended for a derived one. Importing ky costs
-   * ~15-25 ms on Node (its feature test builds a `Request`), so it is paid by the first send, not by every
-   * import of the SDK; concurrent first sends share the load, and a failed load is tried again next time.
-   */
+  /** The ky instance, imported on the first send (~15-25 ms on Node); a failed load is retried next time. */
   readonly #kyInstance: () => Promise<KyInstance> = loadOnce(async () => {
     try {
       const parent = this.#parent;
@@ -141,11 +128,10 @@ export class Transport {
     params: RequestParams,
     options?: RequestOptions,
   ): Promise<Received<T>> {
-    // Synchronous after the operation's first call: only the first awaits the schemas' chunk. The checker
-    // then travels with the call (on its Prepared) to check the answer.
+    // Synchronous after the first call, which awaits the schemas' chunk.
     const found = checker(operation);
     const loaded = found instanceof Promise ? await found : found;
-    // A promise only when a guard refused: the schemas load to name the fields (it rejects).
+    // A promise only when a guard refused: the schemas load to name the fields.
     const refused = checkParams(operation, loaded, params);
     if (refused) await refused;
     const settings = this.#settings(options);
@@ -155,11 +141,7 @@ export class Transport {
     return { data: data as T, response, call };
   }
 
-  /**
-   * The pages of one cursor-list call. Params are checked and the request built once, for the first page;
-   * a later page differs only by its cursor, so it carries the same query, headers and options and is not
-   * checked again. Every item is validated against `operation.result`, and `meta` checked.
-   */
+  /** The pages of one cursor-list call: checked and built once; later pages differ only by cursor. */
   pages<T>(operation: Operation, params: RequestParams, options?: RequestOptions): PageSender<T> {
     let first:
       | { readonly prepared: Prepared; readonly cursor: unknown; readonly settings: CallSettings }
@@ -172,7 +154,6 @@ export class Transport {
         const loaded = found instanceof Promise ? await found : found;
         const refused = checkParams(operation, loaded, params);
         if (refused) await refused;
-        // The caller's own cursor (resuming a walk) is replaced by the server's on later pages.
         const { cursor: given, ...query } = params.query ?? {};
         const prepared = this.#prepare(operation, loaded, { ...params, query }, options);
         first = { prepared, cursor: given, settings: this.#settings(options) };
@@ -189,7 +170,6 @@ export class Transport {
 
   #settings(options: RequestOptions | undefined): CallSettings {
     const { retry, timeout, validation } = this.#config;
-    // A call without options (most of them) shares one settings object.
     if (!options) {
       this.#defaults ??= { policy: retry, timeout, signal: undefined, hooks: NO_HOOKS, validation };
       return this.#defaults;
@@ -270,10 +250,9 @@ export class Transport {
       };
       let final: Error;
       try {
-        // A hook that never settles is cut off at the deadline (or a short grace past it) or by the signal.
+        // A hook that never settles is cut off at the deadline (plus a grace) or by the signal.
         const bound =
           call.deadlineAt === null ? Number.POSITIVE_INFINITY : Math.max(call.remaining(), HOOK_GRACE_MS);
-        // A call the signal ended already still lets the hooks see (and replace) its reason.
         const signal = settings.signal?.aborted ? undefined : settings.signal;
         final = await within(hooks(), bound, signal, () => HOOKS_CUT_OFF);
       } catch (thrown) {
@@ -286,7 +265,7 @@ export class Transport {
     }
   }
 
-  /** The request of a call whose params were checked with `loaded`: built once for all attempts. */
+  /** The request of a call, built once for all attempts. */
   #prepare(
     operation: Operation,
     loaded: Checker,
@@ -302,7 +281,7 @@ export class Transport {
     call.attempts++;
     let throttleWaitMs = 0;
     if (throttle) {
-      // A throttle wait is capped like a Retry-After, and by what is left of the deadline.
+      // Capped like a Retry-After, and by what is left of the deadline.
       const cap = settings.policy.maxRetryAfterSeconds * 1000;
       const remaining = call.remaining();
       if (remaining <= 0) throw call.deadlineError(call.attempts - 1);
@@ -311,15 +290,13 @@ export class Transport {
         await throttle.acquire(signal, Math.min(cap, remaining));
         if (call.trace) throttleWaitMs = performance.now() - waitStarted;
       } catch (error) {
-        // Refused for the deadline rather than the cap: the call ran out of time, as any other wait would.
         if (remaining < cap && error instanceof RateLimitError && error.throttled) {
           throw call.deadlineError(call.attempts - 1);
         }
         throw error;
       }
     }
-    // An abort that landed after the throttle's wait ended fired no listener; from here to the send nothing
-    // awaits but the key function, so the listener below covers the rest.
+    // An abort after the throttle's wait fired no listener; the one below covers the rest.
     if (signal?.aborted) throw signal.reason;
     let timeout = settings.timeout;
     if (call.deadlineAt !== null) {
@@ -327,12 +304,12 @@ export class Transport {
       if (remaining <= 0) throw call.deadlineError(call.attempts - 1);
       if (remaining < timeout) timeout = Math.ceil(remaining);
     }
-    // The one place `Authorization` is set: the key's, unless the caller's headers named it (Prepared.keyed).
+    // The one place `Authorization` is set, unless the caller's headers named it.
     let headers = prepared.headers;
     if (prepared.keyed) {
       let authorization = this.#authorization;
       if (authorization === null) {
-        // A key function (a vault, a apiKeys manager) that never settles is ended like a hung exchange.
+        // A key function that never settles is ended like a hung exchange.
         const key = await within(this.#config.readKey(), timeout, signal, () =>
           timeout < settings.timeout ? call.deadlineError(call.attempts) : new TimeoutError(timeout),
         );
@@ -359,7 +336,7 @@ export class Transport {
     return this.#exchange(prepared, call, settings, headers, timeout);
   }
 
-  /** One HTTP exchange through ky: headers and body inside one timeout, the body read once. */
+  /** One HTTP exchange: headers and body inside one timeout. */
   async #exchange(
     prepared: Prepared,
     call: CallState,
@@ -375,8 +352,7 @@ export class Transport {
       if (signal?.aborted) throw signal.reason;
     }
     const started = performance.now();
-    // One controller per attempt covers headers and body; the caller's signal is linked by a listener,
-    // which costs far less per request than AbortSignal.any.
+    // One controller per attempt, linked to the caller's signal by a listener (cheaper than AbortSignal.any).
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -386,8 +362,7 @@ export class Transport {
     const onAbort = signal ? () => controller.abort(signal.reason) : undefined;
     if (onAbort) signal?.addEventListener('abort', onAbort, { once: true });
     const options: KyOptions & AttemptInit = { method: prepared.method, headers, body: prepared.body };
-    // With the runtime's fetch, the attempt's signal rides past ky (see fetchWithAttemptSignal); a caller's
-    // fetch gets it the ordinary way, on the Request (ky links it to its own with AbortSignal.any).
+    // With the runtime's fetch the attempt's signal rides past ky (fetchWithAttemptSignal).
     if (this.#config.fetch) options.signal = controller.signal;
     else options.shopSdkSignal = controller.signal;
     if (this.#kyHooks || settings.hooks.ky) {
@@ -399,7 +374,6 @@ export class Transport {
     let text!: string;
     try {
       if (this.#config.fetch || options.hooks || this.#kyHooks) {
-        // A caller's fetch or hook may ignore the signal: the attempt ends when it fires all the same.
         const exchange = (async () => {
           response = await send(prepared.url, options);
           text = await readBody(response, maxResponseBytes);
@@ -413,7 +387,7 @@ export class Transport {
     } catch (cause) {
       if (signal?.aborted) throw signal.reason;
       if (cause instanceof HookError || cause instanceof ResponseTooLargeError) throw cause;
-      // Sent, perhaps, and no answer: the server may have applied it.
+      // Sent, perhaps: the server may have applied it.
       call.uncertain = true;
       const error = timedOut
         ? timeout < settings.timeout
@@ -443,8 +417,7 @@ export class Transport {
       call.doubt(error);
       throw error;
     }
-    // Checked inside the attempt, so a refused answer is an error of the call like any other: never retried,
-    // stamped with the recovery data, seen by beforeError and the trace.
+    // Checked inside the attempt: a refused answer is never retried and gets the recovery data.
     return accepted(call, prepared.checker, response, envelope, settings.validation, this.#config);
   }
 
@@ -484,7 +457,6 @@ export class Transport {
       }
       return null;
     }
-    // A wait that would end past the deadline is not taken: the call fails now, naming its attempts.
     if (delay >= call.remaining()) throw call.deadlineError(attempt, error);
     logger.info(
       `${prepared.label} failed (${describe(error)}); retry ${attempt} of ${policy.maxRetries} in ${Math.round(delay)} ms`,
@@ -496,7 +468,6 @@ export class Transport {
         await runBeforeRetry(hooks, context);
         await runBeforeRetry(settings.hooks, context);
       };
-      // A hook that never settles is ended by the deadline or the signal, as any wait of the call is.
       await within(run(), call.remaining() - delay, settings.signal, () =>
         call.deadlineError(attempt, error),
       );
@@ -511,11 +482,7 @@ function describe(error: Error): string {
   return typeof status === 'number' ? `HTTP ${status}` : error.name;
 }
 
-/**
- * The last look at an error before a call rejects with it, hands it to a hook or publishes it: a message,
- * stack or `cause` that quotes a secret (a hook's or a custom fetch's text echoing the request) is redacted.
- * Server text was redacted when the error was built; this catches what the caller's own code put there.
- */
+/** Redacts a secret quoted by a hook's or custom fetch's text from an error before the caller sees it. */
 function scrubError(error: unknown, apiKeys: readonly string[]): void {
   if (!(error instanceof Error) || !isShopError(error) || !Object.isExtensible(error)) return;
   const message = redact(error.message, apiKeys);

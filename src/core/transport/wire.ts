@@ -4,14 +4,7 @@ import { defaultFunction, loadOnce } from '../../internal/load-once.js';
 import { redact, redactedCause } from '../../internal/redact.js';
 import { ConnectionError, ResponseTooLargeError } from '../errors/transport-errors.js';
 
-// The exchange on the wire, below the transport: ky loaded once, the runtime's fetch given the attempt's
-// signal, the body read within its bound, a failed fetch worded as a ConnectionError, and the bounded waits
-// on the caller's own code (a key function, a hook, a fetch) that may never settle.
-
-/**
- * A failed fetch as a ConnectionError. The runtime's text may quote the URL or headers, so the message and
- * the kept `cause` (which util.inspect prints, chain and all) are redacted copies, never the raw error.
- */
+/** A failed fetch as a ConnectionError; message and `cause` are redacted copies (the runtime may quote headers). */
 export function connectionError(cause: unknown, apiKeys: readonly string[], url?: string): ConnectionError {
   const reason = redact(cause instanceof Error ? cause.message : String(cause), apiKeys);
   const code = (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code;
@@ -34,20 +27,15 @@ function urlWithoutQuery(url: string): string {
   }
 }
 
-/**
- * ky passes options it does not know to fetch as they are: how the attempt's signal reaches the fetch below,
- * and whether afterResponse hooks will see the response (its clones are then deferred: deferred-clone.ts).
- */
+/** Options ky passes through to fetch: the attempt's signal, and whether hooks will see the response. */
 export interface AttemptInit {
   shopSdkSignal?: AbortSignal;
   shopSdkHooks?: boolean;
 }
 
 /**
- * The runtime's fetch, looked up per request (msw and polyfills replace it later), with the attempt's own
- * signal. Given to ky's `signal`, it would be linked to ky's internal one with AbortSignal.any on every
- * call, ~15-40 us of a loopback call (bench/transport.ts); ky's retry and timeout are off, so its own signal
- * never fires and the attempt's, which covers headers and body, replaces it here.
+ * The runtime's fetch, looked up per request, with the attempt's own signal: passed through ky's `signal` it
+ * would cost an AbortSignal.any per call (~15-40 us, bench/transport.ts).
  */
 export function fetchWithAttemptSignal(input: Request | URL | string, init?: RequestInit): Promise<Response> {
   const attempt = init as AttemptInit | undefined;
@@ -58,11 +46,7 @@ export function fetchWithAttemptSignal(input: Request | URL | string, init?: Req
 
 const loadDeferral = loadOnce(() => import('../observe/deferred-clone.js'));
 
-/**
- * The response with its clones deferred (deferred-clone.ts, imported by the first hooked response, so an
- * application without hooks never loads it). Should the import fail, the response goes on as it is: ky then
- * tees for each hook as it always did.
- */
+/** The response with its clones deferred (deferred-clone.ts, loaded by the first hooked response). */
 function deferClones(response: Response): Promise<Response> {
   return loadDeferral().then(
     (module) => module.deferClones(response),
@@ -84,9 +68,8 @@ export function callersFetch(fetch: typeof globalThis.fetch): typeof globalThis.
 export const loadKy = loadOnce(() => import('ky').then((module) => defaultFunction<KyInstance>(module)));
 
 /**
- * `work`, or a rejection once `ms` pass (with `onTimeout()`) or `signal` aborts (with its reason),
- * whichever comes first: how a call's deadline and signal end a wait on the caller's own code (a key
- * function, a hook, a fetch) that never settles. A late settlement of `work` is ignored.
+ * `work`, or a rejection once `ms` pass or `signal` aborts: how a deadline ends a wait on the caller's own
+ * code (key function, hook, fetch) that never settles.
  */
 export function within<T>(
   work: Promise<T>,
@@ -133,7 +116,7 @@ export function within<T>(
   });
 }
 
-/** Rejects with `signal`'s reason once it aborts (never resolves): raced against an exchange that may ignore it. */
+/** Rejects with `signal`'s reason once it aborts; raced against an exchange that may ignore it. */
 export function aborted(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
     if (signal.aborted) reject(signal.reason);
@@ -142,12 +125,8 @@ export function aborted(signal: AbortSignal): Promise<never> {
 }
 
 /**
- * The body as text, refused with a {@link ResponseTooLargeError} once it passes `max` bytes as the client
- * holds it (decoded): at once when its Content-Length says so, else while it streams in, so an oversized
- * body is never held whole. A body whose Content-Length is within bounds is read by the runtime in one go
- * (HTTP framing ends it there), unless it is encoded: fetch inflates gzip, deflate and br as it reads, and
- * the Content-Length counts the compressed bytes (1 MB of gzip inflates to 1 GiB), so such a body is
- * counted decoded, chunk by chunk, like one without a length.
+ * The body as text, refused with a {@link ResponseTooLargeError} once past `max` decoded bytes, at its
+ * Content-Length or while it streams; an encoded body is counted as it inflates (1 MB of gzip can be 1 GiB).
  */
 export async function readBody(response: Response, max: number): Promise<string> {
   const headers = response.headers;

@@ -6,15 +6,9 @@ import { ParamsValidationError } from '../errors/params-validation-error.js';
 import { ShopError } from '../errors/shop-error.js';
 import type { CheckResult } from './validation.js';
 
-// What a call checks its params and answer with, loaded with `import()` on the first call instead of with
-// the entry, so that an application's first bundle carries none of it (the ESM build puts each in chunks of
-// its own). A generated operation checks with its group's guards (src/generated/operation-guards.<group>.ts:
-// plain functions, no zod), which accept exactly what its zod schemas accept; zod, the validators
-// (validation.ts) and the group's schemas load only when a guard refuses, to describe the failure as they
-// always have. An operation with schemas of its own (`defineOperation`, a hand-written one) is checked with
-// zod from its first call. Once loaded, everything here answers synchronously from a cache: a call after the
-// first awaits nothing it did not await before, except to describe a refusal. No Node-only API: the chunks
-// are plain ES modules that Workers, Deno and Bun import as they import the entry.
+// What a call checks params and answer with, loaded by `import()` on the first call so the first bundle
+// carries none of it. A generated operation checks with its group's zod-free guards; zod and its schemas load
+// only when a guard refuses, to describe the failure. Once loaded, everything answers synchronously.
 
 /** The validators of validation.ts, which import zod. */
 export type Validators = typeof import('./validation.js');
@@ -25,11 +19,11 @@ export interface ZodChecks {
   readonly validators: Validators;
 }
 
-/** What a call checks with: a generated operation's guards, or (and, once one refused) its zod schemas. */
+/** What a call checks with: a generated operation's guards and, once one refused, its zod schemas. */
 export interface Checker {
-  /** A generated operation's guards; absent: the operation is checked with `zod` alone. */
+  /** Absent: checked with `zod` alone. */
   readonly guards?: OperationGuards;
-  /** Loaded with the checker when there are no guards; else on the first refusal of a guard. */
+  /** Loaded with the checker when there are no guards, else on a guard's first refusal. */
   zod?: ZodChecks;
 }
 
@@ -41,7 +35,7 @@ const loaded = new WeakMap<object, Checker>();
 const loading = new WeakMap<object, Promise<Checker>>();
 const describing = new WeakMap<Checker, Promise<ZodChecks>>();
 
-/** validation.ts, imported once; kept in `validators` too, for the synchronous lookups below. */
+/** validation.ts, imported once; kept in `validators` for synchronous lookups. */
 const loadValidators = loadOnce(() =>
   import('./validation.js').then((module) => {
     validators = module;
@@ -49,7 +43,7 @@ const loadValidators = loadOnce(() =>
   }),
 );
 
-/** The operation's checker if it is loaded (always after its first call), else undefined. */
+/** The operation's checker once loaded, else undefined. */
 export function loadedChecker(operation: Operation): Checker | undefined {
   const { schemas } = operation;
   if (schemas) return loaded.get(schemas);
@@ -62,12 +56,12 @@ export function loadedChecker(operation: Operation): Checker | undefined {
   return checker;
 }
 
-/** The schemas an operation holds itself (`defineOperation`, or one written by hand). */
+/** The schemas an operation holds itself (`defineOperation`). */
 function inline(operation: Operation): OperationSchemas {
   return { query: operation.query ?? null, body: operation.body ?? null, result: operation.result ?? null };
 }
 
-/** The operation's checker: synchronous once loaded, else a promise of it (the first call). */
+/** The operation's checker, or a promise of it on the first call. */
 export function checker(operation: Operation): Checker | Promise<Checker> {
   const found = loadedChecker(operation);
   if (found) return found;
@@ -81,7 +75,7 @@ export function checker(operation: Operation): Checker | Promise<Checker> {
   return pending;
 }
 
-/** The zod side of `operation`'s checks: its schemas (loaded, or inline) and the validators. */
+/** The zod side of `operation`'s checks. */
 async function loadZod(operation: Operation): Promise<ZodChecks> {
   const { schemas } = operation;
   const [resolved, module] = await Promise.all([
@@ -91,7 +85,7 @@ async function loadZod(operation: Operation): Promise<ZodChecks> {
   return { schemas: resolved, validators: module };
 }
 
-/** A chunk the bundler split off could not be loaded (a deploy removed it, the network failed). */
+/** A split-off chunk could not be loaded (a deploy removed it, the network failed). */
 function loadFailure(operation: Operation, cause: unknown, what: string): ShopError {
   const why = cause instanceof Error ? cause.message : String(cause);
   return new ShopError(`Could not load the schemas of ${operation.id}, ${what}: ${why}`, { cause });
@@ -105,17 +99,13 @@ async function loadChecker(operation: Operation): Promise<Checker> {
     const own = group && Object.hasOwn(group, operation.id) ? group[operation.id] : undefined;
     found = own ? { guards: own } : { zod: await loadZod(operation) };
   } catch (cause) {
-    // The call is not sent, and the next call tries again.
     throw loadFailure(operation, cause, 'nothing was sent');
   }
   loaded.set(schemas ?? operation, found);
   return found;
 }
 
-/**
- * The zod side of a checker: at hand, or loaded now (a guard refused, and the refusal is described by the
- * schemas, exactly as without guards). Concurrent refusals share one load; a failed load is tried again.
- */
+/** The zod side of a checker, loaded on a guard's refusal; concurrent loads are shared, a failed one retried. */
 function zodChecks(operation: Operation, checker: Checker, what: string): MaybePromise<ZodChecks> {
   if (checker.zod) return checker.zod;
   let pending = describing.get(checker);
@@ -161,11 +151,8 @@ function zodParams(operation: Operation, { schemas, validators }: ZodChecks, par
 }
 
 /**
- * Refuses a call whose query or body breaks the operation's schema, before anything is sent, with the
- * fields named as the server would name them. An operation without a schema sends what it is given. The
- * values are sent as the caller gave them (the query encoder turns a `Date` into its ISO string), so only
- * validity is checked: no parsed copy is built. With guards, synchronous unless one refuses: then the
- * schemas load to name the fields (a promise that rejects with the ParamsValidationError).
+ * Refuses a call whose query or body breaks the operation's schema before anything is sent, naming fields as
+ * the server would. Only validity is checked; the values go as given. Async only when a guard refuses.
  */
 export function checkParams(
   operation: Operation,
@@ -198,11 +185,7 @@ function zodResult({ schemas, validators }: ZodChecks, data: unknown, list: bool
     : validators.check(schemas.result, data, told);
 }
 
-/**
- * Checks an answer's `data` (a page's `data` against the schema of ONE item when `list`). With guards, a
- * value that passes is returned as parsed from JSON (generated results change no value: `resultIsInput`),
- * synchronously; one a guard refuses is checked by the schemas (loaded now), which name the issues.
- */
+/** Checks an answer's `data` (against ONE item's schema when `list`); a passing value is returned as parsed. */
 export function checkResult(
   operation: Operation,
   checker: Checker,

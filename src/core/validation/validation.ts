@@ -5,15 +5,10 @@ import en from 'zod/v4/locales/en.js';
 import type { z } from '../../internal/schema-types.js';
 import type { ResponseIssue } from '../errors/transport-errors.js';
 
-// Schema checks on the hot path. Each schema is compiled once (`z.compile`, zod's code-generated fast path)
-// and cached. Where the schema cannot change a valid value (no transforms, defaults, coercion), the check
-// runs as an assert-only validator and the parsed JSON is returned as is: no copy of a 200-item page is
-// built. For a generated operation that is told, not found out: the generator marks each one
-// (`OperationSchemas.resultIsInput`), so the hot path looks at no schema's structure. A schema of the
-// caller's own (`defineOperation`, `shop.get(..., { result })`) is looked at once, through zod's public
-// members only (`schema.def`, a check's class): see `outputIsInput`. Request params, whose output nobody
-// reads, always take the validator (`validate`). Either way the slower runtime parser runs only to describe
-// a failure. Nothing here reads zod's private `_zod` fields.
+// Schema checks on the hot path: each schema compiled once (`z.compile`) and cached. Where a schema cannot
+// change a valid value, an assert-only check runs and the parsed JSON is returned as is (no copy of a page).
+// The generator says so for its schemas (`resultIsInput`); a caller's own is looked at once (`outputIsInput`).
+// The slower parser runs only to describe a failure. No private `_zod` fields are read.
 
 /** The outcome of checking one value. */
 export type CheckResult<T> =
@@ -51,10 +46,8 @@ const SCALARS = new Set([
 ]);
 
 /**
- * True when a value that passes a schema of the caller's own is also its output (no transform, default,
- * coercion or overwriting check), so returning the input is exact; false when unsure (a schema without a
- * public `def`), which takes the parser. Read once per schema, never for a generated operation (the tests
- * hold the generator's `resultIsInput` to it).
+ * True when a value that passes a caller's schema is also its output (no transform, default, coercion);
+ * false when unsure. Never read for a generated operation.
  */
 export function outputIsInput(schema: unknown, seen: Set<unknown> = new Set()): boolean {
   if (seen.has(schema)) return true;
@@ -72,7 +65,6 @@ export function outputIsInput(schema: unknown, seen: Set<unknown> = new Set()): 
     case 'array':
       return child(def.element);
     case 'object':
-      // Strip-mode objects would drop unknown keys; keeping them is what the SDK promises anyway.
       return Object.values(def.shape as Record<string, unknown>).every(child) && child(def.catchall);
     case 'union':
       return (def.options as unknown[]).every(child);
@@ -89,8 +81,7 @@ export function outputIsInput(schema: unknown, seen: Set<unknown> = new Set()): 
 
 const UNKNOWN_KEY = 'is not a parameter of this endpoint';
 
-// zod/mini loads no locale, so its messages would read "Invalid input". The English map is passed to each
-// describing parse rather than installed with z.config(), which would change a caller's own zod setup.
+// zod/mini has no locale loaded; the English map is passed to each describing parse, not set with z.config().
 const ENGLISH: core.ParseContext<core.$ZodIssue> = { error: en().localeError };
 
 function issuesOf(schema: z.ZodType, value: unknown): ResponseIssue[] {
@@ -98,11 +89,7 @@ function issuesOf(schema: z.ZodType, value: unknown): ResponseIssue[] {
   return result.success ? [] : flatten(result.error.issues, []);
 }
 
-/**
- * Names fields, not "Invalid input": a value that matches no branch of a union (a reservation that is neither
- * a lane booking nor a class-session booking) is described by the branch it came closest to, the one with the
- * fewest issues (the first on a tie), with that branch's own paths.
- */
+/** Names fields: a value matching no union branch is described by the branch with the fewest issues. */
 function flatten(issues: readonly core.$ZodIssue[], prefix: readonly PropertyKey[]): ResponseIssue[] {
   const out: ResponseIssue[] = [];
   for (const issue of issues) {
@@ -111,7 +98,7 @@ function flatten(issues: readonly core.$ZodIssue[], prefix: readonly PropertyKey
       const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
       out.push(...flatten(closest, path));
     } else if (issue.code === 'unrecognized_keys') {
-      // Only closed params objects refuse keys: name each one, as a misspelled field, not the object.
+      // Only closed params objects refuse keys: name each as a misspelled field.
       for (const key of issue.keys)
         out.push({ path: [...path, key] as (string | number)[], message: UNKNOWN_KEY });
     } else {
@@ -122,7 +109,7 @@ function flatten(issues: readonly core.$ZodIssue[], prefix: readonly PropertyKey
 }
 
 function compiled(schema: z.ZodType): z.ZodType {
-  // `new Function` is refused on some edge runtimes; z.compile then hands back the schema unchanged.
+  // `new Function` is refused on some edge runtimes; z.compile then returns the schema unchanged.
   return config().jitless ? schema : compile(schema);
 }
 
@@ -139,20 +126,15 @@ function buildCheck(schema: z.ZodType, asIs: boolean): Check {
   };
 }
 
-// An operation without a result schema (`defineOperation` without `result`) checks its answer as zod's
-// `unknown()`: anything passes (as it is), and a list's `data` must still be an array.
+// Without a result schema anything passes (as `unknown()`), and a list's `data` must still be an array.
 const UNCHECKED: z.ZodType = unknown();
 
-/** Compiled checks by schema: of schemas the generator vouched for, and of the caller's own (looked at). */
+/** Compiled checks by schema. */
 const checks = { told: new WeakMap<z.ZodType, Check>(), other: new WeakMap<z.ZodType, Check>() };
 const listChecks = { told: new WeakMap<z.ZodType, Check>(), other: new WeakMap<z.ZodType, Check>() };
 const validators = new WeakMap<z.ZodType, (value: unknown) => ResponseIssue[] | null>();
 
-/**
- * Checks `value` against `schema`; the compiled check is built on first use and cached. `told`: the
- * generator says the schema changes no valid value (`OperationSchemas.resultIsInput`), so `value` itself is
- * returned; else (a schema of the caller's own) {@link outputIsInput} decides, once.
- */
+/** Checks `value` against `schema` (compiled and cached); `told`: the generator says the output is the input. */
 export function check(schema: z.ZodType | null, value: unknown, told: boolean): CheckResult<unknown> {
   const cache = told || !schema ? checks.told : checks.other;
   schema ??= UNCHECKED;
@@ -164,7 +146,7 @@ export function check(schema: z.ZodType | null, value: unknown, told: boolean): 
   return run(value);
 }
 
-/** Checks a page's `data` against the schema of ONE item (what a list operation's `result` holds). */
+/** Checks a page's `data` against the schema of ONE item. */
 export function checkList(
   itemSchema: z.ZodType | null,
   value: unknown,
@@ -180,11 +162,7 @@ export function checkList(
   return run(value) as CheckResult<unknown[]>;
 }
 
-/**
- * Whether `value` passes `schema`, for a caller that never reads the output (request params): always the
- * assert-only validator, even where a transform (a `Date` turned into its ISO string) makes the parser
- * build a new value. Exact: zod's `validate` answers what a parse would. Null when valid, else the issues.
- */
+/** Whether request params pass `schema`, assert-only (nobody reads the output); null when valid, else the issues. */
 export function validate(schema: z.ZodType, value: unknown): ResponseIssue[] | null {
   let run = validators.get(schema);
   if (!run) {

@@ -1,6 +1,4 @@
-// The sync engine's view of its database: `?` placeholders in both dialects, rows and changed-row counts, over
-// the one driver contract of src/sync/sql/ (the inbox's too): the same SQLite opener and the same Postgres
-// pool settings (POSTGRES_POOL_DEFAULTS: pool size, statement_timeout) whichever of the two opens a database.
+// The engine's view of its database: `?` placeholders in both dialects, over the drivers of src/sync/sql/.
 import { ShopError } from '../../core/errors/shop-error.js';
 import { questionMarks, type SqlDriver, type SqlSession } from '../sql/driver.js';
 
@@ -29,10 +27,7 @@ export class SyncDatabaseError extends ShopError {
   override readonly name: string = 'SyncDatabaseError';
 }
 
-/**
- * Opens `target`: a `postgres://` / `postgresql://` URL (pg, a pool), else a SQLite file path (better-sqlite3,
- * else Node's node:sqlite; WAL journal). Each driver is an optional peer dependency, imported here only when its database is used.
- */
+/** Opens a `postgres://` URL (pg pool) or a SQLite file path (better-sqlite3, else node:sqlite; WAL). */
 export async function openSyncDatabase(target: string): Promise<SyncDatabase> {
   if (typeof target !== 'string' || target === '')
     throw new SyncDatabaseError('the sync database is a SQLite file path or a postgres:// URL');
@@ -65,14 +60,12 @@ export function syncDatabaseOver(driver: SqlDriver): SyncDatabase {
 }
 
 async function openSqlite(file: string): Promise<SyncDatabase> {
-  // The inbox's opener: better-sqlite3 where it loads, else Node's own node:sqlite (Node 22.5+), WAL mode.
   const { openSqliteDatabase, SqliteDriver, SqliteOpenError } = await import('../sql/sqlite.js');
   let handle: Awaited<ReturnType<typeof openSqliteDatabase>>;
   try {
-    // No wait inside SQLite, which would block the event loop: the driver waits between attempts.
+    // The driver waits between attempts; SQLite's own wait would block the event loop.
     handle = await openSqliteDatabase(file, { busyTimeoutMs: 0 });
   } catch (error) {
-    // A missing driver and a path that cannot be opened are told apart: each message says what to fix.
     if (error instanceof SqliteOpenError && error.reason === 'cannot_open')
       throw new SyncDatabaseError(error.message, { cause: error });
     if (error instanceof SqliteOpenError)
@@ -84,9 +77,8 @@ async function openSqlite(file: string): Promise<SyncDatabase> {
       cause: error,
     });
   }
-  // Another process's write lock is waited for up to 10 s, between attempts: the process (a webhook
-  // receiver beside the engine, the inbox's own connection) runs on meanwhile. Transactions take turns; the
-  // engine's own statements outside them run at once (its reads while one of its transactions runs).
+  // Another process's lock is waited for up to 10 s between attempts; transactions take turns, the engine's
+  // own statements outside them run at once.
   return syncDatabaseOver(
     new SqliteDriver(handle, { owned: true, busyTimeoutMs: SQLITE_BUSY_MS, queue: 'transactions' }),
   );
@@ -95,7 +87,6 @@ async function openSqlite(file: string): Promise<SyncDatabase> {
 async function openPostgres(url: string): Promise<SyncDatabase> {
   const { openPostgresPool, PgDriver, PgMissingError } = await import('../sql/postgres.js');
   try {
-    // The inbox's pool settings (POSTGRES_POOL_DEFAULTS): one pool size and statement timeout for both.
     return syncDatabaseOver(new PgDriver(await openPostgresPool(url), true));
   } catch (error) {
     if (!(error instanceof PgMissingError)) throw error;

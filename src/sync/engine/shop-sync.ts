@@ -16,50 +16,41 @@ import type { SyncTable } from './schema-types.js';
 import { migrate, type RejectedRecord, type StreamCheckpoint, SyncStore } from './store.js';
 
 /**
- * What the engine needs from a client: the event feed, one page of a cursor-paginated list, and a derived
- * client that paces its calls (`throttle`). A `ShopClient` fits; so does any object with the same methods
- * (a wrapper, a test double). Named here, as `catch-up.ts` names its `EventFeedSource`, so the engine sits
- * below the client and never imports it.
+ * What the engine needs from a client (a `ShopClient` fits): the feed, one page of a list, a paced derived
+ * client. Named here so the engine sits below the client.
  */
 export interface ShopSyncClient {
   readonly events: {
-    /** `shop.events.list`: one page of the feed (`.withResponse()` for its rate-limit figures). */
+    /** One page of the feed (`.withResponse()` for its rate-limit figures). */
     list(params: { limit?: number; updated_since?: string; cursor?: string }): PagePromise<ShopEvent>;
   };
-  /** `shop.list`: one page of a cursor-paginated list operation. */
+  /** One page of a cursor-paginated list operation. */
   list(operation: Operation & { readonly pagination: 'cursor' }, params: RequestParams): PagePromise<unknown>;
-  /** `shop.withOptions`: the same client paced by `throttle` (the engine's share of the shop's limit). */
+  /** The same client paced by `throttle`. */
   withOptions(options: Pick<DerivedOptions, 'throttle'>): ShopSyncClient;
 }
 
 /** Options of {@link ShopSync}. */
 export interface ShopSyncOptions {
-  /** The client to read the shop with (a `ShopClient`, or anything with the methods of {@link ShopSyncClient}). */
+  /** The client to read the shop with. */
   readonly client: ShopSyncClient;
   /** A SQLite file path, a `postgres://` URL, or a database from `openSyncDatabase`. */
   readonly db: string | SyncDatabase;
-  /** Names this shop's rows, so one database can hold many shops (the CLI uses the API's origin). @default 'default' */
+  /** Names this shop's rows, so one database can hold many shops. @default 'default' */
   readonly shop?: string;
-  /** The tables to fill (their `object` names). @default every table a list endpoint fills */
+  /** The tables to fill (`object` names). @default every table a list endpoint fills */
   readonly tables?: readonly string[];
-  /**
-   * The largest share of the shop's rate limit (`X-RateLimit-Limit`) the engine's reads may take, 0 to 1,
-   * so the partner's own traffic keeps working. With `rateLimit.store` the share is taken from the schedule
-   * the partner's clients use. @default 1
-   */
+  /** The largest share (0 to 1) of the shop's rate limit the engine's reads may take. @default 1 */
   readonly maxShare?: number;
-  /** The rate-limit store (and shop key) the partner's clients throttle through, to share their schedule. */
+  /** The rate-limit store (and shop key) the partner's clients use, to share their schedule. */
   readonly rateLimit?: { readonly store: RateLimitStore; readonly key?: string };
   /** Records per page, 1 to 200. @default 200 */
   readonly pageSize?: number;
-  /** A gap the engine found (and repairs with a scoped re-pull); the CLI prints it as a warning. */
+  /** A gap the engine found (and repairs with a scoped re-pull). */
   readonly onGap?: (gap: SyncGap) => void;
   /** After each page written. */
   readonly onProgress?: (progress: SyncProgress) => void;
-  /**
-   * Advanced: runs first inside every write transaction of rows or checkpoints (a throw rolls it back). The
-   * fleet checks its lease's fencing token here, so a worker that lost a shop writes nothing more of it.
-   */
+  /** Advanced: runs first in every write transaction (a throw rolls it back); the fleet checks its fencing token. */
   readonly beforeWrite?: (tx: SqlExecutor) => Promise<void>;
 }
 
@@ -67,13 +58,9 @@ export interface ShopSyncOptions {
 export interface SyncGap {
   readonly stream: string;
   /**
-   * `feed_expired`: the feed checkpoint is older than the feed's 30 days (events in between are gone; the
-   * streams are re-read from the checkpoint). `stream_unavailable`: the list answered 402/403 (an add-on or
-   * permission the owner turned off); the stream is skipped and re-read from its checkpoint once it answers.
-   * `missed_changes`: a repair pass found rows no event had brought (an endpoint turned off or not
-   * subscribed to those types); the repair wrote them. `record_rejected`: the database refused one record
-   * (a constraint or trigger of yours, a value it cannot hold); the record is left out, the rest of its page
-   * or event is written, the stream goes on, and the run's `sync_runs.errors` counts it.
+   * `feed_expired` (checkpoint older than the feed's 30 days: streams re-read), `stream_unavailable` (402/403:
+   * skipped until it answers), `missed_changes` (a repair found rows no event brought), `record_rejected`
+   * (the database refused one record; the rest is written and `sync_runs.errors` counts it).
    */
   readonly reason: 'feed_expired' | 'stream_unavailable' | 'missed_changes' | 'record_rejected';
   readonly since: string | null;
@@ -108,26 +95,24 @@ export interface SyncEstimate {
   readonly calls: number;
   /** `X-RateLimit-Limit` of the probe answers (null without the header). */
   readonly requestsPerMinute: number | null;
-  /** Minutes the calls take at that rate times `maxShare`. */
+  /** Minutes the calls take at `maxShare` of that rate. */
   readonly minutes: number | null;
 }
 
-/** How far behind the feed's events are re-read, for events committed after newer ones were read. */
+/** How far behind the feed is re-read, for events committed after newer ones. */
 const FEED_OVERLAP_MS = 60_000;
 const FEED_RETENTION_MS = 30 * 86_400_000;
-/** Query a stream always sends: every session (the list's default is the next 30 days), products with stock. */
+/** Query a stream always sends (every session; products with stock). */
 const STREAM_QUERY: Record<string, Record<string, unknown>> = {
   'range.sessions.list': { from: '2000-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z' },
   'products.list': { include: 'inventory' },
 };
 
 /**
- * Keeps a database in step with one shop: tables from the spec, backfilled with `updated_since` walks whose
- * pages commit with their checkpoint, kept current from events (webhooks through an inbox, or the feed),
- * and checked by repair passes that count what they fix. See docs/sync.md.
+ * Keeps a database in step with one shop: backfilled by `updated_since` walks whose pages commit with their
+ * checkpoint, kept current from events, checked by repair passes (docs/sync.md).
  * @example
- * const sync = new ShopSync({ client: new ShopClient(), db: './shop.db' });
- * await sync.runOnce(); // migrate, backfill, catch up from the feed
+ * await new ShopSync({ client: new ShopClient(), db: './shop.db' }).runOnce();
  */
 export class ShopSync {
   readonly #options: ShopSyncOptions;
@@ -176,15 +161,12 @@ export class ShopSync {
     return migrate(db);
   }
 
-  /** Walks every stream from its checkpoint; a stream interrupted mid-walk resumes at its page. */
+  /** Walks every stream from its checkpoint (an interrupted walk resumes at its page). */
   async backfill(): Promise<SyncPassResult> {
     return this.#pass('backfill');
   }
 
-  /**
-   * Re-reads every stream from the last repair (full walks for lists without `updated_since`) and counts the
-   * rows it had to fix; rows found that way are reported as a `missed_changes` gap.
-   */
+  /** Re-reads every stream from the last repair; rows it had to fix are reported as `missed_changes`. */
   async repair(): Promise<SyncPassResult & { readonly repaired: number }> {
     const run = await this.#startRun('repair');
     try {
@@ -214,10 +196,7 @@ export class ShopSync {
     }
   }
 
-  /**
-   * Applies one event (from a webhook, an inbox worker or the feed) in its own transaction, or in `tx` when
-   * the caller holds one (an inbox's done mark commits with it). Resolves with the rows written.
-   */
+  /** Applies one event in its own transaction, or in `tx` when the caller holds one; resolves with the rows written. */
   async applyEvent(event: SyncEvent, tx?: SqlExecutor): Promise<number> {
     await this.#ready();
     const now = new Date().toISOString();
@@ -231,10 +210,7 @@ export class ShopSync {
     return written;
   }
 
-  /**
-   * The handler of an inbox worker (`inbox.work(sync.inboxHandler())` of `shop-mgmt/inbox`): with the SQLite
-   * and Postgres inboxes on this database, the rows and the inbox's done mark commit in one transaction.
-   */
+  /** The handler of an inbox worker: with a SQLite or Postgres inbox here, rows and done mark commit together. */
   inboxHandler(): (
     event: SyncEvent,
     context: { readonly tx: InboxTransaction | undefined },
@@ -253,7 +229,7 @@ export class ShopSync {
     };
   }
 
-  /** Reads the event feed from its checkpoint and applies each page with the checkpoint, in one transaction. */
+  /** Reads the feed from its checkpoint, each page applied with the checkpoint in one transaction. */
   async catchUp(): Promise<SyncPassResult> {
     await this.#ready();
     const store = this.#store!;
@@ -371,9 +347,9 @@ export class ShopSync {
     }
   }
 
-  /** One probe page per stream: the calls a backfill needs (exact where a stream fits its first page). */
+  /** One probe page per stream: the calls a backfill needs. */
   async estimate(): Promise<SyncEstimate> {
-    // An estimate writes nothing: it reads the checkpoints a synced database has, and never migrates one.
+    // Reads checkpoints only; never migrates.
     const store = this.#store ?? new SyncStore(await this.#open(), this.shop);
     const streams: { stream: string; pages: number; exact: boolean }[] = [];
     let limit: number | null = null;
@@ -440,10 +416,8 @@ export class ShopSync {
   }
 
   /**
-   * Walks one list from `stream`'s checkpoint. Each page's rows and the checkpoint (the next cursor, or at
-   * the end the `updated_since` of the next walk) commit in one transaction: a crash resumes at the page and
-   * never marks unwritten rows done. The next walk starts at the server's time when this one began (the
-   * minute window's start, from X-RateLimit-Reset), so a record changed during the walk is read again.
+   * Walks one list from its checkpoint; each page's rows and checkpoint commit together, so a crash resumes at
+   * the page. The next walk starts at the server's time when this one began, so mid-walk changes are re-read.
    */
   async #walk(table: SyncTable, stream: string, phase: 'backfill' | 'repair') {
     const store = this.#store!;
@@ -454,15 +428,13 @@ export class ShopSync {
       saved = { ...emptyCheckpoint(), since: backfill?.since ?? null };
     }
     saved ??= emptyCheckpoint();
-    // Lists of records without a documented updated_at are read in full: their updated_since is not
-    // documented, and fields such as a product's effective price change without it.
+    // Records without a documented updated_at are read in full (a product's price changes without it).
     const incremental = table.incremental && table.versioned;
     const since = saved.cursor ? saved.walkSince : saved.since;
     let cursor = saved.cursor;
     let mark = saved.cursor ? saved.walkStartedAt : null;
-    // Full walks (no updated_since) stamp the rows they see with their generation (kept in the checkpoint,
-    // so a resumed walk, by this process or another, goes on with it); at the end the rows of an older
-    // generation vanished. No clock is compared: a step or a skew between processes deletes nothing.
+    // Full walks stamp rows with a generation (kept in the checkpoint); at the end older ones are gone. No clock
+    // is compared, so a skew between processes deletes nothing.
     let generation = incremental || !saved.cursor ? null : (saved.walkGeneration ?? null);
     let rows = 0;
     let written = 0;
@@ -514,7 +486,7 @@ export class ShopSync {
             };
         await store.saveCheckpoint(tx, stream, next, now);
         if (phase === 'backfill' && !(await store.checkpoint('events', tx))) {
-          // The feed is read from when the first backfill began: events during it are applied after it.
+          // From when the first backfill began: events during it are applied after it.
           await store.saveCheckpoint(tx, 'events', { ...emptyCheckpoint(), since: mark }, now);
         }
         generation = walk;
@@ -536,7 +508,7 @@ export class ShopSync {
     return this.#store!.withOptions({ onRejected: (rejected) => into.push(rejected) });
   }
 
-  /** Reports each refused record of a committed page or event as a `record_rejected` gap; their count. */
+  /** Reports each refused record of a committed page or event as a `record_rejected` gap. */
   #reportRejected(stream: string, rejected: readonly RejectedRecord[], where: string): number {
     for (const record of rejected) {
       this.#options.onGap?.({
@@ -549,7 +521,7 @@ export class ShopSync {
     return rejected.length;
   }
 
-  /** A scoped re-pull after a gap: every stream re-read from `since` (full walks for the others). */
+  /** A scoped re-pull after a gap, every stream re-read from `since`. */
   async #refill(since: string, stream: string, detail: string): Promise<void> {
     this.#options.onGap?.({
       stream,
@@ -589,10 +561,8 @@ export class ShopSync {
   }
 
   /**
-   * From the first answer on, reads go through a throttle at the shop's limit (3 % under it, for the time a
-   * request takes to reach the server), in the partner's rate-limit store when given one, so the engine's
-   * calls and the partner's share one schedule and each call takes one slot; and the engine spaces its own
-   * calls at `maxShare` of the limit, leaving the rest of the slots to the partner's traffic.
+   * From the first answer on, reads go through a throttle 3 % under the shop's limit (in the partner's store
+   * when given, so both share one schedule), and the engine keeps to `maxShare` of it.
    */
   #pace(limit: number | null): void {
     if (this.#paced || limit === null) return;
@@ -609,10 +579,7 @@ export class ShopSync {
   #gapMs = 0;
   #lastCall = Number.NEGATIVE_INFINITY;
 
-  /**
-   * Waits until this engine's own share allows its next call. On the monotonic clock: a wall clock stepped
-   * back (NTP, a VM resumed) must not hold the engine for the length of the step.
-   */
+  /** Waits for this engine's share, on the monotonic clock (a stepped wall clock must not hold it). */
   async #spaced(): Promise<void> {
     if (this.#gapMs <= 0) return;
     const wait = this.#lastCall + this.#gapMs - performance.now();

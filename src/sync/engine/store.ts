@@ -15,18 +15,15 @@ export type { CopySource } from './versions.js';
 
 /** A stream's saved position (the `sync_checkpoints` row). */
 export interface StreamCheckpoint {
-  /** `updated_since` of the next walk (null: from the beginning). */
+  /** `updated_since` of the next walk (null: from the start). */
   readonly since: string | null;
-  /** The cursor of the page a walk under way reads next (null: no walk under way). */
+  /** The next page's cursor of a walk under way (null: none). */
   readonly cursor: string | null;
   /** `updated_since` of the walk under way. */
   readonly walkSince: string | null;
-  /** The server's time, at the latest, when the walk under way began. */
+  /** The server's time, at the latest, when the walk began. */
   readonly walkStartedAt: string | null;
-  /**
-   * The generation of the full walk under way (lists without `updated_since`): the rows it sees get it in
-   * `sync_walk`, and at its end the rows of an older generation are marked vanished. Null otherwise.
-   */
+  /** The generation of a full walk under way (stamped on the rows it sees in `sync_walk`); null otherwise. */
   readonly walkGeneration?: number | null;
   readonly rows: number;
   readonly completedAt: string | null;
@@ -45,17 +42,13 @@ export interface RejectedRecord {
 
 /** Options of a {@link SyncStore}. */
 export interface SyncStoreOptions {
-  /**
-   * Told of each record the database refuses (a constraint, a value it cannot hold): the record is left
-   * out and the rest of the batch is written. Without it, a refusal throws, as any database error does.
-   */
+  /** Told of each record the database refuses, which is then left out; without it a refusal throws. */
   readonly onRejected?: (rejected: RejectedRecord) => void;
 }
 
 /**
- * Upgrades the database to the SDK's schema: runs, in order, each migration it has not run, each in its own
- * transaction with its version row. Concurrent starts on Postgres wait on an advisory lock; a database from
- * a newer SDK is refused rather than written with old rules.
+ * Runs each migration not yet run, in order, each in its own transaction; concurrent starts on Postgres wait
+ * on an advisory lock, and a database from a newer SDK is refused.
  */
 export async function migrate(
   db: SyncDatabase,
@@ -102,7 +95,7 @@ export function tableNamed(name: string): SyncTable {
 
 const q = (name: string) => `"${name}"`;
 
-/** One shop's rows: every read and write of the engine goes through here, scoped to `shop`. */
+/** One shop's rows: every read and write of the engine, scoped to `shop`. */
 export class SyncStore {
   #sql = new Map<string, string>();
 
@@ -116,7 +109,7 @@ export class SyncStore {
     this.#onRejected = options.onRejected;
   }
 
-  /** This store with other options (the statements it has built are shared). */
+  /** This store with other options (built statements shared). */
   withOptions(options: SyncStoreOptions): SyncStore {
     const store = new SyncStore(this.db, this.shop, options);
     store.#sql = this.#sql;
@@ -124,10 +117,8 @@ export class SyncStore {
   }
 
   /**
-   * Writes `records` into `table` by the reference's rules (see versions.ts): a row is replaced only by a
-   * copy of a higher rank, a list read of a record without `updated_at` replaces a changed row, a deleted
-   * row stays deleted unless a newer copy comes. Child rows follow their parent. Resolves with the rows
-   * written.
+   * Writes `records` into `table` by the reference's rules (versions.ts): replaced only by a higher rank, a
+   * deleted row stays deleted unless a newer copy comes; child rows follow. Resolves with the rows written.
    */
   async upsert(
     tx: SqlExecutor,
@@ -152,8 +143,7 @@ export class SyncStore {
         written += await savepoint(tx, () => this.#writeBatch(tx, table, batch, source, now));
       } catch (error) {
         if (!refused(error)) throw error;
-        // One record the database refuses must not stop the others: each is written on its own, and the
-        // ones refused again are reported and left out.
+        // One refused record must not stop the others: each is written on its own, refusals reported.
         for (const record of batch) {
           try {
             written += await savepoint(tx, () => this.#writeBatch(tx, table, [record], source, now));
@@ -202,12 +192,7 @@ export class SyncStore {
     });
   }
 
-  /**
-   * Sets the embedded stock of `products` (`product.inventory`, read with include=inventory) to the newest
-   * level held per location: an `inventory.changed` event or an inventory read newer than a product's copy
-   * updates that location's entry (adds it when the product had none there), and a product copy with older
-   * stock than the levels held gets theirs. Products read without `inventory` are left as they are.
-   */
+  /** Sets each product's embedded stock (`include=inventory`) to the newest level held per location. */
   async #refreshEmbeddedStock(tx: SqlExecutor, products: readonly number[], now: string): Promise<void> {
     if (products.length === 0) return;
     const marks = products.map(() => '?').join(', ');
@@ -246,7 +231,7 @@ export class SyncStore {
     }
   }
 
-  /** Marks a row deleted at `at` (an event's `created_at`); a row not yet there is kept as a tombstone. */
+  /** Marks a row deleted at `at`; a row not yet there is kept as a tombstone. */
   async tombstone(
     tx: SqlExecutor,
     table: SyncTable,
@@ -270,10 +255,7 @@ export class SyncStore {
     }
   }
 
-  /**
-   * The generation of a new full walk of `table`: one above every generation its rows carry, so rows seen
-   * by an earlier walk (or by another process's walk under way) are never taken for this one's.
-   */
+  /** A new full walk's generation: above every generation its rows carry, so no earlier walk's rows count. */
   async nextWalk(tx: SqlExecutor, table: SyncTable): Promise<number> {
     const rows = await tx.all<{ walk: unknown }>(
       `SELECT MAX("sync_walk") AS "walk" FROM ${q(table.table)} WHERE "shop" = ?`,
@@ -282,7 +264,7 @@ export class SyncStore {
     return Number(rows[0]?.walk ?? 0) + 1;
   }
 
-  /** Stamps the rows a full walk saw with its generation, so the walk's end can tell which ones vanished. */
+  /** Stamps the rows a full walk saw with its generation. */
   async touch(
     tx: SqlExecutor,
     table: SyncTable,
@@ -306,9 +288,8 @@ export class SyncStore {
   }
 
   /**
-   * At the end of the full walk `generation`: the rows of an older generation are gone from the API and get
-   * `deleted_at` (their `sync_version` stays: a later read that sees one brings it back). Rows an event
-   * wrote since the last walk (no generation) are taken as seen by this one. No clock is compared.
+   * At the end of a full walk, rows of an older generation get `deleted_at` (a later read brings one back);
+   * rows an event wrote since count as seen. No clock is compared.
    */
   async markVanished(tx: SqlExecutor, table: SyncTable, generation: number, now: string): Promise<number> {
     if (table.key.length !== 1) return 0;
@@ -374,7 +355,7 @@ export class SyncStore {
     return id;
   }
 
-  /** Ends the `sync_runs` row `id` with its counts: `failed` when `error` is set, else `finished`. */
+  /** Ends the `sync_runs` row `id`: `failed` when `error` is set, else `finished`. */
   async finishRun(
     id: string,
     result: { rowsWritten: number; rowsRepaired: number; errors: number; error?: string | null },
@@ -403,16 +384,13 @@ export class SyncStore {
     return rows.map((row) => this.#parse(row.record));
   }
 
-  /**
-   * A stored `record` as the API sent it: JSON text on SQLite; on Postgres a JSONB value whose strings
-   * were escaped by {@link escapeText} (JSONB holds no NUL and no lone surrogate), unescaped here.
-   */
+  /** A stored `record` as the API sent it (Postgres JSONB text unescaped, see {@link escapeText}). */
   #parse(value: unknown): Record<string, unknown> {
     if (typeof value === 'string') return JSON.parse(value) as Record<string, unknown>;
     return unescapeValue(value) as Record<string, unknown>;
   }
 
-  /** A record's text for the `record` column (escaped on Postgres, see {@link escapeText}). */
+  /** A record's text for the `record` column. */
   #recordText(record: Record<string, unknown>, json = canonicalJson(record)): string {
     if (this.db.dialect !== 'postgres' || !MAY_NEED_ESCAPE.test(json)) return json;
     return canonicalJson(escapeValue(record));
@@ -452,9 +430,8 @@ export class SyncStore {
     const set = [...valueColumns, 'record', 'sync_version', 'synced_at', 'deleted_at', 'sync_walk']
       .map((name) => `${q(name)} = excluded.${q(name)}`)
       .join(', ');
-    // A list read of a record without updated_at is the record as it is now: it replaces a changed row (a
-    // deletion stays). Everything else is replaced only by a copy of a higher rank. A row a full walk marked
-    // vanished keeps the rank of its last copy (no deletion rank): a list read that sees it again brings it back.
+    // A list read of a record without updated_at replaces a changed row; otherwise only a higher rank does.
+    // A vanished row keeps its last rank, so a list read that sees it again brings it back.
     const ranked = authoritative
       ? `${target}."deleted_at" IS NULL AND excluded."record" <> ${target}."record"`
       : `(${target}."sync_version" IS NULL OR excluded."sync_version" > ${target}."sync_version" OR (excluded."sync_version" = ${target}."sync_version" AND excluded."sync_version" <> '')) AND excluded."record" <> ${target}."record"`;
@@ -504,10 +481,7 @@ export class SyncStore {
 /** Where a product's stock is embedded (`include=inventory`) and the table of the levels it repeats. */
 const STOCK = { parent: 'product', field: 'inventory', levels: 'inventory_level' } as const;
 
-/**
- * Runs `work` inside a savepoint: rolled back to it when `work` throws (so the transaction goes on, on
- * Postgres too, where a failed statement otherwise aborts it), released when it resolves.
- */
+/** Runs `work` in a savepoint: rolled back when it throws (Postgres would abort the transaction), else released. */
 async function savepoint<T>(tx: SqlExecutor, work: () => Promise<T>): Promise<T> {
   await tx.run('SAVEPOINT "sync_record"');
   let result: T;
@@ -527,9 +501,8 @@ async function savepoint<T>(tx: SqlExecutor, work: () => Promise<T>): Promise<T>
 }
 
 /**
- * The database refused the data (not a connection or server fault): Postgres SQLSTATE classes 22 (data
- * exception), 23 (integrity constraint) and 54 (program limit, e.g. a value too large); SQLite's
- * CONSTRAINT, TOOBIG, MISMATCH and RANGE (better-sqlite3 `code`, node:sqlite `errcode`).
+ * The database refused the data: Postgres SQLSTATE classes 22, 23, 54; SQLite's CONSTRAINT, TOOBIG, MISMATCH
+ * and RANGE.
  */
 function refused(error: unknown): boolean {
   if (!isObject(error)) return false;

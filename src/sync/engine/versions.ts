@@ -4,18 +4,10 @@ import { createHash } from 'node:crypto';
 export type CopySource = 'list' | { readonly eventId: string; readonly createdAt: string };
 
 /**
- * The rank of a copy of a record (the `sync_version` column). A row is replaced only by a copy of a higher
- * rank (or of the same rank with a different record: a later list read), so the outcome never depends on the
- * order copies arrive in (reference section 6, rule 4):
- * - a record with `updated_at`: the newer wins. Two states can share one `updated_at` (two changes in one
- *   millisecond): then a list read wins over an event's snapshot (`|2` over `|1|`: the read shows the state
- *   after every change of that instant), a later list read over an earlier one, and of two events the later
- *   one (`created_at`, then id), never the one that happened to arrive last;
- * - a deletion (a `*.deleted` event): `<deleted at>|3|`, above any copy of that moment or before; a row a
- *   full walk found vanished keeps its copy's rank, so a later read that sees it again brings it back;
- * - a record without `updated_at` from an event: `0|<fields set>|<hash>`, so a copy with more fields set (a
- *   checkout that has come back) replaces an earlier one, and the same copy twice changes nothing;
- * - a customer reduced to `{object, id}` (a key without customers:read): the empty rank, below everything.
+ * The rank of a copy of a record (`sync_version`): a row is replaced only by a higher rank, so the outcome
+ * never depends on arrival order. Newer `updated_at` wins (on a tie a list read over an event); a deletion
+ * ranks above any copy of its moment; a record without `updated_at` ranks by fields set; a reduced customer
+ * `{object, id}` ranks below everything.
  */
 export function copyRank(record: Record<string, unknown>, json: string, source: CopySource): string {
   if (isReduced(record)) return '';
@@ -29,10 +21,7 @@ export function copyRank(record: Record<string, unknown>, json: string, source: 
   return `0|${String(set).padStart(4, '0')}|${hash(json)}`;
 }
 
-/**
- * The rank of a deletion at `at` (a `*.deleted` event). A row a full walk found vanished keeps the rank of
- * its last copy instead: only a deletion rank means "deleted by the API's word, until a newer copy comes".
- */
+/** The rank of a deletion at `at`; a row a full walk found vanished keeps its last copy's rank instead. */
 export function deletionRank(at: string): string {
   return `${isoOrNull(at) ?? at}|3|`;
 }

@@ -1,10 +1,6 @@
-// PostgreSQL for the inbox and the sync engine, over `pg` (an optional peer dependency, loaded only here) or a
-// pg Pool the caller made. One set of PostgreSQL connection settings for the inbox (`shop-mgmt/inbox/postgres`) and the sync engine
-// (`ShopSync` on a postgres:// URL), and what both do when the database goes away for a while: a restart, a
-// failover, a terminated backend, `idle_session_timeout`, a stalled server. `pg` emits an 'error' event on a
-// connection the server ends; an event nobody listens to ends the process, so every pool and every
-// checked-out connection here has a listener, and a call that meets a dead connection fails with a
-// DatabaseUnavailableError (nothing committed, try again) while the pool connects afresh for the next one.
+// PostgreSQL for the inbox and the sync engine over `pg` (optional peer) or the caller's Pool. Every pool and
+// checked-out connection has an 'error' listener (an unheard one ends the process); a dead connection fails
+// the call with a DatabaseUnavailableError and the pool connects afresh.
 import { ShopError } from '../../core/errors/shop-error.js';
 import { DatabaseUnavailableError } from '../database-unavailable.js';
 import type { SqlDriver, SqlResult, SqlSession } from './driver.js';
@@ -13,23 +9,20 @@ import type { SqlDriver, SqlResult, SqlSession } from './driver.js';
 export interface PostgresPoolSettings {
   /** Most connections the pool opens. @default 10 */
   readonly maxConnections?: number;
-  /**
-   * Longest a statement may run, in ms: Postgres's `statement_timeout` on every connection, and the client's
-   * own bound a little past it (a stalled server cannot answer its own timeout). @default 30000
-   */
+  /** Longest a statement may run, in ms (`statement_timeout`, and the client's bound a little past it). @default 30000 */
   readonly statementTimeoutMs?: number;
   /** Longest wait for a new connection, in ms. @default 5000 */
   readonly connectTimeoutMs?: number;
 }
 
-/** The defaults of {@link PostgresPoolSettings}, the same for the inbox and the sync engine. */
+/** The defaults of {@link PostgresPoolSettings}. */
 export const POSTGRES_POOL_DEFAULTS = Object.freeze({
   maxConnections: 10,
   statementTimeoutMs: 30_000,
   connectTimeoutMs: 5_000,
 });
 
-/** How long past `statement_timeout` the client waits for an answer before it drops the connection. */
+/** Ms past `statement_timeout` the client waits before it drops the connection. */
 const CLIENT_GRACE_MS = 2_000;
 
 /** The `pg` Pool config for `connectionString` with `settings`. */
@@ -52,7 +45,7 @@ export function postgresPoolConfig(
     statement_timeout: statement,
     query_timeout: statement + CLIENT_GRACE_MS,
     connectionTimeoutMillis: connect,
-    // A peer that vanished without closing (a failover, a cut network) is noticed on an idle connection.
+    // A peer that vanished without closing is noticed on an idle connection.
     keepAlive: true,
   };
 }
@@ -63,24 +56,21 @@ export interface ErrorEmitter {
   removeListener?(event: 'error', listener: (error: Error) => void): unknown;
 }
 
-/**
- * Listens for the errors of the pool's idle connections: the pool drops such a connection by itself and the
- * next call connects afresh. Without a listener, an idle connection the server ends kills the process.
- */
+/** Listens for idle connections' errors (the pool drops them); without it, one ending kills the process. */
 export function watchPool(pool: ErrorEmitter): void {
   pool.on('error', () => undefined);
 }
 
 /** The part of a pg `PoolClient` used. */
 export interface PgClientLike {
-  /** Runs one statement on this connection, `$1, $2...` bound to `params`. */
+  /** Runs one statement, `$1, $2...` bound to `params`. */
   query(
     sql: string,
     params?: unknown[],
   ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
-  /** Gives the connection back to its pool (an error or `true` makes the pool discard it). */
+  /** Gives the connection back (an error or `true` discards it). */
   release(error?: Error | boolean): void;
-  /** pg's connection errors (a server that ends the session): listened to while a transaction holds it. */
+  /** pg's connection errors, listened to while a transaction holds it. */
   on?(event: 'error', listener: (error: Error) => void): unknown;
   /** Drops the listener of {@link on} when the transaction gives the connection back. */
   removeListener?(event: 'error', listener: (error: Error) => void): unknown;

@@ -1,16 +1,14 @@
-// SQLite for the inbox and the sync engine: better-sqlite3 (an optional peer dependency, loaded only here) or
-// Node's own `node:sqlite` where present; WAL mode. Another process's write lock is waited for here, between
-// attempts, not inside the driver: SQLite's own busy wait is synchronous and would block the event loop (and
-// every delivery behind it) for its whole length.
+// SQLite for the inbox and the sync engine: better-sqlite3 (optional peer) or `node:sqlite`; WAL. Another
+// process's write lock is waited for between attempts, not in the driver, whose busy wait blocks the event loop.
 import { ERROR_CLASS, ShopError } from '../../core/errors/shop-error.js';
 import { patiently } from '../sqlite-busy.js';
 import type { SqlDriver, SqlResult, SqlSession } from './driver.js';
 
 /** The part of a better-sqlite3 or `node:sqlite` statement used. */
 export interface SqliteStatementLike {
-  /** Runs the statement with `params` bound; gives how many rows it changed. */
+  /** Runs the statement; gives how many rows it changed. */
   run(...params: unknown[]): { changes: number | bigint };
-  /** Runs the statement with `params` bound; gives the rows it returns. */
+  /** Runs the statement; gives the rows it returns. */
   all(...params: unknown[]): unknown[];
   /** better-sqlite3: true when the statement returns rows (`node:sqlite` has no such flag). */
   readonly reader?: boolean;
@@ -26,19 +24,16 @@ export interface SqliteDatabaseLike {
   close(): unknown;
 }
 
-/** How a SQLite file is opened (the inbox's `SqliteInboxOptions` and the sync engine share them). */
+/** How a SQLite file is opened (inbox and sync engine alike). */
 export interface SqliteOpenOptions {
   /**
-   * `normal` (WAL, the default) survives any crash of the process (SIGKILL, OOM, a deploy); a power cut or
-   * an OS crash may lose the last transactions. `full` syncs every commit to disk: survives those too, at a
-   * few ms per write.
+   * `normal` (WAL, the default) survives any crash of the process; a power cut may lose the last
+   * transactions. `full` syncs every commit, at a few ms per write.
    */
   synchronous?: 'normal' | 'full';
   /**
-   * How long a statement waits for another process's write lock, in ms, before it fails with a retryable
-   * `DatabaseUnavailableError` (the receiver answers 503 at its own `storeTimeoutMs` before that). The
-   * store waits between attempts, so the event loop runs on meanwhile; the wait counts from the call, so calls
-   * queued behind a locked one do not stack their waits. @default 2000
+   * Ms a statement waits for another process's write lock before a retryable `DatabaseUnavailableError`,
+   * counted from the call; the event loop runs meanwhile. @default 2000
    */
   busyTimeoutMs?: number;
   /** The driver to load when given a path. @default better-sqlite3, else node:sqlite */
@@ -50,15 +45,13 @@ export const SQLITE_BUSY_DEFAULT_MS = 2000;
 
 /** Options of {@link SqliteDriver}. */
 export interface SqliteDriverOptions {
-  /** The caller's database is closed by {@link SqliteDriver.close} only when owned. @default false */
+  /** Whether {@link SqliteDriver.close} closes the caller's database. @default false */
   readonly owned?: boolean;
-  /** How long a statement waits for another process's write lock, in ms. @default 2000 */
+  /** Ms a statement waits for another process's write lock. @default 2000 */
   readonly busyTimeoutMs?: number;
   /**
-   * `all` (the inbox): every statement waits its turn behind a running transaction, so one worker's
-   * statement never lands in another's transaction, which stays open while its handler awaits.
-   * `transactions` (the sync engine): transactions wait their turn; a statement on its own runs at once
-   * (the engine's own reads while its transaction runs). @default 'all'
+   * `all` (the inbox): every statement waits behind a running transaction, which stays open while its
+   * handler awaits. `transactions` (the engine): only transactions queue. @default 'all'
    */
   readonly queue?: 'all' | 'transactions';
 }
@@ -69,7 +62,7 @@ export class SqliteOpenError extends ShopError {
   override readonly name: string = 'SqliteOpenError';
 
   constructor(
-    /** `driver_missing`: neither better-sqlite3 nor node:sqlite loads; `cannot_open`: the file cannot be opened. */
+    /** `driver_missing`: no driver loads; `cannot_open`: the file cannot be opened. */
     readonly reason: 'driver_missing' | 'cannot_open',
     message: string,
     options?: { cause?: unknown },
@@ -79,9 +72,8 @@ export class SqliteOpenError extends ShopError {
 }
 
 /**
- * Opens (or creates) a SQLite file as the inbox's `SqliteInboxStore.open` and the sync engine do:
- * better-sqlite3 where it loads, else `node:sqlite`; WAL mode, `synchronous`, `busy_timeout`. For your own
- * tables beside the inbox (or a store over `new SqliteInboxStore(db)`); close it yourself.
+ * Opens (or creates) a SQLite file as the inbox and the engine do (better-sqlite3, else `node:sqlite`; WAL,
+ * `synchronous`, `busy_timeout`), for your own tables beside the inbox; close it yourself.
  */
 export async function openSqliteDatabase(
   path: string,
@@ -93,7 +85,7 @@ export async function openSqliteDatabase(
     configure(db, options);
   } catch (error) {
     db.close();
-    // A file that opens but cannot be written (read-only, a read-only folder for the WAL files).
+    // Opens but cannot be written (read-only file or folder).
     throw await cannotOpen(path, error);
   }
   return db;
@@ -103,8 +95,7 @@ async function openDatabase(path: string, driver: SqliteOpenOptions['driver']): 
   if (typeof path !== 'string' || path === '')
     throw new ShopError('SqliteInboxStore.open needs a file path.');
   const errors: unknown[] = [];
-  // A driver that loads and then cannot open the file says why (a missing folder, no permission), not
-  // "install a driver".
+  // A driver that loads but cannot open the file says why, not "install a driver".
   if (driver !== 'node:sqlite') {
     let Database: (new (file: string) => SqliteDatabaseLike) | undefined;
     try {
@@ -120,8 +111,7 @@ async function openDatabase(path: string, driver: SqliteOpenOptions['driver']): 
       try {
         return new Database(path);
       } catch (error) {
-        // better-sqlite3 loads its native part on first use: one built for another Node is a missing driver
-        // (node:sqlite takes over), not a file that cannot be opened.
+        // A native part built for another Node is a missing driver (node:sqlite takes over).
         if (!nativeLoadFailure(error)) throw await cannotOpen(path, error);
         errors.push(error);
         if (driver === 'better-sqlite3') throw missingDriver(errors);
@@ -130,8 +120,7 @@ async function openDatabase(path: string, driver: SqliteOpenOptions['driver']): 
   }
   let NodeDatabase: new (file: string) => SqliteDatabaseLike;
   try {
-    // The specifier is put together at run time: bundlers rewrite a literal `node:sqlite` to `sqlite` (a
-    // prefix-only built-in has no such name), which then fails to load.
+    // Built at run time: bundlers rewrite a literal `node:sqlite` to `sqlite`, which fails to load.
     const specifier = ['node', 'sqlite'].join(':');
     const module = (await import(/* webpackIgnore: true */ specifier)) as {
       DatabaseSync: new (file: string) => SqliteDatabaseLike;
@@ -159,7 +148,7 @@ function nativeLoadFailure(error: unknown): boolean {
   );
 }
 
-/** The open failure with its real cause, read from the file system where the driver's message is vague. */
+/** The open failure with its real cause, from the file system where the driver is vague. */
 async function cannotOpen(path: string, error: unknown): Promise<SqliteOpenError> {
   const said = error instanceof Error ? error.message : String(error);
   let cause = said;
@@ -173,7 +162,7 @@ async function cannotOpen(path: string, error: unknown): Promise<SqliteOpenError
         () => null,
         (failure: NodeJS.ErrnoException) => failure.code ?? 'error',
       );
-    // The nearest folder on the way up that exists (or the file that stands where a folder should).
+    // The nearest existing folder on the way up (or a file where a folder should be).
     let dir = dirname(file);
     let missing: string | null = null;
     for (;;) {
@@ -191,17 +180,14 @@ async function cannotOpen(path: string, error: unknown): Promise<SqliteOpenError
       cause = `permission denied: cannot create files in ${dir}`;
     if (cause !== said) cause = `${cause} (${said})`;
   } catch {
-    // No file system to ask (a runtime without node:fs): the driver's own words.
+    // No node:fs: the driver's own words.
   }
   return new SqliteOpenError('cannot_open', `cannot open the SQLite database ${path}: ${cause}`, {
     cause: error,
   });
 }
 
-/**
- * Whether a statement gives rows back, read from its text: better-sqlite3 says so itself (`reader`), node:sqlite
- * does not, and `all()` on a statement that writes nothing back is wasted.
- */
+/** Whether a statement gives rows back (better-sqlite3's `reader`, else read from its text). */
 export function returnsRows(sql: string): boolean {
   return /^\s*(select|with|pragma|values)\b|\breturning\b/i.test(sql);
 }
@@ -228,17 +214,14 @@ function configure(db: SqliteDatabaseLike, options: SqliteOpenOptions): void {
   db.exec(`PRAGMA busy_timeout = ${busy}`);
 }
 
-/**
- * The {@link SqlDriver} over one SQLite connection: statements one at a time (an async lock), transactions
- * `BEGIN IMMEDIATE`, another process's write lock waited for between attempts up to `busyTimeoutMs`.
- */
+/** The {@link SqlDriver} over one SQLite connection: one statement at a time, `BEGIN IMMEDIATE`, lock waits between attempts. */
 export class SqliteDriver implements SqlDriver {
   readonly dialect = 'sqlite' as const;
   readonly #db: SqliteDatabaseLike;
   readonly #owned: boolean;
   readonly #busyMs: number;
   readonly #queueAll: boolean;
-  /** The connection's own busy_timeout, set back after each attempt (a database the caller opened). */
+  /** The connection's own busy_timeout, set back after each attempt. */
   readonly #ownBusy: number;
   readonly #statements = new Map<string, { statement: SqliteStatementLike; order: number[] | null }>();
   #queue: Promise<unknown> = Promise.resolve();
@@ -259,8 +242,7 @@ export class SqliteDriver implements SqlDriver {
   }
 
   run(sql: string, params: readonly unknown[]): Promise<SqlResult> {
-    // The wait for another process's lock counts from the call, queued or not: a call queued behind a
-    // locked one fails at its own bound instead of starting a wait of its own.
+    // Counted from the call: one queued behind a locked call fails at its own bound.
     const deadline = performance.now() + this.#busyMs;
     const step = () => this.#patiently(() => this.#run(sql, params), deadline);
     return this.#queueAll ? this.#exclusive(step) : step();
@@ -278,7 +260,7 @@ export class SqliteDriver implements SqlDriver {
         try {
           this.#db.exec('ROLLBACK');
         } catch {
-          // Already rolled back (SQLite ends a transaction itself on some errors).
+          // Already rolled back by SQLite.
         }
         throw error;
       }
@@ -290,7 +272,7 @@ export class SqliteDriver implements SqlDriver {
     return patiently(() => this.#withoutBusyWait(step), deadline, this.#busyMs);
   }
 
-  /** `step` with SQLite's own (blocking) busy wait off on a connection the caller opened with one. */
+  /** `step` with SQLite's own (blocking) busy wait off. */
   #withoutBusyWait<T>(step: () => T): T {
     if (this.#ownBusy === 0) return step();
     this.#db.exec('PRAGMA busy_timeout = 0');
@@ -317,8 +299,7 @@ export class SqliteDriver implements SqlDriver {
   #run(sql: string, params: readonly unknown[]): SqlResult {
     let prepared = this.#statements.get(sql);
     if (!prepared) {
-      // The inbox's own statements number their parameters (`?1`, used twice); both drivers take a plain
-      // `?` list more readily, so the numbers become an order of the values.
+      // Numbered parameters (`?1` used twice) become a plain `?` list, which both drivers take.
       const order: number[] = [];
       const text = sql.replace(/\?(\d+)/g, (_, index: string) => {
         order.push(Number(index) - 1);

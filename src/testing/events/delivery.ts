@@ -1,10 +1,10 @@
 import { sendSignedDelivery } from '../../webhooks/send-delivery.js';
 import type { SandboxClock } from '../clock.js';
 import { SandboxUsageError } from '../errors.js';
-import { redactPayload } from '../http/payload-view.js';
 import type { SeededRandom } from '../random.js';
 import type { EndpointRegistry, WebhookEndpoint } from './endpoints.js';
 import type { StoredEvent } from './log.js';
+import { redactPayload } from './payload-view.js';
 import { refuseEndpointUrl } from './url-rules.js';
 
 const MINUTE = 60_000;
@@ -63,10 +63,8 @@ interface Delivery {
 }
 
 /**
- * Webhook deliveries on the sandbox clock: nothing is sent until `flush()`, which attempts every
- * delivery now due; a failure is scheduled again per the retry schedule, so `clock.advance('1m')` and
- * another `flush()` make the second attempt. Only deliveries still under way are scanned; finished ones
- * (succeeded, failed, cancelled) move to a bounded history, so a sandbox serving for days stays small.
+ * Webhook deliveries on the sandbox clock: `flush()` attempts every delivery due; failures are rescheduled
+ * per the retry schedule. Finished ones move to a bounded history.
  */
 export class DeliveryQueue {
   /** Pending or sending, in the order they were made. */

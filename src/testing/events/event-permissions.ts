@@ -20,11 +20,7 @@ const PERMISSION_BY_PREFIX: readonly (readonly [string, string])[] = [
   ['range.', 'range:read'],
 ];
 
-/**
- * The permission a key needs to see an event of this type in the feed: the read permission of the
- * resource it carries (reference section 4, "Only events for resources the key can read"). The mapping of
- * invoice and account events to `accounts` and of receiving to `purchase_orders` is the sandbox's reading.
- */
+/** The read permission a key needs to see an event of this type in the feed (invoices and accounts: `accounts`). */
 export function eventPermission(type: string): string | null {
   return PERMISSION_BY_PREFIX.find(([prefix]) => type.startsWith(prefix))?.[1] ?? null;
 }

@@ -30,9 +30,8 @@ export const EVENT_RETENTION_MS = 30 * 86_400_000;
 export type EventListener = (event: StoredEvent) => void;
 
 /**
- * The shop's event log. An event is recorded in the same step as the change it describes, and
- * only when some enabled endpoint subscribes to its type (reference section 4, feed rule 2). Events past
- * the feed's 30 days are dropped as new ones arrive (deliveries still hold theirs for retries and resends).
+ * The event log: an event is recorded with its change, only when an enabled endpoint subscribes to its type,
+ * and dropped after the feed's 30 days.
  */
 export class EventLog {
   private readonly events: StoredEvent[] = [];

@@ -1,4 +1,4 @@
-import { embeddedIpv4, type IpAddress, inCidr, parseIp } from '../http/ip.js';
+import { embeddedIpv4, type IpAddress, inCidr, parseIp } from '../ip.js';
 
 /** Why an address is not public, or null when it is. */
 export type AddressClass =

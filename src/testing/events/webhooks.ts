@@ -1,8 +1,9 @@
+import type { SandboxClock } from '../clock.js';
 import { SandboxUsageError } from '../errors.js';
 import { secretHex } from '../random.js';
-import type { SandboxWorld } from '../world.js';
-import type { DeliveryAttempt, PendingDelivery } from './delivery.js';
-import { checkSecret, type WebhookEndpointOptions } from './endpoints.js';
+import type { DeliveryAttempt, DeliveryQueue, PendingDelivery } from './delivery.js';
+import { checkSecret, type EndpointRegistry, type WebhookEndpointOptions } from './endpoints.js';
+import type { EventLog } from './log.js';
 
 /** A webhook endpoint as `sandbox.webhooks.endpoints()` shows it (the secret is not repeated). */
 export interface SandboxWebhookEndpoint {
@@ -15,19 +16,25 @@ export interface SandboxWebhookEndpoint {
   readonly consecutiveFailures: number;
 }
 
+/** The part of the sandbox's world the webhook settings work on. */
+interface WebhooksWorld {
+  readonly clock: SandboxClock;
+  readonly endpoints: EndpointRegistry;
+  readonly events: EventLog;
+  readonly deliveries: DeliveryQueue;
+}
+
 /**
  * The shop owner's webhook settings and the delivery log. Deliveries run on the sandbox clock: call
  * `flush()` to send what is due, and `clock.advance(...)` then `flush()` again for retries.
  */
 export class SandboxWebhooks {
   /** @internal */
-  constructor(private readonly world: SandboxWorld) {}
+  constructor(private readonly world: WebhooksWorld) {}
 
   /**
-   * Adds an endpoint (at most 20). Refuses, with a SandboxUsageError, URLs the reference refuses: not
-   * https, credentials in the URL, private, link-local, CGNAT or metadata addresses (also multicast,
-   * broadcast, reserved, site-local and NAT64, and any of these inside an IPv4-mapped IPv6 address).
-   * Loopback is let through (http too) while `allowLoopback` is on; the real service never allows it.
+   * Adds an endpoint (at most 20); refuses, with a SandboxUsageError, the URLs the reference refuses (not
+   * https, credentials, private or metadata addresses). Loopback passes while `allowLoopback` is on.
    */
   addEndpoint(options: WebhookEndpointOptions): { id: string; secret: string } {
     return this.world.endpoints.add(options);

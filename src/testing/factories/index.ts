@@ -98,10 +98,8 @@ export interface BuildEventOptions<T extends EventType> {
 }
 
 /**
- * An event of `type` as the service would deliver it: the envelope of reference section 2 around a
- * `data.object` built from the generated schema of the type (every field it requires, with sample values),
- * with your `overrides` laid over it. The result always passes the schema: an override naming a field the
- * schema does not have, or a value it refuses, throws a SandboxUsageError saying which.
+ * An event of `type` as the service would deliver it, `data.object` built from the generated schema with
+ * your `overrides` over it; an override the schema refuses throws a SandboxUsageError.
  *
  * @example
  * const event = buildEvent('range.reservation.booked', { overrides: { id: 42, party_size: 3 } });

@@ -1,5 +1,5 @@
 import { notFound } from '../errors.js';
-import type { SandboxWorld } from '../world.js';
+import type { DomainWorld } from './world.js';
 
 /**
  * Who acts, as domain code sees it: the locations the acting API key is limited to (null: every
@@ -23,14 +23,14 @@ export function canSeeLocation(actor: Actor, locationId: number | null | undefin
  * A write naming a location must name one the actor can see and the shop has; refused as 404 NOT_FOUND,
  * as the reference answers a booking "at a location the key cannot see".
  */
-export function requireWritableLocation(world: SandboxWorld, actor: Actor, locationId: number): void {
+export function requireWritableLocation(world: DomainWorld, actor: Actor, locationId: number): void {
   if (!world.state.shop.locations.get(locationId) || !canSeeLocation(actor, locationId)) {
     throw notFound('location');
   }
 }
 
 /** The actor's only location if it is limited to one, else the shop's main location. */
-export function defaultLocationId(world: SandboxWorld, actor: Actor): number {
+export function defaultLocationId(world: DomainWorld, actor: Actor): number {
   const only = actor.locations?.size === 1 ? [...actor.locations][0] : undefined;
   return only ?? world.state.shop.mainLocationId;
 }

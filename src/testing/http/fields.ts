@@ -146,10 +146,8 @@ export class FieldReader {
   }
 
   /**
-   * Reads every field `fields` describes (the spec's rules, src/generated/request-rules.ts, or a route's
-   * own for fields the reference does not show) into an object holding the values that passed: a date-time
-   * as milliseconds, a nested object or list of objects read by its own rules. A field missing or refused is
-   * absent from the result; its problem waits for `done()`.
+   * Reads every field `fields` describes into an object of the values that passed (a date-time as ms); a
+   * refused field is absent and its problem waits for `done()`.
    */
   fields(fields: FieldRules): Record<string, unknown> {
     this.described = Object.keys(fields);

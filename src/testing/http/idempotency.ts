@@ -17,10 +17,8 @@ interface Entry {
 }
 
 /**
- * Idempotency-Key handling of reference section 8: keys are scoped to the API key, kept 24
- * hours, replayed only for the same request, and 5xx answers or thrown errors are never stored. Entries
- * sit in the map in the order they were created (a key used again after it expired is deleted and added
- * anew), so expired ones are swept from the front and a long-running sandbox keeps a day of keys at most.
+ * Idempotency-Key handling (reference section 8): scoped to the API key, kept 24 hours, replayed only for the
+ * same request, 5xx never stored. Entries stay in creation order, so expired ones are swept from the front.
  */
 export class IdempotencyStore {
   private readonly entries = new Map<string, Entry>();

@@ -14,11 +14,8 @@ interface Serialized {
 const serialized = new WeakMap<object, Serialized>();
 
 /**
- * `JSON.stringify(record)` and its UTF-8 length, kept with the record and reused until the next noted write
- * (state/table.ts: `touch`, every non-GET request and every clock job note one), after which they are made
- * again on their next use. Lists read in a row with no write between them serialize each record they show
- * once. The rule the tables' indexes rely on holds here too: code that changes a record in place any other
- * way must call `noteWrites()`. Kept as text (compact, on the heap), written into the page's one buffer.
+ * `JSON.stringify(record)` and its UTF-8 length, reused until the next noted write (`noteWrites()`, the rule
+ * the tables' indexes rely on too), so lists read in a row serialize each record once.
  */
 function serializedOf(record: object): Serialized {
   const now = writesNoted();

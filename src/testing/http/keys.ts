@@ -1,8 +1,8 @@
 import type { SandboxClock } from '../clock.js';
 import { apiError, type SandboxApiError, SandboxUsageError } from '../errors.js';
+import { ipAllowed } from '../ip.js';
 import type { SandboxEnvironment } from '../options.js';
 import { secretHex } from '../random.js';
-import { ipAllowed } from './ip.js';
 import { rateLimited } from './status.js';
 
 /** The resources a key holds a permission on (reference section 5). */

@@ -36,9 +36,8 @@ export interface ListContext {
 }
 
 /**
- * One list endpoint, described as data: where its rows live, the filters the reference names for it, what
- * `updated_since` reads, who may see a row, and how a row is shown. `listRoute` serves it with the common
- * pagination (limit, cursor; reference section 4), ascending by `position` (the id unless said otherwise).
+ * One list endpoint as data: its rows, filters, what `updated_since` reads, who may see a row, how it shows;
+ * served ascending by `position` (the id unless said otherwise).
  */
 export interface ListSpec<T> {
   /** The rows: a table (filters on fields are answered from its indexes) or a list ascending by `position`. */
@@ -63,9 +62,8 @@ export interface ListSpec<T> {
 const GATHER_SHARE = 0.25;
 
 /**
- * The list endpoint `operationId` (method, path and permission from the generated operation table) served
- * from `spec`. A page costs the rows it looks at: candidates come from the smallest index a filter names
- * (or the table in id order), the cursor is found by binary search, and the scan stops at limit + 1 matches.
+ * Serves the list `operationId` from `spec`: candidates from the smallest index a filter names, the cursor by
+ * binary search, the scan stopped at limit + 1 matches.
  */
 export function listRoute<T>(operationId: OperationId, spec: ListSpec<T>): RouteDefinition {
   const readers = (spec.params ?? []).map((param) => paramReader(operationId, param as ListParam<unknown>));
@@ -74,11 +72,7 @@ export function listRoute<T>(operationId: OperationId, spec: ListSpec<T>): Route
 
 type ParamReader = (reader: FieldReader) => unknown;
 
-/**
- * How `param` is read: by the operation's rule for it in the generated table, its list of values enforced only
- * where the route says the service refuses others. Throws at load time for a name the operation does not take,
- * or `refuseUnknown` on a parameter the spec lists no values for.
- */
+/** How `param` is read: by the operation's generated rule; a name the operation does not take throws at load. */
 function paramReader(operationId: OperationId, param: ListParam<unknown>): ParamReader {
   const rules = (REQUEST_QUERIES as Readonly<Record<string, Readonly<Record<string, FieldRule>>>>)[
     operationId

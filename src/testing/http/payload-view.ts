@@ -1,12 +1,6 @@
-// What a key (or a webhook endpoint) may see of a payload: a file apart from access.ts so that event delivery
-// (events/delivery.ts) redacts without importing the route context.
+// What an API key may see of a payload (the redaction itself: events/payload-view.ts).
+import type { PayloadViewer } from '../events/payload-view.js';
 import { type ApiKey, hasPermission } from './keys.js';
-
-/** Who is looking at a payload: decides whether customers stay whole and dates of birth stay in. */
-export interface PayloadViewer {
-  readonly fullCustomers: boolean;
-  readonly dateOfBirth: boolean;
-}
 
 /** What an API key may see of embedded customers (reference section 5, rule 9). */
 export function viewerForKey(key: ApiKey): PayloadViewer {
@@ -14,28 +8,4 @@ export function viewerForKey(key: ApiKey): PayloadViewer {
     fullCustomers: hasPermission(key, 'customers:read'),
     dateOfBirth: hasPermission(key, 'customer_dob:read'),
   };
-}
-
-/**
- * A deep copy of `payload` as `viewer` may see it: a customer embedded below the top level is reduced to
- * {object, id} without customers:read, and date_of_birth is removed everywhere without the dob right.
- * Copying also keeps callers from mutating stored records.
- */
-export function redactPayload<T>(payload: T, viewer: PayloadViewer): T {
-  return redact(payload, viewer, 0) as T;
-}
-
-function redact(value: unknown, viewer: PayloadViewer, depth: number): unknown {
-  if (Array.isArray(value)) return value.map((item) => redact(item, viewer, depth + 1));
-  if (value === null || typeof value !== 'object') return value;
-  const record = value as Record<string, unknown>;
-  if (depth > 0 && record.object === 'customer' && !viewer.fullCustomers) {
-    return { object: 'customer', id: record.id };
-  }
-  const copy: Record<string, unknown> = {};
-  for (const [field, fieldValue] of Object.entries(record)) {
-    if (field === 'date_of_birth' && !viewer.dateOfBirth) continue;
-    copy[field] = redact(fieldValue, viewer, depth + 1);
-  }
-  return copy;
 }

@@ -116,9 +116,8 @@ async function answer(
 }
 
 /**
- * A slow shop: the request is held once, at the point where the route would run, after its
- * Idempotency-Key is claimed, so a concurrent request with the same key meets IDEMPOTENCY_IN_PROGRESS as
- * it would on a slow server. An answer that comes before that point (401, 403, a replay) is held as long.
+ * A slow shop: the request is held where the route would run, after its Idempotency-Key is claimed, so a
+ * concurrent retry meets IDEMPOTENCY_IN_PROGRESS.
  */
 class SlowDown {
   private pendingMs: number;

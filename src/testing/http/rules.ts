@@ -53,16 +53,10 @@ export type CheckedHandler<Values> = (
 ) => RouteResult | Promise<RouteResult>;
 
 /**
- * A route keyed by operation id whose JSON body is read by the spec's rules (src/generated/request-rules.ts:
- * types, required fields, formats, known values, bounds) before `handle` runs. `own` holds the sandbox's rules
- * where the reference is silent: fields it does not show (amount_cents of a gift certificate), and rules
- * the server keeps on a field the spec types loosely (a purchase-order line needs a sku). An own rule on a
- * spec field may add to it (a bound, a type the spec leaves open) but not change what the spec states: such
- * a route fails when it is defined, at load.
- *
- * The problems wait in `fields`, with any the handler adds (domain rules that look at the shop); the
- * handler calls `fields.done()` before it changes anything, which throws 400 VALIDATION_ERROR naming every
- * bad field at once. A handler that returns without calling it is a sandbox bug, and fails loudly.
+ * A route keyed by operation id whose JSON body is read by the spec's rules before `handle` runs; `own` adds
+ * the sandbox's rules where the reference is silent (it may add to a spec rule, never change one: checked at
+ * load). The handler calls `fields.done()` before changing anything, which throws one 400 naming every bad
+ * field; returning without calling it fails loudly.
  */
 export function bodyRoute<Id extends BodyOperationId, const Own extends FieldRules = {}>(
   operationId: Id,

@@ -2,10 +2,10 @@ import { SandboxUsageError } from '../errors.js';
 import type { ProductRecord } from '../features/inventory/catalog-state.js';
 import { renderProduct } from '../features/inventory/products.js';
 import type { InvoiceRecord } from '../features/sales/accounts-state.js';
+import { referencesTo } from '../features/shop/references.js';
+import type { DomainWorld } from '../features/world.js';
 import { DAY_MS, dateOf } from '../state/dates.js';
 import type { LocationRecord } from '../state/shop.js';
-import type { SandboxWorld } from '../world.js';
-import { referencesTo } from './records.js';
 
 /** What `sandbox.owner.addLocation` takes. */
 export interface NewLocation {
@@ -41,7 +41,7 @@ export interface NewInvoice {
 }
 
 /** A location added by the owner: location.created. */
-export function addLocation(world: SandboxWorld, input: NewLocation): LocationRecord {
+export function addLocation(world: DomainWorld, input: NewLocation): LocationRecord {
   if (typeof input?.name !== 'string' || input.name.trim() === '') {
     throw new SandboxUsageError('addLocation needs a name');
   }
@@ -63,7 +63,7 @@ export function addLocation(world: SandboxWorld, input: NewLocation): LocationRe
 }
 
 /** A product added in the back office: product.created (the product with its, still empty, inventory). */
-export function addProduct(world: SandboxWorld, input: NewProduct): ProductRecord {
+export function addProduct(world: DomainWorld, input: NewProduct): ProductRecord {
   if (typeof input?.sku !== 'string' || input.sku.trim() === '')
     throw new SandboxUsageError('addProduct needs a sku');
   if (typeof input.name !== 'string' || input.name.trim() === '')
@@ -109,7 +109,7 @@ export function addProduct(world: SandboxWorld, input: NewProduct): ProductRecor
  * Deletes a product no order, purchase order, return, rental or stock points at (a product with history
  * stays, as a shop keeps it for its records): product.deleted with {object, id, deleted, sku, name}.
  */
-export function deleteProduct(world: SandboxWorld, productId: number): void {
+export function deleteProduct(world: DomainWorld, productId: number): void {
   const product = world.state.catalog.products.get(productId);
   if (!product) throw new SandboxUsageError(`No product ${productId}`);
   const levels = world.state.inventory.levels;
@@ -135,7 +135,7 @@ export function deleteProduct(world: SandboxWorld, productId: number): void {
 }
 
 /** An invoice (or monthly statement) issued to a customer's house account: invoice.created. */
-export function issueInvoice(world: SandboxWorld, customerId: number, input: NewInvoice): InvoiceRecord {
+export function issueInvoice(world: DomainWorld, customerId: number, input: NewInvoice): InvoiceRecord {
   if (!world.state.accounts.houseAccounts.has(customerId)) {
     throw new SandboxUsageError(`Customer ${customerId} has no house account`);
   }

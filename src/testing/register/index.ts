@@ -15,8 +15,8 @@ import {
   type NewCustomer,
   updateCustomer,
 } from '../features/shop/customers.js';
+import type { DomainWorld } from '../features/world.js';
 import type { CustomerRecord } from '../state/shop.js';
-import type { SandboxWorld } from '../world.js';
 
 /**
  * Register-side actions: what staff do at the counter and the API cannot (reference section 1, rule 4).
@@ -25,7 +25,7 @@ import type { SandboxWorld } from '../world.js';
  */
 export class SandboxRegister {
   /** @internal */
-  constructor(/** @internal */ protected readonly world: SandboxWorld) {}
+  constructor(/** @internal */ protected readonly world: DomainWorld) {}
 
   /**
    * Ends a checked-in visit: every gun still out on it comes back (range.rental.checked_in; Good unless

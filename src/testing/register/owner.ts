@@ -1,7 +1,7 @@
 import type { ProductRecord } from '../features/inventory/catalog-state.js';
 import type { InvoiceRecord } from '../features/sales/accounts-state.js';
+import type { DomainWorld } from '../features/world.js';
 import type { LocationRecord } from '../state/shop.js';
-import type { SandboxWorld } from '../world.js';
 import {
   addLocation,
   addProduct,
@@ -19,7 +19,7 @@ import {
  */
 export class SandboxOwner {
   /** @internal */
-  constructor(/** @internal */ protected readonly world: SandboxWorld) {}
+  constructor(/** @internal */ protected readonly world: DomainWorld) {}
 
   /** Adds a store location: location.created. */
   addLocation(location: NewLocation): LocationRecord {

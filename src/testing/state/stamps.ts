@@ -6,11 +6,8 @@ export interface Stamped {
 }
 
 /**
- * Stamps a change to `record` made at `atMs` (the clock's now, or the time a scheduled job was due) and
- * returns the stamp: `atMs`, but at least 1 ms past the record's previous `updated_at`. On the frozen clock
- * successive changes share one millisecond, and receivers order a record's events by `updated_at`
- * (reference section 6: skip an event whose updated_at is older than the one held), so every record's
- * stamps strictly increase. Tables hear of it (`noteWrites`): their list indexes re-check their rows.
+ * Stamps a change to `record` at `atMs`, at least 1 ms past its previous `updated_at` (on the frozen clock
+ * changes share a millisecond, and receivers order events by `updated_at`), and notes the write.
  */
 export function touch(record: Stamped, atMs: number): string {
   const previous = Date.parse(record.updated_at);

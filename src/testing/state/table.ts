@@ -4,11 +4,8 @@ export interface Identified {
 }
 
 /**
- * Counts the moments at which records may have been changed in place: `touch` (every stamped change),
- * each request that is not a GET, each scheduled job the clock runs. A table whose indexes were checked
- * at an older count checks every row against its index before the next lookup (cheap: one comparison a
- * row), so an index never answers with a stale row; lists read in a row with no write between them
- * touch only the rows they return.
+ * Counts the moments records may have changed in place (`touch`, each non-GET request, each clock job); a
+ * table whose indexes were checked at an older count re-checks its rows before the next lookup.
  */
 let writes = 0;
 
@@ -58,10 +55,8 @@ interface Derived<T> {
 const derivedOf = new WeakMap<Table<Identified>, Derived<Identified>>();
 
 /**
- * One kind of record, kept in id order (lists are ascending by id, reference section 4). Ids are handed
- * out by the table so seeding and API creation never collide. Lists read it through `ordered()` (no copy),
- * `equal(field, value)` (an index per field, built on its first use, kept current on insert and delete, and
- * checked against the rows after every `noteWrites`) and `changedSince(field, ms)` (an index by time).
+ * One kind of record in id order, the table handing out ids. Lists read it through `ordered()`, `equal()` (an
+ * index per field, built on first use) and `changedSince()` (an index by time).
  */
 export class Table<T extends Identified> {
   private readonly rows = new Map<number, T>();

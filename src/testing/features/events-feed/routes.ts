@@ -1,7 +1,8 @@
 import { EVENT_RETENTION_MS, type StoredEvent } from '../../events/log.js';
+import { redactPayload } from '../../events/payload-view.js';
 import { hasPermission } from '../../http/keys.js';
 import { listRoute } from '../../http/list.js';
-import { redactPayload, viewerForKey } from '../../http/payload-view.js';
+import { viewerForKey } from '../../http/payload-view.js';
 import type { RouteDefinition } from '../../http/route.js';
 
 /** GET /v1/events: the 30-day catch-up feed (reference section 4, "Event feed"). */

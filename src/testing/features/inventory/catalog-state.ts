@@ -17,11 +17,8 @@ export interface ProductVendor {
 }
 
 /**
- * A catalog product. The fields the inventory guide names (sku, upc, vendor_sku, vendor_id, price_cents,
- * map_price_cents, reorder_qty, is_firearm, is_serialized, is_nfa, product_type, storefront) are the
- * reference's; `effective_price_cents` is computed when read. The rest are the sandbox's own guesses:
- * name, cost_cents, the sale window (sale_price_cents, sale_starts_at, sale_ends_at: the reference says
- * "a sale window" without naming fields), track_inventory (what NOT_TRACKED checks) and vendors.
+ * A catalog product: the inventory guide's fields, `effective_price_cents` computed when read, and the
+ * sandbox's own guesses (name, cost_cents, the sale window's fields, track_inventory, vendors).
  */
 export type ProductRecord = SandboxRecord<
   Api.Product,

@@ -1,25 +1,25 @@
 import { apiError, notFound } from '../../errors.js';
 import { touch } from '../../state/stamps.js';
-import type { SandboxWorld } from '../../world.js';
 import { type Actor, defaultLocationId, requireWritableLocation } from '../actor.js';
+import type { DomainWorld } from '../world.js';
 import type { ProductRecord } from './catalog-state.js';
 import type { InventoryLevelRecord, StockRow } from './state.js';
 
 /** The product with this SKU (unique per shop; compared without case, as SKU_TAKEN does). */
-export function productBySku(world: SandboxWorld, sku: string): ProductRecord | undefined {
+export function productBySku(world: DomainWorld, sku: string): ProductRecord | undefined {
   const wanted = sku.toUpperCase();
   return world.state.catalog.products.find((product) => product.sku.toUpperCase() === wanted);
 }
 
 /** The stock row of a product at a location, if the location has ever stocked it. */
-export function stockRow(world: SandboxWorld, productId: number, locationId: number): StockRow | undefined {
+export function stockRow(world: DomainWorld, productId: number, locationId: number): StockRow | undefined {
   return world.state.inventory.levels.find(
     (row) => row.level.product_id === productId && row.location_id === locationId,
   );
 }
 
 /** The stock row, created at zero the first time a tracked product moves at a location. */
-export function ensureStockRow(world: SandboxWorld, product: ProductRecord, locationId: number): StockRow {
+export function ensureStockRow(world: DomainWorld, product: ProductRecord, locationId: number): StockRow {
   return (
     stockRow(world, product.id, locationId) ??
     world.state.inventory.levels.insert((id) => ({
@@ -41,7 +41,7 @@ export function ensureStockRow(world: SandboxWorld, product: ProductRecord, loca
 }
 
 /** Every level of a product, for product payloads and include=inventory. */
-export function levelsOf(world: SandboxWorld, productId: number): InventoryLevelRecord[] {
+export function levelsOf(world: DomainWorld, productId: number): InventoryLevelRecord[] {
   return world.state.inventory.levels
     .filter((row) => row.level.product_id === productId)
     .sort((a, b) => a.id - b.id)
@@ -61,7 +61,7 @@ export interface StockMove {
 }
 
 /** Applies a stock move and fires inventory.changed (level + sku, name, qty_delta, reason). */
-export function moveStock(world: SandboxWorld, move: StockMove): StockRow {
+export function moveStock(world: DomainWorld, move: StockMove): StockRow {
   const row = ensureStockRow(world, move.product, move.locationId);
   const level = row.level;
   level.qty_on_hand += move.onHandDelta;
@@ -79,12 +79,12 @@ export function moveStock(world: SandboxWorld, move: StockMove): StockRow {
 }
 
 /** What can still be sold of a product at a location (0 where it never stocked). */
-export function availableAt(world: SandboxWorld, productId: number, locationId: number): number {
+export function availableAt(world: DomainWorld, productId: number, locationId: number): number {
   return stockRow(world, productId, locationId)?.level.qty_available ?? 0;
 }
 
 /** The product and location a stock write names, after the checks every stock write shares. */
-function stockTarget(world: SandboxWorld, actor: Actor, sku: string, locationId: number | undefined) {
+function stockTarget(world: DomainWorld, actor: Actor, sku: string, locationId: number | undefined) {
   const product = productBySku(world, sku);
   if (!product) throw notFound('product with that SKU');
   const location = locationId ?? defaultLocationId(world, actor);
@@ -120,7 +120,7 @@ export interface StockWrite {
 
 /** POST /v1/inventory/adjust's rule: moves qty_on_hand by `delta`, never below what is available. */
 export function adjustStock(
-  world: SandboxWorld,
+  world: DomainWorld,
   actor: Actor,
   input: StockWrite & { readonly delta: number },
 ) {
@@ -140,7 +140,7 @@ export function adjustStock(
 }
 
 /** POST /v1/inventory/set's rule: a count; an unchanged count moves nothing (no inventory.changed). */
-export function setStock(world: SandboxWorld, actor: Actor, input: StockWrite & { readonly count: number }) {
+export function setStock(world: DomainWorld, actor: Actor, input: StockWrite & { readonly count: number }) {
   const { count, reason } = input;
   const { product, locationId: location } = stockTarget(world, actor, input.sku, input.locationId);
   refuseSerialized(product, 'count');

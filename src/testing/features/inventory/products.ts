@@ -1,7 +1,7 @@
 import { apiError, type FieldProblems, notFound } from '../../errors.js';
 import { touch } from '../../state/stamps.js';
-import type { SandboxWorld } from '../../world.js';
 import { type Actor, canSeeLocation } from '../actor.js';
+import type { DomainWorld } from '../world.js';
 import type { ProductRecord } from './catalog-state.js';
 import { levelsOf } from './inventory.js';
 
@@ -18,7 +18,7 @@ export function effectivePrice(product: ProductRecord, nowMs: number): number {
  * key's locations for an API read, every location in event payloads ("product with inventory").
  */
 export function renderProduct(
-  world: SandboxWorld,
+  world: DomainWorld,
   product: ProductRecord,
   options: { inventory: boolean; actor?: Actor },
 ): Record<string, unknown> {
@@ -39,7 +39,7 @@ export function renderProduct(
 }
 
 /** Whether any location holds stock of the product (for HAS_STOCK). */
-export function hasStock(world: SandboxWorld, productId: number): boolean {
+export function hasStock(world: DomainWorld, productId: number): boolean {
   return world.state.inventory.levels
     .all()
     .some((row) => row.level.product_id === productId && row.level.qty_on_hand > 0);
@@ -54,7 +54,7 @@ export const COMPLIANCE_FIELDS = ['is_firearm', 'is_serialized', 'is_nfa', 'prod
  * stock is on hand (HAS_STOCK). Sending the current value is not a change.
  */
 export function checkComplianceChange(
-  world: SandboxWorld,
+  world: DomainWorld,
   product: ProductRecord,
   field: (typeof COMPLIANCE_FIELDS)[number],
   value: unknown,
@@ -108,12 +108,12 @@ export type ProductChanges = Partial<
 >;
 
 /** The vendor a request's `vendor_id` names: an unknown one is an input error on the field. */
-export function vendorNamed(world: SandboxWorld, id: number, problems: FieldProblems): void {
+export function vendorNamed(world: DomainWorld, id: number, problems: FieldProblems): void {
   if (!world.state.catalog.vendors.get(id)) problems.fail('vendor_id', 'is not a vendor of this shop');
 }
 
 /** The product, or 404 NOT_FOUND. */
-export function findProduct(world: SandboxWorld, id: number): ProductRecord {
+export function findProduct(world: DomainWorld, id: number): ProductRecord {
   const product = world.state.catalog.products.get(id);
   if (!product) throw notFound('product');
   return product;
@@ -124,7 +124,7 @@ export function findProduct(world: SandboxWorld, id: number): ProductRecord {
  * 409 SKU_TAKEN; a real change stamps the product and fires product.updated (with inventory). Answers the
  * product as the API shows it, without inventory.
  */
-export function updateProduct(world: SandboxWorld, product: ProductRecord, changes: ProductChanges) {
+export function updateProduct(world: DomainWorld, product: ProductRecord, changes: ProductChanges) {
   for (const field of COMPLIANCE_FIELDS) {
     if (changes[field] !== undefined) checkComplianceChange(world, product, field, changes[field]);
   }

@@ -1,5 +1,5 @@
-import { RANGE_CATALOG, RENTAL_UNITS } from '../../seed/catalog.js';
-import { DAY_MS, isoAt, type SeedContext } from '../../seed/context.js';
+import { RANGE_CATALOG, RENTAL_UNITS } from '../seed-catalog.js';
+import { DAY_MS, isoAt, type SeedContext } from '../seed-context.js';
 import type { ProductRecord } from './catalog-state.js';
 import type { SerializedUnitRecord } from './state.js';
 
@@ -148,10 +148,8 @@ const UNITS: readonly (readonly [number, number, string, SerializedUnitRecord['s
 export const HELD_GLOCK_UNIT = 5;
 
 /**
- * Two vendors and the catalog: retail products (ammunition, accessories, apparel, serialized firearms
- * including an NFA item, a service that tracks no stock), the range catalog of seed/catalog.ts (classes
- * and the overtime fee track no stock; rental guns are serialized units with status rental), stock levels
- * per location and the serialized units behind firearm counts.
+ * Two vendors and the catalog: retail products, the range catalog of seed-catalog.ts (rental guns as
+ * serialized units), stock per location and the serialized units behind firearm counts.
  */
 export function seedProducts(context: SeedContext): void {
   const { catalog } = context.world.state;

@@ -1,10 +1,10 @@
 import { SandboxUsageError } from '../../errors.js';
 import { addDays, DAY_MS, dateOf, startOfDate } from '../../state/dates.js';
 import { touch } from '../../state/stamps.js';
-import type { SandboxWorld } from '../../world.js';
 import { insertCardTransaction } from '../sales/cards.js';
 import { completeSale } from '../sales/orders.js';
 import type { OrderLine } from '../sales/orders-state.js';
+import type { DomainWorld } from '../world.js';
 import {
   emailPayLink,
   endNow,
@@ -30,12 +30,12 @@ const LAST_RETRY_DAY = CARD_ATTEMPT_DAYS.at(-1)!;
  * Starts the nightly billing run at every 00:00 UTC of the sandbox clock (the time of day is the
  * sandbox's choice). `clock.advance('40d')` runs each night in order.
  */
-export function startBillingRuns(world: SandboxWorld): void {
+export function startBillingRuns(world: DomainWorld): void {
   const nowMs = world.clock.nowMs();
   scheduleRun(world, nowMs - (nowMs % DAY_MS) + DAY_MS);
 }
 
-function scheduleRun(world: SandboxWorld, atMs: number): void {
+function scheduleRun(world: DomainWorld, atMs: number): void {
   world.clock.schedule(atMs, () => {
     runBilling(world, dateOf(atMs));
     scheduleRun(world, atMs + DAY_MS);
@@ -43,18 +43,18 @@ function scheduleRun(world: SandboxWorld, atMs: number): void {
 }
 
 /** One night: scheduled cancellations, renewals, card attempts, past due and expiry, in that order. */
-export function runBilling(world: SandboxWorld, date: string): void {
+export function runBilling(world: DomainWorld, date: string): void {
   for (const membership of world.state.memberships.memberships.all()) billMembership(world, membership, date);
 }
 
-function unpaidCharges(world: SandboxWorld, membership: MembershipRecord): MembershipChargeRecord[] {
+function unpaidCharges(world: DomainWorld, membership: MembershipRecord): MembershipChargeRecord[] {
   const { charges, chargeOwner } = world.state.memberships;
   return charges.filter(
     (charge) => chargeOwner.get(charge.id) === membership.id && UNPAID.includes(charge.status),
   );
 }
 
-function billMembership(world: SandboxWorld, membership: MembershipRecord, date: string): void {
+function billMembership(world: DomainWorld, membership: MembershipRecord, date: string): void {
   if (membership.status === 'cancelled' || membership.status === 'expired') return;
   const at = new Date(startOfDate(date)).toISOString();
   const endsAfter = membership.cancel_at_period_end ? scheduledEnd(membership) : null;
@@ -104,7 +104,7 @@ function billMembership(world: SandboxWorld, membership: MembershipRecord, date:
 }
 
 /** active -> active for the next period: guest passes reset, a dues charge at the joined price. */
-function renew(world: SandboxWorld, membership: MembershipRecord, at: string): void {
+function renew(world: DomainWorld, membership: MembershipRecord, at: string): void {
   const plan = world.state.memberships.plans.get(membership.plan_id)!;
   const start = membership.next_bill_on!;
   const end = periodEnd(plan, start);
@@ -136,7 +136,7 @@ function renew(world: SandboxWorld, membership: MembershipRecord, at: string): v
  * Charges the saved card for everything owed now, as the nightly run does on a retry day: approved pays
  * (sale.completed), declined fails each charge (membership.payment_failed).
  */
-export function chargeSavedCardNow(world: SandboxWorld, membershipId: number): MembershipRecord {
+export function chargeSavedCardNow(world: DomainWorld, membershipId: number): MembershipRecord {
   const membership = world.state.memberships.memberships.get(membershipId);
   if (!membership) throw new SandboxUsageError(`No membership ${membershipId}`);
   if (membership.billing_method !== 'card' || !world.state.memberships.extras.get(membershipId)?.card) {
@@ -150,7 +150,7 @@ export function chargeSavedCardNow(world: SandboxWorld, membershipId: number): M
 
 /** Charges the saved card: approved pays the charge (a sale.completed dues order); declined fails it. */
 function chargeSavedCard(
-  world: SandboxWorld,
+  world: DomainWorld,
   membership: MembershipRecord,
   charge: MembershipChargeRecord,
   at: string,
@@ -189,7 +189,7 @@ function chargeSavedCard(
 
 /** A dues order for the charges, fired as sale.completed ("also fired for membership dues orders"). */
 function sellDues(
-  world: SandboxWorld,
+  world: DomainWorld,
   membership: MembershipRecord,
   charges: MembershipChargeRecord[],
   source: string,
@@ -213,7 +213,7 @@ function sellDues(
 
 /** Marks charges paid; a pending membership becomes active and a past-due one active again. */
 function settle(
-  world: SandboxWorld,
+  world: DomainWorld,
   membership: MembershipRecord,
   charges: MembershipChargeRecord[],
   orderId: number,
@@ -245,7 +245,7 @@ function settle(
  * billing): one sale.completed order; a card tender also leaves an attached terminal card transaction.
  */
 export function payAtRegister(
-  world: SandboxWorld,
+  world: DomainWorld,
   membershipId: number,
   options: { tender?: 'cash' | 'card' } = {},
 ): MembershipRecord {

@@ -1,9 +1,9 @@
 import { apiError, type FieldProblems, invalidState, notFound } from '../../errors.js';
 import { addDays, addMonths, dateOf } from '../../state/dates.js';
 import { touch } from '../../state/stamps.js';
-import type { SandboxWorld } from '../../world.js';
 import { type Actor, canSeeLocation, requireWritableLocation } from '../actor.js';
 import { customerNamed } from '../shop/customers.js';
+import type { DomainWorld } from '../world.js';
 import type { MembershipChargeRecord, MembershipPlanRecord, MembershipRecord, SavedCard } from './state.js';
 
 /** Where members save a card and pay links point (the sandbox's made-up host; nothing is served there). */
@@ -50,7 +50,7 @@ export function renderMembership(membership: MembershipRecord): MembershipRecord
 }
 
 /** A membership's charges, newest first, at most the last 50. */
-export function chargesOf(world: SandboxWorld, membershipId: number): MembershipChargeRecord[] {
+export function chargesOf(world: DomainWorld, membershipId: number): MembershipChargeRecord[] {
   const { charges, chargeOwner } = world.state.memberships;
   return charges
     .filter((charge) => chargeOwner.get(charge.id) === membershipId)
@@ -61,7 +61,7 @@ export function chargesOf(world: SandboxWorld, membershipId: number): Membership
 
 /** The single-record read (and the create answer): the membership with its last 50 charges. */
 export function renderMembershipDetail(
-  world: SandboxWorld,
+  world: DomainWorld,
   membership: MembershipRecord,
 ): Record<string, unknown> {
   return { ...renderMembership(membership), charges: chargesOf(world, membership.id) };
@@ -69,7 +69,7 @@ export function renderMembershipDetail(
 
 /** membership.updated / membership.payment_failed: the membership plus change and detail. */
 export function recordMembershipChange(
-  world: SandboxWorld,
+  world: DomainWorld,
   type: 'membership.updated' | 'membership.payment_failed',
   membership: MembershipRecord,
   change: string,
@@ -79,13 +79,13 @@ export function recordMembershipChange(
 }
 
 /** A pay link for an unpaid charge; only a shop with card processing has them. */
-export function payUrl(world: SandboxWorld): string | null {
+export function payUrl(world: DomainWorld): string | null {
   return world.state.shop.settings.cardProcessing ? `${PAY_HOST}/c/${world.random.hex(24)}` : null;
 }
 
 /** Adds a charge to a membership. */
 export function insertCharge(
-  world: SandboxWorld,
+  world: DomainWorld,
   membership: MembershipRecord,
   charge: Omit<MembershipChargeRecord, 'object' | 'id'>,
 ): MembershipChargeRecord {
@@ -114,7 +114,7 @@ export interface NewMembership {
  * otherwise pending with the signup charge (first period plus initiation fee) due. Fires
  * membership.created.
  */
-export function signUp(world: SandboxWorld, input: NewMembership): MembershipRecord {
+export function signUp(world: DomainWorld, input: NewMembership): MembershipRecord {
   const now = world.clock.iso();
   const today = dateOf(world.clock.nowMs());
   const { plan } = input;
@@ -175,7 +175,7 @@ export function signUp(world: SandboxWorld, input: NewMembership): MembershipRec
 }
 
 /** Link billing: the member gets the pay link by email. */
-export function emailPayLink(world: SandboxWorld, membership: MembershipRecord, subject: string): void {
+export function emailPayLink(world: DomainWorld, membership: MembershipRecord, subject: string): void {
   const customer = world.state.shop.customers.get(membership.customer_id);
   world.state.shop.outbox.push({
     to: customer?.email ?? null,
@@ -186,13 +186,11 @@ export function emailPayLink(world: SandboxWorld, membership: MembershipRecord, 
 }
 
 /**
- * POST /v1/memberships/{id}/cancel (reference section 3). at_period_end false ends it now and voids
- * what is owed; true or absent sets cancel_at_period_end and the nightly billing run cancels it after
- * the paid period or the minimum term, whichever ends later. An already ended membership is 409
- * INVALID_STATE (the reference does not say; "any" state is read as any live one).
+ * Cancels a membership: now (owed amounts voided) with at_period_end false, else at the later of the paid
+ * period and the minimum term. An ended membership is 409 INVALID_STATE.
  */
 export function cancelMembership(
-  world: SandboxWorld,
+  world: DomainWorld,
   membership: MembershipRecord,
   options: { reason: string | null; atPeriodEnd: boolean },
 ): MembershipRecord {
@@ -220,7 +218,7 @@ export function cancelMembership(
 
 /** Ends a membership at once; anything owed is voided. */
 export function endNow(
-  world: SandboxWorld,
+  world: DomainWorld,
   membership: MembershipRecord,
   at: string,
   reason: string | null,
@@ -248,7 +246,7 @@ export function endNow(
  * the sandbox's reading); none left is 422 NO_GUEST_PASSES. The reference lists no event for it.
  */
 export function useGuestPass(
-  world: SandboxWorld,
+  world: DomainWorld,
   membership: MembershipRecord,
   note: string | null,
 ): MembershipRecord {
@@ -269,14 +267,14 @@ export function useGuestPass(
 const LIVE: readonly string[] = ['pending', 'active', 'past_due', 'frozen'];
 
 /** Reads and guest passes work across every store (reference section 4), so reads ignore location limits. */
-export function membershipAt(world: SandboxWorld, id: number): MembershipRecord {
+export function membershipAt(world: DomainWorld, id: number): MembershipRecord {
   const membership = world.state.memberships.memberships.get(id);
   if (!membership) throw notFound('membership');
   return membership;
 }
 
 /** The actor's location for homing: its one location, the main one if it may see it, else its lowest. */
-function homeLocation(world: SandboxWorld, actor: Actor): number {
+function homeLocation(world: DomainWorld, actor: Actor): number {
   const main = world.state.shop.mainLocationId;
   if (actor.locations === null || actor.locations.has(main)) return main;
   return Math.min(...actor.locations);
@@ -293,7 +291,7 @@ export function mayChange(actor: Actor, membership: MembershipRecord): boolean {
 }
 
 /** MEMBERSHIPS_OFF when the shop has memberships turned off. */
-export function requireMembershipsOn(world: SandboxWorld): void {
+export function requireMembershipsOn(world: DomainWorld): void {
   if (!world.state.shop.settings.memberships) {
     throw apiError('MEMBERSHIPS_OFF', 'This shop has memberships turned off');
   }
@@ -305,7 +303,7 @@ export function requireMembershipsOn(world: SandboxWorld): void {
  * input errors on their field (reported on `problems`); returns the plan when it exists.
  */
 export function signUpParties(
-  world: SandboxWorld,
+  world: DomainWorld,
   input: { customerId: number | undefined; planId: number | undefined; family: readonly number[] },
   problems: FieldProblems,
 ): MembershipPlanRecord | undefined {
@@ -339,7 +337,7 @@ export interface ApiSignUp {
  * ALREADY_MEMBER and MEMBERSHIP_FULL; then the sign-up, homed at the actor's location unless one is named.
  */
 export function signUpByApi(
-  world: SandboxWorld,
+  world: DomainWorld,
   actor: Actor,
   input: ApiSignUp,
 ): { membership: MembershipRecord; replayed: boolean } {

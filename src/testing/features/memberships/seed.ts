@@ -1,8 +1,8 @@
-import { DAY_MS, HOUR_MS, isoAt, type SeedContext } from '../../seed/context.js';
 import { dateOf, startOfDate } from '../../state/dates.js';
-import type { SandboxWorld } from '../../world.js';
 import { insertCardTransaction } from '../sales/cards.js';
 import { insertSeedOrder } from '../sales/seed.js';
+import { DAY_MS, HOUR_MS, isoAt, type SeedContext } from '../seed-context.js';
+import type { DomainWorld } from '../world.js';
 import { startBillingRuns } from './billing.js';
 import { commitmentEnd, insertCharge, nextPeriodStart, PAY_HOST, payUrl, periodEnd } from './memberships.js';
 import { type MembershipSeed, membershipSeeds, PLANS } from './seed-records.js';
@@ -92,7 +92,7 @@ function insertMembership(context: SeedContext, input: MembershipSeed): void {
 }
 
 function seedCharge(
-  world: SandboxWorld,
+  world: DomainWorld,
   membership: MembershipRecord,
   plan: MembershipPlanRecord,
   start: string,

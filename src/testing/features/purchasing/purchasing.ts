@@ -1,9 +1,9 @@
 import { apiError, invalidReference, invalidState, validationError } from '../../errors.js';
 import { dateOf } from '../../state/dates.js';
 import { touch } from '../../state/stamps.js';
-import type { SandboxWorld } from '../../world.js';
 import type { ProductRecord } from '../inventory/catalog-state.js';
 import { moveStock, productBySku } from '../inventory/inventory.js';
+import type { DomainWorld } from '../world.js';
 import type { PurchaseOrderLineRecord, PurchaseOrderRecord, ReceivingRecord } from './state.js';
 
 /** One line as a request gives it, with its product looked up. */
@@ -13,7 +13,7 @@ export interface PurchaseLineInput {
   readonly unitCostCents: number;
 }
 
-function buildLines(world: SandboxWorld, inputs: readonly PurchaseLineInput[]): PurchaseOrderLineRecord[] {
+function buildLines(world: DomainWorld, inputs: readonly PurchaseLineInput[]): PurchaseOrderLineRecord[] {
   const ids = world.state.purchasing.lineIds;
   return inputs.map((input) => ({
     object: 'purchase_order_line',
@@ -48,7 +48,7 @@ export interface NewPurchaseOrder {
 }
 
 /** Creates a draft (purchase_order.created), submitted at once with `submit` (purchase_order.submitted). */
-export function createPurchaseOrder(world: SandboxWorld, input: NewPurchaseOrder): PurchaseOrderRecord {
+export function createPurchaseOrder(world: DomainWorld, input: NewPurchaseOrder): PurchaseOrderRecord {
   if (input.submit) requireLines(input.lines.length);
   const now = world.clock.iso();
   const lines = buildLines(world, input.lines);
@@ -85,7 +85,7 @@ export interface PurchaseOrderChanges {
 
 /** PATCH /v1/purchase-orders/{id}. The reference lists no event for it, so none fires. */
 export function updatePurchaseOrder(
-  world: SandboxWorld,
+  world: DomainWorld,
   order: PurchaseOrderRecord,
   changes: PurchaseOrderChanges,
 ): PurchaseOrderRecord {
@@ -112,7 +112,7 @@ export function updatePurchaseOrder(
 }
 
 /** draft -> submitted (purchase_order.submitted); 422 EMPTY_PO without lines, 409 INVALID_STATE otherwise. */
-export function submitPurchaseOrder(world: SandboxWorld, order: PurchaseOrderRecord): PurchaseOrderRecord {
+export function submitPurchaseOrder(world: DomainWorld, order: PurchaseOrderRecord): PurchaseOrderRecord {
   if (order.status !== 'draft') throw invalidState('purchase order', order.status, 'submitted');
   requireLines(order.lines.length);
   const now = world.clock.iso();
@@ -126,7 +126,7 @@ export function submitPurchaseOrder(world: SandboxWorld, order: PurchaseOrderRec
  * draft or submitted -> cancelled (purchase_order.cancelled). Once stock was received against it, or
  * when already cancelled, 409 INVALID_STATE (the sandbox's reading: received stock cannot be unordered).
  */
-export function cancelPurchaseOrder(world: SandboxWorld, order: PurchaseOrderRecord): PurchaseOrderRecord {
+export function cancelPurchaseOrder(world: DomainWorld, order: PurchaseOrderRecord): PurchaseOrderRecord {
   if (order.status !== 'draft' && order.status !== 'submitted') {
     throw invalidState('purchase order', order.status, 'cancelled');
   }
@@ -153,11 +153,11 @@ export interface ReceiveRequest {
   readonly reference: string | null;
 }
 
-function isSerialized(world: SandboxWorld, line: PurchaseOrderLineRecord): boolean {
+function isSerialized(world: DomainWorld, line: PurchaseOrderLineRecord): boolean {
   return world.state.catalog.products.get(line.product_id)?.is_serialized ?? false;
 }
 
-function skippedLines(world: SandboxWorld, order: PurchaseOrderRecord): SkippedLine[] {
+function skippedLines(world: DomainWorld, order: PurchaseOrderRecord): SkippedLine[] {
   return order.lines
     .filter((line) => isSerialized(world, line) && line.qty_received < line.qty)
     .map((line) => ({
@@ -170,7 +170,7 @@ function skippedLines(world: SandboxWorld, order: PurchaseOrderRecord): SkippedL
 }
 
 /** The lines and quantities to receive, checked: 409 SERIALIZED for a named serialized line. */
-function plan(world: SandboxWorld, order: PurchaseOrderRecord, request: ReceiveRequest) {
+function plan(world: DomainWorld, order: PurchaseOrderRecord, request: ReceiveRequest) {
   if (request.allOutstanding) {
     return order.lines
       .filter((line) => !isSerialized(world, line) && line.qty_received < line.qty)
@@ -200,7 +200,7 @@ function plan(world: SandboxWorld, order: PurchaseOrderRecord, request: ReceiveR
  */
 /** Records a receiving posted against `order`: the stock it brought in, per purchase-order line. */
 export function postReceiving(
-  world: SandboxWorld,
+  world: DomainWorld,
   order: PurchaseOrderRecord,
   reference: string | null,
   received: readonly { line: PurchaseOrderLineRecord; qty: number }[],
@@ -226,7 +226,7 @@ export function postReceiving(
 }
 
 export function receivePurchaseOrder(
-  world: SandboxWorld,
+  world: DomainWorld,
   order: PurchaseOrderRecord,
   request: ReceiveRequest,
 ) {
@@ -265,7 +265,7 @@ export interface PurchaseLineRequest {
 
 /** 422 INVALID_REFERENCE for SKUs (and a vendor) the shop does not have. */
 export function resolveLines(
-  world: SandboxWorld,
+  world: DomainWorld,
   lines: readonly PurchaseLineRequest[],
   vendorId: number | undefined,
 ): PurchaseLineInput[] {
@@ -282,7 +282,7 @@ export function resolveLines(
 }
 
 /** 409 DUPLICATE_PURCHASE_ORDER when another purchase order already has this channel_order_id. */
-export function refuseDuplicateChannelOrder(world: SandboxWorld, channelOrderId: string | null): void {
+export function refuseDuplicateChannelOrder(world: DomainWorld, channelOrderId: string | null): void {
   if (channelOrderId === null) return;
   const existing = world.state.purchasing.purchaseOrders.find(
     (row) => row.channel_order_id === channelOrderId,

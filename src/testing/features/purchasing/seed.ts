@@ -1,5 +1,5 @@
-import { DAY_MS, isoAt, type SeedContext } from '../../seed/context.js';
 import { dateOf } from '../../state/dates.js';
+import { DAY_MS, isoAt, type SeedContext } from '../seed-context.js';
 import { postReceiving } from './purchasing.js';
 import type { PurchaseOrderLineRecord, PurchaseOrderRecord } from './state.js';
 
@@ -11,10 +11,8 @@ type PoSeed = Pick<PurchaseOrderRecord, 'vendor_id' | 'location_id' | 'status'> 
 };
 
 /**
- * Purchase orders in each state the API acts on: a draft, a submitted PO with a serialized and a plain
- * line (receive posts the plain one and skips the firearm), a submitted PO of firearms only (409
- * NOTHING_OUTSTANDING), an empty draft (422 EMPTY_PO), a received and a cancelled one, and a
- * channel_order_id already taken (409 DUPLICATE_PURCHASE_ORDER).
+ * Purchase orders in each state the API acts on, including the refusals (NOTHING_OUTSTANDING, EMPTY_PO,
+ * DUPLICATE_PURCHASE_ORDER).
  */
 const PURCHASE_ORDERS: readonly PoSeed[] = [
   {

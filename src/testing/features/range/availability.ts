@@ -1,4 +1,4 @@
-import type { SandboxWorld } from '../../world.js';
+import type { DomainWorld } from '../world.js';
 import { lanePrice, MAX_LANE_BOOKING_MS, outOfService, resourceBusy } from './rules.js';
 
 /** What an availability search asks: a window (epoch ms), a location, a resource type, a party, lane types. */
@@ -15,7 +15,7 @@ export interface AvailabilityQuery {
  * The resources free for the whole window, priced for the party, in the range's sort order (none for a
  * window longer than a lane booking may be, or one that has begun). A snapshot: booking checks again.
  */
-export function availability(world: SandboxWorld, query: AvailabilityQuery) {
+export function availability(world: DomainWorld, query: AvailabilityQuery) {
   const { locationId, type, partySize, laneTypes, from, to } = query;
   const tooLong = to - from > MAX_LANE_BOOKING_MS;
   return world.state.range.resources

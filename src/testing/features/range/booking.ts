@@ -6,9 +6,9 @@ import {
   validationError,
 } from '../../errors.js';
 import type { CustomerRecord } from '../../state/shop.js';
-import type { SandboxWorld } from '../../world.js';
 import { type Actor, canSeeLocation, defaultLocationId, requireWritableLocation } from '../actor.js';
 import { customerByEmail, customerNamed } from '../shop/customers.js';
+import type { DomainWorld } from '../world.js';
 import { insertReservation, sendConfirmation } from './reservations.js';
 import { ageOn, lanePrice, MAX_LANE_BOOKING_MS, outOfService, resourceBusy } from './rules.js';
 import type { RangeReservationRecord, ReservationLine } from './state.js';
@@ -27,13 +27,11 @@ export interface GuestInput {
 }
 
 /**
- * Who the booking is for (reference section 4): the customer `customer_id` names (an unknown one is an
- * input error on customer_id), else the customer whose email the `customer` object gives, or a new one
- * (which needs first_name and last_name, reported on the object's `problems`), else the contact alone
- * (a name or an email). Problems are reported, not thrown: the route answers them with its own.
+ * Who the booking is for: the customer `customer_id` names, else the one the `customer` object's email finds
+ * (or a new one), else the contact alone. Problems are reported, not thrown.
  */
 export function guestFor(
-  world: SandboxWorld,
+  world: DomainWorld,
   input: GuestInput,
   problems: FieldProblems,
   customerProblems: FieldProblems,
@@ -76,7 +74,7 @@ export interface CommonBooking {
 }
 
 /** Creates the guest's customer record if the booking brought a new one (customer.created). */
-function resolveCustomer(world: SandboxWorld, guest: Guest): CustomerRecord | null {
+function resolveCustomer(world: DomainWorld, guest: Guest): CustomerRecord | null {
   if (guest.existing) return guest.existing;
   if (!guest.create) return null;
   const now = world.clock.iso();
@@ -93,7 +91,7 @@ function resolveCustomer(world: SandboxWorld, guest: Guest): CustomerRecord | nu
 }
 
 function finish(
-  world: SandboxWorld,
+  world: DomainWorld,
   booking: CommonBooking,
   fields: { locationId: number; classSessionId: number | null; startsAt: string; endsAt: string },
   lines: ReservationLine[],
@@ -126,7 +124,7 @@ function constraint(message: string, details: Record<string, unknown> = {}): San
 
 /** Lane mode: every resource free for the whole window, at one location the actor can see. */
 export function bookLanes(
-  world: SandboxWorld,
+  world: DomainWorld,
   actor: Actor,
   booking: CommonBooking,
   input: {
@@ -201,7 +199,7 @@ export function bookLanes(
 
 /** Class mode: seats in an open session; the session's time and price apply. */
 export function bookSession(
-  world: SandboxWorld,
+  world: DomainWorld,
   actor: Actor,
   booking: CommonBooking,
   sessionId: number,

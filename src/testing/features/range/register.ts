@@ -1,8 +1,8 @@
 import { SandboxUsageError } from '../../errors.js';
-import { LANE_OVERTIME_PRODUCT } from '../../seed/catalog.js';
 import { touch } from '../../state/stamps.js';
-import type { SandboxWorld } from '../../world.js';
 import { completeSale } from '../sales/orders.js';
+import { LANE_OVERTIME_PRODUCT } from '../seed-catalog.js';
+import type { DomainWorld } from '../world.js';
 import { CONDITION, returnRental } from './rentals.js';
 import type { RangeReservationRecord } from './state.js';
 
@@ -28,14 +28,11 @@ export interface CloseVisitOptions {
 }
 
 /**
- * Closes a range visit at the register (reference section 1, rule 4), in the order it happens at the
- * counter: each gun still out on the visit comes back (range.rental.checked_in, and out_of_service for
- * Needs cleaning or Damaged), overtime is rung up (sale.completed, and an adjustment line on the
- * reservation), then the visit is completed (range.reservation.completed), so a receiver that sees the
- * completion has already been told about everything else. Every input is checked before anything changes.
+ * Closes a range visit at the register in counter order: guns checked in, overtime rung up, then the visit
+ * completed, so a receiver seeing the completion was told of the rest. Every input is checked first.
  */
 export function closeVisit(
-  world: SandboxWorld,
+  world: DomainWorld,
   reservationId: number,
   options: CloseVisitOptions = {},
 ): RangeReservationRecord {
@@ -90,7 +87,7 @@ export function closeVisit(
 
 /** The guns out on the visit, oldest checkout first, each with how it comes back; refuses bad input. */
 function plannedReturns(
-  world: SandboxWorld,
+  world: DomainWorld,
   reservation: RangeReservationRecord,
   given: readonly VisitRentalReturn[],
 ): Map<number, { condition: string; roundsFired: number | null }> {

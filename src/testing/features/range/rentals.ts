@@ -1,13 +1,13 @@
 import { SandboxUsageError } from '../../errors.js';
 import { touch } from '../../state/stamps.js';
-import type { SandboxWorld } from '../../world.js';
+import type { DomainWorld } from '../world.js';
 import type { RangeRentalCheckoutRecord, RangeRentalRecord } from './state.js';
 
 /** Condition vocabulary staff record (reference section 2): Good, Needs cleaning or Damaged, then `: note`. */
 export const CONDITION = /^(Good|Needs cleaning|Damaged)(: .+)?$/;
 
 /** The open checkout of a gun, if it is out. */
-export function openCheckout(world: SandboxWorld, rentalId: number): RangeRentalCheckoutRecord | null {
+export function openCheckout(world: DomainWorld, rentalId: number): RangeRentalCheckoutRecord | null {
   return (
     world.state.range.checkouts.find((row) => row.rental_id === rentalId && row.checked_in_at === null) ??
     null
@@ -15,12 +15,12 @@ export function openCheckout(world: SandboxWorld, rentalId: number): RangeRental
 }
 
 /** The rental as the API shows it: `checkout` is the open checkout or null. */
-export function renderRental(world: SandboxWorld, rental: RangeRentalRecord): Record<string, unknown> {
+export function renderRental(world: DomainWorld, rental: RangeRentalRecord): Record<string, unknown> {
   return { ...rental, checkout: openCheckout(world, rental.id) };
 }
 
 /** The single-record read: the rental plus its last 20 checkouts, newest first. */
-export function renderRentalDetail(world: SandboxWorld, rental: RangeRentalRecord): Record<string, unknown> {
+export function renderRentalDetail(world: DomainWorld, rental: RangeRentalRecord): Record<string, unknown> {
   const recent = world.state.range.checkouts
     .filter((row) => row.rental_id === rental.id)
     .sort((a, b) => b.checked_out_at.localeCompare(a.checked_out_at) || b.id - a.id)
@@ -28,7 +28,7 @@ export function renderRentalDetail(world: SandboxWorld, rental: RangeRentalRecor
   return { ...renderRental(world, rental), recent_checkouts: recent };
 }
 
-function rentalOrThrow(world: SandboxWorld, rentalId: number): RangeRentalRecord {
+function rentalOrThrow(world: DomainWorld, rentalId: number): RangeRentalRecord {
   const rental = world.state.range.rentals.get(rentalId);
   if (!rental) throw new SandboxUsageError(`No rental gun ${rentalId}`);
   return rental;
@@ -44,7 +44,7 @@ function requireStatus(rental: RangeRentalRecord, status: RangeRentalRecord['sta
 
 /** available -> checked_out: a checkout opens; range.rental.checked_out. */
 export function rentOut(
-  world: SandboxWorld,
+  world: DomainWorld,
   rentalId: number,
   options: { customerId: number; reservationId?: number | null; condition?: string; orderId?: number | null },
 ): RangeRentalRecord {
@@ -85,7 +85,7 @@ export function rentOut(
  * maintenance (Needs cleaning, Damaged). checked_in carries last_checkout; out_of_service follows it.
  */
 export function returnRental(
-  world: SandboxWorld,
+  world: DomainWorld,
   rentalId: number,
   options: { condition?: string; roundsFired?: number | null } = {},
 ): RangeRentalRecord {
@@ -116,7 +116,7 @@ export function returnRental(
 }
 
 /** Takes an available gun out of service (e.g. for its scheduled service). */
-export function takeOutOfService(world: SandboxWorld, rentalId: number, reason: string): RangeRentalRecord {
+export function takeOutOfService(world: DomainWorld, rentalId: number, reason: string): RangeRentalRecord {
   const rental = rentalOrThrow(world, rentalId);
   requireStatus(rental, 'available', 'taken out of service');
   Object.assign(rental, {
@@ -129,7 +129,7 @@ export function takeOutOfService(world: SandboxWorld, rentalId: number, reason: 
 }
 
 /** maintenance -> available, serviced today; range.rental.returned_to_service. */
-export function returnToService(world: SandboxWorld, rentalId: number): RangeRentalRecord {
+export function returnToService(world: DomainWorld, rentalId: number): RangeRentalRecord {
   const rental = rentalOrThrow(world, rentalId);
   requireStatus(rental, 'maintenance', 'returned to service');
   const now = world.clock.iso();

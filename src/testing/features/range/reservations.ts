@@ -1,7 +1,7 @@
 import { invalidState } from '../../errors.js';
 import type { CustomerRecord } from '../../state/shop.js';
 import { touch } from '../../state/stamps.js';
-import type { SandboxWorld } from '../../world.js';
+import type { DomainWorld } from '../world.js';
 import { refreshSeats } from './rules.js';
 import type { RangeReservationRecord, ReservationLine } from './state.js';
 
@@ -23,7 +23,7 @@ export interface NewReservation {
 }
 
 /** Builds and stores a reservation; the caller has checked every rule. */
-export function insertReservation(world: SandboxWorld, input: NewReservation): RangeReservationRecord {
+export function insertReservation(world: DomainWorld, input: NewReservation): RangeReservationRecord {
   const price = input.lines.reduce((total, line) => total + line.total_cents, 0);
   const customer = input.customer;
   const status = input.status ?? 'booked';
@@ -63,14 +63,14 @@ export function insertReservation(world: SandboxWorld, input: NewReservation): R
   return reservation;
 }
 
-function refreshSessionOf(world: SandboxWorld, reservation: RangeReservationRecord): void {
+function refreshSessionOf(world: DomainWorld, reservation: RangeReservationRecord): void {
   if (reservation.class_session_id === null) return;
   const session = world.state.range.sessions.get(reservation.class_session_id);
   if (session) refreshSeats(world.state.range, session, world.clock.iso());
 }
 
 /** booked -> checked_in (reference section 3). */
-export function checkIn(world: SandboxWorld, reservation: RangeReservationRecord): void {
+export function checkIn(world: DomainWorld, reservation: RangeReservationRecord): void {
   if (reservation.status !== 'booked') throw invalidState('reservation', reservation.status, 'checked in');
   const now = world.clock.iso();
   Object.assign(reservation, { status: 'checked_in', checked_in_at: now });
@@ -79,7 +79,7 @@ export function checkIn(world: SandboxWorld, reservation: RangeReservationRecord
 }
 
 /** booked -> no_show; the lane is flagged for reset (floor_status needs_reset, the sandbox's value). */
-export function markNoShow(world: SandboxWorld, reservation: RangeReservationRecord): void {
+export function markNoShow(world: DomainWorld, reservation: RangeReservationRecord): void {
   if (reservation.status !== 'booked')
     throw invalidState('reservation', reservation.status, 'marked no-show');
   const now = world.clock.iso();
@@ -101,7 +101,7 @@ export function markNoShow(world: SandboxWorld, reservation: RangeReservationRec
  * confirmed booking gets the cancellation email and the event. Returns requires_manual_refund.
  */
 export function cancel(
-  world: SandboxWorld,
+  world: DomainWorld,
   reservation: RangeReservationRecord,
   reason: string | null,
 ): boolean {
@@ -130,7 +130,7 @@ export function cancel(
 }
 
 /** The confirmation email with waiver links every accepted booking sends. */
-export function sendConfirmation(world: SandboxWorld, reservation: RangeReservationRecord): void {
+export function sendConfirmation(world: DomainWorld, reservation: RangeReservationRecord): void {
   world.state.shop.outbox.push({
     to: reservation.contact.email,
     kind: 'reservation_confirmation',

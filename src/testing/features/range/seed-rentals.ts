@@ -1,5 +1,5 @@
-import { catalogProduct, RENTAL_UNITS } from '../../seed/catalog.js';
-import { DAY_MS, HOUR_MS, isoAt, type SeedContext } from '../../seed/context.js';
+import { catalogProduct, RENTAL_UNITS } from '../seed-catalog.js';
+import { DAY_MS, HOUR_MS, isoAt, type SeedContext } from '../seed-context.js';
 import type { RangeRentalCheckoutRecord } from './state.js';
 
 type CheckoutSeed = Omit<RangeRentalCheckoutRecord, 'id'>;

@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS, type SeedContext } from '../../seed/context.js';
+import { DAY_MS, HOUR_MS, type SeedContext } from '../seed-context.js';
 import { insertReservation } from './reservations.js';
 import { lanePrice } from './rules.js';
 

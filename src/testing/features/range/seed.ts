@@ -1,6 +1,6 @@
-import { CLASS_PRODUCTS } from '../../seed/catalog.js';
-import { DAY_MS, HOUR_MS, isoAt, type SeedContext } from '../../seed/context.js';
 import type { CustomerRecord } from '../../state/shop.js';
+import { CLASS_PRODUCTS } from '../seed-catalog.js';
+import { DAY_MS, HOUR_MS, isoAt, type SeedContext } from '../seed-context.js';
 import { insertReservation } from './reservations.js';
 import { lanePrice } from './rules.js';
 import { seedOtherStates } from './seed-states.js';

@@ -1,8 +1,8 @@
 import { SandboxUsageError } from '../../errors.js';
 import { touch } from '../../state/stamps.js';
-import type { SandboxWorld } from '../../world.js';
 import { moveStock } from '../inventory/inventory.js';
 import { moveCredit } from '../sales/accounts.js';
+import type { DomainWorld } from '../world.js';
 import type { ReturnLineRecord, ReturnRecord } from './state.js';
 
 /** What `sandbox.register.returnSale` takes back. */
@@ -23,7 +23,7 @@ export interface ReturnSaleOptions {
  * store_credit.changed when settled in store credit. Serialized products (firearms) are not taken back.
  */
 export function returnSale(
-  world: SandboxWorld,
+  world: DomainWorld,
   orderId: number,
   options: ReturnSaleOptions = {},
 ): ReturnRecord {

@@ -1,26 +1,26 @@
 import { apiError, notFound } from '../../errors.js';
 import { touch } from '../../state/stamps.js';
-import type { SandboxWorld } from '../../world.js';
+import type { DomainWorld } from '../world.js';
 import type { AccountPaymentRecord, HouseAccountRecord, StoreCreditEntryRecord } from './accounts-state.js';
 
 const OPEN = ['open', 'part_paid'];
 
 /** What a customer owes on the house account: the open balance of its invoices. */
-export function owedCents(world: SandboxWorld, customerId: number): number {
+export function owedCents(world: DomainWorld, customerId: number): number {
   return world.state.accounts.invoices
     .filter((invoice) => invoice.customer_id === customerId && OPEN.includes(invoice.status))
     .reduce((total, invoice) => total + invoice.balance_cents, 0);
 }
 
 /** The house account of a customer: 404 NOT_FOUND when the customer or its account does not exist. */
-export function houseAccountOf(world: SandboxWorld, customerId: number): HouseAccountRecord {
+export function houseAccountOf(world: DomainWorld, customerId: number): HouseAccountRecord {
   const account = world.state.accounts.houseAccounts.get(customerId);
   if (!account || !world.state.shop.customers.get(customerId)) throw notFound('house account');
   return account;
 }
 
 /** The house account as GET /v1/customers/{id}/account shows it (the shape is the sandbox's own). */
-export function renderAccount(world: SandboxWorld, account: HouseAccountRecord): Record<string, unknown> {
+export function renderAccount(world: DomainWorld, account: HouseAccountRecord): Record<string, unknown> {
   const owed = owedCents(world, account.customer_id);
   const open = world.state.accounts.invoices.filter(
     (invoice) => invoice.customer_id === account.customer_id && OPEN.includes(invoice.status),
@@ -34,19 +34,19 @@ export function renderAccount(world: SandboxWorld, account: HouseAccountRecord):
   };
 }
 
-function latestEntry(world: SandboxWorld, customerId: number): StoreCreditEntryRecord | undefined {
+function latestEntry(world: DomainWorld, customerId: number): StoreCreditEntryRecord | undefined {
   return world.state.accounts.creditEntries
     .filter((entry) => entry.customer_id === customerId)
     .sort((a, b) => b.id - a.id)[0];
 }
 
 /** A customer's store-credit balance (0 before any entry). */
-export function creditBalance(world: SandboxWorld, customerId: number): number {
+export function creditBalance(world: DomainWorld, customerId: number): number {
   return latestEntry(world, customerId)?.balance_after_cents ?? 0;
 }
 
 /** store credit as the reference names it: customer_id, balance_cents and the latest entry. */
-export function renderStoreCredit(world: SandboxWorld, customerId: number): Record<string, unknown> {
+export function renderStoreCredit(world: DomainWorld, customerId: number): Record<string, unknown> {
   const latest = latestEntry(world, customerId);
   return {
     object: 'store_credit',
@@ -62,7 +62,7 @@ export function renderStoreCredit(world: SandboxWorld, customerId: number): Reco
  * more than the balance is 422 INSUFFICIENT_CREDIT with details.balance_cents.
  */
 export function moveCredit(
-  world: SandboxWorld,
+  world: DomainWorld,
   customerId: number,
   kind: StoreCreditEntryRecord['kind'],
   amountCents: number,
@@ -102,7 +102,7 @@ export interface NewAccountPayment {
  * becomes store credit, store_credit.changed); without it 422 OVERPAYMENT.
  */
 export function receivePayment(
-  world: SandboxWorld,
+  world: DomainWorld,
   customerId: number,
   payment: NewAccountPayment,
   mayCreditExcess: boolean,

@@ -1,5 +1,5 @@
 import { touch } from '../../state/stamps.js';
-import type { SandboxWorld } from '../../world.js';
+import type { DomainWorld } from '../world.js';
 import type { CardTransactionRecord } from './cards-state.js';
 
 /** An approved charge still unattached this long after approval is reversed (reference section 8). */
@@ -36,7 +36,7 @@ export interface NewCardTransaction {
 const SETTLED: readonly string[] = ['approved', 'declined', 'cancelled', 'failed', 'reversed', 'refunded'];
 
 /** Stores one attempt at the processor. Approved and unattached: the 10-minute reversal is scheduled. */
-export function insertCardTransaction(world: SandboxWorld, input: NewCardTransaction): CardTransactionRecord {
+export function insertCardTransaction(world: DomainWorld, input: NewCardTransaction): CardTransactionRecord {
   const at = new Date(input.at).toISOString();
   const approved = ['approved', 'reversing', 'reversed', 'refunded'].includes(input.status);
   const processor = input.processor ?? 'cardproc';
@@ -93,7 +93,7 @@ function defaultMessage(status: CardTransactionRecord['status']): string | null 
  * goes to reversing, then reversed, so the customer is not charged for an unrecorded sale. A charge
  * attached in the meantime is left alone.
  */
-function scheduleUnattachedReversal(world: SandboxWorld, transaction: CardTransactionRecord): void {
+function scheduleUnattachedReversal(world: DomainWorld, transaction: CardTransactionRecord): void {
   const approvedAt = Date.parse(transaction.completed_at ?? transaction.created_at);
   world.clock.schedule(approvedAt + UNATTACHED_REVERSAL_MS, () => {
     if (transaction.status !== 'approved' || transaction.attached) return;

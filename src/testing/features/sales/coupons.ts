@@ -1,14 +1,14 @@
 import { apiError, notFound, validationError } from '../../errors.js';
 import { touch } from '../../state/stamps.js';
-import type { SandboxWorld } from '../../world.js';
 import { type Actor, canSeeLocation, requireWritableLocation } from '../actor.js';
+import type { DomainWorld } from '../world.js';
 import type { CouponRecord } from './promotions-state.js';
 
 /** The channel values: the reference shows store_online; all and in_store are the sandbox's guesses. */
 export const COUPON_CHANNELS = ['all', 'in_store', 'store_online'] as const;
 
 /** The coupons that still exist (deleted ones answer 404). */
-export function liveCoupons(world: SandboxWorld): CouponRecord[] {
+export function liveCoupons(world: DomainWorld): CouponRecord[] {
   return world.state.promotions.coupons.filter((row) => !world.state.promotions.deletedCoupons.has(row.id));
 }
 
@@ -18,7 +18,7 @@ export function liveCoupons(world: SandboxWorld): CouponRecord[] {
  * with an online storefront (400 VALIDATION_ERROR on location_id).
  */
 export function checkCoupon(
-  world: SandboxWorld,
+  world: DomainWorld,
   coupon: Omit<CouponRecord, 'id'> & { id: number | null },
 ): void {
   if (coupon.channel === 'store_online' && coupon.location_id !== null) {
@@ -47,14 +47,14 @@ export function checkCoupon(
 export type CouponFields = Omit<CouponRecord, 'object' | 'id' | 'created_at' | 'updated_at'>;
 
 /** A coupon at a location the actor cannot see answers 404; shop-wide coupons (location_id null) do not. */
-export function findCoupon(world: SandboxWorld, actor: Actor, id: number): CouponRecord {
+export function findCoupon(world: DomainWorld, actor: Actor, id: number): CouponRecord {
   const coupon = liveCoupons(world).find((row) => row.id === id);
   if (!coupon || !canSeeLocation(actor, coupon.location_id)) throw notFound('coupon');
   return coupon;
 }
 
 /** Creates a coupon (coupon.created) after the location and the coupon rules are checked. */
-export function createCoupon(world: SandboxWorld, actor: Actor, fields: CouponFields): CouponRecord {
+export function createCoupon(world: DomainWorld, actor: Actor, fields: CouponFields): CouponRecord {
   if (fields.location_id !== null) requireWritableLocation(world, actor, fields.location_id);
   checkCoupon(world, { object: 'coupon', id: null, created_at: '', updated_at: '', ...fields });
   const now = world.clock.iso();
@@ -71,7 +71,7 @@ export function createCoupon(world: SandboxWorld, actor: Actor, fields: CouponFi
 
 /** Changes a coupon (coupon.updated) after the location and the coupon rules are checked. */
 export function updateCoupon(
-  world: SandboxWorld,
+  world: DomainWorld,
   actor: Actor,
   coupon: CouponRecord,
   fields: CouponFields,
@@ -85,7 +85,7 @@ export function updateCoupon(
 }
 
 /** Deletes a coupon (coupon.deleted); answers {object, id, deleted: true}. */
-export function deleteCoupon(world: SandboxWorld, coupon: CouponRecord) {
+export function deleteCoupon(world: DomainWorld, coupon: CouponRecord) {
   world.state.promotions.deletedCoupons.add(coupon.id);
   // The coupon.deleted payload is {id, deleted: true} (reference section 6); the answer adds object.
   world.events.record('coupon.deleted', { id: coupon.id, deleted: true }, coupon.location_id);

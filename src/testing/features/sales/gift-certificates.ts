@@ -2,7 +2,7 @@ import { REQUEST_BODIES } from '../../../generated/request-rules.js';
 import { apiError, invalidState, type SandboxApiError, validationError } from '../../errors.js';
 import { addDays, dateOf, startOfDate } from '../../state/dates.js';
 import { touch } from '../../state/stamps.js';
-import type { SandboxWorld } from '../../world.js';
+import type { DomainWorld } from '../world.js';
 import type { GiftCertificateMove, GiftCertificateRecord } from './promotions-state.js';
 
 /** A requested certificate code: 6 to 40 letters, digits or dashes (the spec's pattern, refused with 422). */
@@ -18,7 +18,7 @@ export interface NewGiftCertificate {
   readonly note: string | null;
 }
 
-function codeTaken(world: SandboxWorld, code: string): boolean {
+function codeTaken(world: DomainWorld, code: string): boolean {
   const wanted = code.toUpperCase();
   return (
     world.state.promotions.giftCertificates.find((row) => row.code.toUpperCase() === wanted) !== undefined
@@ -26,7 +26,7 @@ function codeTaken(world: SandboxWorld, code: string): boolean {
 }
 
 /** Issues a certificate (gift_certificate.issued): 422 GIFT_CERTIFICATE_CODE_INVALID, 409 ..._CODE_TAKEN. */
-export function issueGiftCertificate(world: SandboxWorld, input: NewGiftCertificate): GiftCertificateRecord {
+export function issueGiftCertificate(world: DomainWorld, input: NewGiftCertificate): GiftCertificateRecord {
   if (input.code !== undefined && !GIFT_CERTIFICATE_CODE.test(input.code)) {
     throw apiError('GIFT_CERTIFICATE_CODE_INVALID', 'A code is 6 to 40 letters, digits or dashes', {
       code: input.code,
@@ -61,7 +61,7 @@ export function issueGiftCertificate(world: SandboxWorld, input: NewGiftCertific
 }
 
 /** On the day after expires_on an active or depleted certificate expires (gift_certificate.updated). */
-export function scheduleExpiry(world: SandboxWorld, certificate: GiftCertificateRecord): void {
+export function scheduleExpiry(world: DomainWorld, certificate: GiftCertificateRecord): void {
   if (certificate.expires_on === null) return;
   const at = startOfDate(addDays(certificate.expires_on, 1));
   world.clock.schedule(at, () => {
@@ -73,7 +73,7 @@ export function scheduleExpiry(world: SandboxWorld, certificate: GiftCertificate
 }
 
 function addMove(
-  world: SandboxWorld,
+  world: DomainWorld,
   certificate: GiftCertificateRecord,
   kind: GiftCertificateMove['kind'],
   amountCents: number,
@@ -98,7 +98,7 @@ function inactive(certificate: GiftCertificateRecord): SandboxApiError {
 
 /** Applies a signed balance change: depleted at zero, active again above it. */
 function changeBalance(
-  world: SandboxWorld,
+  world: DomainWorld,
   certificate: GiftCertificateRecord,
   kind: GiftCertificateMove['kind'],
   delta: number,
@@ -115,7 +115,7 @@ function changeBalance(
 
 /** Spends from the balance: 422 GIFT_CERTIFICATE_INACTIVE (details.status) or ..._INSUFFICIENT. */
 export function redeem(
-  world: SandboxWorld,
+  world: DomainWorld,
   certificate: GiftCertificateRecord,
   amountCents: number,
   note: string | null,
@@ -131,7 +131,7 @@ export function redeem(
 
 /** Adds value; a depleted certificate becomes active, a disabled or expired one is 422 INACTIVE. */
 export function reload(
-  world: SandboxWorld,
+  world: DomainWorld,
   certificate: GiftCertificateRecord,
   amountCents: number,
   note: string | null,
@@ -142,7 +142,7 @@ export function reload(
 
 /** A correction by a signed amount; the balance may not go below zero (400 VALIDATION_ERROR). */
 export function adjust(
-  world: SandboxWorld,
+  world: DomainWorld,
   certificate: GiftCertificateRecord,
   deltaCents: number,
   note: string | null,
@@ -159,7 +159,7 @@ export function adjust(
  * Undoes the most recent redeem, reload or adjust not yet reversed (the reference names the verb only;
  * which move it undoes is the sandbox's reading). Nothing to undo is 409 INVALID_STATE.
  */
-export function reverse(world: SandboxWorld, certificate: GiftCertificateRecord, note: string | null) {
+export function reverse(world: DomainWorld, certificate: GiftCertificateRecord, note: string | null) {
   const move = world.state.promotions.giftCertificateMoves
     .filter(
       (row) =>
@@ -184,7 +184,7 @@ export function reverse(world: SandboxWorld, certificate: GiftCertificateRecord,
 }
 
 /** Any status but disabled -> disabled. */
-export function disable(world: SandboxWorld, certificate: GiftCertificateRecord): GiftCertificateRecord {
+export function disable(world: DomainWorld, certificate: GiftCertificateRecord): GiftCertificateRecord {
   if (certificate.status === 'disabled') throw invalidState('gift certificate', 'disabled', 'disabled');
   certificate.status = 'disabled';
   touch(certificate, world.clock.nowMs());
@@ -193,7 +193,7 @@ export function disable(world: SandboxWorld, certificate: GiftCertificateRecord)
 }
 
 /** disabled -> expired (past expires_on), depleted (no balance) or active. */
-export function enable(world: SandboxWorld, certificate: GiftCertificateRecord): GiftCertificateRecord {
+export function enable(world: DomainWorld, certificate: GiftCertificateRecord): GiftCertificateRecord {
   if (certificate.status !== 'disabled')
     throw invalidState('gift certificate', certificate.status, 'enabled');
   const today = dateOf(world.clock.nowMs());

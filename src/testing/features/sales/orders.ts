@@ -1,4 +1,4 @@
-import type { SandboxWorld } from '../../world.js';
+import type { DomainWorld } from '../world.js';
 import type { OrderLine, OrderRecord } from './orders-state.js';
 
 /** What the register rings up. */
@@ -13,7 +13,7 @@ export interface NewSale {
  * Rings up a paid sale at the register and fires sale.completed (whose payload always embeds the full
  * customer, reference section 6). The order shape is the sandbox's own: the reference does not show it.
  */
-export function completeSale(world: SandboxWorld, sale: NewSale): OrderRecord {
+export function completeSale(world: DomainWorld, sale: NewSale): OrderRecord {
   const now = world.clock.iso();
   const customer =
     sale.customerId === null ? null : (world.state.shop.customers.get(sale.customerId) ?? null);

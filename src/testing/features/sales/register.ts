@@ -1,7 +1,7 @@
 import { SandboxApiError, SandboxUsageError } from '../../errors.js';
-import type { SandboxWorld } from '../../world.js';
 import { productBySku } from '../inventory/inventory.js';
 import { effectivePrice } from '../inventory/products.js';
+import type { DomainWorld } from '../world.js';
 import type { OrderRecord } from './orders-state.js';
 import { checkStock, type ProductLine, placeOrder } from './sales.js';
 
@@ -30,7 +30,7 @@ export interface SellOptions {
  * held), then inventory.changed per tracked line. Stock moves from outside the API, as it does in a
  * real shop; not enough stock is refused as the register would (negative stock is off in the sandbox).
  */
-export function sell(world: SandboxWorld, options: SellOptions): OrderRecord {
+export function sell(world: DomainWorld, options: SellOptions): OrderRecord {
   const locationId = options.locationId ?? world.state.shop.mainLocationId;
   if (!world.state.shop.locations.get(locationId)) throw new SandboxUsageError(`No location ${locationId}`);
   const customerId = options.customerId ?? null;

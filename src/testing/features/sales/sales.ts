@@ -1,9 +1,9 @@
 import { apiError, invalidReference } from '../../errors.js';
 import { touch } from '../../state/stamps.js';
-import type { SandboxWorld } from '../../world.js';
 import type { ProductRecord } from '../inventory/catalog-state.js';
 import { availableAt, moveStock, productBySku } from '../inventory/inventory.js';
 import { effectivePrice } from '../inventory/products.js';
+import type { DomainWorld } from '../world.js';
 import type { OrderRecord } from './orders-state.js';
 
 /** One product line of an order being placed. */
@@ -29,7 +29,7 @@ function isTransferItem(product: ProductRecord): boolean {
   return product.is_firearm && product.is_serialized;
 }
 
-function inStockUnits(world: SandboxWorld, productId: number, locationId: number) {
+function inStockUnits(world: DomainWorld, productId: number, locationId: number) {
   return world.state.inventory.units
     .filter(
       (unit) =>
@@ -42,7 +42,7 @@ function inStockUnits(world: SandboxWorld, productId: number, locationId: number
  * 409 INSUFFICIENT_STOCK when a line wants more than is available (the sandbox shop never allows
  * negative stock). Lines of the same product are counted together.
  */
-export function checkStock(world: SandboxWorld, order: NewProductOrder): void {
+export function checkStock(world: DomainWorld, order: NewProductOrder): void {
   const wanted = new Map<ProductRecord, number>();
   for (const line of order.lines) wanted.set(line.product, (wanted.get(line.product) ?? 0) + line.qty);
   for (const [product, qty] of wanted) {
@@ -66,7 +66,7 @@ export function checkStock(world: SandboxWorld, order: NewProductOrder): void {
  * hold). Every check has passed.
  */
 export function placeOrder(
-  world: SandboxWorld,
+  world: DomainWorld,
   input: NewProductOrder,
   event: 'order.created' | 'sale.completed',
 ): OrderRecord {
@@ -107,7 +107,7 @@ export function placeOrder(
 }
 
 function takeStock(
-  world: SandboxWorld,
+  world: DomainWorld,
   order: OrderRecord,
   line: ProductLine,
   status: 'completed' | 'held',
@@ -132,7 +132,7 @@ function takeStock(
 }
 
 /** Whether the order has a return against it (part or all of it refunded). */
-export function isRefunded(world: SandboxWorld, order: OrderRecord): boolean {
+export function isRefunded(world: DomainWorld, order: OrderRecord): boolean {
   return (
     order.status === 'refunded' ||
     world.state.returns.returns.find((row) => row.order_id === order.id) !== undefined
@@ -144,7 +144,7 @@ export function isRefunded(world: SandboxWorld, order: OrderRecord): boolean {
  * voided, its stock comes back (reason void; a held order's reservation is released) and sale.voided
  * fires.
  */
-export function voidOrder(world: SandboxWorld, order: OrderRecord): OrderRecord {
+export function voidOrder(world: DomainWorld, order: OrderRecord): OrderRecord {
   if (order.status === 'voided') throw apiError('ALREADY_VOIDED', `Order ${order.number} is already voided`);
   if (isRefunded(world, order)) {
     throw apiError('SALE_REFUNDED', `Order ${order.number} was refunded and cannot be voided`);
@@ -174,7 +174,7 @@ export function voidOrder(world: SandboxWorld, order: OrderRecord): OrderRecord 
   return order;
 }
 
-function releaseUnits(world: SandboxWorld, order: OrderRecord, productId: number): void {
+function releaseUnits(world: DomainWorld, order: OrderRecord, productId: number): void {
   const { units, unitOrders } = world.state.inventory;
   for (const unit of units.filter(
     (row) => row.product_id === productId && unitOrders.get(row.id) === order.id,
@@ -204,7 +204,7 @@ export interface ApiOrderRequest {
  * then the order is placed (order.created, stock moves).
  */
 export function createApiOrder(
-  world: SandboxWorld,
+  world: DomainWorld,
   input: ApiOrderRequest,
 ): { order: OrderRecord; replayed: boolean } {
   const { locationId, customerId, status, externalReference } = input;

@@ -1,5 +1,5 @@
-import { DAY_MS, isoAt, type SeedContext } from '../../seed/context.js';
 import { dateOf } from '../../state/dates.js';
+import { DAY_MS, isoAt, type SeedContext } from '../seed-context.js';
 import type { InvoiceRecord, StoreCreditEntryRecord } from './accounts-state.js';
 import { insertCardTransaction } from './cards.js';
 

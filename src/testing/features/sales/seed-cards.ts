@@ -1,4 +1,4 @@
-import { DAY_MS, type SeedContext } from '../../seed/context.js';
+import { DAY_MS, type SeedContext } from '../seed-context.js';
 import { insertCardTransaction, type NewCardTransaction } from './cards.js';
 import type { SeededOrders } from './seed.js';
 
@@ -7,11 +7,8 @@ const MASTERCARD = { brand: 'mastercard', last4: '5454' };
 const AMEX = { brand: 'amex', last4: '0005' };
 
 /**
- * Card transactions at the registers: each status, both kinds, the sale purpose in terminal and
- * reference modes, both processors (the shop tested with the simulator before its cardproc account,
- * so the oldest attempts say simulator). Account-payment, pay-link and dues attempts are seeded with
- * their records (features/sales/seed-accounts.ts, features/memberships/seed.ts). Last, an approved charge that never got
- * attached: the clock reverses it 10 minutes after the sandbox starts.
+ * Card transactions at the registers: each status, kind, mode and processor; last, an approved charge never
+ * attached, which the clock reverses 10 minutes after start.
  */
 export function seedCardTransactions(context: SeedContext, orders: SeededOrders): void {
   const { world, nowMs } = context;

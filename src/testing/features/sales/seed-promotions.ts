@@ -1,5 +1,5 @@
-import { DAY_MS, isoAt, type SeedContext } from '../../seed/context.js';
 import { addDays, dateOf } from '../../state/dates.js';
+import { DAY_MS, isoAt, type SeedContext } from '../seed-context.js';
 import { scheduleExpiry } from './gift-certificates.js';
 import type { CouponRecord, GiftCertificateRecord } from './promotions-state.js';
 

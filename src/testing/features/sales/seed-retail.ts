@@ -1,6 +1,6 @@
-import type { SeedContext } from '../../seed/context.js';
 import { seedProducts } from '../inventory/seed.js';
 import { seedPurchasing } from '../purchasing/seed.js';
+import type { SeedContext } from '../seed-context.js';
 import { seedSales } from './seed.js';
 import { seedAccounts } from './seed-accounts.js';
 import { seedCardTransactions } from './seed-cards.js';

@@ -1,12 +1,12 @@
-import { DAY_MS, HOUR_MS, isoAt, type SeedContext } from '../../seed/context.js';
-import type { SandboxWorld } from '../../world.js';
 import { HELD_GLOCK_UNIT } from '../inventory/seed.js';
 import type { ReturnLineRecord, ReturnRecord } from '../returns/state.js';
+import { DAY_MS, HOUR_MS, isoAt, type SeedContext } from '../seed-context.js';
+import type { DomainWorld } from '../world.js';
 import type { OrderLine, OrderRecord } from './orders-state.js';
 
 /** An order written straight into state (seeds record no events and move no stock: levels already agree). */
 export function insertSeedOrder(
-  world: SandboxWorld,
+  world: DomainWorld,
   order: Pick<
     OrderRecord,
     'status' | 'source' | 'location_id' | 'customer_id' | 'external_reference' | 'lines' | 'created_at'
@@ -29,7 +29,7 @@ export function insertSeedOrder(
 }
 
 /** A product line of catalog product `productId`. */
-export function productLine(world: SandboxWorld, productId: number, qty: number): OrderLine {
+export function productLine(world: DomainWorld, productId: number, qty: number): OrderLine {
   const product = world.state.catalog.products.get(productId)!;
   return {
     type: 'product',
@@ -93,7 +93,7 @@ export function seedSales(context: SeedContext): SeededOrders {
 }
 
 function returnLine(
-  world: SandboxWorld,
+  world: DomainWorld,
   productId: number,
   qty: number,
   orderLineId: number | null,
@@ -121,7 +121,7 @@ type ReturnSeed = Omit<
   'object' | 'id' | 'number' | 'items_cents' | 'tax_cents' | 'total_cents'
 >;
 
-function insertReturn(world: SandboxWorld, seed: ReturnSeed): ReturnRecord {
+function insertReturn(world: DomainWorld, seed: ReturnSeed): ReturnRecord {
   const items = seed.lines.reduce((total, line) => total + line.line_total_cents, 0);
   return world.state.returns.returns.insert((id) => ({
     object: 'return',

@@ -1,8 +1,8 @@
 import { type FieldProblems, notFound, SandboxUsageError } from '../../errors.js';
-import { referencesTo } from '../../register/records.js';
 import type { CustomerRecord } from '../../state/shop.js';
 import { touch } from '../../state/stamps.js';
-import type { SandboxWorld } from '../../world.js';
+import type { DomainWorld } from '../world.js';
+import { referencesTo } from './references.js';
 
 /** What `sandbox.register.updateCustomer` changes. */
 export interface CustomerChanges {
@@ -27,7 +27,7 @@ export interface NewCustomer {
  * a body is the caller's input error (400 VALIDATION_ERROR), reference section 4.
  */
 export function customerNamed(
-  world: SandboxWorld,
+  world: DomainWorld,
   id: number,
   problems: FieldProblems,
   field = 'customer_id',
@@ -38,20 +38,20 @@ export function customerNamed(
 }
 
 /** The customer a path names: 404 NOT_FOUND when there is none. */
-export function customerAt(world: SandboxWorld, id: number): CustomerRecord {
+export function customerAt(world: DomainWorld, id: number): CustomerRecord {
   const customer = world.state.shop.customers.get(id);
   if (!customer) throw notFound('customer');
   return customer;
 }
 
 /** The customer with this email (case does not matter), if the shop has one. */
-export function customerByEmail(world: SandboxWorld, email: string): CustomerRecord | undefined {
+export function customerByEmail(world: DomainWorld, email: string): CustomerRecord | undefined {
   const wanted = email.toLowerCase();
   return world.state.shop.customers.find((row) => row.email.toLowerCase() === wanted);
 }
 
 /** A customer added at the counter: customer.created. */
-export function addCustomer(world: SandboxWorld, input: NewCustomer): CustomerRecord {
+export function addCustomer(world: DomainWorld, input: NewCustomer): CustomerRecord {
   for (const option of ['firstName', 'lastName', 'email'] as const) {
     if (typeof input?.[option] !== 'string' || input[option].trim() === '') {
       throw new SandboxUsageError(`addCustomer needs ${option}`);
@@ -79,7 +79,7 @@ export function addCustomer(world: SandboxWorld, input: NewCustomer): CustomerRe
 
 /** Staff edit a customer's details: customer.updated. */
 export function updateCustomer(
-  world: SandboxWorld,
+  world: DomainWorld,
   customerId: number,
   changes: CustomerChanges,
 ): CustomerRecord {
@@ -113,7 +113,7 @@ export function updateCustomer(
  * Deletes a customer nothing points at (no orders, bookings, memberships, accounts...): customer.deleted
  * with {object, id, deleted: true}. A customer with history stays, as a shop keeps it for its records.
  */
-export function deleteCustomer(world: SandboxWorld, customerId: number): void {
+export function deleteCustomer(world: DomainWorld, customerId: number): void {
   const { customers } = world.state.shop;
   if (!customers.get(customerId)) throw new SandboxUsageError(`No customer ${customerId}`);
   const used = referencesTo(world, 'customer_id', customerId);

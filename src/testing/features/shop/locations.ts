@@ -1,8 +1,8 @@
 import { apiError, notFound } from '../../errors.js';
 import type { LocationRecord } from '../../state/shop.js';
 import { touch } from '../../state/stamps.js';
-import type { SandboxWorld } from '../../world.js';
 import { type Actor, canSeeLocation } from '../actor.js';
+import type { DomainWorld } from '../world.js';
 
 /** The only fields a location's API update may change (reference section 4). */
 export const WRITABLE_LOCATION_FIELDS = ['phone', 'email', 'business_hours'] as const;
@@ -11,7 +11,7 @@ export const WRITABLE_LOCATION_FIELDS = ['phone', 'email', 'business_hours'] as 
 export type LocationChanges = Partial<Record<(typeof WRITABLE_LOCATION_FIELDS)[number], string>>;
 
 /** The location, or 404 NOT_FOUND when it does not exist or the actor cannot see it. */
-export function findLocation(world: SandboxWorld, actor: Actor, id: number): LocationRecord {
+export function findLocation(world: DomainWorld, actor: Actor, id: number): LocationRecord {
   const location = world.state.shop.locations.get(id);
   if (!location || !canSeeLocation(actor, location.id)) throw notFound('location');
   return location;
@@ -31,7 +31,7 @@ export function refuseUnwritableLocationFields(fields: readonly string[]): void 
 
 /** Applies the changes; only a real change stamps the location and fires location.updated. */
 export function updateLocation(
-  world: SandboxWorld,
+  world: DomainWorld,
   location: LocationRecord,
   changes: LocationChanges,
 ): LocationRecord {

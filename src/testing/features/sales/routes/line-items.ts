@@ -1,8 +1,4 @@
-/**
- * The server's rules of a `lines[]` item, where the reference shows the fields but not what they need: a
- * SKU, a quantity of at least 1 and, where there is one, a unit amount in cents that is never negative.
- * Problems are named `lines[i].field`, as the reference names nested fields elsewhere.
- */
+/** The server's rules of a `lines[]` item (a SKU, quantity of at least 1, a non-negative amount), named `lines[i].field`. */
 export const LINE_ITEM_RULES = {
   sku: { type: 'string', required: true },
   qty: { type: 'integer', required: true, minimum: 1 },

@@ -1,7 +1,8 @@
+import { redactPayload } from '../../../events/payload-view.js';
 import { defaultLocationId, findVisible, requireWritableLocation } from '../../../http/access.js';
 import { pathId } from '../../../http/fields.js';
 import { routeFor } from '../../../http/operations.js';
-import { redactPayload, viewerForKey } from '../../../http/payload-view.js';
+import { viewerForKey } from '../../../http/payload-view.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../../../http/route.js';
 import { bodyRoute } from '../../../http/rules.js';
 import type { OrderRecord } from '../orders-state.js';

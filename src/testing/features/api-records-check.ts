@@ -1,19 +1,12 @@
-// Holds every sandbox record (api-records.ts) to the client's generated type, at compile time: a file of its
+// Holds every sandbox record (state/api-records.ts) to the client's generated type, at compile time: a file of its
 // own, so that the record types it imports do not import it back (each state file imports SandboxRecord).
 // Types only: nothing here exists at runtime.
 import type * as Api from '../../generated/schemas.js';
-import type { ProductRecord } from '../features/inventory/catalog-state.js';
-import type { InventoryLevelRecord, SerializedUnitRecord } from '../features/inventory/state.js';
-import type {
-  MembershipChargeRecord,
-  MembershipPlanRecord,
-  MembershipRecord,
-} from '../features/memberships/state.js';
-import type {
-  PurchaseOrderLineRecord,
-  PurchaseOrderRecord,
-  ReceivingRecord,
-} from '../features/purchasing/state.js';
+import type { CustomerRecord, LocationRecord } from '../state/shop.js';
+import type { ProductRecord } from './inventory/catalog-state.js';
+import type { InventoryLevelRecord, SerializedUnitRecord } from './inventory/state.js';
+import type { MembershipChargeRecord, MembershipPlanRecord, MembershipRecord } from './memberships/state.js';
+import type { PurchaseOrderLineRecord, PurchaseOrderRecord, ReceivingRecord } from './purchasing/state.js';
 import type {
   RangeClassRecord,
   RangeRentalCheckoutRecord,
@@ -21,18 +14,17 @@ import type {
   RangeReservationRecord,
   RangeResourceRecord,
   RangeSessionRecord,
-} from '../features/range/state.js';
-import type { ReturnLineRecord, ReturnRecord } from '../features/returns/state.js';
+} from './range/state.js';
+import type { ReturnLineRecord, ReturnRecord } from './returns/state.js';
 import type {
   AccountPaymentRecord,
   HouseAccountRecord,
   InvoiceRecord,
   StoreCreditEntryRecord,
-} from '../features/sales/accounts-state.js';
-import type { CardTransactionRecord } from '../features/sales/cards-state.js';
-import type { OrderRecord } from '../features/sales/orders-state.js';
-import type { CouponRecord, GiftCertificateRecord } from '../features/sales/promotions-state.js';
-import type { CustomerRecord, LocationRecord } from './shop.js';
+} from './sales/accounts-state.js';
+import type { CardTransactionRecord } from './sales/cards-state.js';
+import type { OrderRecord } from './sales/orders-state.js';
+import type { CouponRecord, GiftCertificateRecord } from './sales/promotions-state.js';
 
 /**
  * The API type without its `[key: string]: unknown` signatures (at every depth): what the spec names. A

@@ -1,5 +1,5 @@
-import { Table } from '../state/table.js';
-import type { SandboxWorld } from '../world.js';
+import { Table } from '../../state/table.js';
+import type { DomainWorld } from '../world.js';
 
 /**
  * The kinds of record that point at `field` = `id` (`product_id`, `customer_id`, or a list such as
@@ -7,7 +7,7 @@ import type { SandboxWorld } from '../world.js';
  * A record deleted while others point at it would leave them dangling, so deletion refuses it.
  */
 export function referencesTo(
-  world: SandboxWorld,
+  world: DomainWorld,
   field: string,
   id: number,
   skip: readonly Table<{ id: number }>[] = [],

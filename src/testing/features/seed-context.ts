@@ -1,11 +1,11 @@
-import type { SandboxWorld } from '../world.js';
+import type { DomainWorld } from './world.js';
 
 /**
  * What a seeder gets: the world (state, seeded random, options) and the start time. Seeders run in order
  * before the clock starts; they write records straight into state and record no events.
  */
 export interface SeedContext {
-  readonly world: SandboxWorld;
+  readonly world: DomainWorld;
   /** The sandbox clock's start, in ms. */
   readonly nowMs: number;
 }

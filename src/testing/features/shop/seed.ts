@@ -1,5 +1,5 @@
-import type { CustomerRecord } from '../state/shop.js';
-import { DAY_MS, isoAt, type SeedContext } from './context.js';
+import type { CustomerRecord } from '../../state/shop.js';
+import { DAY_MS, isoAt, type SeedContext } from '../seed-context.js';
 
 const FIRST_NAMES = [
   'Avery',
