@@ -1,5 +1,5 @@
 // Adding an endpoint is the spec, its domain rule in the sandbox and a CHANGELOG line (issue 34). This test
-// adds a fake endpoint (`coupons.deactivate`, POST /v1/coupons/{id}/deactivate) to a copy of the spec, runs
+// adds a fake endpoint (`coupons.fakeArchive`, POST /v1/coupons/{id}/fake-archive, a name no real endpoint will take) to a copy of the spec, runs
 // the generator on the copy into a scratch folder, and checks that everything else picks it up with no file
 // edited: the operation table (what the transport and the sandbox's `routeFor` read), the client method,
 // the params type and its index, the body rules the sandbox reads a request by, the per-operation test
@@ -26,8 +26,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 // Inside the repository (so the output resolves src/core and zod), in a git- and tsc-ignored folder.
 const scratchRoot = path.join(root, 'test/generated/.tmp');
 
-const ID = 'coupons.deactivate';
-const FAKE = `  /v1/coupons/{id}/deactivate:
+const ID = 'coupons.fakeArchive';
+const FAKE = `  /v1/coupons/{id}/fake-archive:
     post:
       operationId: ${ID}
       x-codeSamples:
@@ -36,7 +36,7 @@ const FAKE = `  /v1/coupons/{id}/deactivate:
           source: |-
             await shop.${ID}(15, { reason: 'Season over' });
       tags: [Coupons]
-      summary: Deactivate a coupon
+      summary: Archive a coupon (a test-only endpoint)
       description: Turns a coupon off and fires coupon.updated. The response shape is not shown.
       x-permission: coupons:write
       x-idempotency: optional
@@ -107,7 +107,7 @@ describe('a new endpoint in the spec is picked up by everything but its domain r
     // routeFor (src/testing/http/operations.ts) takes method, path, permission and idempotency from here.
     expect(operations[ID]).toMatchObject({
       method: 'POST',
-      path: '/v1/coupons/{id}/deactivate',
+      path: '/v1/coupons/{id}/fake-archive',
       pathParams: [{ name: 'id', type: 'integer' }],
       permission: 'coupons:write',
       idempotency: 'optional',
@@ -118,12 +118,14 @@ describe('a new endpoint in the spec is picked up by everything but its domain r
 
   it('gets a client method, a params type, its index entry and the body rules the sandbox reads', () => {
     expect(resources.get('coupons.ts')).toMatch(
-      /deactivate\(\s*id: number,\s*params\?: CouponsDeactivateParams,\s*options\?: RequestOptions,?\s*\): APIPromise<Coupon>/,
+      /fakeArchive\(\s*id: number,\s*params\?: CouponsFakeArchiveParams,\s*options\?: RequestOptions,?\s*\): APIPromise<Coupon>/,
     );
     expect(resources.get('coupons.ts')).toContain(`endpoints['${ID}']`);
-    expect(files.get('params.coupons.ts')).toMatch(/^export type CouponsDeactivateParams = \{$/m);
-    expect(files.get('params-index.ts')).toContain('CouponsDeactivateParams: P.CouponsDeactivateParams;');
-    expect(files.get('request-rules.ts')).toMatch(/'coupons\.deactivate': \{\s*reason: \{ type: 'string' \}/);
+    expect(files.get('params.coupons.ts')).toMatch(/^export type CouponsFakeArchiveParams = \{$/m);
+    expect(files.get('params-index.ts')).toContain('CouponsFakeArchiveParams: P.CouponsFakeArchiveParams;');
+    expect(files.get('request-rules.ts')).toMatch(
+      /'coupons\.fakeArchive': \{\s*reason: \{ type: 'string' \}/,
+    );
   });
 
   it('gets a row in the operation table test, from its spec example', () => {
@@ -133,7 +135,7 @@ describe('a new endpoint in the spec is picked up by everything but its domain r
       id: ID,
       call: 'function',
       method: 'POST',
-      path: '/v1/coupons/15/deactivate',
+      path: '/v1/coupons/15/fake-archive',
       body: { reason: 'Season over' },
       data: samples.Coupon,
     });
@@ -148,7 +150,7 @@ describe('a new endpoint in the spec is picked up by everything but its domain r
   it('is refused a row when its example passes something other than literals, naming it', () => {
     const withDate = { ...fake, example: `await shop.${ID}(15, { at: new Date() });` };
     expect(() => exampleArguments(withDate)).toThrow(
-      /coupons\.deactivate: its example's arguments are not literals/,
+      /coupons\.fakeArchive: its example's arguments are not literals/,
     );
     const withName = { ...fake, example: `await shop.${ID}(couponId);` };
     expect(() => exampleArguments(withName)).toThrow(/not literals/);
