@@ -19,6 +19,8 @@ export interface EmittedParams {
   /** `params.<group>.ts` -> source. */
   readonly parts: ReadonlyMap<string, string>;
   readonly names: Map<string, ParamsNames>;
+  /** params-index.ts: every params type by its name, for the test that holds each to its schema. */
+  readonly index: string;
 }
 
 /**
@@ -35,6 +37,7 @@ export function emitParams(
 ): EmittedParams {
   const names = new Map<string, ParamsNames>();
   const groups = new Map<string, { body: string; helpers: Set<HelperName>; lists: Set<string> }>();
+  const declared: string[] = [];
 
   for (const op of operations) {
     const group = groupFile(groupOf(op.id));
@@ -70,6 +73,7 @@ export function emitParams(
       names.set(op.id, { query: null, body: null });
       continue;
     }
+    declared.push(params);
     part.body += body;
     for (const helper of emitter.helpers) helpers.add(helper);
     for (const list of emitter.lists) lists.add(list);
@@ -92,7 +96,12 @@ export function emitParams(
   const source = `${GENERATED_HEADER}${jsDoc([
     "Every operation's parameter types and schemas, declared per resource group in the files re-exported here.",
   ])}${barrel}`;
-  return { source, parts, names };
+  const entries = declared.map((name) => `  ${name}: P.${name};\n`).join('');
+  const index = `${GENERATED_HEADER}import type * as P from './params.js';\n\n${jsDoc([
+    'Every params type of params.ts by its name, so test/types/params.test.ts holds each to its `<Name>Schema`',
+    'without a list of its own. Imported by no entry: not part of the package.',
+  ])}export interface ParamsTypes {\n${entries}}\n`;
+  return { source, parts, names, index };
 }
 
 /** The query parameters as one object schema, each parameter's description carried onto its field. */

@@ -46,7 +46,8 @@ Floor: core (src/README.md), beside core/: the tables the spec fills in for core
 Files: \`schemas.ts\` (for every record, a documented interface and the \`zod/mini\` schema that
 \`satisfies\` it), \`enums.ts\` (the known values of every open enum, as \`as const\` lists and types;
 \`enum-lists.ts\` holds them by name for the sandbox, apart so that no application carries that object),
-\`params.ts\` (request parameters: a documented type and its schema per operation), \`endpoints.ts\` (the
+\`params.ts\` (request parameters: a documented type and its schema per operation; \`params-index.ts\` names
+them all for the type test), \`endpoints.ts\` (the
 endpoint table resource methods send through: method, path, pagination, a loader of the schemas; no schema,
 no prose), \`operations.ts\` (\`endpoints\` with what the reference says of each: permission, success status,
 idempotency, error codes, summary; for tools, the sandbox and the docs, dropped by a bundle that does not
@@ -119,6 +120,7 @@ export async function generate(options: GenerateOptions): Promise<Map<string, st
     'schemas.ts': schemas.source,
     ...Object.fromEntries(schemas.parts),
     'params.ts': params.source,
+    'params-index.ts': params.index,
     ...Object.fromEntries(params.parts),
     'endpoints.ts': operations.endpoints,
     'operations.ts': operations.table,

@@ -65,12 +65,16 @@ describe('spec/openapi.yaml covers the reference', () => {
     }
   });
 
-  it('has no operation beyond the reference', () => {
-    const expected = new Set(REFERENCE_OPERATIONS.map(([method, path]) => `${method} ${path}`));
-    const extra = specOperations
-      .map(({ method, path }) => `${method} ${path}`)
-      .filter((k) => !expected.has(k));
-    expect(extra).toEqual([]);
+  // An operation beyond the copy (one the reference gained since) is allowed: the spec is its one
+  // description, held by the rules below and by the tables derived from it (issue 34). A reference operation
+  // moved or renamed still fails the test above.
+  it('keeps every operation of the copied reference among its operations', () => {
+    const present = new Set(specOperations.map(({ method, path }) => `${method} ${path}`));
+    const missing = REFERENCE_OPERATIONS.map(([method, path]) => `${method} ${path}`).filter(
+      (k) => !present.has(k),
+    );
+    expect(REFERENCE_OPERATIONS.length).toBe(59);
+    expect(missing).toEqual([]);
   });
 
   it('gives every operation a unique operationId, x-permission and a documented success envelope', () => {

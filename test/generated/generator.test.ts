@@ -84,6 +84,7 @@ describe('generator on the fixture spec', () => {
       'operation-guards.ts',
       'operation-schemas.ts',
       'operations.ts',
+      'params-index.ts',
       'params.ts',
       'request-rules.ts',
       'schemas.ts',

@@ -42,9 +42,10 @@ const SHOWN: Partial<Record<string, Record<string, unknown>>> = {
 const api = mockApi();
 
 describe('answers the reference does not show', () => {
-  it('are marked on 40 operations, memberships.cancel, inventory.list and coupons.delete among them', () => {
+  it('are marked on at least 40 operations, memberships.cancel, inventory.list and coupons.delete among them', () => {
+    // At least: a new endpoint whose answer the reference does not show adds one (issue 34).
     const ids = notShown.map((op) => op.id);
-    expect(ids).toHaveLength(40);
+    expect(ids.length).toBeGreaterThanOrEqual(40);
     expect(ids).toEqual(expect.arrayContaining(['memberships.cancel', 'inventory.list', 'coupons.delete']));
   });
 

@@ -1,11 +1,18 @@
 import type { ShopClient } from '../../src/client.js';
 import type { OperationId } from '../../src/generated/operations.js';
 import { samples } from '../generated/samples.js';
+import {
+  exampleArguments,
+  filledPath,
+  type SpecOperation,
+  specOperations,
+} from '../support/spec-operations.js';
 
 /**
  * One call per operation of the API, with the request that must reach the server and the `data` the server
- * answers with. Written by hand from the reference, not derived from the operation table, so a method that
- * sends to the wrong path or drops a field fails here.
+ * answers with. The rows below are written by hand from the reference, not derived from the operation table,
+ * so a method that sends to the wrong path or drops a field fails here; an operation without one gets a row
+ * built from its spec entry (`derivedCase`), so a new endpoint needs no line here.
  */
 export interface OperationCase {
   readonly id: OperationId;
@@ -24,7 +31,7 @@ const s = samples;
 const since = new Date('2026-10-01T00:00:00.000Z');
 const SINCE = '2026-10-01T00:00:00.000Z';
 
-export const OPERATION_CASES: readonly OperationCase[] = [
+const HAND_CASES: readonly OperationCase[] = [
   // Range
   {
     id: 'range.resources.list',
@@ -608,4 +615,46 @@ export const OPERATION_CASES: readonly OperationCase[] = [
     path: '/v1/me',
     data: s.Me,
   },
+];
+
+/** How the transport writes a query value of an example (literals only: no Date). */
+const queryValue = (value: unknown): string => (Array.isArray(value) ? value.join(',') : String(value));
+
+/**
+ * The row of an operation with no hand-written one: its spec example called on the client's method, the
+ * request its spec method and path (with the example's ids) and the example's params as query (GET) or body
+ * must make, answered with the sample of the record its spec answer names (`{}` when it names none).
+ */
+export function derivedCase(op: SpecOperation): OperationCase {
+  const example = exampleArguments(op);
+  const args = [...example.ids, ...(example.params === undefined ? [] : [example.params])];
+  const query =
+    op.method === 'GET'
+      ? Object.fromEntries(Object.entries(example.params ?? {}).map(([k, v]) => [k, queryValue(v)]))
+      : undefined;
+  const data = op.record === null ? {} : samples[op.record];
+  if (data === undefined) throw new Error(`${op.id}: test/generated/samples.ts has no ${op.record}`);
+  return {
+    id: op.id as OperationId,
+    call: (shop) => {
+      const names = op.id.split('.');
+      const last = names.pop()!;
+      let group = shop as unknown as Record<string, unknown>;
+      for (const name of names) group = group[name] as Record<string, unknown>;
+      return (group[last] as (...a: unknown[]) => PromiseLike<unknown>).call(group, ...args);
+    },
+    method: op.method,
+    path: filledPath(op, example),
+    ...(query ? { query } : {}),
+    ...(op.method !== 'GET' && example.params !== undefined ? { body: example.params } : {}),
+    data,
+  };
+}
+
+/** The hand-written rows, then one derived from the spec for each operation that has none. */
+export const OPERATION_CASES: readonly OperationCase[] = [
+  ...HAND_CASES,
+  ...specOperations()
+    .filter((op) => !HAND_CASES.some((row) => row.id === op.id))
+    .map(derivedCase),
 ];

@@ -7,7 +7,7 @@ import { ParamsValidationError } from '../../src/core/errors/index.js';
 import { OPERATION_SCHEMAS } from '../../src/generated/operation-schemas.js';
 import { operations } from '../../src/generated/operations.js';
 import { parseInEnglish } from '../support/english.js';
-import { PARTLY_SHOWN_OPERATIONS, REFERENCE_CODES } from '../support/reference.js';
+import { PARTLY_SHOWN_OPERATIONS, REFERENCE_CODES, REFERENCE_OPERATIONS } from '../support/reference.js';
 import { client, mockApi, ok } from './helpers.js';
 
 const ops = operations as Record<string, DocumentedOperation>;
@@ -37,8 +37,10 @@ function inferredCodes(id: string): string[] {
 }
 
 describe('error codes the reference does not list for an endpoint', () => {
-  it('the hand-copied table covers every operation', () => {
-    expect(Object.keys(REFERENCE_CODES).sort()).toEqual(Object.keys(ops).sort());
+  it('the hand-copied table covers every operation the reference names', () => {
+    // An operation the spec adds beyond the copied reference has no row: its codes are the spec's alone.
+    expect(Object.keys(REFERENCE_CODES).sort()).toEqual(REFERENCE_OPERATIONS.map(([, , id]) => id).sort());
+    expect(Object.keys(ops)).toEqual(expect.arrayContaining(Object.keys(REFERENCE_CODES)));
   });
 
   it.each(Object.keys(REFERENCE_CODES))('%s lists every code the reference ties to it', (id) => {

@@ -1,9 +1,11 @@
 // One successful call of every operation in the spec, in an order that makes each possible (a purchase order
 // is created before it is submitted), as data: the conformance test runs it through ShopClient with a full
-// key, again with a key that has no permissions, and with unknown ids.
+// key, again with a key that has no permissions, and with unknown ids. An operation without a step here gets
+// one from its spec example, run last (`derivedStep`): its ids must exist in a fresh sandbox.
 
 import { type OperationId, operations } from '../../../src/generated/operations.js';
 import type { RequestParams, ShopClient } from '../../../src/index.js';
+import { exampleArguments, type SpecOperation, specOperations } from '../../support/spec-operations.js';
 import { at } from './harness.js';
 
 /** Ids created along the way, for the steps that act on them. */
@@ -35,7 +37,7 @@ const onPath = (name: string) => (ids: SweepIds) => ({ path: { id: ids[name] } }
 
 // Bodies of the endpoints the reference names without a shape follow the sandbox's documented guesses
 // (docs/testing.md, "What the sandbox cannot know: the shop endpoints").
-export const SWEEP: readonly SweepStep[] = [
+const HAND_STEPS: readonly SweepStep[] = [
   { id: 'range.resources.list', params: () => ({ query: { type: 'lane' } }) },
   { id: 'range.classes.list', params: () => ({}) },
   { id: 'range.sessions.list', params: () => ({}) },
@@ -155,6 +157,25 @@ export const SWEEP: readonly SweepStep[] = [
   { id: 'coupons.update', params: (ids) => ({ path: { id: ids.coupon }, body: { active: false } }) },
   { id: 'coupons.delete', params: onPath('coupon') },
   { id: 'me.retrieve', params: () => ({}) },
+];
+
+/** The step of an operation with none of its own: its spec example's ids and params, as query (GET) or body. */
+export function derivedStep(op: SpecOperation): SweepStep {
+  const { ids, params } = exampleArguments(op);
+  const path = Object.fromEntries(op.pathParams.map((name, i) => [name, ids[i]]));
+  const part = params === undefined ? {} : op.method === 'GET' ? { query: params } : { body: params };
+  return {
+    id: op.id as OperationId,
+    params: () => ({ ...(op.pathParams.length > 0 ? { path } : {}), ...part }) as RequestParams,
+  };
+}
+
+/** The hand-written steps, then one derived from the spec for each operation that has none. */
+export const SWEEP: readonly SweepStep[] = [
+  ...HAND_STEPS,
+  ...specOperations()
+    .filter((op) => !HAND_STEPS.some((step) => step.id === op.id))
+    .map(derivedStep),
 ];
 
 /** Calls one step's operation: a cursor list through `list` (its first page), anything else through `request`. */
