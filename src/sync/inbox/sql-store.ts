@@ -71,7 +71,7 @@ export class SqlInboxStore implements InboxStore<InboxTransaction> {
   async setup(): Promise<void> {
     const t = this.#t;
     const pg = this.#driver.dialect === 'postgres';
-    await this.#driver.run(
+    const statements = [
       `CREATE TABLE IF NOT EXISTS ${t} (
         seq ${pg ? 'BIGSERIAL' : 'INTEGER PRIMARY KEY AUTOINCREMENT'},
         event_id TEXT NOT NULL ${pg ? 'PRIMARY KEY' : 'UNIQUE'},
@@ -88,14 +88,13 @@ export class SqlInboxStore implements InboxStore<InboxTransaction> {
         done_at BIGINT,
         last_error TEXT
       )`,
-      [],
-    );
-    await this.#driver.run(`CREATE INDEX IF NOT EXISTS ${t}_due ON ${t} (status, available_at)`, []);
-    await this.#driver.run(
+      `CREATE INDEX IF NOT EXISTS ${t}_due ON ${t} (status, available_at)`,
       `CREATE INDEX IF NOT EXISTS ${t}_ordering ON ${t} (ordering_key, status, event_created_at)`,
-      [],
-    );
-    await this.#driver.run(`CREATE INDEX IF NOT EXISTS ${t}_settled ON ${t} (status, done_at)`, []);
+      `CREATE INDEX IF NOT EXISTS ${t}_settled ON ${t} (status, done_at)`,
+    ];
+    // D1: one round trip (a Worker's every invocation may start with it).
+    if (this.#batch) await this.#batch(statements.map((sql) => ({ sql, params: [] })));
+    else for (const sql of statements) await this.#driver.run(sql, []);
   }
 
   async add({ event, source, orderingKey, now }: InboxRecord): Promise<boolean> {
