@@ -26,17 +26,13 @@ async function fresh(now: () => number = () => 1_000_000) {
   const store = new D1InboxStore(db, { table });
   const inbox = new Inbox<InboxTransaction>(store, { now, retryBaseMs: 0 });
   await inbox.ready();
-  const count = async (sql: string, ...params: unknown[]) =>
-    Number(
-      (
-        (
-          await db
-            .prepare(sql)
-            .bind(...params)
-            .all()
-        ).results?.[0] as { n: number }
-      ).n,
-    );
+  const count = async (sql: string, ...params: unknown[]) => {
+    const { results = [] } = await db
+      .prepare(sql)
+      .bind(...params)
+      .all();
+    return Number((results[0] as { n: number }).n);
+  };
   return { db, table, effects, store, inbox, count };
 }
 
