@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 
 const RUNTIMES = fileURLToPath(new URL('../runtimes/', import.meta.url));
 
@@ -46,8 +47,9 @@ export function miniflareVersion(): string {
 let shared: Promise<{ mf: MiniflareLike; db: unknown }> | undefined;
 
 /**
- * One workerd per test process with an empty D1 database (in memory), started on first use: the tests give
- * each store a table of its own. workerd ends with the process (miniflare's exit hook).
+ * One workerd per test file with an empty D1 database (in memory), started on first use: the tests give each
+ * store a table of its own. Disposed after the file (registered below, as the file imports this module), so
+ * a test process that runs several files does not keep one workerd per file.
  */
 export async function sharedD1(): Promise<unknown> {
   shared ??= (async () => {
@@ -61,3 +63,9 @@ export async function sharedD1(): Promise<unknown> {
   })();
   return (await shared).db;
 }
+
+afterAll(async () => {
+  const started = shared;
+  shared = undefined;
+  if (started) await (await started).mf.dispose();
+});
