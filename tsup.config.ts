@@ -13,6 +13,7 @@ const entry = {
   'inbox/postgres': 'src/sync/inbox/postgres.ts',
   'inbox/redis': 'src/sync/inbox/redis.ts',
   'inbox/bullmq': 'src/sync/inbox/bullmq.ts',
+  'inbox/d1': 'src/sync/inbox/d1.ts',
   schemas: 'src/schemas.ts',
   otel: 'src/otel.ts',
   'testing/index': 'src/testing/index.ts',

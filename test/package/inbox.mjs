@@ -1,13 +1,14 @@
 // The inbox entries as a project that installed the tarball sees them, with none of the optional drivers
-// installed: shop-mgmt/inbox works on its own (memory store), and the SQLite, Postgres and Redis entries import
-// without their drivers; opening a SQLite or Postgres store then says which package to install (or, where
-// Node has node:sqlite, the SQLite store works on it).
+// installed: shop-mgmt/inbox works on its own (memory store), and the SQLite, Postgres, Redis and D1 entries
+// import without their drivers; opening a SQLite or Postgres store then says which package to install (or,
+// where Node has node:sqlite, the SQLite store works on it); the D1 store asks for a D1 binding.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ShopError } from 'shop-mgmt';
 import { Inbox, MemoryInboxStore } from 'shop-mgmt/inbox';
+import { D1InboxStore } from 'shop-mgmt/inbox/d1';
 import { PostgresInboxStore } from 'shop-mgmt/inbox/postgres';
 import { RedisInboxStore } from 'shop-mgmt/inbox/redis';
 import { SqliteInboxStore } from 'shop-mgmt/inbox/sqlite';
@@ -26,6 +27,10 @@ const seen = [];
 assert.deepEqual(await inbox.runOnce(async (e) => seen.push(e.id)), { done: 1, failed: 0, lost: 0 });
 assert.deepEqual(seen, ['evt_pkg_1']);
 assert.equal(typeof RedisInboxStore, 'function');
+assert.throws(
+  () => new D1InboxStore({}),
+  (error) => error instanceof ShopError && /D1 database binding/.test(error.message),
+);
 // One error class per package: what the inbox throws is the ShopError that shop-mgmt exports.
 assert.throws(
   () => new Inbox({}),

@@ -50,6 +50,7 @@ async function runWorker() {
     compatibilityDate: '2025-09-01',
     compatibilityFlags: ['nodejs_compat'],
     bindings: { SHOP_URL: env.SHOP_URL, SHOP_KEY: env.SHOP_KEY },
+    d1Databases: ['DB'],
   });
   try {
     const response = await mf.dispatchFetch('http://worker.test/');

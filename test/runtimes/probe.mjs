@@ -1,7 +1,11 @@
 // What every runtime of the matrix runs, from the installed package: a client call and a list walk against a
 // sandbox that Node serves on 127.0.0.1, webhook verification, the web-Request webhook handler (accepted,
-// forged, duplicate), and the sandbox's own in-process fetch. Runtime-neutral: no node: import, no process.
-import { ShopClient } from 'shop-mgmt';
+// forged, duplicate), and the sandbox's own in-process fetch; where the runtime gives a D1 binding (workerd), the
+// D1 inbox (shop-mgmt/inbox/d1): a verified event added once, run once with its write. Runtime-neutral: no
+// node: import, no process.
+import { ShopClient, ShopError } from 'shop-mgmt';
+import { Inbox } from 'shop-mgmt/inbox';
+import { D1InboxStore } from 'shop-mgmt/inbox/d1';
 import { createSandbox } from 'shop-mgmt/testing';
 import {
   createWebhookHandler,
@@ -17,7 +21,7 @@ function check(condition, message) {
 }
 
 /** Runs every check; resolves to the names of those that passed, rejects on the first failure. */
-export async function runProbe({ url, key }) {
+export async function runProbe({ url, key, d1 }) {
   const passed = [];
   const shop = new ShopClient({ apiKey: key, baseUrl: url, maxRetries: 0 });
 
@@ -76,6 +80,28 @@ export async function runProbe({ url, key }) {
   check(statuses[0] === 200 && statuses[1] === 400 && statuses[2] === 200, `handler answered ${statuses}`);
   check(seen.length === 1, `the handler ran ${seen.length} times for one event`);
   passed.push('web-Request handler (signed 200, forged 400, duplicate 200 once)');
+
+  if (d1) {
+    const inbox = new Inbox(new D1InboxStore(d1));
+    const added = [await inbox.add(event, 'webhook'), await inbox.add(event, 'webhook')];
+    check(added[0] === 'added' && added[1] === 'duplicate', `the D1 inbox added ${added}`);
+    const run = await inbox.runOnce(async (received, { tx }) => {
+      await tx.execute('CREATE TABLE IF NOT EXISTS probe_effects (event_id TEXT NOT NULL)');
+      await tx.execute('INSERT INTO probe_effects (event_id) VALUES (?)', [received.id]);
+    });
+    const effects = await d1.prepare('SELECT event_id FROM probe_effects').all();
+    check(run.done === 1 && effects.results.length === 1, `the D1 inbox ran ${JSON.stringify(run)}`);
+    passed.push('D1 inbox (added once, run once with its write)');
+  } else {
+    let refused;
+    try {
+      new D1InboxStore({});
+    } catch (error) {
+      refused = error;
+    }
+    check(refused instanceof ShopError, 'D1InboxStore took something that is no D1 binding');
+    passed.push('shop-mgmt/inbox/d1 loads');
+  }
 
   const sandbox = createSandbox({ seed: 3 });
   const local = new ShopClient({

@@ -3,8 +3,9 @@
  *
  * @module shop-mgmt/inbox
  */
-// `shop-mgmt/inbox`: the Inbox, its worker and the memory store. The SQLite, Postgres and Redis adapters are
-// entries of their own (`shop-mgmt/inbox/sqlite`, `/postgres`, `/redis`), so their drivers load only there.
+// `shop-mgmt/inbox`: the Inbox, its worker and the memory store. The SQLite, Postgres, Redis and D1 adapters
+// are entries of their own (`shop-mgmt/inbox/sqlite`, `/postgres`, `/redis`, `/d1`), so their drivers load
+// only there.
 export {
   Inbox,
   type InboxAddOutcome,

@@ -1,6 +1,16 @@
-// The inbox over SQL, shared by the SQLite and Postgres adapters: one table, leases as a token and an
+// The inbox over SQL, shared by the SQLite, Postgres and D1 adapters: one table, leases as a token and an
 // expiry on the row, and the done mark written in the transaction the worker's handler runs its own
 // statements in. The adapters bring a driver (src/sync/sql/: the one contract the sync engine uses too).
+//
+// D1 (a driver with `interactive` false) has SQLite's SQL but no BEGIN/COMMIT over its API: each statement
+// commits alone, and `batch` is the one atomic unit of several. The store's two transactions map onto it so:
+// - lease: one `UPDATE ... WHERE event_id IN (due ... LIMIT n) RETURNING` statement claims the events (as on
+//   Postgres): D1 runs one statement at a time per database, so no two workers claim the same event.
+// - complete: the lease is checked, the handler runs (its `tx.query` reads at once; its `tx.execute` writes
+//   are held), then one batch [lease guard, done mark, the handler's writes] commits all or nothing. The
+//   guard fails the batch when the lease is no longer this worker's, so a run whose lease ran out and was
+//   taken over commits nothing ('lost'). Nothing locks the row while the handler runs
+//   (`locksWhileWorking` false): the worker renews its lease with heartbeats, as with Redis.
 import { ShopError } from '../../core/errors/shop-error.js';
 import type { ShopEvent } from '../../webhooks/events.js';
 import {
@@ -9,6 +19,7 @@ import {
   type SqlDialect,
   type SqlDriver,
   type SqlSession,
+  type SqlStatement,
 } from '../sql/driver.js';
 import type {
   InboxEntry,
@@ -34,10 +45,13 @@ export function tableName(name: string | undefined): string {
   return table;
 }
 
-/** An {@link InboxStore} over a SQL driver; see the SQLite and Postgres adapters. */
+/** An {@link InboxStore} over a SQL driver; see the SQLite, Postgres and D1 adapters. */
 export class SqlInboxStore implements InboxStore<InboxTransaction> {
-  readonly locksWhileWorking = true;
+  /** True where a running handler's transaction holds its event (SQLite, Postgres); false on D1. */
+  readonly locksWhileWorking: boolean;
   readonly #driver: SqlDriver;
+  /** The driver's batch when it has no interactive transaction (D1); null otherwise. */
+  readonly #batch: ((statements: readonly SqlStatement[]) => Promise<unknown>) | null;
   readonly #t: string;
   readonly #p: (n: number) => string;
 
@@ -45,12 +59,19 @@ export class SqlInboxStore implements InboxStore<InboxTransaction> {
     this.#driver = driver;
     this.#t = table;
     this.#p = placeholder(driver.dialect);
+    if (driver.interactive === false) {
+      if (typeof driver.batch !== 'function') {
+        throw new ShopError('A SQL driver without interactive transactions must have batch().');
+      }
+      this.#batch = (statements) => driver.batch!(statements);
+    } else this.#batch = null;
+    this.locksWhileWorking = this.#batch === null;
   }
 
   async setup(): Promise<void> {
     const t = this.#t;
     const pg = this.#driver.dialect === 'postgres';
-    await this.#driver.run(
+    const statements = [
       `CREATE TABLE IF NOT EXISTS ${t} (
         seq ${pg ? 'BIGSERIAL' : 'INTEGER PRIMARY KEY AUTOINCREMENT'},
         event_id TEXT NOT NULL ${pg ? 'PRIMARY KEY' : 'UNIQUE'},
@@ -67,14 +88,13 @@ export class SqlInboxStore implements InboxStore<InboxTransaction> {
         done_at BIGINT,
         last_error TEXT
       )`,
-      [],
-    );
-    await this.#driver.run(`CREATE INDEX IF NOT EXISTS ${t}_due ON ${t} (status, available_at)`, []);
-    await this.#driver.run(
+      `CREATE INDEX IF NOT EXISTS ${t}_due ON ${t} (status, available_at)`,
       `CREATE INDEX IF NOT EXISTS ${t}_ordering ON ${t} (ordering_key, status, event_created_at)`,
-      [],
-    );
-    await this.#driver.run(`CREATE INDEX IF NOT EXISTS ${t}_settled ON ${t} (status, done_at)`, []);
+      `CREATE INDEX IF NOT EXISTS ${t}_settled ON ${t} (status, done_at)`,
+    ];
+    // D1: one round trip (a Worker's every invocation may start with it).
+    if (this.#batch) await this.#batch(statements.map((sql) => ({ sql, params: [] })));
+    else for (const sql of statements) await this.#driver.run(sql, []);
   }
 
   async add({ event, source, orderingKey, now }: InboxRecord): Promise<boolean> {
@@ -100,6 +120,13 @@ export class SqlInboxStore implements InboxStore<InboxTransaction> {
   }: LeaseRequest): Promise<InboxLease[]> {
     // ?1 now, ?2 limit, ?3 the new lease's end, ?4 the retry horizon (null: none).
     const params = [now, limit, now + leaseMs, retryHorizonMs === undefined ? null : now + retryHorizonMs];
+    if (this.#batch) {
+      // One statement claims (D1 runs one at a time); the suspect first, alone, as below.
+      const suspects = alone ? await this.#driver.run(this.#claim(ordered, true), params) : undefined;
+      if (suspects && suspects.rows.length > 0) return suspects.rows.map((row) => leaseOf(row, true));
+      const { rows } = await this.#driver.run(this.#claim(ordered, false), params);
+      return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map((row) => leaseOf(row, false));
+    }
     if (this.#driver.dialect === 'postgres') {
       const suspects = alone ? await this.#driver.run(this.#pgLease(ordered, true), params) : undefined;
       if (suspects && suspects.rows.length > 0) return suspects.rows.map((row) => leaseOf(row, true));
@@ -163,6 +190,16 @@ export class SqlInboxStore implements InboxStore<InboxTransaction> {
         ${t}.seq`;
   }
 
+  /** The due events claimed in one SQLite statement (a driver without interactive transactions: D1). */
+  #claim(ordered: boolean, suspect: boolean): string {
+    const t = this.#t;
+    // A token per row (randomblob), as Postgres's gen_random_uuid(); RETURNING gives the new attempt count.
+    return `UPDATE ${t} SET lease_token = lower(hex(randomblob(16))), lease_until = ?3, attempts = attempts + 1
+      WHERE event_id IN (SELECT event_id FROM (${this.#due(ordered, suspect)} ORDER BY i.seq
+        LIMIT ${suspect ? 'min(?2, 1)' : '?2'}))
+      RETURNING event_id, event, attempts, lease_token, source, ordering_key, seq`;
+  }
+
   async renew(lease: InboxLease, leaseMs: number, now: number): Promise<boolean> {
     const p = this.#p;
     const { changes } = await this.#driver.run(
@@ -178,6 +215,7 @@ export class SqlInboxStore implements InboxStore<InboxTransaction> {
     work: (tx: InboxTransaction) => Promise<void>,
     now: number,
   ): Promise<'done' | 'lost'> {
+    if (this.#batch) return this.#completeInBatch(this.#batch, lease, work, now);
     const p = this.#p;
     const dialect = this.#driver.dialect;
     return this.#driver
@@ -203,6 +241,61 @@ export class SqlInboxStore implements InboxStore<InboxTransaction> {
         if (error === LOST) return 'lost' as const;
         throw error;
       });
+  }
+
+  /**
+   * `complete` on a driver whose atomic unit is a batch (D1): the lease checked, the handler run with its
+   * writes held, then [guard, done mark, writes] in one batch. The guard is an insert that breaks the
+   * table's NOT NULL on event_id when the lease is no longer held, so the batch fails and nothing of it
+   * commits; when the lease is held it inserts nothing.
+   */
+  async #completeInBatch(
+    batch: (statements: readonly SqlStatement[]) => Promise<unknown>,
+    lease: InboxLease,
+    work: (tx: InboxTransaction) => Promise<void>,
+    now: number,
+  ): Promise<'done' | 'lost'> {
+    const t = this.#t;
+    const holder = [lease.eventId, lease.token];
+    const held = async () =>
+      (
+        await this.#driver.run(
+          `SELECT 1 AS held FROM ${t} WHERE event_id = ?1 AND lease_token = ?2 AND status = 'pending'`,
+          holder,
+        )
+      ).rows.length > 0;
+    // As the SQLite and Postgres stores (their done mark comes first): a lease already lost runs no handler.
+    if (!(await held())) return 'lost';
+    const writes: SqlStatement[] = [];
+    const { tx, close } = heldWritesOver(this.#driver, writes);
+    try {
+      await work(tx);
+    } finally {
+      close();
+    }
+    try {
+      await batch([
+        {
+          sql: `INSERT INTO ${t} (event_id, event, event_created_at, source, status, available_at, received_at)
+            SELECT NULL, '', '', '', 'lost', 0, 0 WHERE NOT EXISTS (SELECT 1 FROM ${t}
+              WHERE event_id = ?1 AND lease_token = ?2 AND status = 'pending')`,
+          params: holder,
+        },
+        {
+          sql: `UPDATE ${t} SET status = 'done', lease_token = NULL, lease_until = NULL, done_at = ?1,
+              last_error = NULL
+            WHERE event_id = ?2 AND lease_token = ?3 AND status = 'pending'`,
+          params: [now, ...holder],
+        },
+        ...writes,
+      ]);
+    } catch (error) {
+      // Nothing committed. The guard's failure when the lease was taken over; any other is the handler's
+      // statements' or D1's own (retried as a failed run).
+      if (!(await held())) return 'lost';
+      throw error;
+    }
+    return 'done';
   }
 
   async fail(lease: InboxLease, { error, retryAt, dead, now }: InboxFailure): Promise<void> {
@@ -299,6 +392,59 @@ function entryOf(row: Record<string, unknown>, now: number): InboxEntry {
       row.ordering_key === null || row.ordering_key === undefined ? null : String(row.ordering_key),
     receivedAt: Number(row.received_at),
     lastError: row.last_error === null || row.last_error === undefined ? null : String(row.last_error),
+  };
+}
+
+/** What `tx.execute` gives on D1: its statement runs after the handler, so its count is not known yet. */
+const HELD_RESULT: { changes: number } = Object.defineProperty({}, 'changes', {
+  get() {
+    throw new ShopError(
+      'On D1, tx.execute statements run after the handler returns, in one batch with the done mark: ' +
+        'their changes are not known inside the handler (read with tx.query instead).',
+    );
+  },
+}) as { changes: number };
+
+/** Statements that only read: `tx.query` runs them at once on D1, outside the batch. */
+const READ_ONLY = /^\s*(select|values)\b|^\s*with\b(?![\s\S]*\b(insert|update|delete|replace)\b)/i;
+
+/**
+ * The handler's `tx` on D1: `query` reads at once (committed data: not the writes this handler holds);
+ * `execute` holds its statement for the batch that commits it with the done mark. `close` ends it with the
+ * run, as {@link transactionOver}'s.
+ */
+function heldWritesOver(
+  driver: SqlDriver,
+  writes: SqlStatement[],
+): { tx: InboxTransaction; close: () => void } {
+  let open = true;
+  const check = (sql: unknown) => {
+    if (!open) throw new ShopError('The inbox transaction is over: use tx only while the handler runs.');
+    if (typeof sql !== 'string') throw new ShopError('tx.query and tx.execute take SQL text first.');
+  };
+  const tx: InboxTransaction = {
+    dialect: 'sqlite',
+    query: async <Row>(sql: string, params: readonly unknown[] = []) => {
+      check(sql);
+      if (!READ_ONLY.test(sql)) {
+        throw new ShopError(
+          'On D1, tx.query runs reads (SELECT) at once, outside the batch: write with tx.execute, which ' +
+            'commits with the done mark.',
+        );
+      }
+      return (await driver.run(sql, params)).rows as Row[];
+    },
+    execute: async (sql: string, params: readonly unknown[] = []) => {
+      check(sql);
+      writes.push({ sql, params: [...params] });
+      return HELD_RESULT;
+    },
+  };
+  return {
+    tx,
+    close: () => {
+      open = false;
+    },
   };
 }
 

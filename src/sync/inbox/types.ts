@@ -120,7 +120,7 @@ export interface InboxTransaction {
 
 /**
  * What a worker's handler is given beside the event. `Tx` is the store's transaction: `InboxTransaction` on
- * the SQLite and Postgres stores, `undefined` on the memory and Redis stores.
+ * the SQLite, Postgres and D1 stores, `undefined` on the memory and Redis stores.
  */
 export interface InboxHandlerContext<Tx extends InboxTransaction | undefined = InboxTransaction | undefined> {
   /** Where the event came from. */

@@ -1,7 +1,8 @@
 // The one driver contract of the SQL the SDK writes: the inbox (`inbox/sql-store.ts`) and the sync engine
 // (`engine/database.ts`) both run their statements through a SqlDriver, opened by `sqlite.ts` or `postgres.ts`
 // with one set of settings (`postgres.ts`'s POSTGRES_POOL_DEFAULTS for both). Drivers (better-sqlite3,
-// node:sqlite, pg) are optional peers, imported only when a database of theirs is opened.
+// node:sqlite, pg) are optional peers, imported only when a database of theirs is opened. `d1.ts` drives
+// Cloudflare D1 (the inbox only): SQLite with no interactive transaction, its atomic unit a batch.
 
 /** The two databases the SDK writes. */
 export type SqlDialect = 'sqlite' | 'postgres';
@@ -23,11 +24,28 @@ export interface SqlSession {
   run(sql: string, params: readonly unknown[]): Promise<SqlResult>;
 }
 
+/** One statement of a {@link SqlDriver.batch}. */
+export interface SqlStatement {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
 /** A database: statements on their own (autocommit) or in a transaction, and its dialect. */
 export interface SqlDriver extends SqlSession {
   readonly dialect: SqlDialect;
+  /**
+   * False on a database whose API has no interactive transaction (Cloudflare D1: no BEGIN/COMMIT, each
+   * statement commits alone): `transaction` throws there and {@link batch} is the one atomic unit.
+   * @default true
+   */
+  readonly interactive?: boolean;
   /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when not. */
   transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * Runs `statements` in order as one atomic unit: all commit, or none when one fails (the promise rejects).
+   * Required when `interactive` is false.
+   */
+  batch?(statements: readonly SqlStatement[]): Promise<SqlResult[]>;
   /** Closes the connection (or pool) when the driver opened it. */
   close(): Promise<void>;
 }

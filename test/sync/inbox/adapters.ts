@@ -1,5 +1,6 @@
 // The inbox adapters the shared tests run against: memory and SQLite always, Postgres and Redis when the test
-// setup started their servers. Each gives a fresh, empty store.
+// setup started their servers, D1 when miniflare is installed (test/support/miniflare.ts). Each gives a fresh,
+// empty store.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { inject } from 'vitest';
 import { MemoryInboxStore } from '../../../src/sync/inbox/memory.js';
 import { SqliteInboxStore } from '../../../src/sync/inbox/sqlite.js';
 import type { InboxStore } from '../../../src/sync/inbox/types.js';
+import { miniflareMissing, sharedD1 } from '../../support/miniflare.js';
 
 export interface AdapterCase {
   readonly name: string;
@@ -17,6 +19,11 @@ export interface AdapterCase {
   readonly available: boolean;
   /** True when the store's leases run on the server's clock (Redis), not the `now` the inbox passes. */
   readonly serverClock?: boolean;
+  /**
+   * True when `tx.execute` statements are held and run in one batch with the done mark after the handler
+   * (D1: no interactive transaction), so their `changes` are not known inside the handler.
+   */
+  readonly heldWrites?: boolean;
   readonly open: () => Promise<OpenedStore>;
 }
 
@@ -107,6 +114,26 @@ export const adapters: AdapterCase[] = [
         cleanup: async () => {
           await store.close();
           await client.quit();
+        },
+      };
+    },
+  },
+  {
+    name: 'd1',
+    sql: true,
+    available: miniflareMissing === null,
+    heldWrites: true,
+    open: async () => {
+      const { D1InboxStore } = await import('../../../src/sync/inbox/d1.js');
+      // One workerd per test process; a table per store.
+      const db = (await sharedD1()) as import('../../../src/sync/inbox/d1.js').D1DatabaseLike;
+      const table = uniqueTable();
+      const store = new D1InboxStore(db, { table });
+      return {
+        store,
+        another: async () => new D1InboxStore(db, { table }),
+        cleanup: async () => {
+          await db.prepare(`DROP TABLE IF EXISTS ${table}`).all();
         },
       };
     },

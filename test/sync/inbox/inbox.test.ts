@@ -27,7 +27,7 @@ function onlyWhen(applies: boolean, available: boolean): ReturnType<typeof it.sk
   return applies ? it.skipIf(!available) : ((() => undefined) as unknown as ReturnType<typeof it.skipIf>);
 }
 
-describe.each(adapters)('inbox over $name', ({ name, sql, available, open, serverClock }) => {
+describe.each(adapters)('inbox over $name', ({ name, sql, available, open, serverClock, heldWrites }) => {
   let store: InboxStore;
   let another: () => Promise<InboxStore>;
   let cleanup: () => Promise<void> = async () => undefined;
@@ -359,45 +359,49 @@ describe.each(adapters)('inbox over $name', ({ name, sql, available, open, serve
     },
   );
 
-  onlyWhen(sql, available)("commits the handler's writes with the done mark, or neither", async () => {
-    const inbox = await fresh();
-    // Random: a mutation run re-runs this file in one process, where a pid and a counter repeat.
-    const table = `effects_${name}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-    // The partner's own table, created through a handler's transaction.
-    const ok = event();
-    const bad = event();
-    await inbox.add(ok);
-    let created = false;
-    const handler = async (
-      e: ShopEvent,
-      { tx }: { tx: import('../../../src/sync/inbox/types.js').InboxTransaction | undefined },
-    ) => {
-      if (!created) {
-        await tx!.execute(`CREATE TABLE ${table} (event_id TEXT PRIMARY KEY, note TEXT)`);
-        created = true;
-      }
-      const { changes } = await tx!.execute(`INSERT INTO ${table} (event_id, note) VALUES (?, ?)`, [
-        e.id,
-        "it's",
-      ]);
-      expect(changes).toBe(1);
-      if (e.id === bad.id) throw new Error('after the write');
-    };
-    expect((await inbox.runOnce(handler, { onError: quiet })).done).toBe(1);
-    await inbox.add(bad);
-    expect((await inbox.runOnce(handler, { onError: quiet })).failed).toBe(1);
-    // Read through a handler's transaction: the failed run's write was rolled back with it.
-    await inbox.replay(ok.id);
-    let rows: { event_id: string; note: string }[] = [];
-    await inbox.runOnce(
-      async (_e, { tx }) => {
-        rows = await tx!.query(`SELECT event_id, note FROM ${table} ORDER BY event_id`);
-      },
-      { onError: quiet },
-    );
-    expect(rows).toEqual([{ event_id: ok.id, note: "it's" }]);
-    expect(await inbox.get(bad.id)).toMatchObject({ status: 'pending', attempts: 1 });
-  });
+  // D1's held writes have their own test (d1.test.ts): their `changes` are not known in the handler.
+  onlyWhen(sql && !heldWrites, available)(
+    "commits the handler's writes with the done mark, or neither",
+    async () => {
+      const inbox = await fresh();
+      // Random: a mutation run re-runs this file in one process, where a pid and a counter repeat.
+      const table = `effects_${name}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+      // The partner's own table, created through a handler's transaction.
+      const ok = event();
+      const bad = event();
+      await inbox.add(ok);
+      let created = false;
+      const handler = async (
+        e: ShopEvent,
+        { tx }: { tx: import('../../../src/sync/inbox/types.js').InboxTransaction | undefined },
+      ) => {
+        if (!created) {
+          await tx!.execute(`CREATE TABLE ${table} (event_id TEXT PRIMARY KEY, note TEXT)`);
+          created = true;
+        }
+        const { changes } = await tx!.execute(`INSERT INTO ${table} (event_id, note) VALUES (?, ?)`, [
+          e.id,
+          "it's",
+        ]);
+        expect(changes).toBe(1);
+        if (e.id === bad.id) throw new Error('after the write');
+      };
+      expect((await inbox.runOnce(handler, { onError: quiet })).done).toBe(1);
+      await inbox.add(bad);
+      expect((await inbox.runOnce(handler, { onError: quiet })).failed).toBe(1);
+      // Read through a handler's transaction: the failed run's write was rolled back with it.
+      await inbox.replay(ok.id);
+      let rows: { event_id: string; note: string }[] = [];
+      await inbox.runOnce(
+        async (_e, { tx }) => {
+          rows = await tx!.query(`SELECT event_id, note FROM ${table} ORDER BY event_id`);
+        },
+        { onError: quiet },
+      );
+      expect(rows).toEqual([{ event_id: ok.id, note: "it's" }]);
+      expect(await inbox.get(bad.id)).toMatchObject({ status: 'pending', attempts: 1 });
+    },
+  );
 });
 
 describe("the worker's signal", () => {
