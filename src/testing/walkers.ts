@@ -6,7 +6,10 @@ export interface WalkerCount {
   readonly max: number;
 }
 
-/** When a page of a walk may be late: after this long with no page of it asked for, the walk is idle. */
+/**
+ * How long a walk stays under way after a page of it was answered (wall clock, ms): its next page may come
+ * that late, and after its last page, another walk of the same list within that time is a second walker.
+ */
 export const DEFAULT_WALK_IDLE_MS = 5_000;
 
 interface Walk {
@@ -14,8 +17,10 @@ interface Walk {
   expected: string | null;
   /** Its pages asked for and not yet answered. */
   inFlight: number;
-  /** When its last page was answered (wall clock, ms). */
+  /** When its last page was answered (ms, on the counter's clock). */
   answeredAt: number;
+  /** Its last page has been answered (`has_more: false`): it counts for `idleMs` more, then is gone. */
+  done: boolean;
 }
 
 /** How many walks stay remembered per key and path (a cursor older than these starts a new walk). */
@@ -24,18 +29,28 @@ const REMEMBERED = 64;
 /**
  * The walkers of one shop. A walk is a sequence of list pages by one key on one list path (`GET` of a
  * cursor-paginated list, whatever its filters, `updated_since` included), each page after the first
- * carrying the `cursor` the previous page returned. It is under way from its first page's request to the
- * answer of its last page (`has_more: false`), and while a next page is due: after a page answered with a
- * next cursor, for `idleMs` (wall clock). A walk whose next page has not come by then (its walker was
- * killed, paused, or waits out a 429) stops counting; a page that later carries its cursor makes it count
- * again. An error answer to a first page ends that walk (the walker asks again without a cursor); to a
- * later page it keeps the walk at that cursor. Two walks whose spans overlap are 2 walkers.
+ * carrying the `cursor` the previous page returned. It is under way from its first page's request until
+ * `idleMs` after its last page's answer, and between pages while its next page is due: for `idleMs` after a
+ * page answered with a next cursor. A walk whose next page has not come by then (its walker was killed,
+ * paused, or waits out a 429) stops counting; a page that later carries its cursor makes it count again. An
+ * error answer to a first page ends that walk at once (its walker asks again without a cursor); to a later
+ * page it keeps the walk at that cursor. Two walks whose spans overlap are 2 walkers.
+ *
+ * Why a walk lasts `idleMs` past its last page: most walks of a sync are one page (a feed read, an
+ * `updated_since` list with nothing new), and a page is answered within one turn of the sandbox's event
+ * loop, so the bare spans of two workers' one-page walks never overlap, however often both read the shop.
+ * Counted this way, two workers reading one list within `idleMs` of each other are 2 walkers; one walker
+ * must not walk the same list again sooner than that (a sync's feed interval is longer).
  */
 export class WalkCounter {
   readonly #walks = new Map<string, Walk[]>();
   #max = 0;
 
-  constructor(private readonly idleMs: number = DEFAULT_WALK_IDLE_MS) {}
+  /** `clock`: the time in ms (monotonic; a test's fake clock). */
+  constructor(
+    private readonly idleMs: number = DEFAULT_WALK_IDLE_MS,
+    private readonly clock: () => number = () => performance.now(),
+  ) {}
 
   /**
    * A list page is asked for: the walk it belongs to (a new one without a cursor, or for a cursor no walk
@@ -43,15 +58,16 @@ export class WalkCounter {
    */
   page(keyId: string, path: string, cursor: string | null): Walk {
     const slot = `${keyId} ${path}`;
-    let walks = this.#walks.get(slot);
-    if (!walks) {
-      walks = [];
-      this.#walks.set(slot, walks);
-    }
-    const nowMs = performance.now();
+    const nowMs = this.clock();
+    // Walks ended longer than idleMs ago count no more: forgotten.
+    const walks = (this.#walks.get(slot) ?? []).filter((walk) => !this.#gone(walk, nowMs));
+    this.#walks.set(slot, walks);
     let walk = cursor === null ? undefined : waitingOn(walks, cursor);
-    if (!walk) {
-      walk = { expected: cursor, inFlight: 0, answeredAt: nowMs };
+    if (walk) {
+      // The last page asked for again (a retry after a lost answer): the same walk, under way again.
+      walk.done = false;
+    } else {
+      walk = { expected: cursor, inFlight: 0, answeredAt: nowMs, done: false };
       walks.push(walk);
       if (walks.length > REMEMBERED) walks.splice(0, walks.length - REMEMBERED);
     }
@@ -63,18 +79,20 @@ export class WalkCounter {
   /** The page's answer: `next` is its `meta.next_cursor` (null on the last page), `ok` whether it was 2xx. */
   answered(keyId: string, path: string, walk: Walk, ok: boolean, next: string | null): void {
     walk.inFlight -= 1;
-    walk.answeredAt = performance.now();
-    const ends = ok ? next === null : walk.expected === null;
+    walk.answeredAt = this.clock();
     if (ok && next !== null) walk.expected = next;
-    if (ends && walk.inFlight === 0) {
+    else if (ok) walk.done = true;
+    else if (walk.expected === null && walk.inFlight === 0) {
+      // A first page refused: no walk began (the walker asks for the first page again).
       const walks = this.#walks.get(`${keyId} ${path}`);
-      if (walks) walks.splice(walks.indexOf(walk), 1);
+      const at = walks?.indexOf(walk) ?? -1;
+      if (at >= 0) walks!.splice(at, 1);
     }
   }
 
   /** Walks under way now on the busiest key and path, and the most ever seen at once. */
   count(): WalkerCount {
-    const nowMs = performance.now();
+    const nowMs = this.clock();
     let now = 0;
     for (const walks of this.#walks.values()) now = Math.max(now, this.#active(walks, nowMs));
     return { now, max: this.#max };
@@ -87,6 +105,10 @@ export class WalkCounter {
 
   #active(walks: readonly Walk[], nowMs: number): number {
     return walks.filter((walk) => walk.inFlight > 0 || nowMs - walk.answeredAt <= this.idleMs).length;
+  }
+
+  #gone(walk: Walk, nowMs: number): boolean {
+    return walk.done && walk.inFlight === 0 && nowMs - walk.answeredAt > this.idleMs;
   }
 }
 

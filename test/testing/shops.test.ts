@@ -174,21 +174,32 @@ describe('createShopsSandbox: many shops behind one URL, told apart by key', () 
 });
 
 describe('walkers: list walks by one key under way at once', () => {
-  it('counts 2 for two overlapping walks by one key, 1 for walks one after the other', async () => {
+  it('counts 2 for two overlapping walks by one key, and for one-page walks within walkIdleMs', async () => {
     const { shops, url } = await served({ shops: 2, walkIdleMs: 60_000 });
     const [one, two] = shops.shops;
-    expect(await walk(url, '/v1/products?limit=5', one!.apiKey)).toBeGreaterThan(2);
-    expect(await walk(url, '/v1/products?limit=5', one!.apiKey)).toBeGreaterThan(2);
-    expect(shops.walkers()['shop-1']).toEqual({ now: 0, max: 1 });
-
     // Two walks of shop-2 interleaved page by page: the second starts before the first has ended.
     let second: Promise<number> | null = null;
     const first = walk(url, '/v1/products?limit=5', two!.apiKey, async () => {
       second ??= walk(url, '/v1/products?limit=5', two!.apiKey);
     });
-    await first;
-    await second;
-    expect(shops.walkers()).toEqual({ 'shop-1': { now: 0, max: 1 }, 'shop-2': { now: 0, max: 2 } });
+    expect(await first).toBeGreaterThan(2);
+    expect(await second).toBeGreaterThan(2);
+    // Two one-page reads of shop-1's feed, one after the other: each is answered within one turn of the
+    // sandbox, so only the time after the last page makes them 2 (two workers reading one feed).
+    expect(await walk(url, '/v1/events?limit=200', one!.apiKey)).toBe(1);
+    expect(shops.walkers()['shop-1']).toEqual({ now: 1, max: 1 });
+    expect(await walk(url, '/v1/events?limit=200', one!.apiKey)).toBe(1);
+    expect(shops.walkers()).toEqual({ 'shop-1': { now: 2, max: 2 }, 'shop-2': { now: 2, max: 2 } });
+  });
+
+  it('counts 1 for walks further apart than walkIdleMs (one walker reading on an interval)', async () => {
+    const { shops, url } = await served({ shops: 1, walkIdleMs: 50 });
+    const key = shops.shops[0]!.apiKey;
+    for (let read = 0; read < 3; read++) {
+      expect(await walk(url, '/v1/products?limit=5', key)).toBeGreaterThan(2);
+      await new Promise((wake) => setTimeout(wake, 100));
+    }
+    expect(shops.walkers()['shop-1']).toEqual({ now: 0, max: 1 });
   });
 
   it('a walk whose next page is later than walkIdleMs stops counting (a killed walker)', async () => {
@@ -200,6 +211,9 @@ describe('walkers: list walks by one key under way at once', () => {
     await new Promise((wake) => setTimeout(wake, 100));
     expect(shops.walkers()['shop-1']!.now).toBe(0);
     await walk(url, '/v1/products?limit=5', key);
+    // The killed walk is not counted beside the new one; the new one counts until walkIdleMs after its end.
+    expect(shops.walkers()['shop-1']!.max).toBe(1);
+    await new Promise((wake) => setTimeout(wake, 100));
     expect(shops.walkers()['shop-1']).toEqual({ now: 0, max: 1 });
   });
 });

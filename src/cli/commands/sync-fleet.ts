@@ -99,6 +99,10 @@ export function runFleet(flags: FleetFlags): Promise<void> {
       ...(port !== undefined ? { listen: port, host: flags.host } : {}),
       intervalSeconds,
       onChange: (change) => printChange(output, change),
+      onError: (error, shop) =>
+        output.note(
+          `${shop ? `${shop}: ` : ''}health not written (its status line shows stale): ${(error as Error).message ?? String(error)}`,
+        ),
       onListening: (url) =>
         output.record({ event: 'listening', url }, `Receiving webhooks at ${url}/webhooks/<shop>`),
     });

@@ -1,5 +1,6 @@
 // `shop-mgmt sync status`: every shop's health line from the `sync_shops` table a fleet writes, as a table
-// (or one JSON object a line); `--check` exits 1 when a shop is paused, retrying or degraded.
+// (or one JSON object a line); `--check` exits 1 when a shop is paused, retrying, degraded or stale (its
+// line not rewritten by the time its fleet promised).
 import { defineCommand } from 'citty';
 import { withoutPassword } from '../../internal/redact.js';
 import { openSyncDatabase } from '../../sync/engine/database.js';
@@ -19,7 +20,7 @@ export const syncStatusCommand = defineCommand({
     json: { type: 'boolean', description: 'One JSON object a line (each with shop and state)' },
     check: {
       type: 'boolean',
-      description: 'Exit 1 when a shop is paused, retrying or degraded (cron, probes)',
+      description: 'Exit 1 when a shop is paused, retrying, degraded or stale (cron, probes)',
     },
   },
   run: ({ args: flags }) =>
@@ -67,7 +68,7 @@ function print(output: Output, lines: readonly ShopStatus[]): void {
   }
   const rows = lines.map((line) => [
     line.shop,
-    line.state,
+    line.stale ? `${line.state} (stale)` : line.state,
     line.reason ?? '-',
     line.leaseHolder ?? '-',
     line.lastSuccessAt ?? 'never',

@@ -179,14 +179,14 @@ export class ShopSync {
           detail: `repair wrote ${result.written} rows no event had brought: is a webhook endpoint of the shop turned off, or not subscribed to every type?`,
         });
       }
-      await this.#store!.finishRun(run, {
+      await this.#finishRun(run, {
         rowsWritten: result.written,
         rowsRepaired: result.written,
         errors: result.skipped.length + result.rejected,
       });
       return { ...result, repaired: result.written };
     } catch (error) {
-      await this.#store!.finishRun(run, {
+      await this.#finishRun(run, {
         rowsWritten: 0,
         rowsRepaired: 0,
         errors: 1,
@@ -330,14 +330,14 @@ export class ShopSync {
         skipped: backfill.skipped,
         rejected: backfill.rejected + events.rejected,
       };
-      await this.#store!.finishRun(run, {
+      await this.#finishRun(run, {
         rowsWritten: result.written,
         rowsRepaired: 0,
         errors: result.skipped.length + result.rejected,
       });
       return result;
     } catch (error) {
-      await this.#store!.finishRun(run, {
+      await this.#finishRun(run, {
         rowsWritten: 0,
         rowsRepaired: 0,
         errors: 1,
@@ -597,9 +597,17 @@ export class ShopSync {
     return work();
   }
 
+  /** A `sync_runs` row, written under `beforeWrite` (a worker that lost its lease writes none). */
   async #startRun(kind: string): Promise<string> {
     await this.#ready();
-    return this.#store!.startRun(kind);
+    return this.#transaction((tx) => this.#store!.startRun(kind, tx));
+  }
+
+  async #finishRun(id: string, result: Parameters<SyncStore['finishRun']>[1]): Promise<void> {
+    const write = this.#transaction((tx) => this.#store!.finishRun(id, result, tx));
+    // A failed run's end may meet the same refusal (a lease lost): the run's own error is the one to throw.
+    if (result.error) await write.catch(() => undefined);
+    else await write;
   }
 
   async #open(): Promise<SyncDatabase> {

@@ -345,10 +345,10 @@ export class SyncStore {
     );
   }
 
-  /** Starts a `sync_runs` row; resolves with its id. */
-  async startRun(kind: string): Promise<string> {
+  /** Starts a `sync_runs` row (in `tx` when given); resolves with its id. */
+  async startRun(kind: string, tx: SqlExecutor = this.db): Promise<string> {
     const id = randomUUID();
-    await this.db.run(
+    await tx.run(
       'INSERT INTO "sync_runs" ("shop", "id", "kind", "status", "started_at", "rows_written", "rows_repaired", "errors") VALUES (?, ?, ?, ?, ?, 0, 0, 0)',
       [this.shop, id, kind, 'running', new Date().toISOString()],
     );
@@ -359,8 +359,9 @@ export class SyncStore {
   async finishRun(
     id: string,
     result: { rowsWritten: number; rowsRepaired: number; errors: number; error?: string | null },
+    tx: SqlExecutor = this.db,
   ): Promise<void> {
-    await this.db.run(
+    await tx.run(
       'UPDATE "sync_runs" SET "status" = ?, "finished_at" = ?, "rows_written" = ?, "rows_repaired" = ?, "errors" = ?, "error" = ? WHERE "shop" = ? AND "id" = ?',
       [
         result.error ? 'failed' : 'finished',

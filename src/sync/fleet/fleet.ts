@@ -82,6 +82,12 @@ export interface ShopFleetOptions {
   readonly onListening?: (url: string) => void;
   /** Told of each gap a shop's engine reports. */
   readonly onGap?: (shop: string, gap: SyncGap) => void;
+  /**
+   * Told of what the fleet could not do and went on without: a shop's health row it could not write (the
+   * database away, a trigger or constraint refusing it). The row keeps its last state, and its line shows
+   * `stale` (in `status()` at once; in `shop-mgmt sync status` once the time the row promised has passed).
+   */
+  readonly onError?: (error: unknown, shop: string | null) => void;
 }
 
 /** A shop's state as it changes. */
@@ -127,6 +133,8 @@ interface ShopRuntime {
   limit: number | null;
   /** 402/403 answers seen in the pass under way. */
   refused: { payment: boolean; permission: boolean };
+  /** Why the last write of its health row failed (null: it was written). */
+  healthError: string | null;
 }
 
 const MINUTE = 60_000;
@@ -208,7 +216,13 @@ export class ShopFleet {
       rows.map((row) => {
         const runtime = this.#runtimes.get(row.shop);
         if (!runtime) return row;
-        return { ...row, callsLastMinute: this.#callsLastMinute(runtime), callsCap: this.#cap(runtime) };
+        return {
+          ...row,
+          callsLastMinute: this.#callsLastMinute(runtime),
+          callsCap: this.#cap(runtime),
+          // The row is older than what this fleet knows: its last write failed.
+          stale: row.stale || runtime.healthError !== null,
+        };
       }),
     );
   }
@@ -228,7 +242,7 @@ export class ShopFleet {
       // lease holder is gone.
       for (const runtime of this.#runtimes.values()) {
         if (runtime.state === 'backfilling' || runtime.state === 'waiting') runtime.state = 'stopped';
-        if (runtime.state !== 'elsewhere') await this.#writeHealth(runtime).catch(() => undefined);
+        if (runtime.state !== 'elsewhere') await this.#writeHealth(runtime);
       }
       if (typeof this.#options.db === 'string') await this.#db.close();
     }
@@ -268,7 +282,7 @@ export class ShopFleet {
         runtime.feedDue = Math.min(runtime.feedDue, performance.now());
         runtime.state = runtime.backfilled ? 'current' : 'waiting';
         runtime.reason = null;
-        void this.#writeHealth(runtime).catch(() => undefined);
+        void this.#writeHealth(runtime);
         this.#schedule();
       },
       onLost: (shop, reason) => {
@@ -279,7 +293,7 @@ export class ShopFleet {
         runtime.state = 'elsewhere';
         runtime.reason = 'lease_lost';
         runtime.lastError = reason;
-        void this.#writeHealth(runtime).catch(() => undefined);
+        void this.#writeHealth(runtime);
       },
     };
     this.#leases = this.#options.leases
@@ -477,7 +491,7 @@ export class ShopFleet {
   async #change(runtime: ShopRuntime, state: ShopState, reason: ShopReason | null): Promise<void> {
     runtime.state = state;
     runtime.reason = reason;
-    await this.#writeHealth(runtime).catch(() => undefined);
+    await this.#writeHealth(runtime);
     this.#options.onChange?.({
       shop: runtime.shop.name,
       state,
@@ -486,24 +500,53 @@ export class ShopFleet {
     });
   }
 
-  #writeHealth(runtime: ShopRuntime): Promise<void> {
+  /**
+   * Writes the shop's health row; never rejects. A failed write is told to `onError` and kept on the runtime
+   * (`status()` shows the line stale) until a write succeeds.
+   */
+  async #writeHealth(runtime: ShopRuntime): Promise<void> {
     const db = this.#db;
-    if (!db) return Promise.resolve();
-    return db.transaction((tx) =>
-      writeHealth(tx, {
-        shop: runtime.shop.name,
-        state: runtime.state,
-        reason: runtime.reason,
-        leaseHolder: runtime.lease?.holder ?? null,
-        lastSuccessAt: runtime.lastSuccessAt,
-        feedReadAt: runtime.feedReadAt,
-        callsLastMinute: this.#callsLastMinute(runtime),
-        callsCap: this.#cap(runtime),
-        skipped: runtime.skipped,
-        lastError: runtime.lastError,
-        lastErrorAt: runtime.lastErrorAt,
-      }),
-    );
+    if (!db) return;
+    try {
+      await db.transaction((tx) =>
+        writeHealth(tx, {
+          shop: runtime.shop.name,
+          state: runtime.state,
+          reason: runtime.reason,
+          leaseHolder: runtime.lease?.holder ?? null,
+          lastSuccessAt: runtime.lastSuccessAt,
+          feedReadAt: runtime.feedReadAt,
+          callsLastMinute: this.#callsLastMinute(runtime),
+          callsCap: this.#cap(runtime),
+          skipped: runtime.skipped,
+          lastError: runtime.lastError,
+          lastErrorAt: runtime.lastErrorAt,
+          freshUntil: this.#freshUntil(runtime),
+        }),
+      );
+      runtime.healthError = null;
+    } catch (error) {
+      runtime.healthError = describe(error);
+      try {
+        this.#options.onError?.(error, runtime.shop.name);
+      } catch {
+        // A reporter that throws must not stop the shop.
+      }
+    }
+  }
+
+  /**
+   * When the row will have been written again at the latest: after the shop's next pass is due (its feed
+   * read, refresh or retry), with room for the pass (twice the interval, at least a minute). No promise
+   * while it backfills (a first backfill may take hours), when it is another worker's, or stopped.
+   */
+  #freshUntil(runtime: ShopRuntime): string | null {
+    if (this.#stopping || !runtime.lease) return null;
+    if (runtime.state === 'backfilling' || runtime.state === 'elsewhere' || runtime.state === 'stopped')
+      return null;
+    const next = Math.min(runtime.feedDue, runtime.refreshDue) - performance.now();
+    const wait = Number.isFinite(next) ? Math.max(0, next) : this.#intervalMs;
+    return new Date(Date.now() + wait + Math.max(2 * this.#intervalMs, MINUTE)).toISOString();
   }
 
   #cap(runtime: ShopRuntime): number | null {
@@ -526,6 +569,14 @@ export class ShopFleet {
       beforeRequest: [
         () => {
           if (this.#stopping) throw new FleetStoppedError();
+          // A worker whose lease ended (expired while it was stalled, released, taken over) reads no more of
+          // the shop: its writes are fenced, and its reads would walk the shop beside the new holder's.
+          const lease = runtime.lease;
+          if (!lease || this.#leases?.held().get(shop.name)?.token !== lease.token)
+            throw new LeaseLostError(
+              shop.name,
+              `the lease on shop ${shop.name} is no longer this worker's: no more calls are made for it`,
+            );
           runtime.calls.push(performance.now());
           if (runtime.calls.length > 4096) this.#callsLastMinute(runtime);
         },
@@ -599,12 +650,15 @@ function newRuntime(shop: RegisteredShop): ShopRuntime {
     calls: [],
     limit: null,
     refused: { payment: false, permission: false },
+    healthError: null,
   };
 }
 
 /** What a failed pass means for its shop. */
 function classify(error: unknown): [ShopState, ShopReason] {
-  if (error instanceof LeaseLostError) return ['elsewhere', 'lease_lost'];
+  // A lease found lost by the fleet's own request hook comes wrapped in the client's HookError.
+  if (error instanceof LeaseLostError || (error as Error)?.cause instanceof LeaseLostError)
+    return ['elsewhere', 'lease_lost'];
   if (error instanceof AuthenticationError) return ['paused', 'key_revoked'];
   if (error instanceof PaymentRequiredError) return ['degraded', 'missing_add_on'];
   if (error instanceof PermissionDeniedError) return ['degraded', 'missing_permission'];

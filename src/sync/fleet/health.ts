@@ -58,11 +58,19 @@ export interface ShopStatus {
   readonly lastError: string | null;
   readonly lastErrorAt: string | null;
   readonly updatedAt: string;
+  /**
+   * The line may be out of date: its fleet promised to write it again by a time now past (a worker gone
+   * without a successor, a health write that failed), or, from `fleet.status()`, this fleet's last write of
+   * it failed. Its state is the last one written.
+   */
+  readonly stale: boolean;
 }
 
-/** Whether a shop needs someone: paused, retrying or degraded (a shop elsewhere is another worker's). */
+/** Whether a shop needs someone: paused, retrying, degraded or stale (a shop elsewhere is another worker's). */
 export function unhealthy(status: ShopStatus): boolean {
-  return status.state === 'paused' || status.state === 'retrying' || status.state === 'degraded';
+  return (
+    status.stale || status.state === 'paused' || status.state === 'retrying' || status.state === 'degraded'
+  );
 }
 
 const SHOPS_DDL = `CREATE TABLE IF NOT EXISTS "sync_shops" (
@@ -77,7 +85,8 @@ const SHOPS_DDL = `CREATE TABLE IF NOT EXISTS "sync_shops" (
   "skipped" TEXT NOT NULL DEFAULT '',
   "last_error" TEXT,
   "last_error_at" TEXT,
-  "updated_at" TEXT NOT NULL
+  "updated_at" TEXT NOT NULL,
+  "fresh_until" TEXT
 )`;
 
 const INBOX_DDL = `CREATE TABLE IF NOT EXISTS "sync_shop_inbox" (
@@ -92,6 +101,20 @@ const INBOX_DDL = `CREATE TABLE IF NOT EXISTS "sync_shop_inbox" (
 /** Creates the fleet's tables when missing (never drops or changes anything). */
 export async function setupFleetTables(db: SyncDatabase): Promise<void> {
   await db.run(SHOPS_DDL);
+  // A table made before "fresh_until" existed gets it (several workers may race: the loser's error is moot).
+  const hasFresh = await db.all('SELECT "fresh_until" FROM "sync_shops" LIMIT 0').then(
+    () => true,
+    () => false,
+  );
+  if (!hasFresh) {
+    await db
+      .run(
+        db.dialect === 'postgres'
+          ? 'ALTER TABLE "sync_shops" ADD COLUMN IF NOT EXISTS "fresh_until" TEXT'
+          : 'ALTER TABLE "sync_shops" ADD COLUMN "fresh_until" TEXT',
+      )
+      .catch(() => undefined);
+  }
   await db.run(INBOX_DDL);
   await db.run(
     'CREATE INDEX IF NOT EXISTS "sync_shop_inbox_pending" ON "sync_shop_inbox" ("shop", "applied_at", "received_at")',
@@ -111,14 +134,16 @@ export interface ShopHealthRow {
   readonly skipped: readonly string[];
   readonly lastError: string | null;
   readonly lastErrorAt: string | null;
+  /** When the fleet will have written the row again at the latest (ISO time); null: no promise (stopped). */
+  readonly freshUntil: string | null;
 }
 
 /** Writes (or replaces) a shop's health row. */
 export async function writeHealth(db: SqlExecutor, row: ShopHealthRow): Promise<void> {
   await db.run(
-    `INSERT INTO "sync_shops" ("shop", "state", "reason", "lease_holder", "last_success_at", "feed_read_at", "calls_last_minute", "calls_cap", "skipped", "last_error", "last_error_at", "updated_at")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT ("shop") DO UPDATE SET "state" = excluded."state", "reason" = excluded."reason", "lease_holder" = excluded."lease_holder", "last_success_at" = excluded."last_success_at", "feed_read_at" = excluded."feed_read_at", "calls_last_minute" = excluded."calls_last_minute", "calls_cap" = excluded."calls_cap", "skipped" = excluded."skipped", "last_error" = excluded."last_error", "last_error_at" = excluded."last_error_at", "updated_at" = excluded."updated_at"`,
+    `INSERT INTO "sync_shops" ("shop", "state", "reason", "lease_holder", "last_success_at", "feed_read_at", "calls_last_minute", "calls_cap", "skipped", "last_error", "last_error_at", "updated_at", "fresh_until")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT ("shop") DO UPDATE SET "state" = excluded."state", "reason" = excluded."reason", "lease_holder" = excluded."lease_holder", "last_success_at" = excluded."last_success_at", "feed_read_at" = excluded."feed_read_at", "calls_last_minute" = excluded."calls_last_minute", "calls_cap" = excluded."calls_cap", "skipped" = excluded."skipped", "last_error" = excluded."last_error", "last_error_at" = excluded."last_error_at", "updated_at" = excluded."updated_at", "fresh_until" = excluded."fresh_until"`,
     [
       row.shop,
       row.state,
@@ -132,6 +157,7 @@ export async function writeHealth(db: SqlExecutor, row: ShopHealthRow): Promise<
       row.lastError,
       row.lastErrorAt,
       new Date().toISOString(),
+      row.freshUntil,
     ],
   );
 }
@@ -154,6 +180,7 @@ export async function readStatus(
     if (wanted && !wanted.has(shop)) continue;
     const pending = inbox.get(shop);
     const feedReadAt = text(row.feed_read_at);
+    const freshUntil = text(row.fresh_until);
     out.push({
       shop,
       state: String(row.state) as ShopState,
@@ -171,6 +198,7 @@ export async function readStatus(
       lastError: text(row.last_error),
       lastErrorAt: text(row.last_error_at),
       updatedAt: String(row.updated_at),
+      stale: freshUntil !== null && now > Date.parse(freshUntil),
     });
   }
   return out;

@@ -4,12 +4,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShopFleet } from '../../../src/sync/fleet/fleet.js';
+import { readStatus, unhealthy } from '../../../src/sync/fleet/health.js';
 import { LeaseLostError } from '../../../src/sync/fleet/lease-contract.js';
+import { PostgresShopLeases } from '../../../src/sync/fleet/leases.js';
 import { LocalShopLeases } from '../../../src/sync/fleet/local-leases.js';
 import { loadShops } from '../../../src/sync/fleet/registry.js';
 import { buildEvent } from '../../../src/testing/factories/index.js';
 import { signPayload } from '../../../src/webhooks/sign.js';
-import { compareWithApi, DIALECTS, freshDatabase, totals } from '../engine/support.js';
+import { compareWithApi, DIALECTS, freshDatabase, postgresUrl, totals } from '../engine/support.js';
 import { registryOf, type ServedShop, servedShops } from './support.js';
 
 /** One address for several sandbox shops, told apart by key, as the real service is. */
@@ -91,6 +93,63 @@ describe('two shops behind one address', () => {
   }
 });
 
+describe('a health row the database refuses', () => {
+  let shops: ServedShop[];
+  beforeAll(async () => {
+    shops = await servedShops(2, 'health');
+  });
+  afterAll(async () => Promise.all(shops.map((shop) => shop.close())));
+
+  it('is told to onError, and its line shows stale (at once from the fleet, later from the table)', async () => {
+    const { db, cleanup } = await freshDatabase('sqlite');
+    const errors: { shop: string | null; message: string }[] = [];
+    const fleet = new ShopFleet({
+      shops: await registryOf(shops),
+      db,
+      onError: (error, shop) => errors.push({ shop, message: (error as Error).message }),
+    });
+    try {
+      expect((await fleet.runOnce()).map((result) => result.state)).toEqual(['current', 'current']);
+      expect(errors).toEqual([]);
+      expect((await fleet.status()).map((line) => [line.shop, line.state, line.stale])).toEqual([
+        ['health-1', 'current', false],
+        ['health-2', 'current', false],
+      ]);
+      // From now on the database refuses health-2's row (a trigger; as a full disk or a lock would).
+      await db.run(
+        `CREATE TRIGGER "refuse_health" BEFORE UPDATE ON "sync_shops" WHEN NEW."shop" = 'health-2'
+         BEGIN SELECT RAISE(ABORT, 'health-2 refused'); END`,
+      );
+      expect((await fleet.runOnce()).map((result) => result.state)).toEqual(['current', 'current']);
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors.filter((error) => error.shop !== 'health-2')).toEqual([]);
+      expect(errors[0]!.message).toContain('health-2 refused');
+      const lines = await fleet.status();
+      expect(lines.map((line) => [line.shop, line.stale])).toEqual([
+        ['health-1', false],
+        ['health-2', true],
+      ]);
+      expect(lines.filter(unhealthy).map((line) => line.shop)).toEqual(['health-2']);
+      // Another process (`sync status`) sees the row as written; once the time it promised is past (no
+      // write came: the fleet's failed, or the fleet is gone), as stale.
+      const now = Date.now();
+      const later = now + 10 * 60_000;
+      expect((await readStatus(db, now)).map((line) => line.stale)).toEqual([false, false]);
+      const table = await readStatus(db, later);
+      expect(table.map((line) => [line.shop, line.stale])).toEqual([
+        ['health-1', true],
+        ['health-2', true],
+      ]);
+      await db.run('DROP TRIGGER "refuse_health"');
+      await fleet.stop();
+      // A stopped fleet promises nothing: its lines are never stale.
+      expect((await readStatus(db, later)).map((line) => line.stale)).toEqual([false, false]);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
 describe('a shop with no practical limit', () => {
   // `sandbox --rate-limit off` sends the largest safe integer as X-RateLimit-Limit: the health row keeps it
   // (a 32-bit column refused it on Postgres, and the shop's status stayed at its first state).
@@ -157,6 +216,47 @@ describe('fencing', () => {
       expect(checkpoints).toEqual([]);
       await fleet.stop();
     } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe.runIf(postgresUrl)('a stale worker on Postgres leases', () => {
+  let shops: ServedShop[];
+  beforeAll(async () => {
+    shops = await servedShops(1, 'stale');
+  });
+  afterAll(async () => Promise.all(shops.map((shop) => shop.close())));
+
+  it('writes no sync_runs row once another worker took its shop', async () => {
+    const { db, target, cleanup } = await freshDatabase('postgres');
+    const fleet = new ShopFleet({
+      shops: await registryOf(shops),
+      db,
+      // A lease long enough that this worker's own heartbeat never finds out: it believes it still holds
+      // the shop, as a worker resumed after a stall does until its next round.
+      leases: (events) =>
+        new PostgresShopLeases({ ...events, connectionString: target, holder: 'A', leaseMs: 120_000 }),
+    });
+    try {
+      const first = await fleet.runOnce();
+      expect(first.map((result) => result.state)).toEqual(['current']);
+      const runs = () =>
+        db.all<{ kind: string; status: string }>(
+          'SELECT "kind", "status" FROM "sync_runs" WHERE "shop" = ?',
+          ['stale-1'],
+        );
+      expect(await runs()).toEqual([{ kind: 'once', status: 'finished' }]);
+      // Worker B takes the shop over (as its claim does: a new holder and the next token).
+      await db.run(
+        `UPDATE "sync_shop_leases" SET "holder" = 'B', "token" = "token" + 1, "expires_at" = now() + interval '1 minute', "acquired_at" = now() WHERE "shop" = 'stale-1'`,
+      );
+      const second = await fleet.runOnce();
+      expect(second.map((result) => [result.state, result.reason])).toEqual([['elsewhere', 'lease_lost']]);
+      // Its late run left no row: sync_runs is fenced like the rows and checkpoints.
+      expect(await runs()).toEqual([{ kind: 'once', status: 'finished' }]);
+    } finally {
+      await fleet.stop();
       await cleanup();
     }
   });
