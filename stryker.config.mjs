@@ -42,7 +42,12 @@ const GROUPS = {
   // The crash and fault tests are left out (processes killed, minutes a run), and so is the 50,000-row
   // backfill: a static mutant runs every file of its group.
   sync: {
-    mutate: ['src/sync/inbox/inbox.ts', 'src/sync/engine/store.ts', 'src/sync/engine/apply-event.ts'],
+    mutate: [
+      'src/sync/inbox/inbox.ts',
+      'src/sync/inbox/sql-store.ts',
+      'src/sync/engine/store.ts',
+      'src/sync/engine/apply-event.ts',
+    ],
     testFiles: [
       'test/sync/inbox/inbox.test.ts',
       'test/sync/inbox/worker.test.ts',
