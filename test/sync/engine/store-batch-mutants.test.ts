@@ -63,8 +63,6 @@ describe.each(DIALECTS)('the store on list pages and refused records, on $name',
     db.all<Record<string, unknown>>(`SELECT ${columns} FROM "${table}" WHERE "shop" = ? ORDER BY ${order}`, [
       shop,
     ]);
-  const recordOf = (value: Record<string, unknown> | undefined) =>
-    value && (typeof value.record === 'string' ? JSON.parse(value.record) : value.record);
 
   beforeAll(async () => {
     if (!available) return;
