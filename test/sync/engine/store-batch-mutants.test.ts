@@ -266,6 +266,19 @@ describe.each(DIALECTS)('the store on list pages and refused records, on $name',
     },
   );
 
+  it.skipIf(!available)(
+    'writes a page past one batch once, and reports its refused record once',
+    async () => {
+      const { store, rejected, shop } = fresh();
+      const table = tableNamed('range_class');
+      // 150 records: two batches of the store's 100; class 2 is refused.
+      const page = Array.from({ length: 150 }, (_, index) => rangeClass(index + 1, `class ${index + 1}`));
+      expect(await db.transaction((tx) => store.upsert(tx, table, page, 'list', NOW))).toBe(149);
+      expect(rejected.map((record) => record.key)).toEqual(['id=2']);
+      expect(await rows('range_class', shop, '"id"')).toHaveLength(149);
+    },
+  );
+
   it.skipIf(!available)('throws a refused record when no one is told of refusals', async () => {
     const { store, shop } = fresh(false);
     const table = tableNamed('range_class');
