@@ -13,7 +13,7 @@ import { Inbox } from '../../../src/sync/inbox/inbox.js';
 import { SqliteInboxStore } from '../../../src/sync/inbox/sqlite.js';
 import type { InboxStore, InboxTransaction } from '../../../src/sync/inbox/types.js';
 import { adapters } from './adapters.js';
-import { anyEvent, at } from './events.js';
+import { anyEvent, at, booked, cancelled } from './events.js';
 
 const quiet = () => undefined;
 
@@ -73,10 +73,10 @@ describe.each(adapters.filter((adapter) => adapter.sql))('the inbox over $name',
   let clock = 5_000_000;
   const now = () => clock;
 
-  async function fresh(): Promise<Inbox> {
+  async function fresh(options: ConstructorParameters<typeof Inbox>[1] = {}): Promise<Inbox> {
     ({ store, another, cleanup } = await open());
     clock = 5_000_000;
-    const inbox = new Inbox(store, { now, retryBaseMs: 1000 });
+    const inbox = new Inbox(store, { now, retryBaseMs: 1000, ...options });
     await inbox.ready();
     return inbox;
   }
@@ -187,6 +187,72 @@ describe.each(adapters.filter((adapter) => adapter.sql))('the inbox over $name',
       expect(await inbox.get(event.id)).toMatchObject({ status: 'done', attempts: 2 });
     },
   );
+
+  it.skipIf(!available)(
+    'runs two events of one object with one created_at one at a time, in the order they came; keys kept',
+    async () => {
+      const inbox = await fresh({ orderingKey: true });
+      const first = booked(77, at(30));
+      const second = cancelled(77, at(30));
+      const unkeyed = { ...anyEvent(5, at(31)), data: { object: 'no object' } } as never;
+      await inbox.add(first, 'webhook');
+      await inbox.add(second, 'webhook');
+      await inbox.add(unkeyed, 'webhook');
+      const leased = await store.lease({
+        limit: 10,
+        leaseMs: 30_000,
+        now: clock,
+        ordered: true,
+        worker: 'w',
+      });
+      expect(leased.map((lease) => [lease.eventId, lease.orderingKey])).toEqual([
+        [first.id, 'range_reservation:77'],
+        [(unkeyed as { id: string }).id, null],
+      ]);
+      expect(await inbox.get(second.id)).toMatchObject({ orderingKey: 'range_reservation:77' });
+      expect(await inbox.get((unkeyed as { id: string }).id)).toMatchObject({ orderingKey: null });
+    },
+  );
+
+  it.skipIf(!available)(
+    'leases oldest first, and never leases a suspect to a worker that holds other events',
+    async () => {
+      const inbox = await fresh();
+      const events = [anyEvent(21, at(21)), anyEvent(22, at(22)), anyEvent(23, at(23))];
+      for (const event of events) await inbox.add(event, 'feed');
+      // The first event's row is rewritten (a replay): on Postgres it moves to the end of the table.
+      expect(await inbox.replay(events[0]!.id)).toBe(true);
+      const all = await store.lease({ limit: 3, leaseMs: 1_000, now: clock, ordered: false, worker: 'w1' });
+      expect(all.map((lease) => lease.eventId)).toEqual(events.map((event) => event.id));
+      // Those leases run out (their worker died): suspects. A worker holding other events leases none of them.
+      clock += 2_000;
+      const later = anyEvent(24, at(24));
+      await inbox.add(later, 'feed');
+      const busy = await store.lease({
+        limit: 3,
+        leaseMs: 1_000,
+        now: clock,
+        ordered: false,
+        worker: 'w2',
+        alone: false,
+      });
+      expect(busy.map((lease) => [lease.eventId, lease.suspect])).toEqual([[later.id, false]]);
+    },
+  );
+
+  it.skipIf(!available)('keeps a renewed lease for its full length from the renewal', async () => {
+    const inbox = await fresh();
+    const event = anyEvent(31, at(31));
+    await inbox.add(event);
+    const [held] = await store.lease({ limit: 1, leaseMs: 1_000, now: clock, ordered: false, worker: 'w1' });
+    expect(await store.renew(held!, 1_000, clock + 900)).toBe(true);
+    clock += 1_800;
+    expect((await inbox.get(event.id))?.status).toBe('processing');
+    const other = await another();
+    expect(await other.lease({ limit: 1, leaseMs: 1_000, now: clock, ordered: false, worker: 'w2' })).toEqual(
+      [],
+    );
+  });
 
   it.skipIf(!available)(
     "ends the handler's transaction with its run: a late statement is refused, and SQL text comes first",
