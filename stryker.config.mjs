@@ -28,21 +28,29 @@ const GROUPS = {
       // prepare()'s Idempotency-Key, and resolveIdempotencyKey
       'src/core/transport/request.ts:86-91',
       'src/core/transport/request.ts:137-159',
-      // #onFailure: the wait taken before a retry, or the deadline refusing it
-      'src/core/transport/transport.ts:449-488',
+      // #onFailure: the wait taken before a retry, or the deadline refusing it (its lines move with the file:
+      // check them when transport.ts changes)
+      'src/core/transport/transport.ts:465-505',
     ],
     testFiles: [
       'test/core/retry.test.ts',
       'test/core/idempotency.test.ts',
       'test/core/recovery.test.ts',
       'test/core/hostile-answers.test.ts',
+      // the beforeRetry hook's bound (what is left of the deadline after the wait)
+      'test/core/hooks.test.ts',
       'test/core/*-mutants.test.ts',
     ],
   },
   // The crash and fault tests are left out (processes killed, minutes a run), and so is the 50,000-row
   // backfill: a static mutant runs every file of its group.
   sync: {
-    mutate: ['src/sync/inbox/inbox.ts', 'src/sync/engine/store.ts', 'src/sync/engine/apply-event.ts'],
+    mutate: [
+      'src/sync/inbox/inbox.ts',
+      'src/sync/inbox/sql-store.ts',
+      'src/sync/engine/store.ts',
+      'src/sync/engine/apply-event.ts',
+    ],
     testFiles: [
       'test/sync/inbox/inbox.test.ts',
       'test/sync/inbox/worker.test.ts',

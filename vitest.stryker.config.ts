@@ -18,6 +18,7 @@ export const MUTATION_TEST_FILES = [
   'test/core/idempotency.test.ts',
   'test/core/recovery.test.ts',
   'test/core/hostile-answers.test.ts',
+  'test/core/hooks.test.ts',
   'test/core/*-mutants.test.ts',
   // sync: the inbox, the engine's store and apply rules (measured only; the crash tests are left out: they
   // spawn processes and kill them, minutes per run)

@@ -18,8 +18,8 @@ export const mutants = [
     id: 'sync-worker-apply-skipped',
     guards: "`sync --listen` applies what its inbox received (the worker's apply, not only the feed)",
     file: 'src/cli/commands/sync.ts',
-    search: '  const worker = inbox.work((event: ShopEvent, context) => handle(event, context), {',
-    replace: '  const worker = inbox.work(async (_event: ShopEvent, _context) => undefined, {',
+    search: '      worker = inbox.inbox.work((event: ShopEvent, context) => handler(event, context), {',
+    replace: '      worker = inbox.inbox.work(async (_event: ShopEvent, _context) => undefined, {',
     tests: ['test/cli/sync-crash.test.ts'],
     // The test runs the built bin: built from the mutated sources before the tests start.
     buildCli: true,
@@ -29,9 +29,9 @@ export const mutants = [
     guards: "the Redis inbox (no transaction) marks an event done only after its handler's effect",
     file: 'src/sync/inbox/redis.ts',
     search:
-      "    await work(undefined);\n    return (await this.#finishLease(lease, 'done', 0, '')) ? 'done' : 'lost';",
+      "    await work(undefined);\n    return (await this.#finishLease(lease, 'done', 0, '', now)) ? 'done' : 'lost';",
     replace:
-      "    const done = await this.#finishLease(lease, 'done', 0, '');\n    await work(undefined);\n    return done ? 'done' : 'lost';",
+      "    const done = await this.#finishLease(lease, 'done', 0, '', now);\n    await work(undefined);\n    return done ? 'done' : 'lost';",
     tests: ['test/sync/inbox/inbox.test.ts'],
   },
   {
