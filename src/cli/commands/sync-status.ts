@@ -73,7 +73,8 @@ function print(output: Output, lines: readonly ShopStatus[]): void {
     line.leaseHolder ?? '-',
     line.lastSuccessAt ?? 'never',
     line.feedAgeSeconds === null ? '-' : `${line.feedAgeSeconds}s`,
-    line.inboxPending === 0 ? '0' : `${line.inboxLagSeconds}s (${line.inboxPending})`,
+    (line.inboxPending === 0 ? '0' : `${line.inboxLagSeconds}s (${line.inboxPending})`) +
+      (line.inboxDead > 0 ? `, ${line.inboxDead} dead` : ''),
     `${line.callsLastMinute}/${line.callsCap ?? '?'}`,
     line.lastError ? line.lastError.slice(0, 80) : '-',
   ]);

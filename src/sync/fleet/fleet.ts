@@ -16,6 +16,7 @@ import { ShopError } from '../../core/errors/shop-error.js';
 import { ConnectionError, TimeoutError } from '../../core/errors/transport-errors.js';
 import type { ShopHooks } from '../../core/observe/hooks.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../core/rate-limit/rate-limit-store.js';
+import { DatabaseUnavailableError } from '../database-unavailable.js';
 import type { SyncEvent } from '../engine/apply-event.js';
 import { openSyncDatabase, type SqlExecutor, type SyncDatabase } from '../engine/database.js';
 import { ShopSync, type SyncGap } from '../engine/shop-sync.js';
@@ -72,6 +73,12 @@ export interface ShopFleetOptions {
   readonly refreshMinutes?: number;
   /** Back-off of a shop in trouble. */
   readonly retry?: FleetRetryOptions;
+  /**
+   * Failed applies of one delivery before it is a dead letter: kept in `sync_shop_inbox` (`dead_at`,
+   * `last_error`), told to `onError`, counted in its shop's `inboxDead`, and the shop goes on with its
+   * other deliveries. A database away or a lost lease is no attempt. @default 10
+   */
+  readonly maxAttempts?: number;
   /** Per-shop client settings. */
   readonly client?: { readonly timeout?: number; readonly maxRetries?: number; readonly hooks?: ShopHooks };
   /** Records per page, 1 to 200. @default 200 */
@@ -83,8 +90,8 @@ export interface ShopFleetOptions {
   /** Told of each gap a shop's engine reports. */
   readonly onGap?: (shop: string, gap: SyncGap) => void;
   /**
-   * Told of what the fleet could not do and went on without: a shop's health row it could not write (the
-   * database away, a trigger or constraint refusing it). The row keeps its last state, and its line shows
+   * Told of what the fleet could not do and went on without: a delivery that went dead (see `maxAttempts`),
+   * a shop's health row it could not write (the database away, a trigger or constraint refusing it). The row keeps its last state, and its line shows
    * `stale` (in `status()` at once; in `shop-mgmt sync status` once the time the row promised has passed).
    */
   readonly onError?: (error: unknown, shop: string | null) => void;
@@ -152,6 +159,7 @@ export class ShopFleet {
   readonly #retry: Required<FleetRetryOptions>;
   readonly #intervalMs: number;
   readonly #refreshMs: number;
+  readonly #maxAttempts: number;
   #db: SyncDatabase | null = null;
   #ready: Promise<void> | null = null;
   #leases: ShopLeases | null = null;
@@ -173,6 +181,7 @@ export class ShopFleet {
     };
     this.#intervalMs = (options.intervalSeconds ?? 30) * 1000;
     this.#refreshMs = (options.refreshMinutes ?? 60) * MINUTE;
+    this.#maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? 10));
   }
 
   /** The webhook entrance's address (`http://host:port`), once `run()` listens; null otherwise. */
@@ -424,30 +433,120 @@ export class ShopFleet {
     };
   }
 
-  /** Applies the shop's waiting deliveries, a batch a transaction, each batch with its done marks. */
+  /**
+   * Applies the shop's waiting deliveries, a batch a transaction, each batch with its done marks. A batch
+   * that fails for a reason of its own (not the database away, not a lost lease) is applied again one
+   * delivery a transaction, so only the bad one fails: it counts an attempt, and at `maxAttempts` it is
+   * dead (kept with its error, told to `onError`) and the shop goes on. A delivery that failed below its
+   * limit fails the pass once the others are applied (the shop backs off and tries it again).
+   */
   async #drain(runtime: ShopRuntime, sync: ShopSync): Promise<number> {
     const db = this.#db!;
     const shop = runtime.shop.name;
     let written = 0;
+    let failure: unknown = null;
+    // Read in order from past the last batch: a delivery that failed stays behind the reading point.
+    let after: { receivedAt: unknown; eventId: unknown } | null = null;
     for (;;) {
-      const rows = await db.all<{ event_id: unknown; event: unknown }>(
-        'SELECT "event_id", "event" FROM "sync_shop_inbox" WHERE "shop" = ? AND "applied_at" IS NULL ORDER BY "received_at", "event_id" LIMIT 100',
-        [shop],
+      const rows = await db.all<{
+        event_id: unknown;
+        event: unknown;
+        attempts: unknown;
+        received_at: unknown;
+      }>(
+        `SELECT "event_id", "event", "attempts", "received_at" FROM "sync_shop_inbox" WHERE "shop" = ? AND "applied_at" IS NULL AND "dead_at" IS NULL${after ? ' AND ("received_at" > ? OR ("received_at" = ? AND "event_id" > ?))' : ''} ORDER BY "received_at", "event_id" LIMIT 100`,
+        after ? [shop, after.receivedAt, after.receivedAt, after.eventId] : [shop],
       );
-      if (rows.length === 0) return written;
-      written += await db.transaction(async (tx) => {
-        let count = 0;
+      if (rows.length === 0) break;
+      const last: InboxRow = rows[rows.length - 1]!;
+      after = { receivedAt: last.received_at, eventId: last.event_id };
+      try {
+        written += await db.transaction(async (tx) => {
+          let count = 0;
+          for (const row of rows) count += await this.#applyDelivery(sync, tx, shop, row);
+          return count;
+        });
+      } catch (error) {
+        if (transient(error)) throw error;
         for (const row of rows) {
-          count += await sync.applyEvent(JSON.parse(String(row.event)) as SyncEvent, tx);
-          await tx.run(
-            'UPDATE "sync_shop_inbox" SET "applied_at" = ? WHERE "shop" = ? AND "event_id" = ? AND "applied_at" IS NULL',
-            [Date.now(), shop, row.event_id],
-          );
+          try {
+            written += await db.transaction((tx) => this.#applyDelivery(sync, tx, shop, row));
+          } catch (one) {
+            if (transient(one)) throw one;
+            failure ??= await this.#attemptFailed(runtime, row, one);
+          }
         }
-        return count;
-      });
-      if (rows.length < 100) return written;
+      }
+      if (rows.length < 100) break;
     }
+    if (failure !== null) throw failure;
+    return written;
+  }
+
+  /** Applies one delivery in `tx` (fenced by the engine) with its done mark; resolves with the rows written. */
+  async #applyDelivery(
+    sync: ShopSync,
+    tx: SqlExecutor,
+    shop: string,
+    row: { event_id: unknown; event: unknown },
+  ): Promise<number> {
+    const count = await sync.applyEvent(JSON.parse(String(row.event)) as SyncEvent, tx);
+    await tx.run(
+      'UPDATE "sync_shop_inbox" SET "applied_at" = ? WHERE "shop" = ? AND "event_id" = ? AND "applied_at" IS NULL',
+      [Date.now(), shop, row.event_id],
+    );
+    return count;
+  }
+
+  /**
+   * Counts a failed apply of one delivery (in a transaction fenced by the shop's lease); at `maxAttempts`
+   * marks it dead, tells `onError` and the shop's line. Resolves with null when it went dead, else with the
+   * error its pass fails with (the shop backs off and tries it again).
+   */
+  async #attemptFailed(
+    runtime: ShopRuntime,
+    row: { event_id: unknown; event: unknown; attempts: unknown },
+    error: unknown,
+  ): Promise<unknown> {
+    const shop = runtime.shop.name;
+    const attempts = Number(row.attempts) + 1;
+    const dead = attempts >= this.#maxAttempts;
+    const message = describe(error);
+    const now = Date.now();
+    await this.#db!.transaction(async (tx) => {
+      const lease = runtime.lease;
+      if (!lease) throw new LeaseLostError(shop);
+      await this.#leases!.check(tx, lease);
+      await tx.run(
+        'UPDATE "sync_shop_inbox" SET "attempts" = ?, "last_error" = ?, "dead_at" = ? WHERE "shop" = ? AND "event_id" = ? AND "applied_at" IS NULL',
+        [attempts, message, dead ? now : null, shop, row.event_id],
+      );
+    });
+    const type = (() => {
+      try {
+        return String((JSON.parse(String(row.event)) as SyncEvent).type);
+      } catch {
+        return 'unreadable';
+      }
+    })();
+    if (!dead) {
+      return new ShopError(
+        `event ${String(row.event_id)} (${type}) of shop ${shop} failed (attempt ${attempts} of ${this.#maxAttempts}; retried): ${message}`,
+        { cause: error },
+      );
+    }
+    const deadError = new FleetDeliveryDeadError(
+      `event ${String(row.event_id)} (${type}) of shop ${shop} failed ${attempts} times and is dead (kept in sync_shop_inbox): ${message}`,
+      { cause: error },
+    );
+    runtime.lastError = deadError.message;
+    runtime.lastErrorAt = new Date(now).toISOString();
+    try {
+      this.#options.onError?.(deadError, shop);
+    } catch {
+      // A reporter that throws must not stop the shop.
+    }
+    return null;
   }
 
   #succeeded(runtime: ShopRuntime): void {
@@ -619,6 +718,29 @@ export class ShopFleet {
     });
     return runtime.sync;
   }
+}
+
+/** A waiting delivery of `sync_shop_inbox` as the drain reads it. */
+interface InboxRow {
+  event_id: unknown;
+  event: unknown;
+  attempts: unknown;
+  received_at: unknown;
+}
+
+/** A webhook delivery that failed to apply `maxAttempts` times (told to `onError`); its error is the `cause`. */
+class FleetDeliveryDeadError extends ShopError {
+  override readonly name: string = 'FleetDeliveryDeadError';
+}
+
+/** A failure that says nothing of the delivery: the database away, the lease lost, the fleet stopping. */
+function transient(error: unknown): boolean {
+  return (
+    error instanceof DatabaseUnavailableError ||
+    error instanceof LeaseLostError ||
+    (error as Error)?.cause instanceof LeaseLostError ||
+    error instanceof FleetStoppedError
+  );
 }
 
 /** A call refused because the fleet is stopping: the pass ends at its next call. */

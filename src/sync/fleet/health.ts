@@ -1,6 +1,7 @@
 // The fleet's tables beside the sync tables: `sync_shops` (one health row per shop, read by `status()` and
 // `shop-mgmt sync status`) and `sync_shop_inbox` (webhook deliveries received per shop, applied by the
-// engine: the row's `applied_at` commits with the rows the event wrote).
+// engine: the row's `applied_at` commits with the rows the event wrote; an event that failed `maxAttempts`
+// times is kept with `dead_at` and its `last_error`, and the shop goes on without it).
 import type { SqlExecutor, SyncDatabase } from '../engine/database.js';
 
 /** What a shop is doing now. */
@@ -47,8 +48,13 @@ export interface ShopStatus {
   readonly feedAgeSeconds: number | null;
   /** Age in seconds of the oldest webhook delivery received but not applied yet (0: none waiting). */
   readonly inboxLagSeconds: number;
-  /** Deliveries received and not applied yet. */
+  /** Deliveries received and not applied yet (dead letters apart). */
   readonly inboxPending: number;
+  /**
+   * Deliveries that failed to apply `maxAttempts` times: kept in `sync_shop_inbox` with `dead_at` and their
+   * `last_error`, never applied; the shop went on without them.
+   */
+  readonly inboxDead: number;
   /** API calls the fleet made for this shop in the last minute. */
   readonly callsLastMinute: number;
   /** The most the fleet may make a minute: the shop's X-RateLimit-Limit times its maxShare (null: not known yet). */
@@ -95,30 +101,37 @@ const INBOX_DDL = `CREATE TABLE IF NOT EXISTS "sync_shop_inbox" (
   "event" TEXT NOT NULL,
   "received_at" BIGINT NOT NULL,
   "applied_at" BIGINT,
+  "attempts" INTEGER NOT NULL DEFAULT 0,
+  "dead_at" BIGINT,
+  "last_error" TEXT,
   PRIMARY KEY ("shop", "event_id")
 )`;
 
 /** Creates the fleet's tables when missing (never drops or changes anything). */
 export async function setupFleetTables(db: SyncDatabase): Promise<void> {
   await db.run(SHOPS_DDL);
-  // A table made before "fresh_until" existed gets it (several workers may race: the loser's error is moot).
-  const hasFresh = await db.all('SELECT "fresh_until" FROM "sync_shops" LIMIT 0').then(
-    () => true,
-    () => false,
-  );
-  if (!hasFresh) {
-    await db
-      .run(
-        db.dialect === 'postgres'
-          ? 'ALTER TABLE "sync_shops" ADD COLUMN IF NOT EXISTS "fresh_until" TEXT'
-          : 'ALTER TABLE "sync_shops" ADD COLUMN "fresh_until" TEXT',
-      )
-      .catch(() => undefined);
-  }
+  // Tables made before these columns existed get them (several workers may race: the loser's error is moot).
+  await addColumn(db, 'sync_shops', 'fresh_until', 'TEXT');
   await db.run(INBOX_DDL);
+  await addColumn(db, 'sync_shop_inbox', 'attempts', 'INTEGER NOT NULL DEFAULT 0');
+  await addColumn(db, 'sync_shop_inbox', 'dead_at', 'BIGINT');
+  await addColumn(db, 'sync_shop_inbox', 'last_error', 'TEXT');
   await db.run(
     'CREATE INDEX IF NOT EXISTS "sync_shop_inbox_pending" ON "sync_shop_inbox" ("shop", "applied_at", "received_at")',
   );
+}
+
+async function addColumn(db: SyncDatabase, table: string, column: string, type: string): Promise<void> {
+  const has = await db.all(`SELECT "${column}" FROM "${table}" LIMIT 0`).then(
+    () => true,
+    () => false,
+  );
+  if (has) return;
+  await db
+    .run(
+      `ALTER TABLE "${table}" ADD COLUMN ${db.dialect === 'postgres' ? 'IF NOT EXISTS ' : ''}"${column}" ${type}`,
+    )
+    .catch(() => undefined);
 }
 
 /** The health row of one shop as the fleet writes it. */
@@ -170,9 +183,13 @@ export async function readStatus(
 ): Promise<ShopStatus[]> {
   const rows = await db.all<Record<string, unknown>>('SELECT * FROM "sync_shops" ORDER BY "shop"');
   const waiting = await db.all<{ shop: unknown; pending: unknown; oldest: unknown }>(
-    'SELECT "shop", COUNT(*) AS "pending", MIN("received_at") AS "oldest" FROM "sync_shop_inbox" WHERE "applied_at" IS NULL GROUP BY "shop"',
+    'SELECT "shop", COUNT(*) AS "pending", MIN("received_at") AS "oldest" FROM "sync_shop_inbox" WHERE "applied_at" IS NULL AND "dead_at" IS NULL GROUP BY "shop"',
   );
   const inbox = new Map(waiting.map((row) => [String(row.shop), row]));
+  const deadRows = await db.all<{ shop: unknown; dead: unknown }>(
+    'SELECT "shop", COUNT(*) AS "dead" FROM "sync_shop_inbox" WHERE "dead_at" IS NOT NULL GROUP BY "shop"',
+  );
+  const dead = new Map(deadRows.map((row) => [String(row.shop), Number(row.dead)]));
   const wanted = shops ? new Set(shops) : null;
   const out: ShopStatus[] = [];
   for (const row of rows) {
@@ -190,6 +207,7 @@ export async function readStatus(
       feedAgeSeconds: feedReadAt ? Math.max(0, Math.round((now - Date.parse(feedReadAt)) / 1000)) : null,
       inboxLagSeconds: pending ? Math.max(0, Math.round((now - Number(pending.oldest)) / 1000)) : 0,
       inboxPending: pending ? Number(pending.pending) : 0,
+      inboxDead: dead.get(shop) ?? 0,
       callsLastMinute: Number(row.calls_last_minute ?? 0),
       callsCap: row.calls_cap === null || row.calls_cap === undefined ? null : Number(row.calls_cap),
       skipped: String(row.skipped ?? '')
