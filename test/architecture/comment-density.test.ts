@@ -5,6 +5,7 @@ import { densityBySrcFolder, measure } from '../../scripts/comment-density.js';
 // below are where each folder stands now; lower one when a folder is trimmed, never raise it.
 const CEILINGS: Readonly<Record<string, number>> = {
   'src/core/': 220,
+  'src/sync/': 151,
   'src/webhooks/': 185,
   'src/internal/': 235,
   'src/cli/': 150,
