@@ -4,7 +4,7 @@ import { densityBySrcFolder, measure } from '../../scripts/comment-density.js';
 // Issue 34: each hand-written folder of src/ at or below 150 comment words per 100 code lines. The ceilings
 // below are where each folder stands now; lower one when a folder is trimmed, never raise it.
 const CEILINGS: Readonly<Record<string, number>> = {
-  'src/core/': 220,
+  'src/core/': 176,
   'src/sync/': 151,
   'src/webhooks/': 185,
   'src/internal/': 235,

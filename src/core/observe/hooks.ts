@@ -3,16 +3,15 @@ import type { HttpMethod } from '../api/operation.js';
 import { HookError } from '../errors/transport-errors.js';
 import { parseRateLimit, type RateLimitInfo } from '../rate-limit/rate-limit.js';
 
-/** What every hook is told about the call: `options.context` in ky's hooks, an argument in the SDK's. */
+/** What every hook is told about the call. */
 export interface ShopRequestContext {
-  /** The operation id, e.g. `range.reservations.create`. */
   readonly operation: string;
   readonly method: HttpMethod;
-  /** The path template (not the filled path, so metric labels stay bounded). */
+  /** The path template, so metric labels stay bounded. */
   readonly path: string;
-  /** 1 for the first attempt, 2 for the first retry, ... */
+  /** 1 for the first attempt. */
   readonly attempt: number;
-  /** The POST's Idempotency-Key, null for other methods. */
+  /** The POST's Idempotency-Key. */
   readonly idempotencyKey: string | null;
   /** `performance.now()` when this attempt started. */
   readonly startedAt: number;
@@ -23,15 +22,15 @@ export interface ShopResponseContext extends ShopRequestContext {
   readonly status: number;
   /** `X-RateLimit-*` figures. */
   readonly rateLimit: RateLimitInfo;
-  /** Milliseconds from the attempt's start to the response headers. */
+  /** ms to the response headers. */
   readonly durationMs: number;
 }
 
 /** What a `beforeRetry` hook is told. */
 export interface ShopRetryContext extends ShopRequestContext {
-  /** Why the attempt failed (a ShopError subclass). */
+  /** Why the attempt failed. */
   readonly error: Error;
-  /** Milliseconds before the next attempt. */
+  /** ms before the next attempt. */
   readonly delayMs: number;
 }
 
@@ -65,10 +64,7 @@ export type ShopAfterResponseHook = (
   // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only records a metric returns void.
 ) => Response | void | Promise<Response | void>;
 
-/**
- * Hooks of a client or of one call; a client's run first. A hook that throws fails the call with a
- * {@link HookError}, never retried.
- */
+/** Hooks of a client or a call (a client's first); a throw fails the call with a {@link HookError}. */
 export interface ShopHooks {
   /** Run before every attempt; may change `request.headers`. */
   beforeRequest?: ShopBeforeRequestHook[];

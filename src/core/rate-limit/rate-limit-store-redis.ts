@@ -10,9 +10,9 @@ import type { RateLimitReservation, RateLimitStore } from './rate-limit-store.js
 
 /** Options of {@link RedisRateLimitStore}. */
 export interface RedisRateLimitStoreOptions {
-  /** Prefix of every key, so several apps can share one Redis. @default 'shop-mgmt:rate-limit:' */
+  /** @default 'shop-mgmt:rate-limit:' */
   keyPrefix?: string;
-  /** Milliseconds a command may take; a queued command then gives way to local pacing. @default 500 */
+  /** ms a command may take before local pacing takes over. @default 500 */
   commandTimeoutMs?: number;
 }
 
@@ -59,9 +59,7 @@ return { 1, 0, now }
 `;
 
 /**
- * A {@link RateLimitStore} in Redis: every process over the same Redis paces one shop together, and a 429
- * pauses them all. One atomic Lua script (GCRA) per reservation, on the Redis clock. Takes a connected
- * node-redis (v4, v5) or ioredis client; a failing store makes the throttle pace locally, never hang.
+ * A {@link RateLimitStore} in Redis: every process pacing one shop shares it, and a 429 pauses them all.
  * @example
  * const store = new RedisRateLimitStore(new Redis(process.env.REDIS_URL));
  * const shop = new ShopClient({ throttle: { requestsPerMinute: 60, store, key: shopId } });

@@ -32,7 +32,7 @@ export class Throttle {
   #lastSharedSlot: number | null = null;
   /** This client's averaged spacing in the shared schedule, used while the store is down. */
   #shareIntervalMs = 0;
-  /** `'auto'`: until when calls fail at once (no calls left, no usable reset); 0: not so. */
+  /** `'auto'`: until when calls fail at once (none left, no usable reset). */
   #refuseUntil = 0;
 
   constructor(option: ThrottleOption, logger: SdkLogger | null = null) {
@@ -43,10 +43,7 @@ export class Throttle {
     this.#logger = logger;
   }
 
-  /**
-   * Resolves when this attempt may start; the slot is taken at once and confirmed after the wait. Rejects
-   * with a `RateLimitError` (`throttled: true`) past `maxWaitMs`, or with the signal's reason.
-   */
+  /** Resolves when this attempt may start; rejects past `maxWaitMs` or on abort. */
   async acquire(signal?: AbortSignal | null, maxWaitMs = Number.POSITIVE_INFINITY): Promise<void> {
     if (this.#refuseUntil !== 0) {
       const left = this.#refuseUntil - monotonicNow();
@@ -98,7 +95,7 @@ export class Throttle {
     }
   }
 
-  /** A 429's `Retry-After` (at most a day) pauses every call for the key, in every process; none: no pause. */
+  /** A 429's `Retry-After` pauses every call for the key, in every process. */
   rateLimited(headers: Headers): void {
     const seconds = parseRetryAfter(headers);
     if (seconds === null || seconds <= 0) return;

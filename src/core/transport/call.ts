@@ -15,10 +15,7 @@ export interface CallRecovery {
   readonly operation: string;
   /** Milliseconds from start to end, waits included. */
   readonly elapsedMs: number;
-  /**
-   * Whether the server may have applied the call: on a result, unless a GET; on an error, when a write went
-   * unanswered, got a 5xx or `IDEMPOTENCY_IN_PROGRESS`. Then resend with the same `idempotencyKey`.
-   */
+  /** The server may have applied the call: resend with the same `idempotencyKey`. */
   readonly mayHaveBeenApplied: boolean;
 }
 
