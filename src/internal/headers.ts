@@ -44,10 +44,7 @@ function isHeadersLike(value: object): value is Headers {
   return typeof (value as Headers).forEach === 'function' && typeof (value as Headers).get === 'function';
 }
 
-/**
- * `base` with the caller's headers over it, names lower-cased (so `Authorization` replaces the SDK's); null or
- * undefined removes one. A refused name or value comes back as the problem; the caller picks the error.
- */
+/** `base` with the caller's headers over it, names lower-cased; null removes one. Returns a problem, never throws. */
 export function mergeHeaderValues(base: Readonly<Record<string, string>>, extra: unknown): MergedHeaders {
   const merged: Record<string, string> = { ...base };
   const refused = (problem: string): MergedHeaders => ({ headers: null, problem });

@@ -1,11 +1,10 @@
-// Caller data reaches the URL's path only here: each segment encoded whole, `.` and `..` refused. Problems are
-// returned, not thrown; src/core/transport/path.ts picks the error.
+// Caller data reaches the URL's path only here: each segment encoded whole, `.` and `..` refused.
 
-/** A `{name}` segment of an operation's path, with the type the caller must pass for it. */
+/** A `{name}` segment of an operation's path. */
 export interface PathParam {
-  /** The placeholder's name, also the key of `params.path`. */
+  /** Also the key of `params.path`. */
   readonly name: string;
-  /** `integer`: a safe integer or digits; `string`: any non-empty value. */
+  /** `integer`: a safe integer or digits. */
   readonly type: 'integer' | 'string';
 }
 

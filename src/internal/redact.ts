@@ -7,7 +7,7 @@ const CREDENTIAL_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/whsec_[A-Za-z0-9_+/=-]+/g, REDACTED],
 ];
 
-/** `text` with every `hidden` value, bearer token and webhook secret replaced by `[redacted]`. */
+/** `text` with every `hidden` value, bearer token and webhook secret redacted. */
 export function redact(text: string, hidden: readonly string[] = []): string {
   let result = text;
   for (const secret of hidden) {
@@ -36,13 +36,10 @@ export function snippet(text: string, hidden: readonly string[] = [], max = 200)
 /** Built-in error classes are kept, so the copy prints as `TypeError: ...` too. */
 const BUILTIN_ERRORS = [TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError];
 
-/** How deep a cause chain is copied (a cycle must end somewhere). */
+/** How deep a cause chain is copied. */
 const MAX_CAUSE_DEPTH = 5;
 
-/**
- * A copy of a thrown `value` safe to keep on an error (util.inspect prints the whole cause chain): message
- * and stack redacted, `cause` copied the same way; a non-Error becomes its redacted text.
- */
+/** A redacted copy of a thrown `value`, cause chain included, safe to keep on an error. */
 export function redactedCause(value: unknown, hidden: readonly string[], depth = 0): unknown {
   if (!(value instanceof Error)) return redact(String(value), hidden);
   const raw = value as Error & { code?: unknown; cause?: unknown };
@@ -66,10 +63,7 @@ const MAX_COPY_DEPTH = 32;
 const MAX_COPY_NODES = 100_000;
 const TOO_DEEP = '[truncated]';
 
-/**
- * A copy of parsed JSON safe to keep on an error: strings and keys redacted, past 32 levels or 100,000 values
- * cut to `'[truncated]'`, so any printer finishes.
- */
+/** A redacted, bounded copy of parsed JSON, safe to keep on an error. */
 export function redactedCopy(value: unknown, hidden: readonly string[]): unknown {
   const budget = { nodes: MAX_COPY_NODES };
   return copyOf(value, hidden, 0, budget);
@@ -102,7 +96,7 @@ function copyOf(
   return out;
 }
 
-/** A short, redacted, bounded preview of a value for an error message, whatever its depth or size. */
+/** A short, redacted preview of a value for an error message. */
 export function preview(value: unknown, hidden: readonly string[], max = 200): string {
   const parts: string[] = [];
   let length = 0;
@@ -141,12 +135,12 @@ export function preview(value: unknown, hidden: readonly string[], max = 200): s
   return excerpt(redact(parts.join(''), hidden), max);
 }
 
-/** `text` with the user and password of every URL in it cut out (`postgres://[redacted]@host/db`). */
+/** `text` with the credentials of every URL in it cut out. */
 export function withoutCredentials(text: string): string {
   return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1[redacted]@');
 }
 
-/** A database URL with its password cut out, its user kept (`postgres://app:[redacted]@db/shop`). */
+/** A database URL with its password cut out, its user kept. */
 export function withoutPassword(db: string): string {
   return db.replace(/^(postgres(?:ql)?:\/\/[^:/@]+):[^@]*@/i, '$1:[redacted]@');
 }

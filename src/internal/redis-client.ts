@@ -3,17 +3,17 @@ import { withoutCredentials } from './redact.js';
 
 /** The ioredis calls used (`Redis` and `Cluster` both have them). */
 export interface IoRedisLike {
-  /** ioredis's generic command call. */
+  /** A generic command. */
   call(command: string, ...args: (string | number)[]): Promise<unknown>;
 }
 
-/** The node-redis (v4, v5) calls used; `createClient()` and `createCluster()` both have them. */
+/** The node-redis (v4, v5) calls used, on a client or a cluster. */
 export interface NodeRedisLike {
-  /** node-redis's SET with options. */
+  /** SET with options. */
   set(key: string, value: string, options: { NX: true; EX: number }): Promise<unknown>;
-  /** node-redis's EVAL. */
+  /** EVAL. */
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  /** node-redis's DEL. */
+  /** DEL. */
   del(key: string): Promise<unknown>;
 }
 
@@ -22,9 +22,9 @@ export type RedisClientLike = IoRedisLike | NodeRedisLike;
 
 /** The commands the SDK's stores send. */
 export interface RedisCommands {
-  /** `SET key value NX EX ttl`: true when set, false when the key already existed. */
+  /** `SET key value NX EX ttl`: false when the key existed. */
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
-  /** `EVAL script` over `keys` and `args`, atomic on the server. */
+  /** `EVAL script`, atomic on the server. */
   evaluate(script: string, keys: string[], args: (string | number)[]): Promise<unknown>;
   /** `DEL key`. */
   delete(key: string): Promise<void>;
@@ -45,10 +45,7 @@ export function isRedisClient(client: unknown): client is RedisClientLike {
   );
 }
 
-/**
- * One interface over both clients' EVAL spellings (clusters route by the key); every error goes through
- * `mapError`, where the stores turn connection errors into their own type.
- */
+/** One interface over both clients; every error goes through `mapError`. */
 export function redisCommands(
   client: RedisClientLike,
   mapError: (error: unknown) => unknown = (error) => error,
@@ -116,7 +113,7 @@ const NETWORK_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
-/** True when `error` says Redis or the connection is away (closed, timed out, loading, failing over). */
+/** True when `error` says Redis or the connection is away. */
 export function isRedisUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const className = error.constructor?.name ?? '';
@@ -126,7 +123,7 @@ export function isRedisUnavailable(error: unknown): boolean {
   return UNAVAILABLE_MESSAGES.test(error.message) || UNAVAILABLE_REPLIES.test(error.message);
 }
 
-/** `error` in one line for a message (its class name when it has no message), URL credentials cut out. */
+/** `error` in one line for a message, URL credentials cut out. */
 export function redisFailureText(error: unknown): string {
   const raw = error instanceof Error ? error.message || error.constructor?.name || error.name : String(error);
   return withoutCredentials(raw.split('\n')[0]!).slice(0, 200);
