@@ -4,7 +4,7 @@
 /** Default ms before answering 202 (of the service's 10 s). */
 export const DEFAULT_RESPOND_WITHIN_MS = 8000;
 
-/** Keeps a serverless invocation alive until `promise` settles (Workers' `ctx.waitUntil`, Vercel, Netlify). */
+/** Keeps a serverless invocation alive until `promise` settles. */
 export type WaitUntil = (promise: Promise<unknown>) => void;
 
 /** When one adapter call began, and the platform's waitUntil if any. */
@@ -64,10 +64,7 @@ export class StoreTimeoutError extends Error {
   }
 }
 
-/**
- * One store call bounded by `ms` (then a {@link StoreTimeoutError}); a call that succeeds after the bound is
- * handed to `late`, which gives a late claim back.
- */
+/** One store call bounded by `ms`; one that succeeds too late is handed to `late`. */
 export function bounded<T>(
   what: string,
   call: () => T | Promise<T>,

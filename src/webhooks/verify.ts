@@ -10,13 +10,13 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** Options of {@link verifyWebhook}. */
 export interface VerifyWebhookOptions {
-  /** The raw body exactly as received (string, bytes); never parsed JSON: the signature covers the bytes. */
+  /** The raw body as received, never parsed JSON. */
   body: RawBody;
   /** A fetch `Headers`, or Node's `req.headers`. */
   headers: WebhookHeaders;
-  /** The signing secret (`whsec_...`); during a rotation, old and new. */
+  /** During a rotation, old and new. */
   secret: string | readonly string[];
-  /** How far `t` may be from the receiver's clock, in seconds. @default 300 */
+  /** Seconds `t` may be from the receiver's clock. @default 300 */
   toleranceSeconds?: number;
   /** A `Date`, or unix seconds. Defaults to now. */
   now?: Date | number;
@@ -92,8 +92,7 @@ export function nowSeconds(now: Date | number | undefined): number {
 }
 
 /**
- * Verifies a delivery and returns its event: the `Service-Signature` HMAC-SHA256 of `t.body` (constant-time),
- * `t` within `toleranceSeconds`, and delivery headers that agree with the signed body.
+ * Verifies a delivery (signature, timestamp, headers against the signed body) and returns its event.
  * @throws {WebhookVerificationError} when the delivery is not authentic or not an event.
  * @throws {WebhookConfigurationError} when the secret is empty or an option is out of range.
  * @example
@@ -119,8 +118,7 @@ function asPromise<T>(result: T | Promise<T>): Promise<T> {
 }
 
 /**
- * Checks only signature and timestamp, without parsing the body: for receivers that queue the raw body.
- * Anything reading the event should call {@link verifyWebhook}.
+ * Checks only signature and timestamp, for receivers that queue the raw body.
  * @throws {WebhookVerificationError} when the delivery is not authentic.
  * @throws {WebhookConfigurationError} when the secret is empty or an option is out of range.
  */
