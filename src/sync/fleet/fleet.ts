@@ -215,8 +215,7 @@ export class ShopFleet {
     await this.#running?.catch(() => undefined);
     await this.#leases?.stop();
     if (this.#db) {
-      // The lines keep each shop's last state (a `status --check` after `sync --once` reads them); the
-      // lease holder is gone.
+      // The lines keep each shop's last state; the lease holder is gone.
       for (const runtime of this.#runtimes.values()) {
         if (runtime.state === 'backfilling' || runtime.state === 'waiting') runtime.state = 'stopped';
         if (runtime.state !== 'elsewhere') await this.#writeHealth(runtime);
@@ -239,8 +238,7 @@ export class ShopFleet {
       }
       const opened =
         typeof this.#options.db === 'string' ? await openSyncDatabase(this.#options.db) : this.#options.db;
-      // One SQLite connection for every shop: a statement outside a transaction must wait for the one under
-      // way (else it would run inside another shop's transaction and share its fate).
+      // One SQLite connection for every shop: a lone statement waits for the open transaction.
       const db = opened.dialect === 'sqlite' ? queued(opened) : opened;
       await migrate(db);
       await setupFleetTables(db);
@@ -311,8 +309,7 @@ export class ShopFleet {
       ),
     );
     const runtime = this.#runtimes.get(shop);
-    // Before its first backfill, or while it backs off, a shop's deliveries wait in the inbox for its next
-    // pass: a delivery must not bring a failing shop's retry forward.
+    // Before its first backfill or while it backs off, a delivery must not bring the shop's pass forward.
     if (!runtime || this.#stopping || !runtime.backfilled || runtime.failures > 0) return;
     // A short delay gathers a burst into one transaction.
     runtime.drainDue = Math.min(runtime.drainDue, performance.now() + 20);
@@ -539,8 +536,7 @@ export class ShopFleet {
       beforeRequest: [
         () => {
           if (this.#stopping) throw new FleetStoppedError();
-          // A worker whose lease ended (expired while it was stalled, released, taken over) reads no more of
-          // the shop: its writes are fenced, and its reads would walk the shop beside the new holder's.
+          // A worker whose lease ended reads no more of the shop (its writes are fenced anyway).
           const lease = runtime.lease;
           if (!lease || this.#leases?.held().get(shop.name)?.token !== lease.token)
             throw new LeaseLostError(
