@@ -5,10 +5,11 @@ import { densityBySrcFolder, measure } from '../../scripts/comment-density.js';
 // below are where each folder stands now; lower one when a folder is trimmed, never raise it.
 const CEILINGS: Readonly<Record<string, number>> = {
   'src/core/': 176,
-  'src/sync/': 151,
-  'src/webhooks/': 185,
-  'src/internal/': 235,
+  'src/sync/': 150,
+  'src/webhooks/': 158,
+  'src/internal/': 184,
   'src/cli/': 150,
+  'src/*.ts': 165,
   'src/testing/': 150,
 };
 
