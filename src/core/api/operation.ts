@@ -17,11 +17,11 @@ export interface Operation<Result extends z.ZodType = z.ZodType> {
   readonly path: string;
   /** The path's placeholders and their types, checked before sending. */
   readonly pathParams: readonly PathParam[];
-  /** Query schema (presence and primitive types; the server owns bounds); null: none. */
+  /** Checks presence and primitive types; the server owns bounds. */
   readonly query?: z.ZodType | null;
-  /** Body schema (presence and primitive types); null: none is sent. */
+  /** null: no body is sent. */
   readonly body?: z.ZodType | null;
-  /** Schema of the envelope's `data` (of one item for a cursor list); absent: not checked. */
+  /** Schema of `data` (of one item for a cursor list); absent: not checked. */
   readonly result?: Result;
   /** Loads the schemas from their own chunk on the first call. */
   readonly schemas?: OperationSchemasLoader<Result>;
@@ -73,7 +73,6 @@ export function withFacts<
 export interface OperationSchemas<Result extends z.ZodType = z.ZodType> {
   /** Query schema, or null. */
   readonly query: z.ZodType | null;
-  /** Body schema, or null. */
   readonly body: z.ZodType | null;
   /** Schema of `data` (of one item for a cursor list); null: not checked. */
   readonly result: Result | null;

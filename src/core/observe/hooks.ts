@@ -34,7 +34,7 @@ export interface ShopRetryContext extends ShopRequestContext {
   readonly delayMs: number;
 }
 
-/** The options ky passes a hook; ky's part untyped so the CommonJS types need nothing from ESM-only ky. */
+/** The options ky passes a hook; ky's part untyped so the CommonJS types need nothing from ky. */
 export interface ShopHookOptions<Context extends ShopRequestContext = ShopRequestContext> {
   readonly context: Context;
   readonly method: string;
@@ -68,7 +68,7 @@ export type ShopAfterResponseHook = (
 export interface ShopHooks {
   /** Run before every attempt; may change `request.headers`. */
   beforeRequest?: ShopBeforeRequestHook[];
-  /** Run on every response (a clone), error statuses included. */
+  /** Run on every response (a clone), errors included. */
   afterResponse?: ShopAfterResponseHook[];
   /** Before the SDK waits for a retry. */
   beforeRetry?: ((context: ShopRetryContext) => unknown)[];
@@ -77,14 +77,14 @@ export interface ShopHooks {
   beforeError?: ((error: Error, context: ShopRequestContext) => Error | void | Promise<Error | void>)[];
 }
 
-/** Hooks checked and wrapped once: ky's part ready to pass to ky, the SDK's part as given. */
+/** Hooks checked and wrapped once. */
 export interface PreparedHooks {
   readonly ky: KyHooks | undefined;
   readonly beforeRetry: NonNullable<ShopHooks['beforeRetry']>;
   readonly beforeError: NonNullable<ShopHooks['beforeError']>;
 }
 
-/** No hooks; shared, so a call without hooks allocates nothing. */
+/** No hooks, shared. */
 export const NO_HOOKS: PreparedHooks = Object.freeze({ ky: undefined, beforeRetry: [], beforeError: [] });
 
 function hookList<T>(value: T[] | undefined, name: string): T[] {
@@ -115,7 +115,7 @@ function wrapBeforeRequest(hook: ShopBeforeRequestHook): BeforeRequestHook {
 // The key deferred-clone.ts's stand-ins answer to (Symbol.for, so that module stays lazy).
 const SETTLE = Symbol.for('shop-mgmt.settleClone');
 
-/** Tells a deferred-clone stand-in its hook settled, so an unused clone is cancelled and a returned one made real. */
+/** Tells a deferred-clone stand-in its hook settled. */
 function settleClone(response: Response, returned: unknown): void {
   (response as unknown as { [SETTLE]?: (returned: unknown) => void })[SETTLE]?.(returned);
 }

@@ -16,8 +16,7 @@ export interface RedisRateLimitStoreOptions {
   commandTimeoutMs?: number;
 }
 
-// The scripts read the time from Redis, so every process measures against one clock (milliseconds). One hash
-// per shop: `next` (earliest start of the next slot) and `paused` (end of a 429's pause).
+// The scripts read Redis's clock, one for every process. One hash per shop: `next` slot and `paused` until.
 const NOW = `
 if redis.replicate_commands then redis.replicate_commands() end
 local time = redis.call('TIME')
@@ -27,8 +26,7 @@ local nextStart = tonumber(state[1]) or 0
 local paused = tonumber(state[2]) or 0
 `;
 
-// A script run after its caller gave up (queued while Redis stalled) must change nothing; the caller passes the
-// latest time, on the Redis clock, it still waits (-1: unknown).
+// A script run after its caller gave up must change nothing: the caller passes how long it waits (-1: unknown).
 const LATE = `
 local latest = tonumber(ARGV[#ARGV])
 if latest >= 0 and now > latest then return { -2, -2, now } end
@@ -121,7 +119,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     const receivedAt = monotonicNow();
     const now = Array.isArray(reply) ? Number(reply[2]) : Number.NaN;
     const rtt = receivedAt - sentAt;
-    // The tightest round trip bounds the error best; an old one goes after a minute, so a stepped clock is followed.
+    // The tightest round trip bounds the error best; it expires after a minute.
     if (Number.isFinite(now) && (rtt <= this.#offsetRtt || receivedAt - this.#offsetAt > 60_000)) {
       this.#offset = now - (sentAt + receivedAt) / 2;
       this.#offsetRtt = rtt;

@@ -6,7 +6,7 @@ import { parseRateLimit, parseRetryAfter } from './rate-limit.js';
 import { MemoryRateLimitStore, type RateLimitReservation, type RateLimitStore } from './rate-limit-store.js';
 import { type ThrottleOption, WINDOW_MS } from './throttle-option.js';
 
-/** The longest a 429 pauses the shop: the daily cap resets within a day, so a longer Retry-After is misread. */
+/** The longest a 429 pauses the shop; a longer Retry-After is a misread. */
 const MAX_PAUSE_MS = 86_400_000;
 
 /** How long before its slot a waiting call confirms it with the store. */
@@ -18,7 +18,7 @@ const SHARED_RETRY_MS = 2_000;
 /** A reservation and whether the shared store made it. */
 type Taken = RateLimitReservation & { readonly shared: boolean };
 
-/** Hands out start times to every attempt of one client; a failing shared store is set aside for a moment. */
+/** Hands out start times to every attempt of one client. */
 export class Throttle {
   readonly #shared: RateLimitStore | null;
   readonly #local = new MemoryRateLimitStore();
@@ -30,7 +30,7 @@ export class Throttle {
   #sharedDown = false;
   /** The start of this client's last shared slot, and the gap to the one before. */
   #lastSharedSlot: number | null = null;
-  /** This client's averaged spacing in the shared schedule, used while the store is down. */
+  /** This client's averaged spacing, used while the store is down. */
   #shareIntervalMs = 0;
   /** `'auto'`: until when calls fail at once (none left, no usable reset). */
   #refuseUntil = 0;
@@ -77,12 +77,12 @@ export class Throttle {
     if (remaining !== null && remaining <= 0) {
       this.#intervalMs = paceOf(limit);
       if (!usable) {
-        // None left, no telling until when: fail at once for a window rather than wait on a guess.
+        // None left and no reset: fail at once for a window rather than guess.
         this.#refuseUntil = monotonicNow() + WINDOW_MS;
         return;
       }
       this.#refuseUntil = 0;
-      // None left until the reset: hold every call till then (a clock disagreement waits a second).
+      // None left until the reset: hold every call till then.
       this.#local.pauseNow(this.#key, untilReset <= 0 ? 1000 : untilReset);
       return;
     }
@@ -122,7 +122,7 @@ export class Throttle {
       }
     }
     const heldSlot = held && !held.shared ? held.slot : null;
-    // Alone, keep the share it had: every process at the whole rate would send several times the limit.
+    // Alone, keep the share it had, or every process would send at the whole rate.
     const interval = this.#shared ? Math.max(this.#intervalMs, this.#shareIntervalMs) : this.#intervalMs;
     return { ...this.#local.reserveNow(this.#key, interval, maxWaitMs, heldSlot), shared: false };
   }
@@ -157,7 +157,7 @@ export class Throttle {
   }
 }
 
-/** The error of a call whose slot lies further off than the caller will wait; nothing was sent. */
+/** A call whose slot lies further off than the caller will wait; nothing was sent. */
 function refusal(key: string, waitMs: number, maxWaitMs: number): RateLimitError {
   const seconds = Math.ceil(waitMs / 1000);
   return new RateLimitError({
@@ -170,7 +170,7 @@ function refusal(key: string, waitMs: number, maxWaitMs: number): RateLimitError
   });
 }
 
-/** The error of a call made while none are left and the last answer gave no usable reset; nothing was sent. */
+/** A call made while none are left and no reset is known; nothing was sent. */
 function unknownReset(key: string, leftMs: number): RateLimitError {
   const seconds = Math.ceil(leftMs / 1000);
   return new RateLimitError({

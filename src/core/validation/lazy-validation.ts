@@ -103,7 +103,7 @@ async function loadChecker(operation: Operation): Promise<Checker> {
   return found;
 }
 
-/** The zod side of a checker, loaded on a guard's refusal; concurrent loads are shared, a failed one retried. */
+/** The zod side of a checker, loaded on a guard's refusal. */
 function zodChecks(operation: Operation, checker: Checker, what: string): MaybePromise<ZodChecks> {
   if (checker.zod) return checker.zod;
   let pending = describing.get(checker);
@@ -180,7 +180,7 @@ function zodResult({ schemas, validators }: ZodChecks, data: unknown, list: bool
     : validators.check(schemas.result, data, told);
 }
 
-/** Checks an answer's `data` (against ONE item's schema when `list`); a passing value is returned as parsed. */
+/** Checks an answer's `data` (each item when `list`). */
 export function checkResult(
   operation: Operation,
   checker: Checker,

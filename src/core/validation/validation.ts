@@ -84,7 +84,7 @@ function issuesOf(schema: z.ZodType, value: unknown): ResponseIssue[] {
   return result.success ? [] : flatten(result.error.issues, []);
 }
 
-/** Names fields: a value matching no union branch is described by the branch with the fewest issues. */
+/** Describes a union mismatch by the branch with the fewest issues. */
 function flatten(issues: readonly core.$ZodIssue[], prefix: readonly PropertyKey[]): ResponseIssue[] {
   const out: ResponseIssue[] = [];
   for (const issue of issues) {
@@ -108,7 +108,7 @@ function compiled(schema: z.ZodType): z.ZodType {
   return config().jitless ? schema : compile(schema);
 }
 
-/** The check of `schema`: assert-only when `asIs` (its output is its input), else the compiled parser. */
+/** The check of `schema`: assert-only when `asIs`, else the compiled parser. */
 function buildCheck(schema: z.ZodType, asIs: boolean): Check {
   const fast = compiled(schema);
   if (asIs) {
