@@ -1,5 +1,4 @@
-// Server text goes into errors and logs; anything that looks like a credential is cut out first (a proxy may
-// echo the request's headers back).
+// Credentials are cut out of server text before it reaches errors and logs (a proxy may echo headers).
 
 const REDACTED = '[redacted]';
 const CREDENTIAL_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
@@ -17,7 +16,7 @@ export function redact(text: string, hidden: readonly string[] = []): string {
   return result;
 }
 
-/** The first `max` characters of `text`, whitespace collapsed, with an ellipsis when cut. */
+/** The first `max` characters of `text`, whitespace collapsed. */
 export function excerpt(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}...` : flat;
@@ -33,7 +32,7 @@ export function snippet(text: string, hidden: readonly string[] = [], max = 200)
   return excerpt(`${start.slice(0, start.length - longest)} ...`, max);
 }
 
-/** Built-in error classes are kept, so the copy prints as `TypeError: ...` too. */
+/** Built-in error classes kept in a copy. */
 const BUILTIN_ERRORS = [TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError];
 
 /** How deep a cause chain is copied. */
@@ -57,9 +56,9 @@ export function redactedCause(value: unknown, hidden: readonly string[], depth =
   return copy;
 }
 
-/** How deep a copy of server data goes; deeper values become {@link TOO_DEEP}. */
+/** How deep a copy of server data goes. */
 const MAX_COPY_DEPTH = 32;
-/** How many values a copy holds at most; the rest become {@link TOO_DEEP}. */
+/** How many values a copy holds at most. */
 const MAX_COPY_NODES = 100_000;
 const TOO_DEEP = '[truncated]';
 
