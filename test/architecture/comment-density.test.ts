@@ -4,10 +4,10 @@ import { densityBySrcFolder, measure } from '../../scripts/comment-density.js';
 // Issue 34: each hand-written folder of src/ at or below 150 comment words per 100 code lines. The ceilings
 // below are where each folder stands now; lower one when a folder is trimmed, never raise it.
 const CEILINGS: Readonly<Record<string, number>> = {
-  'src/core/': 176,
+  'src/core/': 170,
   'src/sync/': 150,
   'src/webhooks/': 158,
-  'src/internal/': 184,
+  'src/internal/': 170,
   'src/cli/': 150,
   'src/*.ts': 165,
   'src/testing/': 150,
