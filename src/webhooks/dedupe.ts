@@ -28,7 +28,7 @@ export function hasLeases(
   );
 }
 
-/** Seconds an id stays done: 3 days, past the API's 9 retries over about 37 hours. */
+/** Seconds an id stays done: 3 days, past the API's 37 hours of retries. */
 export const DEFAULT_DEDUPE_TTL_SECONDS = 3 * 24 * 60 * 60;
 
 /** Seconds an event is held in progress by default, renewed every third. */
@@ -39,7 +39,7 @@ export const DEFAULT_STORE_TIMEOUT_MS = 500;
 
 /** Options of {@link MemoryDedupeStore}. */
 export interface MemoryDedupeStoreOptions {
-  /** Most ids held at once; the oldest go first. @default 100_000 */
+  /** The oldest go first. @default 100_000 */
   maxEntries?: number;
   /** For tests. @default Date.now */
   now?: () => number;
@@ -60,7 +60,7 @@ export class MemoryDedupeStore implements DedupeStore {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Ids held (expired ones linger until swept). */
+  /** Ids held, expired ones included until swept. */
   get size(): number {
     return this.#claims.size;
   }

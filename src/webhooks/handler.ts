@@ -32,10 +32,10 @@ import { type EventHandler, EventRouter } from './router.js';
 import { settingsSource, type WebhookSecret, type WebhookSecretResolver } from './secrets.js';
 import { nowSeconds } from './verify.js';
 
-/** Default largest body read, in bytes (1 MiB); an event is a few kilobytes. */
+/** Default largest body read, in bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1 << 20;
 
-/** Default time a sender has to send the whole body, in ms. */
+/** Default ms a sender has to send the body. */
 export const DEFAULT_BODY_TIMEOUT_MS = 5000;
 
 /** Options of {@link createWebhookHandler}. */
@@ -54,7 +54,7 @@ export interface WebhookHandlerOptions {
   storeTimeoutMs?: number;
   /** A durable inbox each verified event is written to before the 200; handlers and `dedupe` then unused. */
   inbox?: WebhookInbox;
-  /** Called once per event id; a throw answers 500 and releases the claim. */
+  /** Called once per event id; a throw answers 500. */
   onEvent?: EventHandler;
   /** Seconds of clock tolerance. @default 300 */
   toleranceSeconds?: number;
@@ -79,9 +79,9 @@ export interface WebhookHandler {
   on<T extends EventType>(type: T, handler: EventHandler<ShopEventOf<T>>): WebhookHandler;
   /** Adds the fallback for event types this SDK does not know. */
   onUnknown(handler: EventHandler<UnknownShopEvent>): WebhookHandler;
-  /** Handles a raw delivery from any framework. */
+  /** Handles a raw delivery. */
   handle(input: WebhookDeliveryInput): Promise<WebhookResult>;
-  /** For Node's `http` and Express: reads the raw body itself. */
+  /** For Node's `http` and Express. */
   node: NodeRequestHandler;
 }
 
@@ -178,7 +178,7 @@ function fixedSecrets(secret: WebhookHandlerOptions['secret']): readonly string[
   return Array.isArray(secret) ? secret.filter((one): one is string => typeof one === 'string') : [];
 }
 
-/** Unix seconds now, by `now`; a bad value from a function fails that delivery (500). */
+/** Unix seconds now, by `now`. */
 function receiverClock(now: WebhookHandlerOptions['now']): () => number {
   if (typeof now === 'function') return () => nowSeconds(now());
   if (now === undefined) return () => nowSeconds(undefined);

@@ -5,30 +5,29 @@ import { parseEvent, type ShopEvent } from './events.js';
 import { parseSignatureHeader, readHeader, type SignatureHeader, type WebhookHeaders } from './headers.js';
 import { anySignatureMatches } from './hmac.js';
 
-/** Default clock tolerance, in seconds (reference section 8). */
+/** Default clock tolerance, in seconds. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** Options of {@link verifyWebhook}. */
 export interface VerifyWebhookOptions {
   /** The raw body as received, never parsed JSON. */
   body: RawBody;
-  /** A fetch `Headers`, or Node's `req.headers`. */
   headers: WebhookHeaders;
   /** During a rotation, old and new. */
   secret: string | readonly string[];
   /** Seconds `t` may be from the receiver's clock. @default 300 */
   toleranceSeconds?: number;
-  /** A `Date`, or unix seconds. Defaults to now. */
+  /** A `Date`, or unix seconds. @default now */
   now?: Date | number;
 }
 
-/** Setup that holds for every delivery a receiver checks; validated once. */
+/** A receiver's setup, validated once. */
 export interface VerifierSettings {
   readonly secrets: readonly string[];
   readonly toleranceSeconds: number;
 }
 
-// Most receivers pass the same secret every call: checking it once keeps this near the cost of the HMAC.
+// Most receivers pass the same secret every call: checked once.
 let lastSettings: VerifierSettings | undefined;
 
 /** Checks the receiver's setup; a mistake here is not a verification error. */
@@ -112,7 +111,7 @@ function verifyOptions(options: VerifyWebhookOptions): Promise<ShopEvent> {
   }
 }
 
-/** A promise of `result`, not an `async` function: on Node the check is synchronous and promise turns show. */
+/** A promise of `result` without an `async` function's extra turns. */
 function asPromise<T>(result: T | Promise<T>): Promise<T> {
   return result instanceof Promise ? result : Promise.resolve(result);
 }

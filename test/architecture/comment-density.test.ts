@@ -6,7 +6,7 @@ import { densityBySrcFolder, measure } from '../../scripts/comment-density.js';
 const CEILINGS: Readonly<Record<string, number>> = {
   'src/core/': 170,
   'src/sync/': 150,
-  'src/webhooks/': 158,
+  'src/webhooks/': 149,
   'src/internal/': 170,
   'src/cli/': 150,
   'src/*.ts': 165,
