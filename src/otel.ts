@@ -41,7 +41,7 @@ export { SYNC_CHANNEL, type SyncDiagnosticsMessage } from './sync/engine/diagnos
 export { INBOX_CHANNEL, type InboxDiagnosticsMessage } from './sync/inbox/diagnostics.js';
 export { WEBHOOK_CHANNEL, type WebhookDiagnosticsMessage } from './webhooks/diagnostics.js';
 
-/** What {@link instrumentShop} records with; each defaults to the global one `@opentelemetry/api` holds. */
+/** What {@link instrumentShop} records with; each defaults to the global one. */
 export interface InstrumentShopOptions {
   /** Where the spans go. @default trace.getTracerProvider() */
   readonly tracerProvider?: TracerProvider;
@@ -58,7 +58,7 @@ interface Route {
   readonly server: Server;
   /** The attempt spans' name. */
   readonly attemptName: string;
-  /** What the call span and every attempt span carry. */
+  /** Attributes of every span of the call. */
   readonly base: Attributes;
   /** The call span's options. */
   readonly call: SpanOptions;
@@ -181,7 +181,7 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
     '{delivery}',
   );
 
-  // Label sets made once per value: the SDK hashes a label set on every record, we need not build it too.
+  // Label sets made once per value.
   const inboxLabels = made((outcome: string): Attributes => ({ 'shop.inbox.outcome': outcome }));
   const webhookLabels = made((outcome: string): Attributes => ({ 'shop.webhooks.outcome': outcome }));
   const shopLabels = made((shop: string) => ({
@@ -197,7 +197,7 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
   const calls = new WeakMap<RequestTraceMessage, CallState>();
   const attempts = new WeakMap<AttemptTraceMessage, AttemptState>();
   const remainingByHost = new Map<string, { readonly attributes: Attributes; value: number }>();
-  // Held weakly: an inbox the application dropped is not kept alive (nor asked) by the gauge.
+  // Held weakly: a dropped inbox is not kept alive by the gauge.
   const inboxes = new Set<WeakRef<InboxDiagnosticsSource>>();
   const seenInboxes = new WeakSet<InboxDiagnosticsSource>();
   const caughtUpAt = new Map<string, number>();
@@ -287,7 +287,7 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
         if (waitedMs > 0) attributes['shop.throttle.wait_ms'] = waitedMs;
         options = { kind: SpanKind.CLIENT, attributes };
       }
-      // Only clients with a throttle wait at all: without one the figure is always 0 and not recorded.
+      // Only clients with a throttle wait: without one nothing is recorded.
       if (attempt.throttleWaitMs > 0) throttleWait.record(attempt.throttleWaitMs / 1000, at.operation);
       const parent = state ? trace.setSpan(context.active(), state.span) : context.active();
       attempts.set(attempt, {
@@ -363,7 +363,7 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
   };
 }
 
-/** The three shapes of instrument this entry makes: second histograms, counters and observable gauges. */
+/** The instrument shapes this entry makes. */
 function instruments(meter: Meter) {
   return {
     seconds: (name: string, description: string, buckets: readonly number[]) =>
