@@ -27,7 +27,7 @@ export function secondsProblem(value: unknown): string | null {
     : `must be a number of seconds from 0 to ${MAX_TIMER_SECONDS}, got ${String(value)}`;
 }
 
-/** The largest `maxResponseBytes`: 256 MiB, well inside the longest string a runtime can build. */
+/** The largest `maxResponseBytes`: 256 MiB. */
 export const MAX_RESPONSE_BYTES_LIMIT = 256 * 1024 * 1024;
 
 /** What is wrong with a body size limit, or null. */
@@ -37,5 +37,5 @@ export function byteCountProblem(value: unknown): string | null {
     : `must be a positive integer of bytes up to ${MAX_RESPONSE_BYTES_LIMIT}, got ${String(value)}`;
 }
 
-/** The default `maxResponseBytes`: 16 MiB, some 50 times a page of 200 records. */
+/** The default `maxResponseBytes`: 16 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;

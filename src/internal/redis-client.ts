@@ -1,13 +1,13 @@
-// The caller's Redis client, duck-typed (node-redis or ioredis, no dependency), behind one small interface.
+// The caller's Redis client, duck-typed, behind one small interface.
 import { withoutCredentials } from './redact.js';
 
-/** The ioredis calls used (`Redis` and `Cluster` both have them). */
+/** The ioredis calls used. */
 export interface IoRedisLike {
   /** A generic command. */
   call(command: string, ...args: (string | number)[]): Promise<unknown>;
 }
 
-/** The node-redis (v4, v5) calls used, on a client or a cluster. */
+/** The node-redis calls used. */
 export interface NodeRedisLike {
   /** SET with options. */
   set(key: string, value: string, options: { NX: true; EX: number }): Promise<unknown>;
@@ -34,7 +34,7 @@ function isIoRedis(client: RedisClientLike): client is IoRedisLike {
   return typeof (client as Partial<IoRedisLike>).call === 'function';
 }
 
-/** True for something with either client's calls. */
+/** True for either client. */
 export function isRedisClient(client: unknown): client is RedisClientLike {
   const candidate = client as Partial<IoRedisLike & NodeRedisLike> | null | undefined;
   return (
@@ -81,7 +81,7 @@ export function redisCommands(
   };
 }
 
-// node-redis's connection errors by class name (their `name` is 'Error'); ioredis's by name.
+// Connection errors by class name (node-redis) or name (ioredis).
 const UNAVAILABLE_CLASSES = new Set([
   'ClientClosedError',
   'ClientOfflineError',
@@ -96,10 +96,10 @@ const UNAVAILABLE_CLASSES = new Set([
   'SocketTimeoutDuringMaintenanceError',
   'MaxRetriesPerRequestError',
 ]);
-// The same by message, for renamed classes and ioredis's plain Errors.
+// The same by message.
 const UNAVAILABLE_MESSAGES =
   /^(The client is (closed|offline)|Socket closed unexpectedly|Connection timeout|Socket timeout|Disconnects client|All the root nodes are unavailable|Connection is closed|Stream isn't writeable|Command timed out|Reached the max retries per request)/i;
-// Replies that mean "not now" (loading, a busy script, a failover or cluster change).
+// Replies that mean "not now".
 const UNAVAILABLE_REPLIES = /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY|NOREPLICAS)\b/;
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -129,7 +129,7 @@ export function redisFailureText(error: unknown): string {
   return withoutCredentials(raw.split('\n')[0]!).slice(0, 200);
 }
 
-// 'OK' when set; null when the key exists. RESP3 and type mappings may wrap the simple string.
+// 'OK' when set, null when the key exists (possibly wrapped by RESP3 type mappings).
 function isOk(reply: unknown): boolean {
   return reply !== null && reply !== undefined && String(reply) === 'OK';
 }
