@@ -22,17 +22,9 @@ import { verifyWebhook } from './webhooks/verify.js';
 
 export type { ClientOptions, DerivedOptions };
 
-/**
- * `shop.webhooks`: webhook helpers for code that already holds a client. Nothing here calls the API;
- * `verify` is the very function `shop-mgmt/webhooks` exports, so the two can be mixed freely.
- */
+/** `shop.webhooks`: webhook helpers for code that holds a client; nothing here calls the API. */
 export interface Webhooks {
-  /**
-   * Verifies a delivery's `Service-Signature` over the raw body and parses the event (the same function
-   * as `verifyWebhook` from `shop-mgmt/webhooks`).
-   * @example
-   * const event = await shop.webhooks.verify({ body: rawBody, headers: req.headers, secret: process.env.WHSEC! });
-   */
+  /** `verifyWebhook` from `shop-mgmt/webhooks`. */
   readonly verify: typeof verifyWebhook;
 }
 
@@ -43,8 +35,7 @@ const webhooks: Webhooks = Object.freeze({ verify: verifyWebhook });
 const DERIVED: unique symbol = Symbol('shop-mgmt.derivedTransport');
 
 /**
- * The client of the Shop Management API. The resource groups (`shop.range.reservations`, ...) come from
- * ShopClientResources, generated from the spec.
+ * The client of the Shop Management API.
  * @example
  * const shop = new ShopClient({ apiKey: process.env.SHOP_API_KEY, baseUrl: 'https://api.example-shop.com' });
  * for await (const reservation of shop.range.reservations.list({ status: 'booked' })) console.log(reservation.id);
@@ -59,8 +50,7 @@ export class ShopClient extends ShopClientResources {
   }
 
   /**
-   * A client with some options changed, sharing this one's ky instance (extended), logger, base URL and,
-   * unless given its own `throttle`, its pacing. Its headers and hooks never reach this client.
+   * A client with some options changed, sharing this one's connection, logger, base URL and pacing.
    * @example
    * const tenant = shop.withOptions({ apiKey: tenantKey, headers: { 'x-tenant': 'north' } });
    */
@@ -69,24 +59,15 @@ export class ShopClient extends ShopClientResources {
     return new ShopClient({ [DERIVED]: transport } as ClientOptions);
   }
 
-  // Resource groups (`shop.range`, ... `shop.me`): lazy getters generated from the spec in ShopClientResources
-  // (src/resources/client-resources.ts). `webhooks` stays here: it makes no API call.
+  // Resource groups are generated in ShopClientResources; `webhooks` makes no API call.
 
-  /**
-   * Webhook helpers: `shop.webhooks.verify` is `verifyWebhook` from `shop-mgmt/webhooks`, for code that holds
-   * a client. It makes no API call.
-   */
+  /** Webhook helpers; no API call. */
   get webhooks(): Webhooks {
     return webhooks;
   }
   // --------------------------------------------------------------------------------- end of resource groups
 
-  /**
-   * Calls one single-record operation: params checked against its schemas, `data` validated against its
-   * result schema. Resource methods are built on it; pass an entry of the exported `operations` table, or
-   * one from `defineOperation` for an endpoint the SDK has no method for yet. A cursor list goes through
-   * {@link ShopClient.list}.
-   */
+  /** Calls one single-record operation (from `operations` or `defineOperation`); lists use {@link ShopClient.list}. */
   request<Op extends Operation & { readonly pagination: null }>(
     operation: Op,
     params: RequestParams = {},
@@ -114,11 +95,7 @@ export class ShopClient extends ShopClientResources {
     return fetchPage(this.#transport.pages<OperationResult<Op>>(operation, params, options));
   }
 
-  // ---------------------------------------------------------------------------------------------------
-  // Endpoints the SDK has no method for yet (the API adds them within /v1, reference section 9): the same
-  // transport as every method (key, retries, Idempotency-Key on POST, envelope, typed errors). The path is
-  // the full one with /v1; `{name}` placeholders are filled from `params.path`.
-  // ---------------------------------------------------------------------------------------------------
+  // Endpoints the SDK has no method for yet, through the same transport; `{name}` filled from `params.path`.
 
   /**
    * GET an endpoint the SDK has no method for yet; `data` is `unknown` unless `params.result` gives its schema.
@@ -155,10 +132,7 @@ export class ShopClient extends ShopClientResources {
     return this.#raw('PATCH', path, params, options);
   }
 
-  /**
-   * DELETE at an endpoint the SDK has no method for yet. An answer with no body (204) resolves to
-   * `{ id, deleted: true }`, `id` from the path's last `{placeholder}` (`{ deleted: true }` without one).
-   */
+  /** DELETE at an endpoint the SDK has no method for yet; a 204 resolves to `{ id, deleted: true }`. */
   delete<Result extends z.ZodType = z.ZodUnknown>(
     path: string,
     params?: RawRequestParams<Result>,

@@ -3,15 +3,9 @@
  *
  * @module shop-mgmt/otel
  */
-// `shop-mgmt/otel`: subscribes to the channels the transport (`shop-mgmt:request`, `shop-mgmt:request:attempt`),
-// the inbox (`shop-mgmt:inbox`), the sync engine (`shop-mgmt:sync`) and webhook verification
-// (`shop-mgmt:webhooks`) publish on, and turns them into spans and metrics through `@opentelemetry/api` (an
-// optional peer: the partner brings the SDK and the exporter). Nothing here is loaded by any other entry, and
-// nothing is published on a channel nobody subscribes to.
-// Per call, the work that is ours is a few map lookups: span names, span options and label sets are made once
-// per operation and host (bench/otel.ts measures what is left, most of it the OpenTelemetry SDK's).
-// Never recorded: the API key, a webhook secret, a query value, a body, an event or record id, the
-// Idempotency-Key, or a path with its ids in (the route template `url.template` is recorded instead).
+// Subscribes to the SDK's diagnostics channels and records through `@opentelemetry/api` (an optional peer).
+// Names, options and label sets are made once per operation and host. Never recorded: a key or secret, a
+// query value, a body, an id, the Idempotency-Key, or a filled path (the route template is).
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import {
   type Attributes,
@@ -47,7 +41,7 @@ export { SYNC_CHANNEL, type SyncDiagnosticsMessage } from './sync/engine/diagnos
 export { INBOX_CHANNEL, type InboxDiagnosticsMessage } from './sync/inbox/diagnostics.js';
 export { WEBHOOK_CHANNEL, type WebhookDiagnosticsMessage } from './webhooks/diagnostics.js';
 
-/** What {@link instrumentShop} records with; each defaults to the global one `@opentelemetry/api` holds. */
+/** What {@link instrumentShop} records with; each defaults to the global one. */
 export interface InstrumentShopOptions {
   /** Where the spans go. @default trace.getTracerProvider() */
   readonly tracerProvider?: TracerProvider;
@@ -59,26 +53,26 @@ type Listener = (message: unknown, name: string | symbol) => void;
 type Failed = { error?: unknown };
 type Server = { readonly address: string; readonly port: number };
 
-/** What one operation on one API host records with, made on its first call: names, span options, labels. */
+/** What one operation on one API host records with, made on its first call. */
 interface Route {
   readonly server: Server;
-  /** The attempt spans' name: `GET /v1/range/reservations/{id}`. */
+  /** The attempt spans' name. */
   readonly attemptName: string;
-  /** What the call span and every attempt span carry. */
+  /** Attributes of every span of the call. */
   readonly base: Attributes;
   /** The call span's options. */
   readonly call: SpanOptions;
-  /** A first attempt's span options (no throttle wait): most attempts. */
+  /** A first attempt's span options. */
   readonly firstAttempt: SpanOptions;
   /** `shop.operation` alone (throttle waits). */
   readonly operation: Attributes;
   /** A call's labels when it succeeded. */
   readonly ok: Attributes;
-  /** `http.client.request.duration`'s labels of an attempt answered without an error, by status. */
+  /** Labels of an attempt answered without an error, by status. */
   readonly answered: (status: number) => Attributes;
 }
 
-/** A call in flight: its span, its route, and the error type of its last failed attempt (the next's reason). */
+/** A call in flight. */
 interface CallState {
   readonly span: Span;
   readonly route: Route;
@@ -98,12 +92,8 @@ const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 
 const WAIT_BUCKETS = [0, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 /**
- * Turns the SDK's calls, inbox and sync engine into OpenTelemetry spans and metrics, for every client, inbox
- * and engine of the process; gives the function that stops it. Spans: one `INTERNAL` span per call, named
- * after its operation (`range.reservations.create`), with one `CLIENT` span per HTTP attempt under it
- * (`POST /v1/range/reservations`), attributed as OpenTelemetry's HTTP client conventions say. Metrics: see
- * docs/observability.md.
- *
+ * Records every client, inbox and engine of the process as OpenTelemetry spans and metrics
+ * (docs/observability.md); gives the function that stops it.
  * @example
  * import { instrumentShop } from 'shop-mgmt/otel';
  * const stop = instrumentShop(); // the global tracer and meter providers
@@ -115,8 +105,7 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE, VERSION);
   const { seconds, counter, gauge } = instruments(meter);
 
-  // A call's count by operation and outcome is the count of its duration histogram (`_count` in Prometheus):
-  // one record a call, not two.
+  // A call's count is its duration histogram's count: one record a call.
   const callDuration = seconds(
     'shop.client.call.duration',
     'Duration of each SDK call, its retries and waits included, by operation and outcome; its count is the calls.',
@@ -192,7 +181,7 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
     '{delivery}',
   );
 
-  // Label sets made once per value: the SDK hashes a label set on every record, we need not build it too.
+  // Label sets made once per value.
   const inboxLabels = made((outcome: string): Attributes => ({ 'shop.inbox.outcome': outcome }));
   const webhookLabels = made((outcome: string): Attributes => ({ 'shop.webhooks.outcome': outcome }));
   const shopLabels = made((shop: string) => ({
@@ -208,7 +197,7 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
   const calls = new WeakMap<RequestTraceMessage, CallState>();
   const attempts = new WeakMap<AttemptTraceMessage, AttemptState>();
   const remainingByHost = new Map<string, { readonly attributes: Attributes; value: number }>();
-  // Held weakly: an inbox the application dropped is not kept alive (nor asked) by the gauge.
+  // Held weakly: a dropped inbox is not kept alive by the gauge.
   const inboxes = new Set<WeakRef<InboxDiagnosticsSource>>();
   const seenInboxes = new WeakSet<InboxDiagnosticsSource>();
   const caughtUpAt = new Map<string, number>();
@@ -298,7 +287,7 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
         if (waitedMs > 0) attributes['shop.throttle.wait_ms'] = waitedMs;
         options = { kind: SpanKind.CLIENT, attributes };
       }
-      // Only clients with a throttle wait at all: without one the figure is always 0 and not recorded.
+      // Only clients with a throttle wait: without one nothing is recorded.
       if (attempt.throttleWaitMs > 0) throttleWait.record(attempt.throttleWaitMs / 1000, at.operation);
       const parent = state ? trace.setSpan(context.active(), state.span) : context.active();
       attempts.set(attempt, {
@@ -374,7 +363,7 @@ export function instrumentShop(options: InstrumentShopOptions = {}): () => void 
   };
 }
 
-/** The three shapes of instrument this entry makes: second histograms, counters and observable gauges. */
+/** The instrument shapes this entry makes. */
 function instruments(meter: Meter) {
   return {
     seconds: (name: string, description: string, buckets: readonly number[]) =>
@@ -390,10 +379,7 @@ function instruments(meter: Meter) {
   };
 }
 
-/**
- * `make(key, with_)` made once per key (`with_`, what it is made from, is the same for a key) and kept (up to 1,000 keys: operations, hosts, shops and outcomes are few;
- * past that, made each time rather than held without bound).
- */
+/** `make(key, with_)` made once per key and kept, up to 1,000 keys (then made each time). */
 function made<K, V, A = void>(make: (key: K, with_: A) => V): (key: K, with_: A) => V {
   const values = new Map<K, V>();
   return (key, with_) => {
@@ -461,7 +447,7 @@ function failureOf(message: Failed, status: number | null): string | null {
   return 'error' in message && message.error !== undefined ? errorTypeOf(message.error, status) : null;
 }
 
-/** `server.address` and `server.port` of a client's `baseUrl` (its host and port only, never a path or user). */
+/** `server.address` and `server.port` of a client's `baseUrl`. */
 function serverOf(baseUrl: string): Server {
   try {
     const url = new URL(baseUrl);
@@ -485,10 +471,7 @@ function statusOf(error: unknown): number | null {
   return typeof status === 'number' ? status : null;
 }
 
-/**
- * `error.type` as OpenTelemetry's HTTP conventions give it: the status code for an error answer, else the
- * error's class name (`TimeoutError`, `ConnectionError`, `ValidationError`...), never its message.
- */
+/** `error.type` per OpenTelemetry's HTTP conventions: the status, else the error's class name. */
 function errorTypeOf(error: unknown, status: number | null): string {
   if (status !== null && status >= 400) return String(status);
   const name = (error as { name?: unknown } | null)?.name;

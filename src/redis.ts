@@ -3,8 +3,7 @@
  *
  * @module shop-mgmt/redis
  */
-// `shop-mgmt/redis`: the SDK's stores over the caller's own Redis client (node-redis or ioredis, duck-typed:
-// the SDK adds no Redis dependency). One client serves both: webhook dedupe and shared rate limits.
+// Duck-typed: the SDK adds no Redis dependency.
 
 export type { RateLimitReservation, RateLimitStore } from './core/rate-limit/rate-limit-store.js';
 export {

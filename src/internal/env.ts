@@ -1,5 +1,4 @@
-// Runtime lookups that differ between Node, Bun, Deno and edge runtimes. Every access is guarded: a Worker has
-// no `process`, and Deno throws on `Deno.env.get` without the env permission.
+// Runtime lookups, each guarded: a Worker has no `process`, Deno may throw on `Deno.env.get`.
 
 interface DenoLike {
   version?: { deno?: string };
@@ -20,7 +19,7 @@ const runtimeGlobals = globalThis as {
   navigator?: { userAgent?: string };
 };
 
-/** The value of environment variable `name`, or undefined where there is none or no access to it. */
+/** Environment variable `name`, or undefined without access. */
 export function readEnv(name: string): string | undefined {
   try {
     const fromProcess = runtimeGlobals.process?.env?.[name];
@@ -31,7 +30,7 @@ export function readEnv(name: string): string | undefined {
   }
 }
 
-/** The runtime and its version for the User-Agent, e.g. `node/20.20.2; linux x64`, `bun/1.2.0`, `deno/2.1.0`. */
+/** The runtime and its version for the User-Agent, e.g. `node/20.20.2; linux x64`. */
 export function describeRuntime(): string {
   const { process: proc, Deno: deno, navigator: nav } = runtimeGlobals;
   if (proc?.versions?.bun) return `bun/${proc.versions.bun}`;

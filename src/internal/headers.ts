@@ -8,7 +8,7 @@ export function userAgent(): string {
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const FORBIDDEN_VALUE_CHARS = /[\r\n\0]/;
-// fetch throws a TypeError on a header character above U+00FF, which could not be told from a failed connection.
+// fetch throws a TypeError on a header character above U+00FF, like a failed connection.
 const BEYOND_LATIN1 = /[\u0100-\uffff]/;
 
 /** Applies one header to `into`; returns what is wrong with it instead, or null. */
@@ -44,10 +44,7 @@ function isHeadersLike(value: object): value is Headers {
   return typeof (value as Headers).forEach === 'function' && typeof (value as Headers).get === 'function';
 }
 
-/**
- * `base` with the caller's headers over it, names lower-cased (so `Authorization` replaces the SDK's); null or
- * undefined removes one. A refused name or value comes back as the problem; the caller picks the error.
- */
+/** `base` with the caller's headers over it; null removes one. Returns a problem, never throws. */
 export function mergeHeaderValues(base: Readonly<Record<string, string>>, extra: unknown): MergedHeaders {
   const merged: Record<string, string> = { ...base };
   const refused = (problem: string): MergedHeaders => ({ headers: null, problem });

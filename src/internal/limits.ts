@@ -1,5 +1,4 @@
-// Bounds of the numeric options: a setTimeout delay above 2^31 - 1 ms runs after 1 ms, so a bound missed here
-// is a wait that silently does not happen.
+// Bounds of the numeric options: a setTimeout delay above 2^31 - 1 ms runs after 1 ms.
 
 /** The longest delay setTimeout honours, in milliseconds. */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -7,36 +6,36 @@ export const MAX_TIMER_MS = 2_147_483_647;
 /** {@link MAX_TIMER_MS} in whole seconds (24.8 days). */
 export const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 
-/** What is wrong with a retry count (a non-negative integer), or null. */
+/** What is wrong with a retry count, or null. */
 export function countProblem(value: unknown): string | null {
   return Number.isSafeInteger(value) && (value as number) >= 0
     ? null
     : `must be a non-negative integer, got ${String(value)}`;
 }
 
-/** What is wrong with a per-attempt timeout (positive milliseconds a timer can hold), or null. */
+/** What is wrong with a per-attempt timeout, or null. */
 export function timeoutProblem(value: unknown): string | null {
   return typeof value === 'number' && value > 0 && value <= MAX_TIMER_MS
     ? null
     : `must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(value)}`;
 }
 
-/** What is wrong with a longest wait in seconds (non-negative, within a timer's bound), or null. */
+/** What is wrong with a longest wait in seconds, or null. */
 export function secondsProblem(value: unknown): string | null {
   return typeof value === 'number' && value >= 0 && value <= MAX_TIMER_SECONDS
     ? null
     : `must be a number of seconds from 0 to ${MAX_TIMER_SECONDS}, got ${String(value)}`;
 }
 
-/** The largest `maxResponseBytes`: 256 MiB, well inside the longest string a runtime can build. */
+/** The largest `maxResponseBytes`: 256 MiB. */
 export const MAX_RESPONSE_BYTES_LIMIT = 256 * 1024 * 1024;
 
-/** What is wrong with a body size limit (a positive integer of bytes up to 256 MiB), or null. */
+/** What is wrong with a body size limit, or null. */
 export function byteCountProblem(value: unknown): string | null {
   return Number.isSafeInteger(value) && (value as number) > 0 && (value as number) <= MAX_RESPONSE_BYTES_LIMIT
     ? null
     : `must be a positive integer of bytes up to ${MAX_RESPONSE_BYTES_LIMIT}, got ${String(value)}`;
 }
 
-/** The default `maxResponseBytes`: 16 MiB, some 50 times a page of 200 records. */
+/** The default `maxResponseBytes`: 16 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;

@@ -1,4 +1,4 @@
-/** `load`, run once and shared by every caller; a rejected load is forgotten, so the next caller retries. */
+/** `load`, run once and shared; a rejected load is retried by the next caller. */
 export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
   let pending: Promise<T> | undefined;
   return () => {
@@ -10,7 +10,7 @@ export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
   };
 }
 
-/** A module's default-export function, one `default` further in when the import is a CommonJS chunk. */
+/** A module's default export, unwrapped once more for a CommonJS chunk. */
 export function defaultFunction<T extends (...args: never[]) => unknown>(module: {
   readonly default: unknown;
 }): T {

@@ -1,4 +1,4 @@
-/** Milliseconds on a clock no wall-clock step moves, for waits inside one process; never a timestamp. */
+/** ms on a clock no wall-clock step moves; never a timestamp. */
 export function monotonicNow(): number {
   return performance.now();
 }

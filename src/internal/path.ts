@@ -1,11 +1,10 @@
-// Caller data reaches the URL's path only here: each segment encoded whole, `.` and `..` refused. Problems are
-// returned, not thrown; src/core/transport/path.ts picks the error.
+// Caller data reaches the URL's path only here: each segment encoded whole, `.` and `..` refused.
 
-/** A `{name}` segment of an operation's path, with the type the caller must pass for it. */
+/** A `{name}` segment of an operation's path. */
 export interface PathParam {
-  /** The placeholder's name, also the key of `params.path`. */
+  /** Also the key of `params.path`. */
   readonly name: string;
-  /** `integer`: a safe integer or digits; `string`: any non-empty value. */
+  /** `integer`: a safe integer or digits. */
   readonly type: 'integer' | 'string';
 }
 
@@ -35,7 +34,7 @@ export function encodePathSegment(value: unknown, name: string): string | PathPr
   try {
     return encodeURIComponent(value);
   } catch {
-    // A lone UTF-16 surrogate has no UTF-8 form: encodeURIComponent throws a bare URIError.
+    // A lone surrogate would make encodeURIComponent throw a bare URIError.
     return refuse('must be a well-formed string (it holds a lone UTF-16 surrogate)');
   }
 }
@@ -54,7 +53,7 @@ function fillParam(param: PathParam, value: unknown): string | PathProblem {
 /** Fills a path template such as `/v1/range/reservations/{id}/cancel`. */
 export type PathFiller = (params: Readonly<Record<string, unknown>> | undefined) => FilledPath;
 
-/** Splits `template` once, so a request only concatenates; unlisted placeholders are strings. */
+/** Splits `template` once, so a request only concatenates. */
 export function pathFiller(template: string, pathParams: readonly PathParam[]): PathFiller {
   const pieces = template.split(/\{([^}]+)\}/);
   if (pieces.length === 1) return () => ({ path: template, problem: null });

@@ -1,5 +1,4 @@
-// Server text goes into errors and logs; anything that looks like a credential is cut out first (a proxy may
-// echo the request's headers back).
+// Credentials are cut out of server text before it reaches errors and logs (a proxy may echo headers).
 
 const REDACTED = '[redacted]';
 const CREDENTIAL_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
@@ -7,7 +6,7 @@ const CREDENTIAL_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/whsec_[A-Za-z0-9_+/=-]+/g, REDACTED],
 ];
 
-/** `text` with every `hidden` value, bearer token and webhook secret replaced by `[redacted]`. */
+/** `text` with every `hidden` value, bearer token and webhook secret redacted. */
 export function redact(text: string, hidden: readonly string[] = []): string {
   let result = text;
   for (const secret of hidden) {
@@ -17,7 +16,7 @@ export function redact(text: string, hidden: readonly string[] = []): string {
   return result;
 }
 
-/** The first `max` characters of `text`, whitespace collapsed, with an ellipsis when cut. */
+/** The first `max` characters of `text`, whitespace collapsed. */
 export function excerpt(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}...` : flat;
@@ -33,16 +32,13 @@ export function snippet(text: string, hidden: readonly string[] = [], max = 200)
   return excerpt(`${start.slice(0, start.length - longest)} ...`, max);
 }
 
-/** Built-in error classes are kept, so the copy prints as `TypeError: ...` too. */
+/** Built-in error classes kept in a copy. */
 const BUILTIN_ERRORS = [TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError];
 
-/** How deep a cause chain is copied (a cycle must end somewhere). */
+/** How deep a cause chain is copied. */
 const MAX_CAUSE_DEPTH = 5;
 
-/**
- * A copy of a thrown `value` safe to keep on an error (util.inspect prints the whole cause chain): message
- * and stack redacted, `cause` copied the same way; a non-Error becomes its redacted text.
- */
+/** A redacted copy of a thrown `value`, cause chain included, safe to keep on an error. */
 export function redactedCause(value: unknown, hidden: readonly string[], depth = 0): unknown {
   if (!(value instanceof Error)) return redact(String(value), hidden);
   const raw = value as Error & { code?: unknown; cause?: unknown };
@@ -60,16 +56,13 @@ export function redactedCause(value: unknown, hidden: readonly string[], depth =
   return copy;
 }
 
-/** How deep a copy of server data goes; deeper values become {@link TOO_DEEP}. */
+/** How deep a copy of server data goes. */
 const MAX_COPY_DEPTH = 32;
-/** How many values a copy holds at most; the rest become {@link TOO_DEEP}. */
+/** How many values a copy holds at most. */
 const MAX_COPY_NODES = 100_000;
 const TOO_DEEP = '[truncated]';
 
-/**
- * A copy of parsed JSON safe to keep on an error: strings and keys redacted, past 32 levels or 100,000 values
- * cut to `'[truncated]'`, so any printer finishes.
- */
+/** A redacted, bounded copy of parsed JSON, safe to keep on an error. */
 export function redactedCopy(value: unknown, hidden: readonly string[]): unknown {
   const budget = { nodes: MAX_COPY_NODES };
   return copyOf(value, hidden, 0, budget);
@@ -102,7 +95,7 @@ function copyOf(
   return out;
 }
 
-/** A short, redacted, bounded preview of a value for an error message, whatever its depth or size. */
+/** A short, redacted preview of a value for an error message. */
 export function preview(value: unknown, hidden: readonly string[], max = 200): string {
   const parts: string[] = [];
   let length = 0;
@@ -141,12 +134,12 @@ export function preview(value: unknown, hidden: readonly string[], max = 200): s
   return excerpt(redact(parts.join(''), hidden), max);
 }
 
-/** `text` with the user and password of every URL in it cut out (`postgres://[redacted]@host/db`). */
+/** `text` with the credentials of every URL in it cut out. */
 export function withoutCredentials(text: string): string {
   return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1[redacted]@');
 }
 
-/** A database URL with its password cut out, its user kept (`postgres://app:[redacted]@db/shop`). */
+/** A database URL with its password cut out, its user kept. */
 export function withoutPassword(db: string): string {
   return db.replace(/^(postgres(?:ql)?:\/\/[^:/@]+):[^@]*@/i, '$1:[redacted]@');
 }

@@ -1,19 +1,19 @@
-// The caller's Redis client, duck-typed (node-redis or ioredis, no dependency), behind one small interface.
+// The caller's Redis client, duck-typed, behind one small interface.
 import { withoutCredentials } from './redact.js';
 
-/** The ioredis calls used (`Redis` and `Cluster` both have them). */
+/** The ioredis calls used. */
 export interface IoRedisLike {
-  /** ioredis's generic command call. */
+  /** A generic command. */
   call(command: string, ...args: (string | number)[]): Promise<unknown>;
 }
 
-/** The node-redis (v4, v5) calls used; `createClient()` and `createCluster()` both have them. */
+/** The node-redis calls used. */
 export interface NodeRedisLike {
-  /** node-redis's SET with options. */
+  /** SET with options. */
   set(key: string, value: string, options: { NX: true; EX: number }): Promise<unknown>;
-  /** node-redis's EVAL. */
+  /** EVAL. */
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  /** node-redis's DEL. */
+  /** DEL. */
   del(key: string): Promise<unknown>;
 }
 
@@ -22,9 +22,9 @@ export type RedisClientLike = IoRedisLike | NodeRedisLike;
 
 /** The commands the SDK's stores send. */
 export interface RedisCommands {
-  /** `SET key value NX EX ttl`: true when set, false when the key already existed. */
+  /** `SET key value NX EX ttl`: false when the key existed. */
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
-  /** `EVAL script` over `keys` and `args`, atomic on the server. */
+  /** `EVAL script`, atomic on the server. */
   evaluate(script: string, keys: string[], args: (string | number)[]): Promise<unknown>;
   /** `DEL key`. */
   delete(key: string): Promise<void>;
@@ -34,7 +34,7 @@ function isIoRedis(client: RedisClientLike): client is IoRedisLike {
   return typeof (client as Partial<IoRedisLike>).call === 'function';
 }
 
-/** True for something with either client's calls. */
+/** True for either client. */
 export function isRedisClient(client: unknown): client is RedisClientLike {
   const candidate = client as Partial<IoRedisLike & NodeRedisLike> | null | undefined;
   return (
@@ -45,10 +45,7 @@ export function isRedisClient(client: unknown): client is RedisClientLike {
   );
 }
 
-/**
- * One interface over both clients' EVAL spellings (clusters route by the key); every error goes through
- * `mapError`, where the stores turn connection errors into their own type.
- */
+/** One interface over both clients; every error goes through `mapError`. */
 export function redisCommands(
   client: RedisClientLike,
   mapError: (error: unknown) => unknown = (error) => error,
@@ -84,7 +81,7 @@ export function redisCommands(
   };
 }
 
-// node-redis's connection errors by class name (their `name` is 'Error'); ioredis's by name.
+// Connection errors by class name (node-redis) or name (ioredis).
 const UNAVAILABLE_CLASSES = new Set([
   'ClientClosedError',
   'ClientOfflineError',
@@ -99,10 +96,10 @@ const UNAVAILABLE_CLASSES = new Set([
   'SocketTimeoutDuringMaintenanceError',
   'MaxRetriesPerRequestError',
 ]);
-// The same by message, for renamed classes and ioredis's plain Errors.
+// The same by message.
 const UNAVAILABLE_MESSAGES =
   /^(The client is (closed|offline)|Socket closed unexpectedly|Connection timeout|Socket timeout|Disconnects client|All the root nodes are unavailable|Connection is closed|Stream isn't writeable|Command timed out|Reached the max retries per request)/i;
-// Replies that mean "not now" (loading, a busy script, a failover or cluster change).
+// Replies that mean "not now".
 const UNAVAILABLE_REPLIES = /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY|NOREPLICAS)\b/;
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -116,7 +113,7 @@ const NETWORK_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
-/** True when `error` says Redis or the connection is away (closed, timed out, loading, failing over). */
+/** True when `error` says Redis or the connection is away. */
 export function isRedisUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const className = error.constructor?.name ?? '';
@@ -126,13 +123,13 @@ export function isRedisUnavailable(error: unknown): boolean {
   return UNAVAILABLE_MESSAGES.test(error.message) || UNAVAILABLE_REPLIES.test(error.message);
 }
 
-/** `error` in one line for a message (its class name when it has no message), URL credentials cut out. */
+/** `error` in one line for a message, URL credentials cut out. */
 export function redisFailureText(error: unknown): string {
   const raw = error instanceof Error ? error.message || error.constructor?.name || error.name : String(error);
   return withoutCredentials(raw.split('\n')[0]!).slice(0, 200);
 }
 
-// 'OK' when set; null when the key exists. RESP3 and type mappings may wrap the simple string.
+// 'OK' when set, null when the key exists (possibly wrapped by RESP3 type mappings).
 function isOk(reply: unknown): boolean {
   return reply !== null && reply !== undefined && String(reply) === 'OK';
 }

@@ -1,16 +1,13 @@
 import { date, pipe, string, transform, union, type ZodMiniType } from 'zod/mini';
 import type { z } from './schema-types.js';
 
-/** An open enum: the known values, plus any string a later API version may add. */
+/** An open enum: the known values, plus any later string. */
 export type OpenEnum<Values extends readonly string[]> = Values[number] | (string & {});
 
-// Every schema openEnum() made (at runtime a plain z.string()), so the tests can find each open-enum field.
+// Every schema openEnum() made, so the tests can find each open-enum field.
 const OPEN_ENUMS = new WeakSet<z.ZodType>();
 
-/**
- * A string field whose known values are `values`, accepting any other string too. At runtime a plain
- * `z.string()`, which keeps zod's JIT object parser on its fast path; the values are a type argument only.
- */
+/** A string field typed with its known values; at runtime a plain `z.string()` (zod's fast path). */
 export function openEnum<const Values extends readonly string[]>(_values?: Values): OpenEnumSchema<Values> {
   const schema = string();
   OPEN_ENUMS.add(schema);
@@ -24,7 +21,7 @@ export type OpenEnumSchema<Values extends readonly string[]> = ZodMiniType<
   Values[number] | (string & {})
 >;
 
-/** A request parameter typed with its documented values only, yet any string passes at runtime (`newerValue`). */
+/** A request parameter typed with its documented values; any string passes at runtime. */
 export function requestEnum<const Values extends readonly string[]>(
   _values?: Values,
 ): ZodMiniType<Values[number], Values[number]> {
@@ -36,7 +33,7 @@ export function isOpenEnum(schema: unknown): boolean {
   return typeof schema === 'object' && schema !== null && OPEN_ENUMS.has(schema as z.ZodType);
 }
 
-/** A date-time request parameter: an ISO-8601 string as given, or a `Date`, sent as its ISO string. */
+/** A date-time request parameter: an ISO-8601 string or a `Date`. */
 export function dateTimeInput(): ZodMiniType<string, string | Date> {
   return union([
     string(),

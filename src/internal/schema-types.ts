@@ -1,6 +1,6 @@
 import type * as core from 'zod/v4/core';
 
-/** zod's core schema types, shared by classic `zod` and `zod/mini` (the generated schemas use mini). */
+/** zod's core schema types, shared by classic `zod` and `zod/mini`. */
 export declare namespace z {
   /** Any zod schema, classic or mini. */
   type ZodType<Output = unknown, Input = unknown> = core.$ZodType<Output, Input>;

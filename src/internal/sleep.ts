@@ -1,6 +1,6 @@
 import { MAX_TIMER_MS } from './limits.js';
 
-/** Waits `ms` (at most a timer's longest delay); rejects with the signal's reason as soon as it aborts. */
+/** Waits `ms`; rejects with the signal's reason when it aborts. */
 export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {

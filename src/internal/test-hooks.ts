@@ -1,6 +1,6 @@
-/** Option keys for the SDK's own tests: symbols, in no public type, so JSON configuration cannot set them. */
+/** Option keys for the SDK's own tests: symbols in no public type. */
 
-/** Back-off timing (`{ baseMs, capMs }`), so retry tests finish in milliseconds instead of seconds. */
+/** Back-off timing, so retry tests finish in milliseconds. */
 export const RETRY_BACKOFF: unique symbol = Symbol.for('shop-mgmt.retryBackoff');
 
 /** Back-off timing of {@link RETRY_BACKOFF}. */

@@ -8,10 +8,7 @@ export interface FeedEvent {
   readonly created_at: string;
 }
 
-/**
- * What one run knows around its checkpoint: the last event passed, the ids passed within the overlap, and
- * the events whose claim another handler held (read again until done, released, or past `settleSeconds`).
- */
+/** What one run knows around its checkpoint: the last event passed, the overlap's ids, the held claims. */
 export class CatchUpState {
   #position: { readonly id: string; readonly createdAt: string } | null;
   // id -> created_at; null for an id of the stored checkpoint that this run has not read again yet.
@@ -77,7 +74,7 @@ export class CatchUpState {
     this.#advance(event);
   }
 
-  /** Records that another handler holds `event`'s claim (an event without `created_at` is passed instead). */
+  /** Records that another handler holds `event`'s claim. */
   hold(event: FeedEvent, heldSince: string): void {
     if (!isTimestamp(event.created_at)) {
       this.pass(event);

@@ -17,51 +17,45 @@ import { compareTimestamps, isTimestamp } from './timestamps.js';
 /** What the catch-up needs from a client: `events.list` (a `ShopClient` fits). */
 export interface EventFeedSource {
   readonly events: {
-    /** `shop.events.list`: the feed's events, every page. */
+    /** The feed's events, every page. */
     list(params: { updated_since?: string; type?: string; limit?: number }): AsyncIterable<FeedEvent>;
   };
 }
 
 /** Options of {@link EventCatchUp}. */
 export interface EventCatchUpOptions {
-  /** The client to read `GET /v1/events` with. */
+  /** Reads `GET /v1/events`. */
   client: EventFeedSource;
-  /** Called once per new event, oldest first; give the webhook handler the same function. Not with `inbox`. */
+  /** Called once per new event, oldest first (the webhook handler's function). Not with `inbox`. */
   onEvent?: EventHandler;
-  /** A durable inbox (the webhook handler's): each event is written to it instead of handed to `onEvent`. */
+  /** A durable inbox each event is written to instead of `onEvent`. */
   inbox?: {
     /** Writes the event down once. */
     add(event: ShopEvent, source: 'feed'): Promise<'added' | 'duplicate'>;
   };
-  /** The webhook handler's dedupe store, so an event that came either way is handled once. */
+  /** The webhook handler's, so an event that came either way is handled once. */
   dedupe?: DedupeStore;
-  /** The key an event is claimed under: the same function as the handler's `dedupeKey`. @default the event id */
+  /** The handler's `dedupeKey`. @default the event id */
   dedupeKey?: (event: ShopEvent) => string;
-  /** How long a processed id is remembered, in seconds. @default 259200 (3 days) */
+  /** Seconds a processed id is remembered. @default 259200 */
   dedupeTtlSeconds?: number;
   /** Seconds an event is held in progress with a lease store. @default 30 */
   leaseSeconds?: number;
-  /** Longest a dedupe store or inbox call may take, in ms; past it the run fails. @default 500 */
+  /** ms a dedupe store or inbox call may take before the run fails. @default 500 */
   storeTimeoutMs?: number;
-  /** Keeps the checkpoint between runs. @default a MemoryCheckpointStore */
+  /** @default a MemoryCheckpointStore */
   checkpoints?: CheckpointStore;
-  /** Where the first run starts without a checkpoint. @default the start of the feed (30 days back) */
+  /** Where a run without a checkpoint starts. @default the start of the feed */
   since?: string | Date;
   /** Only events of this type (the feed takes one type). */
   type?: EventType;
-  /** Page size, 1 to 200. @default the API's (50) */
+  /** 1 to 200. @default 50 */
   pageSize?: number;
-  /** Saves the checkpoint after this many events, and at the end of a run. @default 50 */
+  /** Events between checkpoint saves. @default 50 */
   checkpointEvery?: number;
-  /**
-   * Seconds before the checkpoint each run reads again: an event can become visible after later ones (its
-   * transaction committed later). @default 60
-   */
+  /** Seconds before the checkpoint each run re-reads (late-committed events). @default 60 */
   overlapSeconds?: number;
-  /**
-   * Only for a dedupe store without leases: seconds the catch-up waits on a claim held elsewhere before it
-   * takes it as processed. @default 60
-   */
+  /** Without leases: seconds a claim held elsewhere is waited on before it counts as processed. @default 60 */
   settleSeconds?: number;
 }
 
@@ -69,7 +63,7 @@ export interface EventCatchUpOptions {
 export interface CatchUpResult {
   /** Events handed to `onEvent`. */
   readonly processed: number;
-  /** Events read and not handed on (passed earlier, or claimed). */
+  /** Events read and not handed on. */
   readonly skipped: number;
   /** Null when the feed was empty and none existed. */
   readonly checkpoint: Checkpoint | null;
@@ -81,9 +75,8 @@ export type CatchUpPoller = Poller;
 const FEED_CONTEXT: EventContext = { source: 'feed', delivery: null };
 
 /**
- * Reads the event feed from a checkpoint and hands each unseen event to `onEvent`, oldest first; with the
- * webhook handler's `onEvent` and dedupe store, each event id is handled once whichever way it arrives. When
- * `onEvent` throws, the run saves what it passed and rejects; the next run retries.
+ * Reads the event feed from a checkpoint and hands each unseen event to `onEvent`, oldest first; sharing the
+ * webhook handler's dedupe store, each event is handled once whichever way it arrives.
  * @example
  * const poller = new EventCatchUp({ client: shop, onEvent: router.dispatch, dedupe, checkpoints }).start();
  */
@@ -136,7 +129,7 @@ export class EventCatchUp {
     return this.#running;
   }
 
-  /** Runs now, then `intervalMs` (default 60 000) after each run, until `stop()`; failures go to `onError`. */
+  /** Runs now, then `intervalMs` (default 60 000) after each run until `stop()`. */
   start(options: PollOptions = {}): CatchUpPoller {
     return poll(
       () => this.run(),

@@ -4,9 +4,9 @@ export interface Checkpoint {
   readonly lastEventId: string;
   /** The `created_at` of `lastEventId`, as the API sent it. */
   readonly createdAt: string;
-  /** Ids passed within `overlapSeconds` before `createdAt`, dropped when read again; absent: read from `createdAt`. */
+  /** Ids passed within `overlapSeconds` before `createdAt`. */
   readonly seen?: readonly string[];
-  /** Events whose claim another handler held; runs read from the oldest until `settleSeconds` pass. */
+  /** Events whose claim another handler held. */
   readonly held?: readonly HeldClaim[];
 }
 

@@ -14,14 +14,11 @@ export interface MirroredLevel {
   readonly updated_at: string;
 }
 
-/**
- * Where the mirror keeps levels. With several processes writing one store, make `set` conditional on
- * `updated_at` (`UPDATE ... WHERE updated_at <= $new`).
- */
+/** Where the mirror keeps levels; shared by several processes, make `set` conditional on `updated_at`. */
 export interface InventoryStore {
-  /** The level of a product at a location, or undefined. */
+  /** The level of a product at a location. */
   get(productId: number, locationId: number): MirroredLevel | undefined | Promise<MirroredLevel | undefined>;
-  /** Stores a level, replacing the same product and location's. */
+  /** Stores a level. */
   set(level: MirroredLevel): void | Promise<void>;
 }
 
@@ -37,7 +34,7 @@ export class MemoryInventoryStore implements InventoryStore {
     this.#levels.set(`${level.product_id}:${level.location_id}`, level);
   }
 
-  /** Every level held, in no particular order. */
+  /** Every level held, unordered. */
   levels(): MirroredLevel[] {
     return [...this.#levels.values()];
   }
@@ -46,7 +43,7 @@ export class MemoryInventoryStore implements InventoryStore {
 /** `applied`, `stale` (older than the level held), `ignored` (not `inventory.changed`), `invalid` (fields missing). */
 export type ApplyOutcome = 'applied' | 'stale' | 'ignored' | 'invalid';
 
-/** What the mirror needs from a client to reconcile: `inventory.list`; a `ShopClient` fits. */
+/** What the mirror needs from a client (a `ShopClient` fits). */
 export interface InventorySource {
   readonly inventory: {
     /** Levels changed since a time, every page. */
@@ -59,7 +56,7 @@ export interface ReconcileResult {
   readonly applied: number;
   readonly stale: number;
   readonly invalid: number;
-  /** The newest `updated_at` read (pass it as `since` next time); null when nothing was read. */
+  /** The newest `updated_at` read: the next `since`. */
   readonly latestUpdatedAt: string | null;
 }
 
@@ -70,9 +67,7 @@ export interface ReconcilePollOptions extends PollOptions {
 }
 
 /**
- * Keeps inventory levels in step with the API (reference section 6): set stock to `qty_available`, never add
- * `qty_delta`, skip a change older than the level held. Feed it `inventory.changed` events and reconcile
- * from `GET /v1/inventory` every 15 to 60 minutes.
+ * Keeps inventory levels in step with the API: set `qty_available`, never add deltas, skip older changes.
  * @example
  * router.on('inventory.changed', (event) => mirror.applyEvent(event));
  */
@@ -85,7 +80,7 @@ export class InventoryMirror {
     this.store = options.store ?? new MemoryInventoryStore();
   }
 
-  /** Applies an `inventory.changed` event's payload; other event types are `ignored`. */
+  /** Applies an `inventory.changed` event; other types are `ignored`. */
   applyEvent(
     event: ShopEvent | { readonly type: string; readonly data: { readonly object: unknown } },
   ): Promise<ApplyOutcome> {
@@ -93,7 +88,7 @@ export class InventoryMirror {
     return this.applyLevel(event.data.object);
   }
 
-  /** Applies one level (from an event or `GET /v1/inventory`) unless it is older. */
+  /** Applies one level unless it is older. */
   applyLevel(value: unknown): Promise<ApplyOutcome> {
     const level = toLevel(value);
     if (!level) return Promise.resolve('invalid');
@@ -117,7 +112,7 @@ export class InventoryMirror {
     return 'applied';
   }
 
-  /** Pulls `GET /v1/inventory?updated_since=...` and applies every level by the same rule. */
+  /** Pulls the levels changed since `since` and applies each. */
   async reconcile(
     source: InventorySource,
     options: { since?: string | Date } = {},
@@ -139,10 +134,7 @@ export class InventoryMirror {
     return { applied: counts.applied, stale: counts.stale, invalid: counts.invalid, latestUpdatedAt };
   }
 
-  /**
-   * Reconciles now, then `intervalMs` (default 30 minutes) after each run, until `stop()`; a failed run goes
-   * to `onError` and the next retries (runs never overlap).
-   */
+  /** Reconciles now, then `intervalMs` (default 30 minutes) after each run, until `stop()`. */
   startReconciling(source: InventorySource, options: ReconcilePollOptions = {}): Poller {
     let since = options.since;
     return poll(

@@ -2,26 +2,19 @@ import { ShopError } from '../core/errors/shop-error.js';
 
 /** How a poll runs; see `EventCatchUp.start` and `InventoryMirror.startReconciling`. */
 export interface PollOptions {
-  /** Pause between the end of one run and the start of the next, in milliseconds. */
+  /** ms from one run's end to the next's start. */
   intervalMs?: number;
-  /**
-   * Told about a failed run; polling goes on. If it throws or rejects in turn, that is written to
-   * `console.error` and polling still goes on. @default console.error
-   */
+  /** Told of a failed run; polling goes on. @default console.error */
   onError?: (error: unknown) => void | Promise<void>;
 }
 
 /** A running poll. */
 export interface Poller {
-  /** Stops polling; resolves (never rejects) when a run in progress has finished. */
+  /** Stops polling; resolves once a run in progress finished. */
   stop(): Promise<void>;
 }
 
-/**
- * Runs `run` now, then `intervalMs` after each run ends, so runs never overlap. Every failure ends in
- * `onError` or, when that fails too, in `console.error`: a poll left running in a receiver must never turn a
- * failed run into an unhandled rejection, which ends a Node process.
- */
+/** Runs `run` now, then `intervalMs` after each run ends; no failure becomes an unhandled rejection. */
 export function poll(
   run: () => Promise<unknown>,
   intervalMs: number,

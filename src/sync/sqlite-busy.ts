@@ -1,7 +1,5 @@
-// Waiting for another process's SQLite write lock without blocking the event loop: SQLite's own busy wait
-// (`busy_timeout`) sleeps inside the synchronous driver call, so nothing else in the process runs meanwhile
-// (no webhook answered, no transaction of another connection of the same process finished). The inbox store
-// and the sync engine turn it off and wait here, between attempts.
+// Waits for another process's SQLite write lock between attempts: SQLite's own `busy_timeout` sleeps inside
+// the synchronous call and blocks the event loop.
 import { DatabaseUnavailableError } from './database-unavailable.js';
 
 /** SQLITE_BUSY from better-sqlite3 (`code`) or node:sqlite (`errcode`, `errstr`). */
@@ -13,11 +11,7 @@ export function isBusy(error: unknown): boolean {
   return typeof message === 'string' && /database is locked/i.test(message);
 }
 
-/**
- * Runs `step`; while another process holds the write lock (SQLITE_BUSY), tries again after a short pause
- * (the event loop runs meanwhile) until `deadline` (`performance.now()` time), then fails with a
- * {@link DatabaseUnavailableError} saying it waited `waitMs`.
- */
+/** Runs `step`, retrying on SQLITE_BUSY until `deadline`, then a {@link DatabaseUnavailableError}. */
 export async function patiently<T>(step: () => T, deadline: number, waitMs: number): Promise<T> {
   for (let pause = 2; ; pause = Math.min(pause * 2, 25)) {
     try {

@@ -34,10 +34,7 @@ export function compareTimestamps(a: string, b: string): number {
   return fx < fy ? -1 : fx > fy ? 1 : 0;
 }
 
-/**
- * `value` moved `seconds` earlier and down to its whole second, in UTC with milliseconds: a lower bound
- * for `updated_since`, where reading a little more is harmless and reading less would miss events.
- */
+/** `value` moved `seconds` earlier, floored to the second: a safe lower bound for `updated_since`. */
 export function secondsBefore(value: string, seconds: number): string {
   const at = instant(value);
   if (!at) throw new RangeError(`Not an ISO-8601 timestamp: ${value}`);

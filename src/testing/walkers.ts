@@ -27,20 +27,10 @@ interface Walk {
 const REMEMBERED = 64;
 
 /**
- * The walkers of one shop. A walk is a sequence of list pages by one key on one list path (`GET` of a
- * cursor-paginated list, whatever its filters, `updated_since` included), each page after the first
- * carrying the `cursor` the previous page returned. It is under way from its first page's request until
- * `idleMs` after its last page's answer, and between pages while its next page is due: for `idleMs` after a
- * page answered with a next cursor. A walk whose next page has not come by then (its walker was killed,
- * paused, or waits out a 429) stops counting; a page that later carries its cursor makes it count again. An
- * error answer to a first page ends that walk at once (its walker asks again without a cursor); to a later
- * page it keeps the walk at that cursor. Two walks whose spans overlap are 2 walkers.
- *
- * Why a walk lasts `idleMs` past its last page: most walks of a sync are one page (a feed read, an
- * `updated_since` list with nothing new), and a page is answered within one turn of the sandbox's event
- * loop, so the bare spans of two workers' one-page walks never overlap, however often both read the shop.
- * Counted this way, two workers reading one list within `idleMs` of each other are 2 walkers; one walker
- * must not walk the same list again sooner than that (a sync's feed interval is longer).
+ * The walkers of one shop. A walk is the pages of one list by one key, chained by `cursor`; it is under way
+ * from its first request until `idleMs` after its last answer (or after a page whose next page never came).
+ * Two walks whose spans overlap are 2 walkers. The `idleMs` tail makes two workers' one-page walks (answered
+ * within one event-loop turn) overlap when they read the same list close together.
  */
 export class WalkCounter {
   readonly #walks = new Map<string, Walk[]>();

@@ -15,10 +15,7 @@ export interface ChunkSource {
 
 const encoder = new TextEncoder();
 
-/**
- * The whole body, {@link TOO_LARGE} once past `maxBodyBytes`, or {@link TOO_SLOW} at `deadline` (epoch ms).
- * Rejects when the source fails.
- */
+/** The whole body, {@link TOO_LARGE} past `maxBodyBytes`, or {@link TOO_SLOW} at `deadline`. */
 export async function readCapped(
   source: ChunkSource,
   maxBodyBytes: number,

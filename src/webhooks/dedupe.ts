@@ -1,24 +1,19 @@
 import { WebhookConfigurationError } from './errors.js';
 
-/** A claim: a token (or `true` from a store without tokens) when the id is now the caller's; `false` while held. */
+/** A claim: a token (or `true`) when the id is now the caller's; `false` while held. */
 export type DedupeClaim = string | boolean;
 
-/**
- * Remembers event ids in progress and done, so a redelivered event is processed once and one whose handler
- * died is processed again. Every call must be atomic across the processes sharing the store. A lease store
- * (with `complete`) holds a short lease while the handler runs and marks the id done for the long TTL after
- * success; a store with `claim` and `release` only holds the claim for the TTL (docs/webhooks.md).
- */
+/** Remembers event ids in progress and done; every call atomic across the processes sharing it. */
 export interface DedupeStore {
-  /** Takes the id for `leaseSeconds` (without `complete`: the TTL); `false` while someone holds it. */
+  /** Takes the id; `false` while someone holds it. */
   claim(eventId: string, leaseSeconds: number): DedupeClaim | Promise<DedupeClaim>;
-  /** Extends the lease while `token` still holds it; false once it was lost. */
+  /** Extends the lease; false once it was lost. */
   renew?(eventId: string, token: string, leaseSeconds: number): boolean | Promise<boolean>;
-  /** Marks the id done for `ttlSeconds`, after its handler succeeded. */
+  /** Marks the id done after its handler succeeded. */
   complete?(eventId: string, token: string, ttlSeconds: number): void | Promise<void>;
   /** True when the id is done (not merely in progress). */
   isDone?(eventId: string): boolean | Promise<boolean>;
-  /** Gives the id back after a failure; with `token`, only while it still holds the id. */
+  /** Gives the id back after a failure. */
   release(eventId: string, token?: string): void | Promise<void>;
 }
 
@@ -33,7 +28,7 @@ export function hasLeases(
   );
 }
 
-/** Seconds an id stays done: 3 days, past the API's 9 retries over about 37 hours. */
+/** Seconds an id stays done: 3 days, past the API's 37 hours of retries. */
 export const DEFAULT_DEDUPE_TTL_SECONDS = 3 * 24 * 60 * 60;
 
 /** Seconds an event is held in progress by default, renewed every third. */
@@ -44,16 +39,13 @@ export const DEFAULT_STORE_TIMEOUT_MS = 500;
 
 /** Options of {@link MemoryDedupeStore}. */
 export interface MemoryDedupeStoreOptions {
-  /** Most ids held at once; the oldest go first. @default 100_000 */
+  /** The oldest go first. @default 100_000 */
   maxEntries?: number;
-  /** The clock in milliseconds, for tests. @default Date.now */
+  /** For tests. @default Date.now */
   now?: () => number;
 }
 
-/**
- * A {@link DedupeStore} in memory, with leases, for a receiver in one process. A restart forgets it (duplicates,
- * never a loss); several processes need a shared store or the inbox.
- */
+/** A {@link DedupeStore} in memory for one process; a restart forgets it (duplicates, never a loss). */
 export class MemoryDedupeStore implements DedupeStore {
   readonly #claims = new Map<string, { expiry: number; readonly token: string; done: boolean }>();
   readonly #maxEntries: number;
@@ -68,7 +60,7 @@ export class MemoryDedupeStore implements DedupeStore {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Ids held (expired ones linger until swept). */
+  /** Ids held, expired ones included until swept. */
   get size(): number {
     return this.#claims.size;
   }

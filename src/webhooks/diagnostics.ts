@@ -1,17 +1,10 @@
-// What webhook verification tells a subscriber (shop-mgmt/otel): the outcome of each verification, on the
-// `node:diagnostics_channel` channel `shop-mgmt:webhooks`, published only while someone subscribes. Found through
-// process.getBuiltinModule, as src/core/observe/tracing.ts finds its channels, so a runtime without the module
-// publishes nothing; with nobody subscribed a verification costs one property read more.
+// Each verification's outcome on the `shop-mgmt:webhooks` diagnostics channel, published only while subscribed.
 import { isWebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 
 /** The name of the webhooks' diagnostics channel. */
 export const WEBHOOK_CHANNEL = 'shop-mgmt:webhooks';
 
-/**
- * One message on `shop-mgmt:webhooks`: a delivery checked by `verifyWebhook`, `verifyWebhookSignature` or a
- * request handler, with its outcome: `ok`, the `WebhookVerificationError` reason, or `error` for anything
- * else (a receiver's setup error). No header, body, secret or event id.
- */
+/** One message on `shop-mgmt:webhooks`: a verification's outcome (no header, body, secret or id). */
 export interface WebhookDiagnosticsMessage {
   readonly type: 'verified';
   readonly outcome: 'ok' | WebhookVerificationReason | 'error';

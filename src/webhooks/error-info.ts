@@ -1,5 +1,4 @@
-// What `onError` is told beside the error. A sender may paste the secret into any header, so every secret
-// value and `whsec_...` string is replaced by `[redacted]` before it reaches the receiver's logger.
+// What `onError` is told beside the error, every secret and `whsec_...` string redacted.
 import { redact } from '../internal/redact.js';
 import type { WebhookDelivery, WebhookHeaders } from './headers.js';
 import type { WebhookRequest } from './request.js';

@@ -1,11 +1,7 @@
 // Zod-free and ky-free: a receiver that only verifies must not load the HTTP client.
 import { ERROR_CLASS, isShopError, ShopError } from '../core/errors/shop-error.js';
 
-/**
- * Why a delivery was refused: `missing_header`, `malformed_header`, `timestamp_out_of_tolerance`,
- * `signature_mismatch`, `invalid_body` (not the raw body), `invalid_payload` (not an event, or headers that
- * disagree with it).
- */
+/** Why a delivery was refused. */
 export type WebhookVerificationReason =
   | 'missing_header'
   | 'malformed_header'

@@ -32,77 +32,62 @@ import { type EventHandler, EventRouter } from './router.js';
 import { settingsSource, type WebhookSecret, type WebhookSecretResolver } from './secrets.js';
 import { nowSeconds } from './verify.js';
 
-/** Default largest body read, in bytes (1 MiB); an event is a few kilobytes. */
+/** Default largest body read, in bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1 << 20;
 
-/** Default time a sender has to send the whole body, in ms. */
+/** Default ms a sender has to send the body. */
 export const DEFAULT_BODY_TIMEOUT_MS = 5000;
 
 /** Options of {@link createWebhookHandler}. */
 export interface WebhookHandlerOptions {
-  /**
-   * The signing secret (`whsec_...`), old and new during a rotation, or a resolver called per delivery (several
-   * shops): nothing from it answers 404, a throw 503.
-   */
+  /** The signing secret(s), or a resolver per delivery (nothing: 404, a throw: 503). */
   secret: WebhookSecret | WebhookSecretResolver;
-  /** The key an event is claimed under. Default: the event id; a multi-shop receiver can namespace it. */
+  /** The key an event is claimed under. @default the event id */
   dedupeKey?: (event: ShopEvent, request: WebhookRequest) => string | Promise<string>;
-  /**
-   * Where ids in progress and done are kept. Default: a {@link MemoryDedupeStore}; a shared store for several
-   * processes, or `false` for none (docs/webhooks.md, "Which setup loses what").
-   */
+  /** Where ids in progress and done are kept; `false` for none. @default a {@link MemoryDedupeStore} */
   dedupe?: DedupeStore | false;
-  /** Seconds a processed id is remembered. @default 259200 (3 days, past the 37 h of retries) */
+  /** Seconds a processed id is remembered. @default 259200 */
   dedupeTtlSeconds?: number;
-  /** Seconds an event is held in progress, renewed every third; a dead process frees it after. @default 30 */
+  /** Seconds an event is held in progress, renewed while it runs. @default 30 */
   leaseSeconds?: number;
-  /** Longest a dedupe store or inbox call may take, in ms; then a 503. @default 500 */
+  /** ms a store or inbox call may take before a 503. @default 500 */
   storeTimeoutMs?: number;
-  /**
-   * A durable inbox (`shop-mgmt/inbox`): each verified event is written to it, then answered 200; its workers
-   * process it, so `onEvent`, `.on()` and `dedupe` are unused. A failed write answers 503.
-   */
+  /** A durable inbox each verified event is written to before the 200; handlers and `dedupe` then unused. */
   inbox?: WebhookInbox;
-  /** Called once per event id; a throw answers 500 and releases the claim. */
+  /** Called once per event id; a throw answers 500. */
   onEvent?: EventHandler;
-  /** Clock tolerance of the signature timestamp, in seconds. @default 300 */
+  /** Seconds of clock tolerance. @default 300 */
   toleranceSeconds?: number;
-  /** The receiver's clock: a function giving a `Date` or unix seconds, or a fixed one. @default the current time */
+  /** The receiver's clock. @default the current time */
   now?: (() => Date | number) | Date | number;
-  /** Largest body read; bigger is answered 413. @default 1048576 */
+  /** Bigger is answered 413. @default 1048576 */
   maxBodyBytes?: number;
-  /** Ms the sender has to send the body; slower is answered 408 and dropped. @default 5000 */
+  /** ms the sender has to send the body (then 408). @default 5000 */
   bodyTimeoutMs?: number;
-  /**
-   * Ms to wait on the handlers before answering `202` while they go on (the service retries without a 2xx in
-   * 10 s); they finish on `waitUntil`. `false` waits however long (AWS Lambda). @default 8000
-   */
+  /** ms to wait on the handlers before answering 202 while they go on; `false`: no bound. @default 8000 */
   respondWithin?: number | false;
-  /** Keeps the platform running for handlers answered `202` (Vercel's `waitUntil`); Workers pass it per call. */
+  /** Keeps the platform running for handlers answered 202 (Vercel's `waitUntil`). */
   waitUntil?: WaitUntil;
-  /** Told about every refused or failed delivery, for logging; messages never hold a secret. */
+  /** Told of every refused or failed delivery; never holds a secret. */
   onError?: (error: unknown, info: WebhookErrorInfo) => void;
 }
 
-/**
- * A web-standard handler (`(Request) => Promise<Response>`) with a typed registry and adapters; later
- * arguments are searched for a `waitUntil` method (Workers' `ctx`).
- */
+/** A web-standard handler (`(Request) => Promise<Response>`) with a typed registry and adapters. */
 export interface WebhookHandler {
   (request: Request, ...platform: unknown[]): Promise<Response>;
   /** Adds a handler for one event type, called after `onEvent`. */
   on<T extends EventType>(type: T, handler: EventHandler<ShopEventOf<T>>): WebhookHandler;
   /** Adds the fallback for event types this SDK does not know. */
   onUnknown(handler: EventHandler<UnknownShopEvent>): WebhookHandler;
-  /** Handles a raw delivery from any framework. */
+  /** Handles a raw delivery. */
   handle(input: WebhookDeliveryInput): Promise<WebhookResult>;
-  /** For Node's `http` and Express: reads the raw body itself. */
+  /** For Node's `http` and Express. */
   node: NodeRequestHandler;
 }
 
 /**
- * Creates a webhook endpoint: verifies each delivery, claims its event id, runs the handlers once per id, and
- * answers so the sender retries exactly what was not processed (200, 202, 400, 404, 500).
+ * Creates a webhook endpoint: verifies, claims the event id, runs the handlers once per id, and answers so
+ * the sender retries exactly what was not processed.
  * @throws {WebhookConfigurationError} when the secret is empty or an option is out of range.
  * @example
  * export const POST = createWebhookHandler({ secret: process.env.SHOP_WEBHOOK_SECRET! })
@@ -193,7 +178,7 @@ function fixedSecrets(secret: WebhookHandlerOptions['secret']): readonly string[
   return Array.isArray(secret) ? secret.filter((one): one is string => typeof one === 'string') : [];
 }
 
-/** Unix seconds now, by `now`; a bad value from a function fails that delivery (500). */
+/** Unix seconds now, by `now`. */
 function receiverClock(now: WebhookHandlerOptions['now']): () => number {
   if (typeof now === 'function') return () => nowSeconds(now());
   if (now === undefined) return () => nowSeconds(undefined);

@@ -104,13 +104,13 @@ export function parseSignatureHeader(value: string | undefined): SignatureHeader
 
 /** What a delivery's unsigned headers say about it. */
 export interface WebhookDelivery {
-  /** `Service-Event`: the event type. */
+  /** `Service-Event`. */
   readonly eventType: string | null;
-  /** `Service-Event-Id`: the same on every retry and resend. */
+  /** `Service-Event-Id`. */
   readonly eventId: string | null;
-  /** `Service-Delivery-Id`: a manual resend gets a new one. */
+  /** `Service-Delivery-Id`. */
   readonly deliveryId: string | null;
-  /** `Service-Attempt`: 1 for the first try; null when absent or not a number. */
+  /** `Service-Attempt`. */
   readonly attempt: number | null;
 }
 

@@ -92,7 +92,7 @@ export interface BodyLimits {
   readonly timeoutMs: number;
 }
 
-/** The receiver for Node: reads the raw body with a size limit and a deadline (408, then the connection dropped). */
+/** The receiver for Node: reads the raw body with a size limit and a deadline. */
 export function nodeHandler(receiver: DeliveryReceiver, limits: BodyLimits): NodeRequestHandler {
   // Never rejects: the promise is often not awaited, and Express 4 makes a rejection unhandled.
   return async (request, response) => {

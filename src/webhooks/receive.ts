@@ -25,9 +25,9 @@ import { verifyWith } from './verify.js';
 /** Names a verified event's claim (`WebhookHandlerOptions.dedupeKey`). */
 export type DedupeKey = (event: ShopEvent, request: WebhookRequest) => string | Promise<string>;
 
-/** Where a handler with an inbox writes each verified event, keyed by id (a second add: `duplicate`). */
+/** Where a handler with an inbox writes each verified event, keyed by id. */
 export interface WebhookInbox {
-  /** Writes the event down before the delivery is answered. */
+  /** Writes the event down before the answer. */
   add(event: ShopEvent, source: 'webhook'): Promise<'added' | 'duplicate'>;
 }
 
@@ -43,9 +43,7 @@ export interface ReceiverSetup {
   /** Unix seconds, read per delivery. */
   readonly clock: () => number;
   readonly dedupe: DedupeStore | null;
-  /** Seconds a processed id is remembered. */
   readonly ttl: number;
-  /** Seconds a claim is held in progress. */
   readonly leaseSeconds: number;
   /** Ms bound of every store or inbox call. */
   readonly storeTimeoutMs: number;
@@ -62,7 +60,7 @@ interface ReportContext {
   readonly event?: ShopEvent;
   readonly request?: WebhookRequest | undefined;
   readonly background?: true;
-  /** A resolver's secrets, once found, cut out of what `onError` is told. */
+  /** A resolver's secrets, cut out of what `onError` is told. */
   readonly secrets?: readonly string[] | undefined;
 }
 

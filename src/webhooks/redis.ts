@@ -36,10 +36,8 @@ const IS_DONE_SCRIPT = "if redis.call('GET', KEYS[1]) == ARGV[1] then return 1 e
 const DONE = 'done';
 
 /**
- * A {@link DedupeStore} in Redis with leases, for receivers on several machines: `claim` is one
- * `SET key <token> NX EX lease`; renew and release are compare-and-set scripts on the token, so an expired
- * handler never touches a claim taken since. Run Redis with persistence (AOF) for no duplicates across a
- * restart. While Redis is away calls reject with a {@link DatabaseUnavailableError}.
+ * A {@link DedupeStore} in Redis with leases, for receivers on several machines. While Redis is away calls
+ * reject with a {@link DatabaseUnavailableError}.
  * @example
  * const handler = createWebhookHandler({ secret, dedupe: new RedisDedupeStore(redis), onEvent });
  */
@@ -47,7 +45,7 @@ export class RedisDedupeStore implements DedupeStore {
   readonly #redis: RedisCommands;
   readonly #prefix: string;
 
-  /** @param client a connected node-redis (v4, v5) or ioredis client; the caller owns it. */
+  /** @param client node-redis or ioredis, connected; the caller owns it. */
   constructor(client: RedisClientLike, options: RedisDedupeStoreOptions = {}) {
     if (!isRedisClient(client)) {
       throw new WebhookConfigurationError(

@@ -1,10 +1,9 @@
-// The service fails a delivery without a 2xx in 10 s and retries it; past `respondWithin` the handler answers
-// 202 and the work finishes on the platform's waitUntil, or in the running process.
+// The service retries a delivery without a 2xx in 10 s: past `respondWithin` the handler answers 202.
 
 /** Default ms before answering 202 (of the service's 10 s). */
 export const DEFAULT_RESPOND_WITHIN_MS = 8000;
 
-/** Keeps a serverless invocation alive until `promise` settles (Workers' `ctx.waitUntil`, Vercel, Netlify). */
+/** Keeps a serverless invocation alive until `promise` settles. */
 export type WaitUntil = (promise: Promise<unknown>) => void;
 
 /** When one adapter call began, and the platform's waitUntil if any. */
@@ -40,7 +39,7 @@ export function within<T>(promise: Promise<T>, ms: number | false): Promise<T | 
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/** The first extra argument with a `waitUntil` method, called as a method (Workers refuses a detached one). */
+/** The first extra argument with a `waitUntil` method, called as a method. */
 export function waitUntilAmong(platform: readonly unknown[]): WaitUntil | undefined {
   for (const candidate of platform) {
     try {
@@ -56,7 +55,7 @@ export function waitUntilAmong(platform: readonly unknown[]): WaitUntil | undefi
   return undefined;
 }
 
-/** A store call that took longer than its bound; the delivery is answered 503 and the sender retries. */
+/** A store call past its bound; the delivery is answered 503. */
 export class StoreTimeoutError extends Error {
   override readonly name = 'StoreTimeoutError';
   constructor(what: string, ms: number) {
@@ -64,10 +63,7 @@ export class StoreTimeoutError extends Error {
   }
 }
 
-/**
- * One store call bounded by `ms` (then a {@link StoreTimeoutError}); a call that succeeds after the bound is
- * handed to `late`, which gives a late claim back.
- */
+/** One store call bounded by `ms`; one that succeeds too late is handed to `late`. */
 export function bounded<T>(
   what: string,
   call: () => T | Promise<T>,

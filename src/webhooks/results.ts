@@ -4,11 +4,7 @@ import type { WebhookDelivery, WebhookHeaders } from './headers.js';
 import type { WebhookRequest } from './request.js';
 import type { CallScope, WaitUntil } from './respond-within.js';
 
-/**
- * `processed` (200), `accepted` (202: handlers still running), `queued` (200, in the inbox), `duplicate` (200),
- * `in_progress` (409: another delivery holds the lease), `rejected` (400/404/405/408/413), `failed` (500/503:
- * the sender retries).
- */
+/** What became of a delivery; `failed` (500/503) is retried by the sender. */
 export type WebhookOutcome =
   | 'processed'
   | 'accepted'
@@ -22,34 +18,32 @@ export type WebhookOutcome =
 export interface WebhookResult {
   readonly status: number;
   readonly outcome: WebhookOutcome;
-  /** JSON text (`Content-Type: application/json`). */
+  /** JSON text. */
   readonly body: string;
-  /** The verified event, when verification passed. */
+  /** Present once verification passed. */
   readonly event?: ShopEvent;
 }
 
 /** A raw delivery as any framework can hand it over. */
 export interface WebhookDeliveryInput {
-  /** The raw body, never the parsed JSON. */
+  /** Never the parsed JSON. */
   readonly body: unknown;
   readonly headers: WebhookHeaders;
-  /** The URL or path posted to. */
   readonly url?: string | URL | undefined;
-  /** The framework's own request (`request.native`). */
+  /** The framework's own request. */
   readonly request?: unknown;
   /** The platform's waitUntil for this call. */
   readonly waitUntil?: WaitUntil | undefined;
 }
 
-/** What `onError` is told beside the error; header fields have secrets and `whsec_...` strings redacted. */
+/** What `onError` is told beside the error, secrets redacted. */
 export interface WebhookErrorInfo {
   readonly outcome: WebhookOutcome;
   readonly delivery: WebhookDelivery;
-  /** The verified event, when the failure came after verification. */
+  /** Present when the failure came after verification. */
   readonly event?: ShopEvent;
-  /** The request, when the adapter got that far. */
   readonly request?: WebhookRequest;
-  /** True after a 202: the claim was released, so a resend or the catch-up brings the event again. */
+  /** After a 202: the claim was released, so a resend brings the event again. */
   readonly background?: true;
 }
 
@@ -120,7 +114,7 @@ export function refuseBeforeReading(
   return undefined;
 }
 
-/** 400 with its reason only: the message may describe the receiver's setup, so it goes to `onError` alone. */
+/** 400 with its reason only; the message (which may describe the setup) goes to `onError` alone. */
 export function verificationFailed({ reason }: WebhookVerificationError): WebhookResult {
   return jsonResult(400, 'rejected', { error: { type: 'webhook_verification_failed', reason } });
 }

@@ -6,7 +6,7 @@ import type { WebhookRequest } from './request.js';
 
 /** Where an event came from, passed to every handler beside the event. */
 export interface EventContext {
-  /** `webhook` for a delivery, `feed` for an event read back by the catch-up. */
+  /** `feed` for an event read back by the catch-up. */
   readonly source: 'webhook' | 'feed';
   /** Null for an event from the feed. */
   readonly delivery: WebhookDelivery | null;
@@ -18,8 +18,7 @@ export interface EventContext {
 export type EventHandler<E = ShopEvent> = (event: E, context: EventContext) => unknown;
 
 /**
- * Routes events to handlers by type, narrowed; unknown types go to {@link EventRouter.onUnknown}, known ones
- * without a handler are dropped. Pass `router.dispatch` as `onEvent` of the handler and the catch-up.
+ * Routes events to handlers by type; unknown types go to {@link EventRouter.onUnknown}.
  * @example
  * const router = new EventRouter().on('range.reservation.booked', (event) => book(event.data.object.id));
  */

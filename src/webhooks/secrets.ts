@@ -32,7 +32,7 @@ export class WebhookSecretError extends ShopError {
 /** The verifier settings of one delivery. */
 export type SettingsSource = (request: WebhookRequest) => VerifierSettings | Promise<VerifierSettings>;
 
-/** Settings checked once for a fixed secret; a resolver's secrets are checked per delivery (bad ones: a 500). */
+/** Settings checked once for a fixed secret; a resolver's per delivery. */
 export function settingsSource(
   secret: WebhookSecret | WebhookSecretResolver,
   toleranceSeconds: number | undefined,

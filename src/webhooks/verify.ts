@@ -5,30 +5,29 @@ import { parseEvent, type ShopEvent } from './events.js';
 import { parseSignatureHeader, readHeader, type SignatureHeader, type WebhookHeaders } from './headers.js';
 import { anySignatureMatches } from './hmac.js';
 
-/** Default clock tolerance, in seconds (reference section 8). */
+/** Default clock tolerance, in seconds. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** Options of {@link verifyWebhook}. */
 export interface VerifyWebhookOptions {
-  /** The raw body exactly as received (string, bytes); never parsed JSON: the signature covers the bytes. */
+  /** The raw body as received, never parsed JSON. */
   body: RawBody;
-  /** A fetch `Headers`, or Node's `req.headers`. */
   headers: WebhookHeaders;
-  /** The signing secret (`whsec_...`); during a rotation, old and new. */
+  /** During a rotation, old and new. */
   secret: string | readonly string[];
-  /** How far `t` may be from the receiver's clock, in seconds. @default 300 */
+  /** Seconds `t` may be from the receiver's clock. @default 300 */
   toleranceSeconds?: number;
-  /** A `Date`, or unix seconds. Defaults to now. */
+  /** A `Date`, or unix seconds. @default now */
   now?: Date | number;
 }
 
-/** Setup that holds for every delivery a receiver checks; validated once. */
+/** A receiver's setup, validated once. */
 export interface VerifierSettings {
   readonly secrets: readonly string[];
   readonly toleranceSeconds: number;
 }
 
-// Most receivers pass the same secret every call: checking it once keeps this near the cost of the HMAC.
+// Most receivers pass the same secret every call: checked once.
 let lastSettings: VerifierSettings | undefined;
 
 /** Checks the receiver's setup; a mistake here is not a verification error. */
@@ -92,8 +91,7 @@ export function nowSeconds(now: Date | number | undefined): number {
 }
 
 /**
- * Verifies a delivery and returns its event: the `Service-Signature` HMAC-SHA256 of `t.body` (constant-time),
- * `t` within `toleranceSeconds`, and delivery headers that agree with the signed body.
+ * Verifies a delivery (signature, timestamp, headers against the signed body) and returns its event.
  * @throws {WebhookVerificationError} when the delivery is not authentic or not an event.
  * @throws {WebhookConfigurationError} when the secret is empty or an option is out of range.
  * @example
@@ -113,14 +111,13 @@ function verifyOptions(options: VerifyWebhookOptions): Promise<ShopEvent> {
   }
 }
 
-/** A promise of `result`, not an `async` function: on Node the check is synchronous and promise turns show. */
+/** A promise of `result` without an `async` function's extra turns. */
 function asPromise<T>(result: T | Promise<T>): Promise<T> {
   return result instanceof Promise ? result : Promise.resolve(result);
 }
 
 /**
- * Checks only signature and timestamp, without parsing the body: for receivers that queue the raw body.
- * Anything reading the event should call {@link verifyWebhook}.
+ * Checks only signature and timestamp, for receivers that queue the raw body.
  * @throws {WebhookVerificationError} when the delivery is not authentic.
  * @throws {WebhookConfigurationError} when the secret is empty or an option is out of range.
  */

@@ -4,10 +4,12 @@ import { densityBySrcFolder, measure } from '../../scripts/comment-density.js';
 // Issue 34: each hand-written folder of src/ at or below 150 comment words per 100 code lines. The ceilings
 // below are where each folder stands now; lower one when a folder is trimmed, never raise it.
 const CEILINGS: Readonly<Record<string, number>> = {
-  'src/core/': 220,
-  'src/webhooks/': 185,
-  'src/internal/': 235,
+  'src/core/': 170,
+  'src/sync/': 150,
+  'src/webhooks/': 149,
+  'src/internal/': 155,
   'src/cli/': 150,
+  'src/*.ts': 155,
   'src/testing/': 150,
 };
 

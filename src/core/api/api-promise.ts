@@ -6,14 +6,14 @@ function isIdempotentReplay(headers: Headers): boolean {
   return headers.get('idempotent-replayed') === 'true';
 }
 
-/** What `.withResponse()` gives: the result, what came with it, and the call's recovery data. */
+/** What `.withResponse()` gives. */
 export interface APIResponse<T> extends CallRecovery {
-  /** The same value the call's promise resolves to. */
+  /** What the call's promise resolves to. */
   readonly data: T;
   /** The raw response; its body was already read. */
   readonly response: Response;
   readonly rateLimit: RateLimitInfo;
-  /** True when the server replayed a stored response for this Idempotency-Key. */
+  /** The server replayed a stored response for this Idempotency-Key. */
   readonly idempotentReplayed: boolean;
 }
 
@@ -49,7 +49,7 @@ export class LazyAPIResponse<T> implements APIResponse<T> {
   }
 }
 
-/** The promise every call returns; `.withResponse()` adds the response, rate-limit figures and replay flag. */
+/** The promise every call returns. */
 export class APIPromise<T> extends Promise<T> {
   readonly #withResponse: Promise<APIResponse<T>>;
   #data: Promise<T> | undefined;
@@ -69,7 +69,7 @@ export class APIPromise<T> extends Promise<T> {
     return this.#withResponse;
   }
 
-  /** The raw `Response` of the attempt that succeeded; its body was already read. */
+  /** The raw `Response`; its body was already read. */
   asResponse(): Promise<Response> {
     return this.#withResponse.then((result) => result.response);
   }

@@ -7,12 +7,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export type { PathParam };
 
-/**
- * One endpoint of the API, generated from spec/openapi.yaml. The transport builds the request and checks the
- * answer from it alone, so resources know nothing of sending and the transport nothing of endpoints.
- */
+/** One endpoint of the API, generated from spec/openapi.yaml; all the transport knows of it. */
 export interface Operation<Result extends z.ZodType = z.ZodType> {
-  /** The operationId, which is also the SDK method path, e.g. `range.reservations.create`. */
+  /** The operationId, also the SDK method path. */
   readonly id: string;
   /** POST also gets an Idempotency-Key; a DELETE's empty 2xx resolves to a stub. */
   readonly method: HttpMethod;
@@ -20,24 +17,21 @@ export interface Operation<Result extends z.ZodType = z.ZodType> {
   readonly path: string;
   /** The path's placeholders and their types, checked before sending. */
   readonly pathParams: readonly PathParam[];
-  /** Query schema (presence and primitive types; the server owns bounds); null: none. */
+  /** Checks presence and primitive types; the server owns bounds. */
   readonly query?: z.ZodType | null;
-  /** Body schema (presence and primitive types); null: none is sent. */
+  /** null: no body is sent. */
   readonly body?: z.ZodType | null;
-  /** Schema of the envelope's `data` (of one item for a cursor list); absent: not checked. */
+  /** Schema of `data` (of one item for a cursor list); absent: not checked. */
   readonly result?: Result;
-  /** Loads the three schemas above from their own chunk, on the first call, to keep them out of the first bundle. */
+  /** Loads the schemas from their own chunk on the first call. */
   readonly schemas?: OperationSchemasLoader<Result>;
-  /**
-   * Loads zod-free checks of the resource group, accepting exactly what the schemas accept; `schemas` is
-   * loaded only to describe a refusal. Ignored without `schemas` or an entry for `id`.
-   */
+  /** Loads zod-free checks equal to the schemas; `schemas` then loads only to describe a refusal. */
   readonly guards?: OperationGuardsLoader;
   /** `'cursor'` for a cursor-paginated list (`shop.list`), null for a single result. */
   readonly pagination: 'cursor' | null;
 }
 
-/** What the reference says of an endpoint beyond how to call it (for tools, the sandbox, the docs; the transport reads none). */
+/** What the reference says of an endpoint beyond how to call it (the transport reads none). */
 export interface OperationFacts {
   /** 200, or 201 for a create. */
   readonly successStatus: number;
@@ -79,11 +73,10 @@ export function withFacts<
 export interface OperationSchemas<Result extends z.ZodType = z.ZodType> {
   /** Query schema, or null. */
   readonly query: z.ZodType | null;
-  /** Body schema, or null. */
   readonly body: z.ZodType | null;
   /** Schema of `data` (of one item for a cursor list); null: not checked. */
   readonly result: Result | null;
-  /** True when `result` has no transform, default or coercion: the answer is checked in place, not copied. */
+  /** `result` has no transform, default or coercion: checked in place, not copied. */
   readonly resultIsInput?: boolean;
 }
 
@@ -137,8 +130,7 @@ function refusePath(path: unknown, why: string): never {
 }
 
 /**
- * An {@link Operation} for an endpoint the SDK has no method for yet, for `shop.request` or `shop.list`: same
- * transport, retries, Idempotency-Key and errors as a generated method.
+ * An {@link Operation} for an endpoint the SDK has no method for yet, for `shop.request` or `shop.list`.
  * @example
  * const listWidgets = defineOperation({ method: 'GET', path: '/v1/widgets', result: WidgetSchema, pagination: 'cursor' });
  * for await (const widget of shop.list(listWidgets, { query: { limit: 200 } })) console.log(widget.id);

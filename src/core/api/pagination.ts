@@ -4,14 +4,14 @@ import { InvalidResponseError } from '../errors/transport-errors.js';
 import type { CallState } from '../transport/call.js';
 import { APIPromise, LazyAPIResponse } from './api-promise.js';
 
-/** The `meta` of a cursor-paginated list; `limit` may be missing. Unknown fields are kept. */
+/** The `meta` of a cursor-paginated list; unknown fields are kept. */
 export interface ListMeta
   extends Pick<DocumentedListMeta, 'has_more' | 'next_cursor'>,
     Partial<Pick<DocumentedListMeta, 'limit'>> {
   readonly [field: string]: unknown;
 }
 
-/** A validated page, as the transport hands it to a walk: its items, its `meta`, the response and the call. */
+/** A validated page as the transport hands it to a walk. */
 export interface ReceivedPage<T> {
   readonly data: T[];
   readonly meta: ListMeta;
@@ -24,16 +24,13 @@ export type PageSender<T> = ((cursor: string | undefined) => Promise<ReceivedPag
   readonly maxPages?: number;
 };
 
-/** The cursors one walk requested over its first {@link EXACT_PAGES} pages, with their depth; bounded. */
+/** The cursors one walk requested, with their depth; bounded. */
 interface Walk {
   readonly requested: Map<string, number>;
   readonly maxPages: number;
 }
 
-/**
- * Pages over which every cursor is remembered, so a loop is refused before the repeat is sent. Past it a page
- * keeps one cursor of its chain, at a power-of-two depth: a later loop is still caught, in constant memory.
- */
+/** Pages whose every cursor is remembered for loop detection; past it, one at power-of-two depths. */
 const EXACT_PAGES = 1024;
 
 /** The cursor of this page's chain last remembered past {@link EXACT_PAGES}, and its depth. */
@@ -44,17 +41,14 @@ interface Mark {
 
 /** One page of a list; `for await` over it continues through the following pages. */
 export class Page<T> implements AsyncIterable<T> {
-  /** The records of this page, oldest first. */
+  /** Oldest first. */
   readonly data: T[];
-  /** True when the server said another page follows. */
   readonly hasMore: boolean;
-  /** The cursor of the next page, or null. */
   readonly nextCursor: string | null;
-  /** The page's `meta` as the server sent it. */
   readonly meta: ListMeta;
   readonly #send: PageSender<T>;
   readonly #walk: Walk;
-  /** 0 for the walk's first page, 1 for the next, ... */
+  /** 0 for the walk's first page. */
   readonly #depth: number;
   readonly #mark: Mark | undefined;
   readonly #response: Response;
@@ -76,7 +70,7 @@ export class Page<T> implements AsyncIterable<T> {
     return this.hasMore && this.nextCursor !== null;
   }
 
-  /** Fetches the next page; rejects when there is none, on a cursor loop (InvalidResponseError) and past `maxPages`. */
+  /** Fetches the next page; rejects when there is none, on a cursor loop, and past `maxPages`. */
   getNextPage(): PagePromise<T> {
     const next = this.nextCursor;
     if (!this.hasNextPage() || next === null) {
@@ -124,12 +118,9 @@ export interface ToArrayOptions {
   max?: number;
 }
 
-/**
- * What a list call returns: `await` it for the first {@link Page}, `for await` for every record, `.pages()`
- * for page after page, `.toArray({ max })` to collect.
- */
+/** What a list call returns: `await` it for the first {@link Page}, `for await` for every record. */
 export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
-  /** Every record of every page; a page is requested when the loop reaches it. */
+  /** Every record of every page, each page requested when reached. */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     // One generator: `yield*` between async generators costs promise turns per record (twice the time).
     for (let page = await this.#first(); ; page = await page.getNextPage()) {
@@ -138,7 +129,7 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
     }
   }
 
-  /** Every page in turn, each requested when the loop asks. */
+  /** Every page in turn. */
   async *pages(): AsyncGenerator<Page<T>, void, undefined> {
     let page = await this.#first();
     for (;;) {
@@ -152,7 +143,7 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
     return this.then((page) => page);
   }
 
-  /** Collects the records of every page, or of as many as `max` needs. */
+  /** Collects the records, up to `max`. */
   async toArray(options: ToArrayOptions = {}): Promise<T[]> {
     const max = options.max ?? Number.POSITIVE_INFINITY;
     if (!(max >= 0) || (Number.isFinite(max) && !Number.isInteger(max))) {
@@ -186,7 +177,7 @@ function newWalk(send: PageSender<unknown>): Walk {
   return { requested: new Map(), maxPages: send.maxPages ?? Number.POSITIVE_INFINITY };
 }
 
-/** Requests the page at `cursor` and wraps it; a repeated cursor is refused only when about to be requested. */
+/** Requests the page at `cursor`; a repeated cursor is refused just before it would be sent. */
 export function fetchPage<T>(
   send: PageSender<T>,
   cursor?: string,

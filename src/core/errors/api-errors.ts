@@ -6,7 +6,7 @@ import { ERROR_CLASS, ShopError } from './shop-error.js';
 /** What the transport knows about a failed response when it builds the error. */
 export interface ApiErrorInit {
   readonly status: number;
-  /** `error.code`; null without an error envelope (a proxy's HTML 502). */
+  /** `error.code`; null without an error envelope. */
   readonly code: string | null;
   readonly message: string;
   readonly details: Record<string, unknown>;
@@ -17,13 +17,11 @@ export interface ApiErrorInit {
 export class ShopApiError extends ShopError {
   static override readonly [ERROR_CLASS]: string = 'ShopApiError';
   override readonly name: string = 'ShopApiError';
-  /** The HTTP status. */
   readonly status: number;
   /** `error.code`; null without an error envelope. */
   readonly code: AnyErrorCode | null;
-  /** `error.details`, `{}` when none; typed per code through {@link ShopApiError.is}. */
+  /** `error.details`; typed per code through {@link ShopApiError.is}. */
   readonly details: Record<string, unknown>;
-  /** The response headers. */
   readonly headers: Headers;
   /** The response's rate-limit figures. */
   readonly rateLimit: RateLimitInfo;
@@ -37,11 +35,7 @@ export class ShopApiError extends ShopError {
     this.rateLimit = parseRateLimit(init.headers);
   }
 
-  /**
-   * True when the API sent `code`; narrows `details`. Only known codes compile; compare `err.code` for newer.
-   * @example
-   * if (err instanceof ShopApiError && err.is('INSUFFICIENT_SCOPE')) console.log(err.details.required);
-   */
+  /** True when the API sent `code`; narrows `details`. Compare `err.code` for codes newer than the SDK. */
   is<Code extends ErrorCode>(
     code: Code,
   ): this is this & { readonly code: Code; readonly details: ErrorDetails<Code> };
@@ -50,25 +44,25 @@ export class ShopApiError extends ShopError {
   }
 }
 
-/** 400: the request was invalid (`VALIDATION_ERROR` with per-field details, `IDEMPOTENCY_KEY_REQUIRED`). */
+/** 400: the request was invalid. */
 export class BadRequestError extends ShopApiError {
   static override readonly [ERROR_CLASS]: string = 'BadRequestError';
   override readonly name: string = 'BadRequestError';
 }
 
-/** 401: the key is missing, unknown, revoked or expired, or belongs to the other environment. */
+/** 401: the key is refused. */
 export class AuthenticationError extends ShopApiError {
   static override readonly [ERROR_CLASS]: string = 'AuthenticationError';
   override readonly name: string = 'AuthenticationError';
 }
 
-/** 402: the shop's plan or subscription does not allow the call (`RANGE_ADDON_REQUIRED`, `TRIAL_EXPIRED`, ...). */
+/** 402: the shop's plan does not allow the call. */
 export class PaymentRequiredError extends ShopApiError {
   static override readonly [ERROR_CLASS]: string = 'PaymentRequiredError';
   override readonly name: string = 'PaymentRequiredError';
 }
 
-/** 403: the key lacks a permission (`details.required`) or the caller's IP is not allowed. */
+/** 403: the key lacks a permission, or the IP is not allowed. */
 export class PermissionDeniedError extends ShopApiError {
   static override readonly [ERROR_CLASS]: string = 'PermissionDeniedError';
   override readonly name: string = 'PermissionDeniedError';
@@ -86,25 +80,25 @@ export class MethodNotAllowedError extends ShopApiError {
   override readonly name: string = 'MethodNotAllowedError';
 }
 
-/** 409: the record's state or another record conflicts with the request (`SESSION_FULL`, `INVALID_STATE`, ...). */
+/** 409: a record's state conflicts with the request. */
 export class ConflictError extends ShopApiError {
   static override readonly [ERROR_CLASS]: string = 'ConflictError';
   override readonly name: string = 'ConflictError';
 }
 
-/** 422: the request is well formed but breaks a business rule (`CONSTRAINT_VIOLATION`, `NO_GUEST_PASSES`, ...). */
+/** 422: the request breaks a business rule. */
 export class UnprocessableEntityError extends ShopApiError {
   static override readonly [ERROR_CLASS]: string = 'UnprocessableEntityError';
   override readonly name: string = 'UnprocessableEntityError';
 }
 
-/** 429: over the per-minute or daily limit, after the retries, or at once when the wait is too long. */
+/** 429: over the rate limit, after the retries or at once when the wait is too long. */
 export class RateLimitError extends ShopApiError {
   static override readonly [ERROR_CLASS]: string = 'RateLimitError';
   override readonly name: string = 'RateLimitError';
-  /** Seconds to wait: the server's `Retry-After` (null: none sent), or the throttle's wait when `throttled`. */
+  /** Seconds to wait: `Retry-After`, or the throttle's wait. */
   readonly retryAfter: number | null;
-  /** True when the client's throttle refused the call: nothing was sent. */
+  /** The client's throttle refused the call: nothing was sent. */
   readonly throttled: boolean;
 
   constructor(init: ApiErrorInit & { readonly retryAfter?: number }) {
@@ -114,7 +108,7 @@ export class RateLimitError extends ShopApiError {
   }
 }
 
-/** 5xx: the server (or a proxy in front of it) failed. Safe to retry a POST with the same Idempotency-Key. */
+/** 5xx: the server failed; a POST may be retried with the same Idempotency-Key. */
 export class InternalServerError extends ShopApiError {
   static override readonly [ERROR_CLASS]: string = 'InternalServerError';
   override readonly name: string = 'InternalServerError';

@@ -3,10 +3,7 @@ import type { ErrorCode } from './error-codes.js';
 import type { ErrorDetails } from './error-details.js';
 import { ERROR_CLASS, ShopError } from './shop-error.js';
 
-/**
- * The call's own arguments were refused before anything was sent. Shaped like the server's 400
- * (`VALIDATION_ERROR`, `details` by field) but not a {@link ShopApiError}: no response, never retried.
- */
+/** The call's arguments were refused before sending: shaped like a 400 but not a {@link ShopApiError}. */
 export class ParamsValidationError extends ShopError {
   static override readonly [ERROR_CLASS]: string = 'ParamsValidationError';
   override readonly name: string = 'ParamsValidationError';

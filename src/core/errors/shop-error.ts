@@ -1,7 +1,7 @@
 // Zod-free and ky-free: `shop-mgmt/webhooks` may build on this module without loading the HTTP client.
 
 const SHOP_ERROR = Symbol.for('shop-mgmt.error');
-/** Each class's own name as a literal, so `instanceof` works across copies of the SDK (ESM and CJS, two bundles). */
+/** Each class's own name as a literal, so `instanceof` works across copies of the SDK. */
 export const ERROR_CLASS = Symbol.for('shop-mgmt.error-class');
 
 /** The class name `ctor` declares itself, not one inherited from its parent. */
@@ -18,15 +18,14 @@ export class ShopError extends Error {
   /** @internal brand read by {@link isShopError} across bundles. */
   readonly [SHOP_ERROR] = true;
   // Recovery data, set by the transport on every error of an API call (`declare`d: absent elsewhere).
-  /** The call's Idempotency-Key (null unless a POST): re-drive with it. */
+  /** The call's Idempotency-Key (POST only). */
   declare readonly idempotencyKey?: string | null;
   /** Attempts made. */
   declare readonly attempts?: number;
-  /** The operation that failed. */
   declare readonly operation?: string | null;
-  /** Milliseconds from start to failure, waits included. */
+  /** ms from start to failure, waits included. */
   declare readonly elapsedMs?: number;
-  /** True when the server may have applied the call: re-drive with the same key. */
+  /** The server may have applied the call: re-drive with the same key. */
   declare readonly mayHaveBeenApplied?: boolean;
 
   /** Checks the prototype chain, then the class names along the error's chain (across copies of the SDK). */

@@ -15,7 +15,7 @@ export class TimeoutError extends ConnectionError {
   readonly deadline: number | null;
 
   constructor(
-    /** The exceeded limit, in milliseconds. */
+    /** ms. */
     readonly timeout: number,
     deadline?: { readonly deadline: number; readonly attemptsMade: number; readonly cause?: unknown },
   ) {
@@ -52,10 +52,7 @@ export class InvalidResponseError extends ShopError {
   }
 }
 
-/**
- * The body was larger than `maxResponseBytes` (16 MiB by default) and was never held whole. Not retried:
- * narrow the request or raise the option.
- */
+/** The body was larger than `maxResponseBytes`; not retried. */
 export class ResponseTooLargeError extends InvalidResponseError {
   static override readonly [ERROR_CLASS]: string = 'ResponseTooLargeError';
   override readonly name: string = 'ResponseTooLargeError';
@@ -71,10 +68,7 @@ export class ResponseTooLargeError extends InvalidResponseError {
   }
 }
 
-/**
- * The API answered a 3xx, which it never does: the `baseUrl` is wrong (http for https, an extra path, a
- * proxy). Never followed, so the key goes to no other origin; not retried.
- */
+/** A 3xx answer: the `baseUrl` is wrong. Never followed (the key goes nowhere else), not retried. */
 export class RedirectError extends InvalidResponseError {
   static override readonly [ERROR_CLASS]: string = 'RedirectError';
   override readonly name: string = 'RedirectError';

@@ -3,16 +3,15 @@ import type { HttpMethod } from '../api/operation.js';
 import { HookError } from '../errors/transport-errors.js';
 import { parseRateLimit, type RateLimitInfo } from '../rate-limit/rate-limit.js';
 
-/** What every hook is told about the call: `options.context` in ky's hooks, an argument in the SDK's. */
+/** What every hook is told about the call. */
 export interface ShopRequestContext {
-  /** The operation id, e.g. `range.reservations.create`. */
   readonly operation: string;
   readonly method: HttpMethod;
-  /** The path template (not the filled path, so metric labels stay bounded). */
+  /** The path template, so metric labels stay bounded. */
   readonly path: string;
-  /** 1 for the first attempt, 2 for the first retry, ... */
+  /** 1 for the first attempt. */
   readonly attempt: number;
-  /** The POST's Idempotency-Key, null for other methods. */
+  /** The POST's Idempotency-Key. */
   readonly idempotencyKey: string | null;
   /** `performance.now()` when this attempt started. */
   readonly startedAt: number;
@@ -23,19 +22,19 @@ export interface ShopResponseContext extends ShopRequestContext {
   readonly status: number;
   /** `X-RateLimit-*` figures. */
   readonly rateLimit: RateLimitInfo;
-  /** Milliseconds from the attempt's start to the response headers. */
+  /** ms to the response headers. */
   readonly durationMs: number;
 }
 
 /** What a `beforeRetry` hook is told. */
 export interface ShopRetryContext extends ShopRequestContext {
-  /** Why the attempt failed (a ShopError subclass). */
+  /** Why the attempt failed. */
   readonly error: Error;
-  /** Milliseconds before the next attempt. */
+  /** ms before the next attempt. */
   readonly delayMs: number;
 }
 
-/** The options ky passes a hook; ky's part untyped so the CommonJS types need nothing from ESM-only ky. */
+/** The options ky passes a hook; ky's part untyped so the CommonJS types need nothing from ky. */
 export interface ShopHookOptions<Context extends ShopRequestContext = ShopRequestContext> {
   readonly context: Context;
   readonly method: string;
@@ -65,14 +64,11 @@ export type ShopAfterResponseHook = (
   // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only records a metric returns void.
 ) => Response | void | Promise<Response | void>;
 
-/**
- * Hooks of a client or of one call; a client's run first. A hook that throws fails the call with a
- * {@link HookError}, never retried.
- */
+/** Hooks of a client or a call (a client's first); a throw fails the call with a {@link HookError}. */
 export interface ShopHooks {
   /** Run before every attempt; may change `request.headers`. */
   beforeRequest?: ShopBeforeRequestHook[];
-  /** Run on every response (a clone), error statuses included. */
+  /** Run on every response (a clone), errors included. */
   afterResponse?: ShopAfterResponseHook[];
   /** Before the SDK waits for a retry. */
   beforeRetry?: ((context: ShopRetryContext) => unknown)[];
@@ -81,14 +77,14 @@ export interface ShopHooks {
   beforeError?: ((error: Error, context: ShopRequestContext) => Error | void | Promise<Error | void>)[];
 }
 
-/** Hooks checked and wrapped once: ky's part ready to pass to ky, the SDK's part as given. */
+/** Hooks checked and wrapped once. */
 export interface PreparedHooks {
   readonly ky: KyHooks | undefined;
   readonly beforeRetry: NonNullable<ShopHooks['beforeRetry']>;
   readonly beforeError: NonNullable<ShopHooks['beforeError']>;
 }
 
-/** No hooks; shared, so a call without hooks allocates nothing. */
+/** No hooks, shared. */
 export const NO_HOOKS: PreparedHooks = Object.freeze({ ky: undefined, beforeRetry: [], beforeError: [] });
 
 function hookList<T>(value: T[] | undefined, name: string): T[] {
@@ -119,7 +115,7 @@ function wrapBeforeRequest(hook: ShopBeforeRequestHook): BeforeRequestHook {
 // The key deferred-clone.ts's stand-ins answer to (Symbol.for, so that module stays lazy).
 const SETTLE = Symbol.for('shop-mgmt.settleClone');
 
-/** Tells a deferred-clone stand-in its hook settled, so an unused clone is cancelled and a returned one made real. */
+/** Tells a deferred-clone stand-in its hook settled. */
 function settleClone(response: Response, returned: unknown): void {
   (response as unknown as { [SETTLE]?: (returned: unknown) => void })[SETTLE]?.(returned);
 }

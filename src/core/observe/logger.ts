@@ -3,11 +3,10 @@ import { redact } from '../../internal/redact.js';
 /** How much the SDK logs: `debug` adds one line per HTTP attempt, `info` each retry, `warn` waits refused. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
-/** The fields every request log line passes after its message (path template, never the filled path). */
+/** The fields every request log line passes after its message. */
 export interface LogFields {
   readonly operation?: string;
   readonly method?: string;
-  /** The path template. */
   readonly path?: string;
   readonly status?: number | null;
   readonly attempt?: number;
@@ -15,7 +14,7 @@ export interface LogFields {
   readonly [field: string]: unknown;
 }
 
-/** Where the SDK logs; `console`, pino and winston fit. Each call passes the message, then {@link LogFields}. */
+/** Where the SDK logs; `console`, pino and winston fit. */
 export interface Logger {
   /** One line per HTTP attempt. */
   debug(message: string, ...rest: unknown[]): void;
@@ -23,7 +22,7 @@ export interface Logger {
   info(message: string, ...rest: unknown[]): void;
   /** A refused wait (a Retry-After over `maxRetryAfterSeconds`). */
   warn(message: string, ...rest: unknown[]): void;
-  /** Unused by the SDK; any console-like logger fits. */
+  /** Unused by the SDK. */
   error(message: string, ...rest: unknown[]): void;
 }
 

@@ -1,5 +1,4 @@
-// Every call is published on node:diagnostics_channel where the runtime has it (found with
-// process.getBuiltinModule, so other bundles never resolve it), for an APM or OpenTelemetry to make spans.
+// Every call is published on node:diagnostics_channel where the runtime has it, for APM/OpenTelemetry spans.
 
 /** The TracingChannel of whole calls (`tracing:shop-mgmt:request:start`, ...). */
 export const REQUEST_CHANNEL = 'shop-mgmt:request';
@@ -14,32 +13,28 @@ export interface TracingChannelLike<Message extends object> {
 
 /** The message of one call on `shop-mgmt:request`; `status`, `attempts` and `elapsedMs` are set as it ends. */
 export interface RequestTraceMessage {
-  /** The operation id. */
   readonly operation: string;
   readonly method: string;
-  /** The path template. */
   readonly path: string;
   /** Null unless a POST. */
   readonly idempotencyKey: string | null;
-  /** The client's `baseUrl`. */
   readonly baseUrl: string;
-  /** `X-RateLimit-Remaining` of the last response with it; null until then. */
+  /** `X-RateLimit-Remaining` of the last response with it. */
   rateLimitRemaining: string | null;
-  /** The last response's status; null without one. */
+  /** The last response's status. */
   status: number | null;
-  /** Attempts made so far. */
   attempts: number;
-  /** Milliseconds from the call's start, set at its end. */
+  /** Set at the call's end. */
   elapsedMs: number | null;
 }
 
 /** The message of one attempt on `shop-mgmt:request:attempt`. */
 export interface AttemptTraceMessage {
-  /** The call's message this attempt belongs to. */
+  /** The call's message. */
   readonly call: RequestTraceMessage;
   /** 1 for the first attempt. */
   readonly attempt: number;
-  /** Milliseconds waited for the throttle. */
+  /** ms waited for the throttle. */
   readonly throttleWaitMs: number;
   /** Null until a response arrives. */
   status: number | null;

@@ -30,57 +30,37 @@ import type { ApiKeyOption, FetchLike, TransportConfig } from '../transport/tran
 
 // Every problem with an option is found at construction, naming the option, so a bad client sends nothing.
 
-/** Options of {@link ShopClient}. Every one is optional; the API key and base URL also come from the environment. */
+/** Options of {@link ShopClient}; the API key and base URL also come from the environment. */
 export interface ClientOptions {
-  /**
-   * Sent as `Authorization: Bearer <key>`, never logged; or a function called before each attempt (key
-   * rolling). Headers naming `authorization` go instead; `authorization: null` sends none.
-   * @default process.env.SHOP_API_KEY
-   */
+  /** The key, or a function read before each attempt; never logged. @default process.env.SHOP_API_KEY */
   apiKey?: ApiKeyOption;
-  /**
-   * Where the API lives, without `/v1` (a trailing `/v1` is not doubled).
-   * @default process.env.SHOP_API_BASE_URL
-   */
+  /** Without `/v1`. @default process.env.SHOP_API_BASE_URL */
   baseUrl?: string;
-  /** Milliseconds one attempt may take, headers and body together. @default 30_000 */
+  /** ms one attempt may take, body included. @default 30_000 */
   timeout?: number;
-  /**
-   * Retries after the first attempt, for 429, 500/502/503/504, `IDEMPOTENCY_IN_PROGRESS`, connection errors
-   * and timeouts, whatever the method. @default 2
-   */
+  /** Retries of 429, 5xx, connection errors and timeouts, whatever the method. @default 2 */
   maxRetries?: number;
-  /** The longest `Retry-After` waited for; a longer 429 rejects at once with a `RateLimitError`. @default 60 */
+  /** Longest `Retry-After` waited for; a longer 429 rejects at once. @default 60 */
   maxRetryAfterSeconds?: number;
-  /** A `fetch` to send with instead of the runtime's, called by ky as `fetch(request, init)`. */
+  /** Replaces the runtime's `fetch`. */
   fetch?: FetchLike;
-  /** Headers every request of this client sends (a call's `headers` go over them). */
+  /** Sent on every request; a call's `headers` go over them. */
   defaultHeaders?: RequestHeaders;
-  /** Hooks run on every call of this client (docs/hooks.md). */
+  /** Hooks run on every call (docs/hooks.md). */
   hooks?: ShopHooks;
-  /** Milliseconds a whole call may take, waits included; then a `TimeoutError`. Off by default. */
+  /** ms a whole call may take, waits included. Off by default. */
   deadline?: number;
-  /**
-   * A response whose `data` breaks its schema: `'strict'` rejects (ResponseValidationError), `'warn'` returns
-   * it and reports it, `'off'` skips the check. @default 'strict'
-   */
+  /** What a response breaking its schema does: reject, report, or pass unchecked. @default 'strict' */
   responseValidation?: ResponseValidation;
   /** Told of each response that broke its schema under `responseValidation: 'warn'`. */
   onValidationIssue?: ValidationIssueListener;
-  /**
-   * The largest response body read, in bytes (up to 256 MiB); a larger one fails with `ResponseTooLargeError`
-   * and is never held whole. @default 16_777_216 (16 MiB)
-   */
+  /** Largest body read, in bytes (up to 256 MiB). @default 16_777_216 */
   maxResponseBytes?: number;
-  /** Where to log; lines never hold the API key. @default console */
+  /** @default console */
   logger?: Logger;
   /** How much to log. @default process.env.SHOP_LOG, else 'warn' */
   logLevel?: LogLevel;
-  /**
-   * Spaces requests under the plan's per-minute limit: requests per minute (shared across processes with a
-   * `store` and `key`) or `'auto'` from the `X-RateLimit-*` headers. Off by default.
-   * @example { throttle: { requestsPerMinute: 60 } }
-   */
+  /** Spaces requests under the plan's per-minute limit (a figure, or `'auto'`). Off by default. */
   throttle?: ThrottleOption;
 }
 
@@ -114,10 +94,7 @@ const RULES = {
 /** An option {@link checkOption} checks. */
 export type CheckedOption = keyof typeof RULES;
 
-/**
- * The one checker of bounded options: `value`, or the error where it was given (a `ShopError` for a client,
- * a `ParamsValidationError` for one call, so nothing is sent).
- */
+/** The one checker of bounded options: `value`, or the error fitting where it was given. */
 export function checkOption<T>(name: CheckedOption, value: T, at: 'client' | 'call'): T {
   const problem = RULES[name](value);
   if (problem === null) return value;
@@ -238,21 +215,16 @@ function resolveHeaders(option: RequestHeaders | undefined, base: Readonly<Recor
 
 /** What a derived client (`shop.withOptions`) may change. */
 export interface DerivedOptions {
-  /** Another key (or key function) for the derived client. */
   apiKey?: ApiKeyOption;
-  /** Milliseconds one attempt may take. */
   timeout?: number;
-  /** Retries after the first attempt. */
   maxRetries?: number;
-  /** Milliseconds a whole call may take. */
   deadline?: number;
-  /** Headers added over the parent's default headers. */
+  /** Added over the parent's. */
   headers?: RequestHeaders;
-  /** Hooks run after the parent's. */
+  /** Run after the parent's. */
   hooks?: ShopHooks;
-  /** Its own pacing instead of sharing the parent's throttle. */
+  /** Its own pacing instead of the parent's. */
   throttle?: ThrottleOption;
-  /** Its own response validation mode. */
   responseValidation?: ResponseValidation;
 }
 

@@ -10,14 +10,13 @@ import type { RateLimitReservation, RateLimitStore } from './rate-limit-store.js
 
 /** Options of {@link RedisRateLimitStore}. */
 export interface RedisRateLimitStoreOptions {
-  /** Prefix of every key, so several apps can share one Redis. @default 'shop-mgmt:rate-limit:' */
+  /** @default 'shop-mgmt:rate-limit:' */
   keyPrefix?: string;
-  /** Milliseconds a command may take; a queued command then gives way to local pacing. @default 500 */
+  /** ms a command may take before local pacing takes over. @default 500 */
   commandTimeoutMs?: number;
 }
 
-// The scripts read the time from Redis, so every process measures against one clock (milliseconds). One hash
-// per shop: `next` (earliest start of the next slot) and `paused` (end of a 429's pause).
+// The scripts read Redis's clock, one for every process. One hash per shop: `next` slot and `paused` until.
 const NOW = `
 if redis.replicate_commands then redis.replicate_commands() end
 local time = redis.call('TIME')
@@ -27,8 +26,7 @@ local nextStart = tonumber(state[1]) or 0
 local paused = tonumber(state[2]) or 0
 `;
 
-// A script run after its caller gave up (queued while Redis stalled) must change nothing; the caller passes the
-// latest time, on the Redis clock, it still waits (-1: unknown).
+// A script run after its caller gave up must change nothing: the caller passes how long it waits (-1: unknown).
 const LATE = `
 local latest = tonumber(ARGV[#ARGV])
 if latest >= 0 and now > latest then return { -2, -2, now } end
@@ -59,9 +57,7 @@ return { 1, 0, now }
 `;
 
 /**
- * A {@link RateLimitStore} in Redis: every process over the same Redis paces one shop together, and a 429
- * pauses them all. One atomic Lua script (GCRA) per reservation, on the Redis clock. Takes a connected
- * node-redis (v4, v5) or ioredis client; a failing store makes the throttle pace locally, never hang.
+ * A {@link RateLimitStore} in Redis: every process pacing one shop shares it, and a 429 pauses them all.
  * @example
  * const store = new RedisRateLimitStore(new Redis(process.env.REDIS_URL));
  * const shop = new ShopClient({ throttle: { requestsPerMinute: 60, store, key: shopId } });
@@ -123,7 +119,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     const receivedAt = monotonicNow();
     const now = Array.isArray(reply) ? Number(reply[2]) : Number.NaN;
     const rtt = receivedAt - sentAt;
-    // The tightest round trip bounds the error best; an old one goes after a minute, so a stepped clock is followed.
+    // The tightest round trip bounds the error best; it expires after a minute.
     if (Number.isFinite(now) && (rtt <= this.#offsetRtt || receivedAt - this.#offsetAt > 60_000)) {
       this.#offset = now - (sentAt + receivedAt) / 2;
       this.#offsetRtt = rtt;

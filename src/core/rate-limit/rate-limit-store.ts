@@ -11,11 +11,7 @@ export interface RateLimitReservation {
 
 /** A schedule of request starts per key (a shop); atomic per key: no two reservations get the same slot. */
 export interface RateLimitStore {
-  /**
-   * Takes the next start for `key`, `intervalMs` after the one before and outside any pause (GCRA).
-   * `heldSlot` is confirmed as it stands unless a pause now covers it or the caller is more than
-   * `intervalMs` late (a late start would bunch onto the next slots, which the fixed windows turn into 429s).
-   */
+  /** Takes the next start for `key`, `intervalMs` after the one before and outside any pause (GCRA). */
   reserve(
     key: string,
     intervalMs: number,

@@ -1,14 +1,13 @@
-/** The rate-limit figures of one response; null where a header is missing (the daily pair: Established plan only). */
+/** The rate-limit figures of one response; null where a header is missing. */
 export interface RateLimitInfo {
-  /** `X-RateLimit-Limit`: requests per minute, shared by every key of the shop. */
+  /** Requests per minute, shared by every key of the shop. */
   readonly limit: number | null;
-  /** `X-RateLimit-Remaining` in the current minute. */
+  /** Left in the current minute. */
   readonly remaining: number | null;
-  /** `X-RateLimit-Reset`: Unix seconds. */
+  /** Unix seconds. */
   readonly reset: number | null;
-  /** `X-RateLimit-Daily-Limit`. */
   readonly dailyLimit: number | null;
-  /** `X-RateLimit-Daily-Remaining`; the day resets at 00:00 UTC. */
+  /** The day resets at 00:00 UTC. */
   readonly dailyRemaining: number | null;
 }
 
@@ -19,7 +18,7 @@ function numberHeader(headers: Headers, name: string): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
-/** Reads the `X-RateLimit-*` headers; a missing or unreadable header gives null, never an error. */
+/** Reads the `X-RateLimit-*` headers; an unreadable one gives null. */
 export function parseRateLimit(headers: Headers): RateLimitInfo {
   return {
     limit: numberHeader(headers, 'x-ratelimit-limit'),
@@ -79,7 +78,7 @@ function parseHttpDate(value: string, now: number): number | null {
   return null;
 }
 
-/** `Retry-After` in seconds: delta-seconds or an HTTP-date (a past one is 0); null otherwise, so the caller backs off. */
+/** `Retry-After` in seconds (delta-seconds or an HTTP-date). */
 export function parseRetryAfter(headers: Headers, now = Date.now()): number | null {
   const raw = headers.get('retry-after');
   if (!raw) return null;

@@ -5,18 +5,15 @@ import type { RateLimitStore } from './rate-limit-store.js';
 
 /** A fixed pace, for one client or, through a shared `store`, every process of a shop. */
 export interface ThrottlePace {
-  /** Request starts a minute for `key` across the store: the shop's whole limit if every process shares it. */
+  /** Starts a minute for `key` across the store. */
   readonly requestsPerMinute: number;
-  /** A `MemoryRateLimitStore` or a `RedisRateLimitStore` (`shop-mgmt/redis`). @default one of this client's own */
+  /** Share it to pace every process of a shop. @default the client's own */
   readonly store?: RateLimitStore;
-  /** Whose limit this is: the shop's id, so shops sharing a store keep apart. @default 'default' */
+  /** The shop's id, so shops sharing a store keep apart. @default 'default' */
   readonly key?: string;
 }
 
-/**
- * Client-side pacing, opt-in: `{ requestsPerMinute }` spaces starts evenly; `'auto'` spreads what the
- * `X-RateLimit-*` headers leave over the window and waits for the reset when none are left.
- */
+/** Client-side pacing: even spacing by `requestsPerMinute`, or `'auto'` from the `X-RateLimit-*` headers. */
 export type ThrottleOption = ThrottlePace | 'auto';
 
 /** A fixed-window minute, as the API counts it. */

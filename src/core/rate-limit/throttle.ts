@@ -6,7 +6,7 @@ import { parseRateLimit, parseRetryAfter } from './rate-limit.js';
 import { MemoryRateLimitStore, type RateLimitReservation, type RateLimitStore } from './rate-limit-store.js';
 import { type ThrottleOption, WINDOW_MS } from './throttle-option.js';
 
-/** The longest a 429 pauses the shop: the daily cap resets within a day, so a longer Retry-After is misread. */
+/** The longest a 429 pauses the shop; a longer Retry-After is a misread. */
 const MAX_PAUSE_MS = 86_400_000;
 
 /** How long before its slot a waiting call confirms it with the store. */
@@ -18,7 +18,7 @@ const SHARED_RETRY_MS = 2_000;
 /** A reservation and whether the shared store made it. */
 type Taken = RateLimitReservation & { readonly shared: boolean };
 
-/** Hands out start times to every attempt of one client; a failing shared store is set aside for a moment. */
+/** Hands out start times to every attempt of one client. */
 export class Throttle {
   readonly #shared: RateLimitStore | null;
   readonly #local = new MemoryRateLimitStore();
@@ -30,9 +30,9 @@ export class Throttle {
   #sharedDown = false;
   /** The start of this client's last shared slot, and the gap to the one before. */
   #lastSharedSlot: number | null = null;
-  /** This client's averaged spacing in the shared schedule, used while the store is down. */
+  /** This client's averaged spacing, used while the store is down. */
   #shareIntervalMs = 0;
-  /** `'auto'`: until when calls fail at once (no calls left, no usable reset); 0: not so. */
+  /** `'auto'`: until when calls fail at once (none left, no usable reset). */
   #refuseUntil = 0;
 
   constructor(option: ThrottleOption, logger: SdkLogger | null = null) {
@@ -43,10 +43,7 @@ export class Throttle {
     this.#logger = logger;
   }
 
-  /**
-   * Resolves when this attempt may start; the slot is taken at once and confirmed after the wait. Rejects
-   * with a `RateLimitError` (`throttled: true`) past `maxWaitMs`, or with the signal's reason.
-   */
+  /** Resolves when this attempt may start; rejects past `maxWaitMs` or on abort. */
   async acquire(signal?: AbortSignal | null, maxWaitMs = Number.POSITIVE_INFINITY): Promise<void> {
     if (this.#refuseUntil !== 0) {
       const left = this.#refuseUntil - monotonicNow();
@@ -80,12 +77,12 @@ export class Throttle {
     if (remaining !== null && remaining <= 0) {
       this.#intervalMs = paceOf(limit);
       if (!usable) {
-        // None left, no telling until when: fail at once for a window rather than wait on a guess.
+        // None left and no reset: fail at once for a window rather than guess.
         this.#refuseUntil = monotonicNow() + WINDOW_MS;
         return;
       }
       this.#refuseUntil = 0;
-      // None left until the reset: hold every call till then (a clock disagreement waits a second).
+      // None left until the reset: hold every call till then.
       this.#local.pauseNow(this.#key, untilReset <= 0 ? 1000 : untilReset);
       return;
     }
@@ -98,7 +95,7 @@ export class Throttle {
     }
   }
 
-  /** A 429's `Retry-After` (at most a day) pauses every call for the key, in every process; none: no pause. */
+  /** A 429's `Retry-After` pauses every call for the key, in every process. */
   rateLimited(headers: Headers): void {
     const seconds = parseRetryAfter(headers);
     if (seconds === null || seconds <= 0) return;
@@ -125,7 +122,7 @@ export class Throttle {
       }
     }
     const heldSlot = held && !held.shared ? held.slot : null;
-    // Alone, keep the share it had: every process at the whole rate would send several times the limit.
+    // Alone, keep the share it had, or every process would send at the whole rate.
     const interval = this.#shared ? Math.max(this.#intervalMs, this.#shareIntervalMs) : this.#intervalMs;
     return { ...this.#local.reserveNow(this.#key, interval, maxWaitMs, heldSlot), shared: false };
   }
@@ -160,7 +157,7 @@ export class Throttle {
   }
 }
 
-/** The error of a call whose slot lies further off than the caller will wait; nothing was sent. */
+/** A call whose slot lies further off than the caller will wait; nothing was sent. */
 function refusal(key: string, waitMs: number, maxWaitMs: number): RateLimitError {
   const seconds = Math.ceil(waitMs / 1000);
   return new RateLimitError({
@@ -173,7 +170,7 @@ function refusal(key: string, waitMs: number, maxWaitMs: number): RateLimitError
   });
 }
 
-/** The error of a call made while none are left and the last answer gave no usable reset; nothing was sent. */
+/** A call made while none are left and no reset is known; nothing was sent. */
 function unknownReset(key: string, leftMs: number): RateLimitError {
   const seconds = Math.ceil(leftMs / 1000);
   return new RateLimitError({

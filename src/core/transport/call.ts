@@ -7,18 +7,13 @@ import type { RequestTraceMessage } from '../observe/tracing.js';
 
 /** What reconciles a call after the fact, on every result (`.withResponse()`) and every error. */
 export interface CallRecovery {
-  /** The POST's Idempotency-Key; null for other methods. */
+  /** The POST's Idempotency-Key. */
   readonly idempotencyKey: string | null;
-  /** Attempts made. */
   readonly attempts: number;
-  /** The operation id. */
   readonly operation: string;
-  /** Milliseconds from start to end, waits included. */
+  /** ms from start to end, waits included. */
   readonly elapsedMs: number;
-  /**
-   * Whether the server may have applied the call: on a result, unless a GET; on an error, when a write went
-   * unanswered, got a 5xx or `IDEMPOTENCY_IN_PROGRESS`. Then resend with the same `idempotencyKey`.
-   */
+  /** The server may have applied the call: resend with the same `idempotencyKey`. */
   readonly mayHaveBeenApplied: boolean;
 }
 
@@ -29,7 +24,7 @@ export class CallState implements CallRecovery {
   mayHaveBeenApplied = false;
   /** Set when an attempt's end does not prove the call unapplied. */
   uncertain = false;
-  /** Set when the call is traced; null otherwise. */
+  /** Set when the call is traced. */
   trace: RequestTraceMessage | null = null;
   readonly startedAt = performance.now();
   readonly operation: string;
@@ -41,7 +36,7 @@ export class CallState implements CallRecovery {
     /** True for a page of a cursor list. */
     readonly list: boolean,
     readonly idempotencyKey: string | null,
-    /** `performance.now()` of the deadline; null without one. */
+    /** `performance.now()` of the deadline. */
     readonly deadlineAt: number | null,
     readonly deadline: number | null,
   ) {

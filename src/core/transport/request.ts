@@ -25,9 +25,8 @@ export interface Prepared {
 
 /** The headers every request of one client starts from, built once per client. */
 export interface BaseHeaders {
-  /** The client's default headers. */
   readonly plain: Readonly<Record<string, string>>;
-  /** The same with `content-type: application/json`, for a request with a body. */
+  /** The same with `content-type: application/json`. */
   readonly json: Readonly<Record<string, string>>;
   /** False when the default headers name `authorization`: the key's is not added. */
   readonly keyed: boolean;
@@ -102,7 +101,7 @@ export function withQuery(prepared: Prepared, extra: Readonly<Record<string, unk
   return { ...prepared, url };
 }
 
-/** A DELETE's empty answer: `{ id, deleted: true }`, the id from the path's last parameter (as deletion events carry). */
+/** A DELETE's empty answer: `{ id, deleted: true }`, the id from the path's last parameter. */
 function deletedStub(operation: Operation, params: RequestParams): Record<string, unknown> {
   const last = operation.pathParams[operation.pathParams.length - 1];
   const value = last === undefined ? undefined : params.path?.[last.name];

@@ -32,10 +32,7 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-/**
- * One response, read once as `text`, as its envelope, or the error it stands for (the status's `ShopApiError`
- * subclass, or `InvalidResponseError` for a 2xx without the envelope). `emptyData`: a 204's `data`.
- */
+/** One response, read once: its envelope, or the error it stands for. */
 export function openEnvelope(
   response: Response,
   text: string,

@@ -9,9 +9,9 @@ import { parseRetryAfter } from '../rate-limit/rate-limit.js';
 export interface RetryPolicy {
   /** Retries after the first attempt. */
   readonly maxRetries: number;
-  /** A 429 asking for a longer wait is raised at once, with its `retryAfter`, instead of waited for. */
+  /** A 429 asking for a longer wait rejects at once. */
   readonly maxRetryAfterSeconds: number;
-  /** Back-off before the first retry (before jitter); doubles per retry. */
+  /** First back-off before jitter; doubles per retry. */
   readonly backoffBaseMs: number;
   /** No back-off wait exceeds this. */
   readonly backoffCapMs: number;
@@ -25,12 +25,8 @@ export function backoffDelay(retryNumber: number, policy: RetryPolicy): number {
 }
 
 /**
- * How long to wait before retry number `retryNumber` of a call after `error`, or null when `error` is final.
- * The same for every method, because no call of this API acts differently when sent twice: a GET reads, a
- * DELETE leaves the same state however often it runs, every POST carries its Idempotency-Key (which is why
- * a POST may be retried at all), and every PATCH sets absolute values (a location's phone, email and hours,
- * a product's price, vendor and reorder_qty, a purchase order's or a coupon's fields), never an increment,
- * so a PATCH whose first attempt was applied before its answer was lost is applied again to the same result.
+ * The wait before retry `retryNumber` after `error`, or null when `error` is final. The same for every
+ * method: POSTs carry an Idempotency-Key and every PATCH sets absolute values, so a repeat does no harm.
  */
 export function retryDelay(error: unknown, retryNumber: number, policy: RetryPolicy): number | null {
   if (error instanceof RateLimitError) {
@@ -62,11 +58,7 @@ export function retryDelay(error: unknown, retryNumber: number, policy: RetryPol
 const noop = () => {};
 const consumeRetry = () => true;
 
-/**
- * Told of each failed attempt that p-retry weighs, with the wait before the next one (null: no retry).
- * Returns the wait to take (null: stop and reject with `error`), or throws to reject with another error
- * (a deadline that the wait would pass, a hook that failed).
- */
+/** Told of each failed attempt and its planned wait; returns the wait to take (null: stop), or throws. */
 export type FailedAttemptListener = (
   error: Error,
   delayMs: number | null,
@@ -74,11 +66,8 @@ export type FailedAttemptListener = (
 ) => number | null | Promise<number | null>;
 
 /**
- * Runs `attempt` until it succeeds or fails for good. p-retry counts the attempts against `maxRetries`, ends
- * the loop when `signal` aborts and never retries a TypeError that is no network error (a bug). The wait is
- * ours, because p-retry has one delay formula for every error and the API asks for one chosen by the error
- * (a 429's or 503's Retry-After, else full jitter) and refused past the call's deadline. `onFailedAttempt`
- * hears only a failure with a retry left.
+ * Runs `attempt` until it succeeds or fails for good. p-retry counts attempts and honours `signal`; the wait
+ * is ours, as the API's depends on the error (Retry-After, else full jitter) and the call's deadline.
  */
 export async function withRetries<T>(
   attempt: (attemptNumber: number) => Promise<T>,
@@ -87,9 +76,8 @@ export async function withRetries<T>(
   onFailedAttempt: FailedAttemptListener,
 ): Promise<T> {
   if (policy.maxRetries === 0 && !signal) return attempt(1);
-  // The first attempt runs before p-retry is loaded: most calls succeed at once and never need the loop, so
-  // neither an application's first bundle nor its first call carries p-retry. On a failure the loop takes
-  // over from attempt 1, handed the error it failed with, so p-retry weighs that failure as any other.
+  // The first attempt runs before p-retry is loaded (most calls never need it); on a failure the loop takes
+  // over from attempt 1 with its error.
   let first: unknown;
   try {
     signal?.throwIfAborted();
@@ -105,8 +93,7 @@ export async function withRetries<T>(
   try {
     pRetry = await loadPRetry();
   } catch {
-    // The loop's chunk could not be loaded (a deploy removed it, the network failed): no retry is possible,
-    // and the attempt's own failure says more than the load's.
+    // The loop's chunk failed to load: no retry, and the attempt's own failure says more.
     throw first;
   }
   try {

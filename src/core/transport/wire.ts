@@ -33,10 +33,7 @@ export interface AttemptInit {
   shopSdkHooks?: boolean;
 }
 
-/**
- * The runtime's fetch, looked up per request, with the attempt's own signal: passed through ky's `signal` it
- * would cost an AbortSignal.any per call (~15-40 us, bench/transport.ts).
- */
+/** The runtime's fetch with the attempt's own signal (ky's `signal` would cost an AbortSignal.any). */
 export function fetchWithAttemptSignal(input: Request | URL | string, init?: RequestInit): Promise<Response> {
   const attempt = init as AttemptInit | undefined;
   const signal = attempt?.shopSdkSignal;
@@ -67,10 +64,7 @@ export function callersFetch(fetch: typeof globalThis.fetch): typeof globalThis.
 /** ky's default instance, imported once for every client of the process. */
 export const loadKy = loadOnce(() => import('ky').then((module) => defaultFunction<KyInstance>(module)));
 
-/**
- * `work`, or a rejection once `ms` pass or `signal` aborts: how a deadline ends a wait on the caller's own
- * code (key function, hook, fetch) that never settles.
- */
+/** `work`, or a rejection once `ms` pass or `signal` aborts (caller code that never settles). */
 export function within<T>(
   work: Promise<T>,
   ms: number,
@@ -124,10 +118,7 @@ export function aborted(signal: AbortSignal): Promise<never> {
   });
 }
 
-/**
- * The body as text, refused with a {@link ResponseTooLargeError} once past `max` decoded bytes, at its
- * Content-Length or while it streams; an encoded body is counted as it inflates (1 MB of gzip can be 1 GiB).
- */
+/** The body as text, refused once past `max` decoded bytes (counted as it inflates). */
 export async function readBody(response: Response, max: number): Promise<string> {
   const headers = response.headers;
   const declared = headers.get('content-length');

@@ -6,9 +6,7 @@ import { ParamsValidationError } from '../errors/params-validation-error.js';
 import { ShopError } from '../errors/shop-error.js';
 import type { CheckResult } from './validation.js';
 
-// What a call checks params and answer with, loaded by `import()` on the first call so the first bundle
-// carries none of it. A generated operation checks with its group's zod-free guards; zod and its schemas load
-// only when a guard refuses, to describe the failure. Once loaded, everything answers synchronously.
+// Checks loaded on the first call: zod-free guards for generated operations, zod only to describe a refusal.
 
 /** The validators of validation.ts, which import zod. */
 export type Validators = typeof import('./validation.js');
@@ -105,7 +103,7 @@ async function loadChecker(operation: Operation): Promise<Checker> {
   return found;
 }
 
-/** The zod side of a checker, loaded on a guard's refusal; concurrent loads are shared, a failed one retried. */
+/** The zod side of a checker, loaded on a guard's refusal. */
 function zodChecks(operation: Operation, checker: Checker, what: string): MaybePromise<ZodChecks> {
   if (checker.zod) return checker.zod;
   let pending = describing.get(checker);
@@ -150,10 +148,7 @@ function zodParams(operation: Operation, { schemas, validators }: ZodChecks, par
   if (Object.keys(details).length > 0) throw new ParamsValidationError(details, operation.id);
 }
 
-/**
- * Refuses a call whose query or body breaks the operation's schema before anything is sent, naming fields as
- * the server would. Only validity is checked; the values go as given. Async only when a guard refuses.
- */
+/** Refuses a call whose query or body breaks its schema, before sending; async only on a refusal. */
 export function checkParams(
   operation: Operation,
   checker: Checker,
@@ -185,7 +180,7 @@ function zodResult({ schemas, validators }: ZodChecks, data: unknown, list: bool
     : validators.check(schemas.result, data, told);
 }
 
-/** Checks an answer's `data` (against ONE item's schema when `list`); a passing value is returned as parsed. */
+/** Checks an answer's `data` (each item when `list`). */
 export function checkResult(
   operation: Operation,
   checker: Checker,

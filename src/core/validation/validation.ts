@@ -5,10 +5,8 @@ import en from 'zod/v4/locales/en.js';
 import type { z } from '../../internal/schema-types.js';
 import type { ResponseIssue } from '../errors/transport-errors.js';
 
-// Schema checks on the hot path: each schema compiled once (`z.compile`) and cached. Where a schema cannot
-// change a valid value, an assert-only check runs and the parsed JSON is returned as is (no copy of a page).
-// The generator says so for its schemas (`resultIsInput`); a caller's own is looked at once (`outputIsInput`).
-// The slower parser runs only to describe a failure. No private `_zod` fields are read.
+// Schema checks on the hot path, each compiled once. Where a schema cannot change a valid value, an
+// assert-only check runs and the parsed JSON is returned as is; the slower parser only describes a failure.
 
 /** The outcome of checking one value. */
 export type CheckResult<T> =
@@ -45,10 +43,7 @@ const SCALARS = new Set([
   'custom',
 ]);
 
-/**
- * True when a value that passes a caller's schema is also its output (no transform, default, coercion);
- * false when unsure. Never read for a generated operation.
- */
+/** True when a caller's schema surely outputs what it accepts (no transform, default, coercion). */
 export function outputIsInput(schema: unknown, seen: Set<unknown> = new Set()): boolean {
   if (seen.has(schema)) return true;
   seen.add(schema);
@@ -89,7 +84,7 @@ function issuesOf(schema: z.ZodType, value: unknown): ResponseIssue[] {
   return result.success ? [] : flatten(result.error.issues, []);
 }
 
-/** Names fields: a value matching no union branch is described by the branch with the fewest issues. */
+/** Describes a union mismatch by the branch with the fewest issues. */
 function flatten(issues: readonly core.$ZodIssue[], prefix: readonly PropertyKey[]): ResponseIssue[] {
   const out: ResponseIssue[] = [];
   for (const issue of issues) {
@@ -113,7 +108,7 @@ function compiled(schema: z.ZodType): z.ZodType {
   return config().jitless ? schema : compile(schema);
 }
 
-/** The check of `schema`: assert-only when `asIs` (its output is its input), else the compiled parser. */
+/** The check of `schema`: assert-only when `asIs`, else the compiled parser. */
 function buildCheck(schema: z.ZodType, asIs: boolean): Check {
   const fast = compiled(schema);
   if (asIs) {
@@ -134,7 +129,7 @@ const checks = { told: new WeakMap<z.ZodType, Check>(), other: new WeakMap<z.Zod
 const listChecks = { told: new WeakMap<z.ZodType, Check>(), other: new WeakMap<z.ZodType, Check>() };
 const validators = new WeakMap<z.ZodType, (value: unknown) => ResponseIssue[] | null>();
 
-/** Checks `value` against `schema` (compiled and cached); `told`: the generator says the output is the input. */
+/** Checks `value` against `schema`; `told`: the generator says the output is the input. */
 export function check(schema: z.ZodType | null, value: unknown, told: boolean): CheckResult<unknown> {
   const cache = told || !schema ? checks.told : checks.other;
   schema ??= UNCHECKED;
@@ -162,7 +157,7 @@ export function checkList(
   return run(value) as CheckResult<unknown[]>;
 }
 
-/** Whether request params pass `schema`, assert-only (nobody reads the output); null when valid, else the issues. */
+/** The issues of request params against `schema`, assert-only; null when valid. */
 export function validate(schema: z.ZodType, value: unknown): ResponseIssue[] | null {
   let run = validators.get(schema);
   if (!run) {

@@ -9,14 +9,14 @@ const SQLITE_BUSY_MS = 10_000;
 export interface SqlExecutor {
   /** Rows of a query (or of `... RETURNING`). */
   all<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
-  /** Runs a statement; resolves with the rows it changed. */
+  /** Runs a statement. */
   run(sql: string, params?: readonly unknown[]): Promise<number>;
 }
 
 /** A database the sync engine writes: SQLite (better-sqlite3, else node:sqlite) or Postgres (pg). */
 export interface SyncDatabase extends SqlExecutor {
   readonly dialect: 'sqlite' | 'postgres';
-  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  /** Runs `work` in one transaction. */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** Closes the connection (or pool). */
   close(): Promise<void>;

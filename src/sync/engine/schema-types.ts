@@ -18,13 +18,13 @@ export interface SyncChildTable {
 
 /** A record table: the list operation that fills it and how its rows are compared. */
 export interface SyncTable {
-  /** The table's name: the records' `object` value. */
+  /** The records' `object` value. */
   readonly table: string;
-  /** The list operation id (`range.reservations.list`); null for a table events alone fill. */
+  /** The list operation id; null for a table events alone fill. */
   readonly operation: string | null;
   /** Key columns after `shop`. */
   readonly key: readonly string[];
-  /** The record has `updated_at`: a newer or equal copy replaces the row; otherwise rows are inserted once. */
+  /** The record has `updated_at`. */
   readonly versioned: boolean;
   /** The list takes `updated_since`. */
   readonly incremental: boolean;

@@ -15,13 +15,10 @@ import { publishSync } from './diagnostics.js';
 import type { SyncTable } from './schema-types.js';
 import { migrate, type RejectedRecord, type StreamCheckpoint, SyncStore } from './store.js';
 
-/**
- * What the engine needs from a client (a `ShopClient` fits): the feed, one page of a list, a paced derived
- * client. Named here so the engine sits below the client.
- */
+/** What the engine needs from a client (a `ShopClient` fits); named here so the engine sits below it. */
 export interface ShopSyncClient {
   readonly events: {
-    /** One page of the feed (`.withResponse()` for its rate-limit figures). */
+    /** One page of the feed. */
     list(params: { limit?: number; updated_since?: string; cursor?: string }): PagePromise<ShopEvent>;
   };
   /** One page of a cursor-paginated list operation. */
@@ -32,36 +29,31 @@ export interface ShopSyncClient {
 
 /** Options of {@link ShopSync}. */
 export interface ShopSyncOptions {
-  /** The client to read the shop with. */
   readonly client: ShopSyncClient;
-  /** A SQLite file path, a `postgres://` URL, or a database from `openSyncDatabase`. */
+  /** A SQLite path, a `postgres://` URL, or an `openSyncDatabase` handle. */
   readonly db: string | SyncDatabase;
   /** Names this shop's rows, so one database can hold many shops. @default 'default' */
   readonly shop?: string;
-  /** The tables to fill (`object` names). @default every table a list endpoint fills */
+  /** `object` names. @default every table a list endpoint fills */
   readonly tables?: readonly string[];
-  /** The largest share (0 to 1) of the shop's rate limit the engine's reads may take. @default 1 */
+  /** Share (0 to 1) of the shop's rate limit the reads may take. @default 1 */
   readonly maxShare?: number;
-  /** The rate-limit store (and shop key) the partner's clients use, to share their schedule. */
+  /** The partner's rate-limit store, to share their schedule. */
   readonly rateLimit?: { readonly store: RateLimitStore; readonly key?: string };
-  /** Records per page, 1 to 200. @default 200 */
+  /** 1 to 200. @default 200 */
   readonly pageSize?: number;
-  /** A gap the engine found (and repairs with a scoped re-pull). */
+  /** A gap found (repaired with a scoped re-pull). */
   readonly onGap?: (gap: SyncGap) => void;
   /** After each page written. */
   readonly onProgress?: (progress: SyncProgress) => void;
-  /** Advanced: runs first in every write transaction (a throw rolls it back); the fleet checks its fencing token. */
+  /** Runs first in every write transaction; a throw rolls it back. */
   readonly beforeWrite?: (tx: SqlExecutor) => Promise<void>;
 }
 
 /** Something the engine could not get by its normal path, and what it did about it. */
 export interface SyncGap {
   readonly stream: string;
-  /**
-   * `feed_expired` (checkpoint older than the feed's 30 days: streams re-read), `stream_unavailable` (402/403:
-   * skipped until it answers), `missed_changes` (a repair found rows no event brought), `record_rejected`
-   * (the database refused one record; the rest is written and `sync_runs.errors` counts it).
-   */
+  /** The kind of gap; docs/sync.md describes each. */
   readonly reason: 'feed_expired' | 'stream_unavailable' | 'missed_changes' | 'record_rejected';
   readonly since: string | null;
   readonly detail: string;
@@ -71,9 +63,7 @@ export interface SyncGap {
 export interface SyncProgress {
   readonly stream: string;
   readonly phase: 'backfill' | 'repair' | 'events';
-  /** Records read by this walk so far. */
   readonly rows: number;
-  /** Rows written (inserted or replaced) by this walk so far. */
   readonly written: number;
   readonly pages: number;
   readonly done: boolean;
@@ -85,7 +75,7 @@ export interface SyncPassResult {
   readonly written: number;
   readonly pages: number;
   readonly skipped: readonly string[];
-  /** Records the database refused (each reported as a `record_rejected` gap). */
+  /** Records the database refused. */
   readonly rejected: number;
 }
 
@@ -93,7 +83,7 @@ export interface SyncPassResult {
 export interface SyncEstimate {
   readonly streams: readonly { stream: string; pages: number; exact: boolean }[];
   readonly calls: number;
-  /** `X-RateLimit-Limit` of the probe answers (null without the header). */
+  /** `X-RateLimit-Limit` of the probe answers. */
   readonly requestsPerMinute: number | null;
   /** Minutes the calls take at `maxShare` of that rate. */
   readonly minutes: number | null;
@@ -196,7 +186,7 @@ export class ShopSync {
     }
   }
 
-  /** Applies one event in its own transaction, or in `tx` when the caller holds one; resolves with the rows written. */
+  /** Applies one event in its own transaction, or in `tx`. */
   async applyEvent(event: SyncEvent, tx?: SqlExecutor): Promise<number> {
     await this.#ready();
     const now = new Date().toISOString();
@@ -210,7 +200,7 @@ export class ShopSync {
     return written;
   }
 
-  /** The handler of an inbox worker: with a SQLite or Postgres inbox here, rows and done mark commit together. */
+  /** An inbox worker's handler; with a SQL inbox here, rows and done mark commit together. */
   inboxHandler(): (
     event: SyncEvent,
     context: { readonly tx: InboxTransaction | undefined },
@@ -415,10 +405,7 @@ export class ShopSync {
     return { rows, written, pages, skipped, rejected };
   }
 
-  /**
-   * Walks one list from its checkpoint; each page's rows and checkpoint commit together, so a crash resumes at
-   * the page. The next walk starts at the server's time when this one began, so mid-walk changes are re-read.
-   */
+  /** Walks one list from its checkpoint, each page committed with it; mid-walk changes are re-read next. */
   async #walk(table: SyncTable, stream: string, phase: 'backfill' | 'repair') {
     const store = this.#store!;
     let saved = await store.checkpoint(stream);
@@ -560,10 +547,7 @@ export class ShopSync {
     return this.#client.list(operation as Operation & { readonly pagination: 'cursor' }, { query: params });
   }
 
-  /**
-   * From the first answer on, reads go through a throttle 3 % under the shop's limit (in the partner's store
-   * when given, so both share one schedule), and the engine keeps to `maxShare` of it.
-   */
+  /** From the first answer, reads go through a throttle 3 % under the shop's limit, at `maxShare` of it. */
   #pace(limit: number | null): void {
     if (this.#paced || limit === null) return;
     this.#paced = true;

@@ -15,15 +15,15 @@ export type { CopySource } from './versions.js';
 
 /** A stream's saved position (the `sync_checkpoints` row). */
 export interface StreamCheckpoint {
-  /** `updated_since` of the next walk (null: from the start). */
+  /** `updated_since` of the next walk. */
   readonly since: string | null;
-  /** The next page's cursor of a walk under way (null: none). */
+  /** The next page's cursor of a walk under way. */
   readonly cursor: string | null;
   /** `updated_since` of the walk under way. */
   readonly walkSince: string | null;
   /** The server's time, at the latest, when the walk began. */
   readonly walkStartedAt: string | null;
-  /** The generation of a full walk under way (stamped on the rows it sees in `sync_walk`); null otherwise. */
+  /** The generation of a full walk under way. */
   readonly walkGeneration?: number | null;
   readonly rows: number;
   readonly completedAt: string | null;
@@ -42,7 +42,7 @@ export interface RejectedRecord {
 
 /** Options of a {@link SyncStore}. */
 export interface SyncStoreOptions {
-  /** Told of each record the database refuses, which is then left out; without it a refusal throws. */
+  /** Told of each refused record, then left out; without it a refusal throws. */
   readonly onRejected?: (rejected: RejectedRecord) => void;
 }
 
@@ -116,10 +116,7 @@ export class SyncStore {
     return store;
   }
 
-  /**
-   * Writes `records` into `table` by the reference's rules (versions.ts): replaced only by a higher rank, a
-   * deleted row stays deleted unless a newer copy comes; child rows follow. Resolves with the rows written.
-   */
+  /** Writes `records` by the rules of versions.ts (a higher rank replaces); resolves with the rows written. */
   async upsert(
     tx: SqlExecutor,
     table: SyncTable,
@@ -287,10 +284,7 @@ export class SyncStore {
     }
   }
 
-  /**
-   * At the end of a full walk, rows of an older generation get `deleted_at` (a later read brings one back);
-   * rows an event wrote since count as seen. No clock is compared.
-   */
+  /** Marks deleted the rows an ended full walk did not see (no clock compared). */
   async markVanished(tx: SqlExecutor, table: SyncTable, generation: number, now: string): Promise<number> {
     if (table.key.length !== 1) return 0;
     const vanished = await tx.run(
@@ -304,7 +298,7 @@ export class SyncStore {
     return vanished;
   }
 
-  /** The saved position of `stream`, or null when it has none yet. */
+  /** The saved position of `stream`. */
   async checkpoint(stream: string, tx: SqlExecutor = this.db): Promise<StreamCheckpoint | null> {
     const rows = await tx.all<Record<string, unknown>>(
       'SELECT * FROM "sync_checkpoints" WHERE "shop" = ? AND "stream" = ?',
@@ -326,7 +320,7 @@ export class SyncStore {
     };
   }
 
-  /** Saves the position of `stream` (inserted, or replacing the one there). */
+  /** Saves the position of `stream`. */
   async saveCheckpoint(tx: SqlExecutor, stream: string, checkpoint: StreamCheckpoint, now: string) {
     await tx.run(
       'INSERT INTO "sync_checkpoints" ("shop", "stream", "since", "cursor", "walk_since", "walk_started_at", "walk_generation", "rows", "updated_at", "completed_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("shop", "stream") DO UPDATE SET "since" = excluded."since", "cursor" = excluded."cursor", "walk_since" = excluded."walk_since", "walk_started_at" = excluded."walk_started_at", "walk_generation" = excluded."walk_generation", "rows" = excluded."rows", "updated_at" = excluded."updated_at", "completed_at" = excluded."completed_at"',
@@ -345,7 +339,7 @@ export class SyncStore {
     );
   }
 
-  /** Starts a `sync_runs` row (in `tx` when given); resolves with its id. */
+  /** Starts a `sync_runs` row; resolves with its id. */
   async startRun(kind: string, tx: SqlExecutor = this.db): Promise<string> {
     const id = randomUUID();
     await tx.run(
@@ -501,10 +495,7 @@ async function savepoint<T>(tx: SqlExecutor, work: () => Promise<T>): Promise<T>
   return result;
 }
 
-/**
- * The database refused the data: Postgres SQLSTATE classes 22, 23, 54; SQLite's CONSTRAINT, TOOBIG, MISMATCH
- * and RANGE.
- */
+/** The database refused the data (not the connection or the statement). */
 function refused(error: unknown): boolean {
   if (!isObject(error)) return false;
   const code = error.code;
@@ -525,11 +516,7 @@ const ODD = /\u0000|\ue000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
 const MAY_NEED_ESCAPE = /\\u0000|\\ud[89a-f]|\ue000/i;
 const ESCAPE = '\ue000';
 
-/**
- * A string Postgres JSONB can hold, reversibly: U+E000 (a private-use character) becomes U+E000 U+E000,
- * NUL becomes U+E000 `0`, and a surrogate not in a pair becomes U+E000 `u` and its four hex digits
- * (`\ud800` -> U+E000 `ud800`). Any other string is unchanged. {@link unescapeText} reverses it.
- */
+/** A string Postgres JSONB can hold, reversibly: NUL and lone surrogates escaped behind U+E000. */
 export function escapeText(text: string): string {
   return text.replace(ODD, (char) =>
     char === ESCAPE

@@ -3,12 +3,7 @@ import { createHash } from 'node:crypto';
 /** Where a copy came from: a list read (the record as it is now) or an event (a snapshot at its time). */
 export type CopySource = 'list' | { readonly eventId: string; readonly createdAt: string };
 
-/**
- * The rank of a copy of a record (`sync_version`): a row is replaced only by a higher rank, so the outcome
- * never depends on arrival order. Newer `updated_at` wins (on a tie a list read over an event); a deletion
- * ranks above any copy of its moment; a record without `updated_at` ranks by fields set; a reduced customer
- * `{object, id}` ranks below everything.
- */
+/** The rank of a copy of a record (`sync_version`): only a higher rank replaces a row, whatever the arrival order. */
 export function copyRank(record: Record<string, unknown>, json: string, source: CopySource): string {
   if (isReduced(record)) return '';
   const updatedAt = isoOrNull(record.updated_at);

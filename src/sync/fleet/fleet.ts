@@ -1,7 +1,5 @@
-// Many shops in one process: one ShopClient and one ShopSync per shop (rows scoped by the registry name),
-// all on one database handle (a SQLite file or one Postgres pool), scheduled by one timer. Each shop is paced
-// by its own limit through the shared rate-limit store, backs off on its own, and its trouble (401, 402,
-// 403, 5xx, timeouts) shows in its `sync_shops` row, never in the others'.
+// Many shops in one process: a client and a ShopSync per shop on one database handle and one timer. Each
+// shop is paced, backs off and reports trouble (its `sync_shops` row) on its own.
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import { ShopClient } from '../../client.js';
@@ -36,40 +34,31 @@ import { loadShops, type RegisteredShop, type ShopSource } from './registry.js';
 
 /** How the fleet backs off a shop in trouble, in ms. */
 export interface FleetRetryOptions {
-  /** First wait after a server error or timeout; doubled each time, to `maxMs`. @default 1000 */
+  /** Doubled each time, to `maxMs`. @default 1000 */
   readonly baseMs?: number;
   /** @default 300000 */
   readonly maxMs?: number;
-  /** Wait after a refused key (401) before trying again (a rotated key is read then). @default 300000 */
+  /** Wait after a 401 (a rotated key is read then). @default 300000 */
   readonly pausedMs?: number;
 }
 
 /** Options of {@link ShopFleet}. */
 export interface ShopFleetOptions {
-  /** The shops: what `loadShops` returns, or a source it takes (a file path, a list, a function). */
+  /** What `loadShops` returns, or a source it takes. */
   readonly shops: readonly RegisteredShop[] | ShopSource;
-  /** A SQLite file path, a `postgres://` URL, or a database from `openSyncDatabase`: one for every shop. */
+  /** A SQLite path, a `postgres://` URL, or an `openSyncDatabase` handle, shared by every shop. */
   readonly db: string | SyncDatabase;
-  /**
-   * The webhook entrance: a port on `host`, or your `http.Server`. Deliveries are posted to
-   * `/webhooks/<shop>` and verified with that shop's secrets.
-   */
+  /** The webhook entrance (a port, or your `http.Server`); deliveries go to `/webhooks/<shop>`. */
   readonly listen?: number | Server;
-  /** The address the entrance listens on, with a port. @default '127.0.0.1' */
+  /** @default '127.0.0.1' */
   readonly host?: string;
-  /**
-   * The rate-limit store every shop is paced through (key: the shop's name); pass the partner's own (a
-   * `RedisRateLimitStore`) so their traffic and the sync share each shop's limit. @default one in memory
-   */
+  /** Pass the partner's own so their traffic and the sync share each shop's limit. @default in memory */
   readonly store?: RateLimitStore;
-  /**
-   * Who syncs which shop when several workers share one Postgres database: a function given the fleet's
-   * callbacks. @default every shop is this process's
-   */
+  /** Who syncs which shop when several workers share one database. @default every shop is ours */
   readonly leases?: (events: ShopLeaseEvents) => ShopLeases;
-  /** Seconds between reads of each shop's event feed. @default 30 */
+  /** @default 30 */
   readonly intervalSeconds?: number;
-  /** Minutes between re-reads of each shop's lists from their checkpoints (skipped tables retried). @default 60 */
+  /** Minutes between re-reads of each shop's lists. @default 60 */
   readonly refreshMinutes?: number;
   /** Back-off of a shop in trouble. */
   readonly retry?: FleetRetryOptions;
@@ -81,19 +70,15 @@ export interface ShopFleetOptions {
   readonly maxAttempts?: number;
   /** Per-shop client settings. */
   readonly client?: { readonly timeout?: number; readonly maxRetries?: number; readonly hooks?: ShopHooks };
-  /** Records per page, 1 to 200. @default 200 */
+  /** 1 to 200. @default 200 */
   readonly pageSize?: number;
-  /** Told of each shop's state change (for logs). */
+  /** Told of each shop's state change. */
   readonly onChange?: (status: FleetShopChange) => void;
-  /** Told once the webhook entrance listens, with its address (`http://host:port`). */
+  /** Told the entrance's address once it listens. */
   readonly onListening?: (url: string) => void;
   /** Told of each gap a shop's engine reports. */
   readonly onGap?: (shop: string, gap: SyncGap) => void;
-  /**
-   * Told of what the fleet could not do and went on without: a delivery that went dead (see `maxAttempts`),
-   * a shop's health row it could not write (the database away, a trigger or constraint refusing it). The row keeps its last state, and its line shows
-   * `stale` (in `status()` at once; in `shop-mgmt sync status` once the time the row promised has passed).
-   */
+  /** Told of what the fleet went on without: a delivery gone dead (`maxAttempts`), a health row it could not write (its line then shows `stale`). */
   readonly onError?: (error: unknown, shop: string | null) => void;
 }
 
@@ -123,7 +108,7 @@ interface ShopRuntime {
   sync: ShopSync | null;
   backfilled: boolean;
   running: Promise<void> | null;
-  /** performance.now() at which the feed is read next (Infinity: not scheduled). */
+  /** performance.now() of the next feed read (Infinity: none). */
   feedDue: number;
   drainDue: number;
   refreshDue: number;
@@ -140,7 +125,7 @@ interface ShopRuntime {
   limit: number | null;
   /** 402/403 answers seen in the pass under way. */
   refused: { payment: boolean; permission: boolean };
-  /** Why the last write of its health row failed (null: it was written). */
+  /** Why the last health-row write failed. */
   healthError: string | null;
 }
 
@@ -184,22 +169,18 @@ export class ShopFleet {
     this.#maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? 10));
   }
 
-  /** The webhook entrance's address (`http://host:port`), once `run()` listens; null otherwise. */
+  /** The entrance's address once `run()` listens. */
   get url(): string | null {
     return this.#entrance?.url ?? null;
   }
 
-  /** The shared database, opened (and migrated, with the fleet's tables) on first use. */
+  /** The shared database, opened and migrated on first use. */
   async database(): Promise<SyncDatabase> {
     await this.#setup();
     return this.#db!;
   }
 
-  /**
-   * Backfills every held shop and catches each up from its feed (and applies the deliveries waiting in the
-   * inbox), all shops at once, each at its own pace. One shop's failure is in its result and its status
-   * line; it never stops the others.
-   */
+  /** Backfills and catches up every held shop once, concurrently; a failure stays in its own result. */
   async runOnce(): Promise<FleetShopResult[]> {
     await this.#setup();
     await this.#startLeases();
@@ -207,11 +188,7 @@ export class ShopFleet {
     return Promise.all(held.map((runtime) => this.#once(runtime)));
   }
 
-  /**
-   * Keeps every held shop current until `stop()`: the first pass backfills, then the feed is read every
-   * `intervalSeconds`, deliveries to the entrance are applied as they come, and a shop in trouble is
-   * retried on its own back-off.
-   */
+  /** Keeps every held shop current until `stop()`. */
   run(): Promise<void> {
     this.#running ??= this.#live();
     return this.#running;
@@ -236,7 +213,7 @@ export class ShopFleet {
     );
   }
 
-  /** Stops the entrance, the passes under way (after their current page) and the leases; closes what it opened. */
+  /** Stops the entrance, the passes (after their page) and the leases; closes what it opened. */
   async stop(): Promise<void> {
     this.#stopping = true;
     if (this.#timer) clearTimeout(this.#timer);
@@ -247,8 +224,7 @@ export class ShopFleet {
     await this.#running?.catch(() => undefined);
     await this.#leases?.stop();
     if (this.#db) {
-      // The lines keep each shop's last state (a `status --check` after `sync --once` reads them); the
-      // lease holder is gone.
+      // The lines keep each shop's last state; the lease holder is gone.
       for (const runtime of this.#runtimes.values()) {
         if (runtime.state === 'backfilling' || runtime.state === 'waiting') runtime.state = 'stopped';
         if (runtime.state !== 'elsewhere') await this.#writeHealth(runtime);
@@ -271,8 +247,7 @@ export class ShopFleet {
       }
       const opened =
         typeof this.#options.db === 'string' ? await openSyncDatabase(this.#options.db) : this.#options.db;
-      // One SQLite connection for every shop: a statement outside a transaction must wait for the one under
-      // way (else it would run inside another shop's transaction and share its fate).
+      // One SQLite connection for every shop: a lone statement waits for the open transaction.
       const db = opened.dialect === 'sqlite' ? queued(opened) : opened;
       await migrate(db);
       await setupFleetTables(db);
@@ -343,8 +318,7 @@ export class ShopFleet {
       ),
     );
     const runtime = this.#runtimes.get(shop);
-    // Before its first backfill, or while it backs off, a shop's deliveries wait in the inbox for its next
-    // pass: a delivery must not bring a failing shop's retry forward.
+    // Before its first backfill or while it backs off, a delivery must not bring the shop's pass forward.
     if (!runtime || this.#stopping || !runtime.backfilled || runtime.failures > 0) return;
     // A short delay gathers a burst into one transaction.
     runtime.drainDue = Math.min(runtime.drainDue, performance.now() + 20);
@@ -599,10 +573,7 @@ export class ShopFleet {
     });
   }
 
-  /**
-   * Writes the shop's health row; never rejects. A failed write is told to `onError` and kept on the runtime
-   * (`status()` shows the line stale) until a write succeeds.
-   */
+  /** Writes the shop's health row; never rejects (a failure goes to `onError`, the line shows stale). */
   async #writeHealth(runtime: ShopRuntime): Promise<void> {
     const db = this.#db;
     if (!db) return;
@@ -634,11 +605,7 @@ export class ShopFleet {
     }
   }
 
-  /**
-   * When the row will have been written again at the latest: after the shop's next pass is due (its feed
-   * read, refresh or retry), with room for the pass (twice the interval, at least a minute). No promise
-   * while it backfills (a first backfill may take hours), when it is another worker's, or stopped.
-   */
+  /** Latest time the row will be rewritten (none while backfilling, not ours, or stopped). */
   #freshUntil(runtime: ShopRuntime): string | null {
     if (this.#stopping || !runtime.lease) return null;
     if (runtime.state === 'backfilling' || runtime.state === 'elsewhere' || runtime.state === 'stopped')
@@ -668,8 +635,7 @@ export class ShopFleet {
       beforeRequest: [
         () => {
           if (this.#stopping) throw new FleetStoppedError();
-          // A worker whose lease ended (expired while it was stalled, released, taken over) reads no more of
-          // the shop: its writes are fenced, and its reads would walk the shop beside the new holder's.
+          // A worker whose lease ended reads no more of the shop (its writes are fenced anyway).
           const lease = runtime.lease;
           if (!lease || this.#leases?.held().get(shop.name)?.token !== lease.token)
             throw new LeaseLostError(
@@ -798,10 +764,7 @@ function describe(error: unknown): string {
   return String(error);
 }
 
-/**
- * A SQLite database whose statements outside a transaction wait their turn with the transactions (one
- * connection serves every shop: a statement run while another shop's transaction is open would join it).
- */
+/** A SQLite database whose statements outside a transaction wait for the open one (else they would join it). */
 function queued(db: SyncDatabase): SyncDatabase {
   return {
     dialect: db.dialect,

@@ -1,7 +1,5 @@
-// The fleet's tables beside the sync tables: `sync_shops` (one health row per shop, read by `status()` and
-// `shop-mgmt sync status`) and `sync_shop_inbox` (webhook deliveries received per shop, applied by the
-// engine: the row's `applied_at` commits with the rows the event wrote; an event that failed `maxAttempts`
-// times is kept with `dead_at` and its `last_error`, and the shop goes on without it).
+// The fleet's tables: `sync_shops` (a health row per shop) and `sync_shop_inbox` (deliveries per shop; one
+// that failed `maxAttempts` times is kept with `dead_at` and `last_error`, and the shop goes on without it).
 import type { SqlExecutor, SyncDatabase } from '../engine/database.js';
 
 /** What a shop is doing now. */
@@ -12,15 +10,15 @@ export type ShopState =
   | 'backfilling'
   /** Backfilled; kept current from webhooks and the feed. */
   | 'current'
-  /** Current, but some tables are skipped (a missing add-on or permission: 402/403). */
+  /** Current, but some tables are skipped (402/403). */
   | 'degraded'
-  /** Server errors or timeouts: backing off, retried on its own. */
+  /** Server errors or timeouts: backing off. */
   | 'retrying'
-  /** The key is refused (401): nothing is read until the key works again (retried every few minutes). */
+  /** The key is refused (401); retried every few minutes. */
   | 'paused'
   /** Another worker holds the shop's lease. */
   | 'elsewhere'
-  /** The fleet stopped before the shop's first pass ended (a stopped fleet's lines keep their last state). */
+  /** The fleet stopped before the shop's first pass ended. */
   | 'stopped';
 
 /** Why a shop is not simply current. */
@@ -40,35 +38,28 @@ export interface ShopStatus {
   readonly shop: string;
   readonly state: ShopState;
   readonly reason: ShopReason | null;
-  /** The worker holding the shop's lease (null when none does). */
+  /** The worker holding the shop's lease. */
   readonly leaseHolder: string | null;
-  /** The end of the shop's last pass that succeeded (ISO time), or null. */
+  /** The end of the last successful pass (ISO time). */
   readonly lastSuccessAt: string | null;
-  /** Seconds since the shop's event feed was last read (null: never). */
+  /** Seconds since the feed was last read. */
   readonly feedAgeSeconds: number | null;
-  /** Age in seconds of the oldest webhook delivery received but not applied yet (0: none waiting). */
+  /** Age in seconds of the oldest delivery not applied yet. */
   readonly inboxLagSeconds: number;
-  /** Deliveries received and not applied yet (dead letters apart). */
+  /** Deliveries not applied yet (dead letters apart). */
   readonly inboxPending: number;
-  /**
-   * Deliveries that failed to apply `maxAttempts` times: kept in `sync_shop_inbox` with `dead_at` and their
-   * `last_error`, never applied; the shop went on without them.
-   */
+  /** Deliveries that failed `maxAttempts` times, kept with `dead_at` and never applied. */
   readonly inboxDead: number;
-  /** API calls the fleet made for this shop in the last minute. */
+  /** API calls in the last minute. */
   readonly callsLastMinute: number;
-  /** The most the fleet may make a minute: the shop's X-RateLimit-Limit times its maxShare (null: not known yet). */
+  /** Calls allowed a minute: X-RateLimit-Limit times maxShare. */
   readonly callsCap: number | null;
   /** Tables skipped in the last pass (402/403). */
   readonly skipped: readonly string[];
   readonly lastError: string | null;
   readonly lastErrorAt: string | null;
   readonly updatedAt: string;
-  /**
-   * The line may be out of date: its fleet promised to write it again by a time now past (a worker gone
-   * without a successor, a health write that failed), or, from `fleet.status()`, this fleet's last write of
-   * it failed. Its state is the last one written.
-   */
+  /** The line may be out of date: its promised rewrite time passed, or its last write failed. */
   readonly stale: boolean;
 }
 
@@ -147,7 +138,7 @@ export interface ShopHealthRow {
   readonly skipped: readonly string[];
   readonly lastError: string | null;
   readonly lastErrorAt: string | null;
-  /** When the fleet will have written the row again at the latest (ISO time); null: no promise (stopped). */
+  /** When the row will be rewritten at the latest (ISO time). */
   readonly freshUntil: string | null;
 }
 

@@ -1,13 +1,11 @@
-// The contract between the fleet and whatever decides which worker syncs which shop: the in-process
-// LocalShopLeases (every shop held, SQLite or one worker), or Postgres leases with fencing tokens shared by
-// several worker processes. The fleet syncs only the shops it holds and fences every write with `check`.
+// What decides which worker syncs which shop: LocalShopLeases (all held) or Postgres leases with fencing.
 import { ERROR_CLASS, ShopError } from '../../core/errors/shop-error.js';
 
 /** Statements inside the write transaction a lease is checked in (the sync engine's `SqlExecutor`). */
 export interface SqlExecutorLike {
-  /** Runs a query; resolves with its rows. */
+  /** Runs a query. */
   all<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
-  /** Runs a statement; resolves with the number of rows it changed. */
+  /** Runs a statement. */
   run(sql: string, params?: readonly unknown[]): Promise<number>;
 }
 
@@ -22,7 +20,7 @@ export interface ShopLease {
 export interface ShopLeaseEvents {
   /** This worker now holds `lease`: the fleet starts syncing its shop. */
   onAcquired?(lease: ShopLease): void;
-  /** This worker no longer holds `shop` (expired, taken over, released), and why: its writes stop. */
+  /** This worker no longer holds `shop`: its writes stop. */
   onLost?(shop: string, reason: string): void;
 }
 
@@ -34,7 +32,7 @@ export interface ShopLeases {
   held(): ReadonlyMap<string, ShopLease>;
   /** Inside a write transaction: throws {@link LeaseLostError} when `lease`'s token is no longer current. */
   check(tx: SqlExecutorLike, lease: ShopLease): Promise<void>;
-  /** Gives every lease up (another worker may take the shops at once). */
+  /** Gives every lease up. */
   stop(): Promise<void>;
 }
 

@@ -1,13 +1,7 @@
-// Which worker syncs which shop, when several `sync --shops` processes share one PostgreSQL database: a lease
-// per shop in a table of that database, a fencing token per shop, and a table of live workers. Plain
-// PostgreSQL, no job library: a shop's lease is held for as long as its worker lives (hours, days), renewed
-// by a heartbeat and checked inside every write transaction, which is not the shape of a job queue (pg-boss
-// and graphile-worker run jobs to completion, with no per-shop token a write can be fenced by). The inbox
-// leases its events the same way (`FOR UPDATE SKIP LOCKED`).
-//
-// Every time is the database's (`now()`): a worker's clock never decides whether a lease is live, so a clock
-// step on a worker can neither steal nor lose a lease. The worker's own timers are monotonic and only make
-// it give a lease up earlier (when no heartbeat was confirmed within the lease), never later.
+// Which worker syncs which shop when several processes share one PostgreSQL database: a lease and fencing
+// token per shop, and a table of live workers. Plain SQL, not a job queue: a lease lives as long as its worker
+// and fences every write. Lease times are the database's `now()`; a worker's monotonic timers only make it
+// give a lease up earlier, never later.
 import { ShopError } from '../../core/errors/shop-error.js';
 import { postgresPoolConfig, unavailableOr, watchPool } from '../sql/postgres.js';
 import {
@@ -23,46 +17,43 @@ export { LeaseLostError };
 
 /** What a lease keeper tells: each shop gained or lost, and each failed round. */
 export interface ShopLeasesOptions extends ShopLeaseEvents {
-  /** A round that failed (the database away: it is retried) or a callback that threw. Never fatal. */
+  /** A failed round (retried) or a callback that threw; never fatal. */
   onError?(error: unknown): void;
 }
 
-/**
- * The write transaction given to {@link PostgresShopLeases.check}: the engine's SqlExecutor (`all`), a `pg`
- * client between BEGIN and COMMIT (`query`), or a SqlSession (`run` resolving with `{ rows }`).
- */
+/** The write transaction given to {@link PostgresShopLeases.check}, in any of its three shapes. */
 export type LeaseTransaction = SqlExecutorLike | PgTransactionLike | SqlSessionLike;
 
 /** A `pg` client between BEGIN and COMMIT. */
 export interface PgTransactionLike {
-  /** Runs one statement in the transaction. */
+  /** Runs a statement. */
   query(sql: string, params?: unknown[]): Promise<unknown>;
 }
 
 /** A SqlSession of the one SQL layer, inside its transaction. */
 export interface SqlSessionLike {
-  /** Runs one statement in the transaction; resolves with `{ rows }`. */
+  /** Runs a statement. */
   run(sql: string, params: readonly unknown[]): Promise<unknown>;
 }
 
 /** The part of a `pg` Pool the leases use. */
 export interface LeasePool {
-  /** Runs one statement on a pooled connection. */
+  /** Runs a statement. */
   query(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
-  /** Errors of idle connections (a restart, a terminated backend): listened to, never fatal. */
+  /** Idle connections' errors: listened to, never fatal. */
   on(event: 'error', listener: (error: Error) => void): unknown;
   /** Closes the pool. */
   end(): Promise<void>;
 }
 
-/** Options of {@link PostgresShopLeases}: a connection string or a `pg` Pool, and the lease's timing. */
+/** Options of {@link PostgresShopLeases}. */
 export type PostgresShopLeasesOptions = ShopLeasesOptions &
   ({ connectionString: string; pool?: undefined } | { pool: LeasePool; connectionString?: undefined }) & {
-    /** This worker's name in the tables; unique among running workers. @default host:pid:random */
+    /** Unique among running workers. @default host:pid:random */
     holder?: string;
-    /** How long a lease lives without a heartbeat, in ms (by the database's clock). @default 15000 */
+    /** A lease's life without a heartbeat. @default 15000 */
     leaseMs?: number;
-    /** Time between heartbeats, in ms. @default a third of `leaseMs` */
+    /** @default a third of `leaseMs` */
     heartbeatMs?: number;
     /** The leases table; workers are in `<table>_workers`. @default 'sync_shop_leases' */
     table?: string;
@@ -81,12 +72,7 @@ interface Held {
   until: number;
 }
 
-/**
- * Shop leases in PostgreSQL. Each round (every `heartbeatMs`) is one statement that heartbeats the worker's
- * row, renews its leases and lists the live workers; then, when the worker holds more than its fair share
- * (the shops divided among the live workers, the remainder to the first in name order), it releases the
- * extras, and when it holds fewer, it claims free or expired shops with `FOR UPDATE SKIP LOCKED`.
- */
+/** Shop leases in PostgreSQL: each heartbeat renews, then releases or claims shops toward a fair share. */
 export class PostgresShopLeases implements ShopLeases {
   readonly holder: string;
   readonly leaseMs: number;
@@ -178,12 +164,9 @@ export class PostgresShopLeases implements ShopLeases {
   }
 
   async check(tx: LeaseTransaction, lease: ShopLease): Promise<void> {
-    // The database alone decides (this worker's own view may lag behind a stall): the lease's row, by its
-    // token, live by the database's clock.
-    // FOR KEY SHARE: a takeover (the only change of a token, made under FOR UPDATE) skips the row until this
-    // transaction ends, so writes under a token all commit before the next token exists; the holder's own
-    // heartbeat (FOR NO KEY UPDATE) is not held up by its writes. The transaction may not sit idle longer
-    // than the lease (a stalled worker cannot pin the shop): the server ends its session, rolling it back.
+    // The database decides, by token and its own clock. FOR KEY SHARE: a takeover (FOR UPDATE) waits until
+    // this transaction ends, so a token's writes commit before the next token exists, while the holder's
+    // heartbeat is not held up. An idle-in-transaction limit keeps a stalled worker from pinning the shop.
     const sql = `SELECT set_config('idle_in_transaction_session_timeout', $4, true) AS ok FROM ${this.#table}
       WHERE shop = $1 AND holder = $2 AND token = $3 AND expires_at > clock_timestamp() FOR KEY SHARE`;
     const params = [lease.shop, lease.holder, lease.token, String(this.leaseMs)];
@@ -335,11 +318,9 @@ export class PostgresShopLeases implements ShopLeases {
     }
     if (!this.#running) return;
 
-    // The fair share: the shops divided among the live workers, the remainder to the first in name order.
-    // A worker counts as live while it was heard from within the last two heartbeats, not for its whole
-    // lease: a worker killed with -9 leaves its row behind, and counted until its lease ended it would shrink
-    // every share, so that the shops of a second worker dying meanwhile waited on the first one's row as well.
-    // Its leases still hold its shops until they expire (the fence is unchanged); only the shares move.
+    // The fair share: shops divided among live workers, the remainder to the first by name. Live means heard
+    // from within two heartbeats, not the whole lease, so a killed worker's row stops shrinking every share
+    // (its leases still hold its shops until they expire).
     const workers = row.workers;
     const rank = Math.max(0, workers.indexOf(this.holder));
     const total = this.#shops.length;

@@ -1,24 +1,23 @@
-// The shops a partner serves: one entry shape for the fleet's `shops.json` (or YAML) and the CLI's profiles.
-// A shop's identity is the name the partner gives it (every shop shares the service's one base address).
+// The shops a partner serves: one entry shape for the fleet's `shops.json` and the CLI's profiles.
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { ERROR_CLASS, ShopError } from '../../core/errors/shop-error.js';
 
 /** One shop as written in a registry file or returned by a registry function. */
 export interface ShopEntry {
-  /** The partner's name for the shop: its rows, its webhook path (`/webhooks/<name>`), its status line. */
+  /** Keys its rows, webhook path and status line. */
   readonly name: string;
-  /** The shop's key: `env:NAME`, `file:PATH`, or the key itself (in a file only when it has mode 0600). */
+  /** `env:NAME`, `file:PATH`, or the key itself (in a file of mode 0600 only). */
   readonly apiKey: string;
-  /** The API's address, when not the default (a sandbox, a staging service). */
+  /** When not the default. */
   readonly baseUrl?: string;
-  /** The shop's webhook signing secrets (several while one rotates), each written like `apiKey`. */
+  /** Webhook signing secrets, each written like `apiKey`. */
   readonly webhookSecrets?: readonly string[];
-  /** The largest share of the shop's rate limit the sync may take, above 0 and at most 1. */
+  /** Largest share of the shop's rate limit the sync may take, in (0, 1]. */
   readonly maxShare?: number;
-  /** The tables to sync for this shop (all when absent). */
+  /** @default all */
   readonly tables?: readonly string[];
-  /** The shop's plan, when known (it sets the rate limit before the first answer tells it). */
+  /** Sets the rate limit before the first answer tells it. */
   readonly plan?: string;
 }
 
@@ -34,13 +33,13 @@ export interface RegisteredShop {
   readonly maxShare?: number;
   readonly tables?: readonly string[];
   readonly plan?: string;
-  /** The current key (pass it as the client's `apiKey` function). */
+  /** Pass it as the client's `apiKey` function. */
   readonly apiKey: () => string;
-  /** The current webhook secrets, newest first as written. */
+  /** Current webhook secrets, as written. */
   readonly webhookSecrets: () => string[];
 }
 
-/** Where the shops come from: a file path, a list, or a function (the partner's own table, a vault). */
+/** Where the shops come from. */
 export type ShopSource =
   | string
   | readonly ShopEntry[]
@@ -59,9 +58,7 @@ const FIELDS = new Set(['name', 'apiKey', 'baseUrl', 'webhookSecrets', 'maxShare
 const FILE_TTL_MS = 1000;
 
 /**
- * Reads the shops from a file (`.json`, `.yaml` or `.yml`), a list or a function, checks every entry, and
- * checks that every secret reference resolves now. Literal secrets are refused in a file others may read.
- *
+ * Reads and checks the shops, resolving every secret reference now.
  * @example
  * const shops = await loadShops('./shops.json');
  * const fleet = new ShopFleet({ shops, db: 'postgres://localhost/shops' });

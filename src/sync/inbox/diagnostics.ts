@@ -1,7 +1,4 @@
-// What the inbox tells a subscriber (shop-mgmt/otel): each event written, and each run's outcome, on the
-// `node:diagnostics_channel` channel `shop-mgmt:inbox`, published only while someone subscribes. Found through
-// process.getBuiltinModule, as src/core/observe/tracing.ts finds its channels, so a runtime without the module
-// publishes nothing.
+// The inbox's `shop-mgmt:inbox` diagnostics channel (read by shop-mgmt/otel), published only while subscribed.
 import type { InboxSource } from './types.js';
 
 /** The name of the inbox's diagnostics channel. */
@@ -12,11 +9,7 @@ export interface InboxDiagnosticsSource {
   list(status: 'pending', limit: number): Promise<readonly { readonly receivedAt: number }[]>;
 }
 
-/**
- * One message on `shop-mgmt:inbox`: `added` / `duplicate` when an event is written (or was there already),
- * `replayed` when one is made pending again, `settled` when a run ends (`done`, `retry` for a failure to be
- * tried again, `dead` for a dead letter, `lost` when the lease was gone). No event id, no body.
- */
+/** One message on `shop-mgmt:inbox` (no event id, no body). */
 export type InboxDiagnosticsMessage =
   | {
       readonly type: 'added' | 'duplicate';
@@ -28,9 +21,9 @@ export type InboxDiagnosticsMessage =
       readonly type: 'settled';
       readonly inbox: InboxDiagnosticsSource;
       readonly outcome: 'done' | 'retry' | 'dead' | 'lost';
-      /** The run's number, 1 for the first. */
+      /** 1 for the first run. */
       readonly attempt: number;
-      /** Milliseconds from the run's start to its outcome. */
+      /** ms from the run's start to its outcome. */
       readonly durationMs: number;
     };
 

@@ -1,14 +1,9 @@
-// What the inbox derives from an event: its ordering key (`orderingKey: true`), and a failure's text as it is
-// stored in `last_error` (credentials cut out, as the SDK's errors are).
+// An event's ordering key, and a failure's text as `last_error` stores it.
 import { readEnv } from '../../internal/env.js';
 import { redact } from '../../internal/redact.js';
 import type { ShopEvent } from '../../webhooks/events.js';
 
-/**
- * The key `orderingKey: true` gives an event: its object's kind and id (`range_reservation:5001`), the
- * product and location of an `inventory.changed` (`inventory_level:12:3`, which carries no id), or null for
- * an object with neither (a ping): null runs unordered.
- */
+/** The key `orderingKey: true` gives an event (`range_reservation:5001`; null runs unordered). */
 export function objectKeyOf(event: ShopEvent): string | null {
   const object = event.data?.object as Record<string, unknown> | undefined;
   if (typeof object !== 'object' || object === null) return null;

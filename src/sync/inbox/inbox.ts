@@ -1,6 +1,4 @@
-// The durable inbox: a receiver writes each verified event down (keyed by its id) before answering 200, and
-// workers process it from there under a lease, with heartbeats, retries with back-off, dead letters and
-// replay. Storage comes from an adapter (memory, SQLite, Postgres, Redis Streams).
+// The durable inbox: events written down by id before the 200, then processed by workers under a lease.
 import { ShopError } from '../../core/errors/shop-error.js';
 import type { ShopEvent } from '../../webhooks/events.js';
 import { publishInbox } from './diagnostics.js';
@@ -91,7 +89,7 @@ export class Inbox<Tx extends InboxTransaction | undefined = InboxTransaction | 
     return this.#ready;
   }
 
-  /** Writes an event down, keyed by its id: an id already there is left as it is (`duplicate`). */
+  /** Writes an event down; an id already there is left as it is. */
   async add(event: ShopEvent, source: InboxSource = 'manual'): Promise<InboxAddOutcome> {
     if (typeof event?.id !== 'string' || event.id === '') throw new ShopError('An inbox event needs an id.');
     await this.ready();
@@ -101,7 +99,7 @@ export class Inbox<Tx extends InboxTransaction | undefined = InboxTransaction | 
     return added ? 'added' : 'duplicate';
   }
 
-  /** The event's entry, or null when the inbox never had it. */
+  /** The event's entry. */
   async get(eventId: string): Promise<InboxEntry | null> {
     await this.ready();
     return this.store.get(eventId, this.#now());
@@ -118,10 +116,7 @@ export class Inbox<Tx extends InboxTransaction | undefined = InboxTransaction | 
     return this.list('dead', limit);
   }
 
-  /**
-   * Makes an event pending again with its attempts reset, whatever its state (a dead letter after a fix,
-   * or a done event to run again). False when the inbox never had the id.
-   */
+  /** Makes an event pending again with its attempts reset; false for an unknown id. */
   async replay(eventId: string): Promise<boolean> {
     await this.ready();
     const replayed = await this.store.replay(eventId, this.#now());
@@ -129,10 +124,7 @@ export class Inbox<Tx extends InboxTransaction | undefined = InboxTransaction | 
     return replayed;
   }
 
-  /**
-   * Deletes up to `limit` entries past their retention (`retention`): done events, and dead letters when
-   * `deadMs` is set. Gives how many it deleted; workers call it by themselves, a batch at a time.
-   */
+  /** Deletes up to `limit` entries past `retention` and gives the count; workers call it themselves. */
   async prune(limit = 500): Promise<number> {
     await this.ready();
     if (!this.store.prune) return 0;
@@ -145,10 +137,7 @@ export class Inbox<Tx extends InboxTransaction | undefined = InboxTransaction | 
     });
   }
 
-  /**
-   * Leases up to `limit` due events and processes them (at once, up to `concurrency`), then resolves. For
-   * tests and cron-style workers; {@link work} runs it in a loop.
-   */
+  /** Leases and processes up to `limit` due events once, for tests and cron-style workers. */
   async runOnce(
     handler: InboxHandler<Tx>,
     options: InboxWorkerOptions & { limit?: number } = {},
@@ -168,12 +157,8 @@ export class Inbox<Tx extends InboxTransaction | undefined = InboxTransaction | 
   }
 
   /**
-   * Processes the inbox until `stop()`: leases due events (up to `concurrency` at once), runs `handler`
-   * under a renewed lease and a deadline (`handlerTimeoutMs`), marks each done when it succeeds (with the
-   * SQL adapters, in the transaction its `tx` statements ran in), retries failures with back-off and moves
-   * an event to the dead letters after `maxAttempts`. An event whose run never finished (its process died)
-   * is run alone next time, so only the event that kills its process is counted for it. Prunes what is
-   * past `retention` while idle. Several workers (in one process or many) may share one store.
+   * Processes the inbox until `stop()`: runs `handler` under a lease and a deadline, marks successes done,
+   * retries failures with back-off, dead-letters after `maxAttempts`. Workers may share one store.
    */
   work(handler: InboxHandler<Tx>, options: InboxWorkerOptions = {}): InboxWorker {
     if (typeof handler !== 'function') throw new ShopError('Inbox.work needs a handler function.');

@@ -3,13 +3,7 @@
  *
  * @module shop-mgmt/inbox/postgres
  */
-// `shop-mgmt/inbox/postgres`: over `pg` (an optional peer dependency, loaded only by src/sync/sql/postgres.ts,
-// which the sync engine opens its Postgres with too: one pool config, one statement timeout) or a pg `Pool`
-// the caller made. Workers lease with `FOR UPDATE SKIP LOCKED`; a handler's transaction holds its event's row
-// lock, so no other worker takes the event while it runs, and its `tx` statements commit with the done mark.
-// The pool it opens and every connection a transaction holds have an 'error' listener: a Postgres restart, a
-// failover, a terminated backend or `idle_session_timeout` fails the calls in flight with a
-// DatabaseUnavailableError (the receiver answers 503, the worker retries) and never the process.
+// Workers lease with `FOR UPDATE SKIP LOCKED`; a handler's transaction holds its event's row lock.
 import { ShopError } from '../../core/errors/shop-error.js';
 import { DatabaseUnavailableError } from '../database-unavailable.js';
 import {
@@ -31,23 +25,15 @@ export {
   type PostgresPoolSettings,
 };
 
-/**
- * Options of {@link PostgresInboxStore}. The connection settings are the sync engine's too
- * ({@link POSTGRES_POOL_DEFAULTS}: 10 connections, 30 s statement timeout, 5 s to connect).
- */
+/** Options of {@link PostgresInboxStore}; defaults in {@link POSTGRES_POOL_DEFAULTS}. */
 export interface PostgresInboxOptions extends PostgresPoolSettings {
-  /** The inbox table's name (the sync engine's tables can live in the same database). @default 'shop_inbox' */
+  /** @default 'shop_inbox' */
   table?: string;
 }
 
 /**
- * An inbox store in PostgreSQL. {@link PostgresInboxStore.connect} opens a pool from a connection string;
- * `new PostgresInboxStore(pool)` uses a `pg` Pool you made (you end it then, and give it an 'error'
- * listener: pg ends the process on an idle connection's error nobody listens to).
- *
- * While the database is away (restarting, failing over, a backend terminated) calls reject with a
- * {@link DatabaseUnavailableError}: the webhook receiver answers 503 and the worker retries; the pool
- * connects afresh once the database is back.
+ * An inbox store in PostgreSQL. A Pool you pass is yours to end (give it an 'error' listener). While the
+ * database is away calls reject with a {@link DatabaseUnavailableError}.
  */
 export class PostgresInboxStore extends SqlInboxStore {
   /** Loads `pg` and opens a pool to `connectionString`. */

@@ -3,12 +3,8 @@
  *
  * @module shop-mgmt/inbox/redis
  */
-// `shop-mgmt/inbox/redis`: over the caller's node-redis or ioredis client, duck-typed like the Redis dedupe and
-// rate-limit stores (no Redis dependency). Each event is a hash keyed by its id (the insert is a no-op when it
-// exists) and an entry of a stream read by a consumer group: a worker reads new entries with XREADGROUP and
-// takes over those whose worker died with XAUTOCLAIM once they sat idle a lease long; its heartbeat is an
-// XCLAIM that resets the idle time. Retries wait in a sorted set until due. Every step is one Lua script,
-// atomic on the server; all keys share one hash tag, so a cluster keeps them on one node.
+// Each event is a hash by id plus a stream entry read by a consumer group (XREADGROUP; a dead worker's entries
+// taken over by XAUTOCLAIM; heartbeat = XCLAIM). Retries wait in a sorted set. Each step is one Lua script.
 import { ShopError } from '../../core/errors/shop-error.js';
 import {
   isRedisClient,
@@ -35,20 +31,11 @@ export { DatabaseUnavailableError };
 
 /** Options of {@link RedisInboxStore}. */
 export interface RedisInboxOptions {
-  /**
-   * Prefix of every key; keep a `{hash tag}` in it so a cluster keeps the inbox on one node.
-   * @default '{shop-mgmt:inbox}:'
-   */
+  /** Keep a `{hash tag}` in it so a cluster keeps the inbox on one node. @default '{shop-mgmt:inbox}:' */
   keyPrefix?: string;
-  /**
-   * How long a done event is remembered (so a late duplicate is still a no-op), in seconds.
-   * @default 259200 (3 days, past the 37 h of retries)
-   */
+  /** Seconds a done event is remembered as a duplicate guard. @default 259200 */
   doneTtlSeconds?: number;
-  /**
-   * A worker name (a consumer of the stream's group) with nothing pending is forgotten by `prune` after it
-   * sat idle this long, in ms: every worker start adds a name. @default 3_600_000 (an hour)
-   */
+  /** ms after which `prune` forgets an idle consumer with nothing pending. @default 3_600_000 */
   consumerIdleMs?: number;
 }
 
@@ -235,14 +222,8 @@ end
 return found`;
 
 /**
- * An inbox store in Redis Streams. Workers with the same `keyPrefix` share the work; the handler gets no
- * `tx` (Redis has no transaction around your own writes): a handler that dies after its effect and before
- * the done mark runs again, so make effects idempotent, or use the SQLite or Postgres adapter.
- * Ordering (`orderingKey`) is not supported here. Run Redis with persistence (AOF, `appendfsync everysec`
- * or `always`): an inbox in a Redis that restarts without it loses what it held.
- *
- * While Redis is away (a connection closed, dropped or refused, a command timeout, a server loading or
- * failing over) calls reject with a {@link DatabaseUnavailableError}, the client's error as its `cause`.
+ * An inbox store in Redis Streams. No `tx` and no ordering: make effects idempotent. Run Redis with AOF
+ * persistence. While Redis is away calls reject with a {@link DatabaseUnavailableError}.
  */
 export class RedisInboxStore implements InboxStore<undefined> {
   readonly #redis: RedisCommands;
@@ -262,8 +243,7 @@ export class RedisInboxStore implements InboxStore<undefined> {
         'RedisInboxStore needs a node-redis or ioredis client (one with set/eval/del, or call).',
       );
     }
-    // The client's connection errors (closed, offline, dropped, refused, timed out) reject as a
-    // DatabaseUnavailableError, as the Postgres store's do: the receiver answers 503, the worker retries.
+    // Connection errors reject as DatabaseUnavailableError: the receiver answers 503, the worker retries.
     this.#redis = redisCommands(client, redisUnavailableOr);
     this.#prefix = options.keyPrefix ?? '{shop-mgmt:inbox}:';
     this.#doneTtl = options.doneTtlSeconds ?? 3 * 24 * 60 * 60;

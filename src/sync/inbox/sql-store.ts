@@ -1,16 +1,6 @@
-// The inbox over SQL, shared by the SQLite, Postgres and D1 adapters: one table, leases as a token and an
-// expiry on the row, and the done mark written in the transaction the worker's handler runs its own
-// statements in. The adapters bring a driver (src/sync/sql/: the one contract the sync engine uses too).
-//
-// D1 (a driver with `interactive` false) has SQLite's SQL but no BEGIN/COMMIT over its API: each statement
-// commits alone, and `batch` is the one atomic unit of several. The store's two transactions map onto it so:
-// - lease: one `UPDATE ... WHERE event_id IN (due ... LIMIT n) RETURNING` statement claims the events (as on
-//   Postgres): D1 runs one statement at a time per database, so no two workers claim the same event.
-// - complete: the lease is checked, the handler runs (its `tx.query` reads at once; its `tx.execute` writes
-//   are held), then one batch [lease guard, done mark, the handler's writes] commits all or nothing. The
-//   guard fails the batch when the lease is no longer this worker's, so a run whose lease ran out and was
-//   taken over commits nothing ('lost'). Nothing locks the row while the handler runs
-//   (`locksWhileWorking` false): the worker renews its lease with heartbeats, as with Redis.
+// The inbox over SQL for the SQLite, Postgres and D1 adapters: one table, a lease as token and expiry on the
+// row, and the done mark in the handler's transaction. D1 has no BEGIN/COMMIT: a lease is one UPDATE ...
+// RETURNING, and `complete` holds the handler's writes for one batch [lease guard, done mark, writes].
 import { ShopError } from '../../core/errors/shop-error.js';
 import type { ShopEvent } from '../../webhooks/events.js';
 import {
@@ -47,10 +37,10 @@ export function tableName(name: string | undefined): string {
 
 /** An {@link InboxStore} over a SQL driver; see the SQLite, Postgres and D1 adapters. */
 export class SqlInboxStore implements InboxStore<InboxTransaction> {
-  /** True where a running handler's transaction holds its event (SQLite, Postgres); false on D1. */
+  /** False on D1, whose handler holds no transaction. */
   readonly locksWhileWorking: boolean;
   readonly #driver: SqlDriver;
-  /** The driver's batch when it has no interactive transaction (D1); null otherwise. */
+  /** The driver's batch on D1. */
   readonly #batch: ((statements: readonly SqlStatement[]) => Promise<unknown>) | null;
   readonly #t: string;
   readonly #p: (n: number) => string;
@@ -156,12 +146,7 @@ export class SqlInboxStore implements InboxStore<InboxTransaction> {
     });
   }
 
-  /**
-   * The due events: pending and past their retry time, and either never leased since (`suspect` false) or
-   * leased by a run that never finished, its lease over (`suspect` true). A stored time further ahead than
-   * this worker could have set (a retry past the horizon, a lease past `leaseMs`) was set before the clock
-   * stepped back: it counts as passed.
-   */
+  /** The due events, suspects or not; a time further ahead than this worker could set counts as passed. */
   #due(ordered: boolean, suspect: boolean): string {
     const t = this.#t;
     const p = this.#p;
@@ -243,12 +228,7 @@ export class SqlInboxStore implements InboxStore<InboxTransaction> {
       });
   }
 
-  /**
-   * `complete` on a driver whose atomic unit is a batch (D1): the lease checked, the handler run with its
-   * writes held, then [guard, done mark, writes] in one batch. The guard is an insert that breaks the
-   * table's NOT NULL on event_id when the lease is no longer held, so the batch fails and nothing of it
-   * commits; when the lease is held it inserts nothing.
-   */
+  /** `complete` on D1: the guard inserts a NULL event_id when the lease is lost, failing the whole batch. */
   async #completeInBatch(
     batch: (statements: readonly SqlStatement[]) => Promise<unknown>,
     lease: InboxLease,
@@ -408,11 +388,7 @@ const HELD_RESULT: { changes: number } = Object.defineProperty({}, 'changes', {
 /** Statements that only read: `tx.query` runs them at once on D1, outside the batch. */
 const READ_ONLY = /^\s*(select|values)\b|^\s*with\b(?![\s\S]*\b(insert|update|delete|replace)\b)/i;
 
-/**
- * The handler's `tx` on D1: `query` reads at once (committed data: not the writes this handler holds);
- * `execute` holds its statement for the batch that commits it with the done mark. `close` ends it with the
- * run, as {@link transactionOver}'s.
- */
+/** The handler's `tx` on D1: `query` reads committed data at once, `execute` waits for the batch. */
 function heldWritesOver(
   driver: SqlDriver,
   writes: SqlStatement[],
@@ -448,11 +424,7 @@ function heldWritesOver(
   };
 }
 
-/**
- * The handler's view of the session: `?` placeholders in either dialect (numbered for Postgres unless the
- * statement already numbers its own). `close` ends it with the transaction, so a statement run late (a
- * handler that did not await) fails instead of landing outside the transaction.
- */
+/** The handler's view of the session; after `close` a late statement fails instead of running outside. */
 function transactionOver(
   session: SqlSession,
   dialect: SqlDialect,

@@ -1,7 +1,4 @@
-// Cloudflare D1 as a SqlDriver (the inbox's `shop-mgmt/inbox/d1`): SQLite semantics over an async binding,
-// `db.prepare(sql).bind(...).all()` per statement and `db.batch([...])` as the one atomic unit of several (D1
-// has no BEGIN/COMMIT over its API). Runtime-neutral: no node: import, nothing loaded; the binding is the
-// partner's (`env.DB` in a Worker, miniflare's `getD1Database()` in a Node test).
+// Cloudflare D1 as a SqlDriver: SQLite over an async binding, `batch` the only atomic unit. No node: import.
 import { ShopError } from '../../core/errors/shop-error.js';
 import { DatabaseUnavailableError } from '../database-unavailable.js';
 import type { SqlDriver, SqlResult, SqlSession, SqlStatement } from './driver.js';
@@ -14,9 +11,9 @@ export interface D1ResultLike {
 
 /** The part of a D1 `D1PreparedStatement` used. */
 export interface D1PreparedStatementLike {
-  /** The statement with `values` bound to its `?` / `?NNN` parameters. */
+  /** Binds `values`. */
   bind(...values: unknown[]): D1PreparedStatementLike;
-  /** Runs it; gives its rows and `meta.changes`. */
+  /** Runs the statement. */
   all(): Promise<D1ResultLike>;
 }
 
@@ -24,14 +21,11 @@ export interface D1PreparedStatementLike {
 export interface D1DatabaseLike {
   /** Compiles one statement. */
   prepare(query: string): D1PreparedStatementLike;
-  /** Runs the statements in order in one transaction: all commit, or none (it rejects). */
+  /** Runs the statements atomically. */
   batch(statements: D1PreparedStatementLike[]): Promise<readonly D1ResultLike[]>;
 }
 
-/**
- * D1's own words for a failure Cloudflare says to retry: the database's object reset or moved, the network
- * to it lost, or it is overloaded. Nothing of the statement (or batch) committed.
- */
+/** D1's messages for a failure Cloudflare says to retry (nothing committed). */
 const TRANSIENT =
   /Network connection lost|storage caused object to be reset|reset because its code was updated|overloaded|transient issue|Internal error in D1|D1 storage operation exceeded timeout/i;
 
@@ -43,11 +37,7 @@ export function d1UnavailableOr(error: unknown): unknown {
   return new DatabaseUnavailableError(`D1 is unavailable (${text}); try the call again.`, { cause: error });
 }
 
-/**
- * The {@link SqlDriver} over a D1 binding: each statement on its own, `batch` atomic, no interactive
- * transaction (`interactive` false: {@link D1Driver.transaction} refuses). Parameters are bound as D1 takes
- * them: undefined as null, booleans as 0/1, a bigint as a number while it is exact.
- */
+/** The {@link SqlDriver} over a D1 binding; {@link D1Driver.transaction} refuses, `batch` is atomic. */
 export class D1Driver implements SqlDriver {
   readonly dialect = 'sqlite' as const;
   readonly interactive = false;

@@ -1,17 +1,16 @@
-// PostgreSQL for the inbox and the sync engine over `pg` (optional peer) or the caller's Pool. Every pool and
-// checked-out connection has an 'error' listener (an unheard one ends the process); a dead connection fails
-// the call with a DatabaseUnavailableError and the pool connects afresh.
+// PostgreSQL over `pg` or the caller's Pool. Every pool and checked-out connection has an 'error' listener
+// (an unheard one ends the process).
 import { ShopError } from '../../core/errors/shop-error.js';
 import { DatabaseUnavailableError } from '../database-unavailable.js';
 import type { SqlDriver, SqlResult, SqlSession } from './driver.js';
 
 /** How the inbox and the sync engine connect to PostgreSQL. */
 export interface PostgresPoolSettings {
-  /** Most connections the pool opens. @default 10 */
+  /** @default 10 */
   readonly maxConnections?: number;
-  /** Longest a statement may run, in ms (`statement_timeout`, and the client's bound a little past it). @default 30000 */
+  /** `statement_timeout` in ms. @default 30000 */
   readonly statementTimeoutMs?: number;
-  /** Longest wait for a new connection, in ms. @default 5000 */
+  /** @default 5000 */
   readonly connectTimeoutMs?: number;
 }
 
@@ -63,29 +62,29 @@ export function watchPool(pool: ErrorEmitter): void {
 
 /** The part of a pg `PoolClient` used. */
 export interface PgClientLike {
-  /** Runs one statement, `$1, $2...` bound to `params`. */
+  /** Runs a statement. */
   query(
     sql: string,
     params?: unknown[],
   ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
-  /** Gives the connection back (an error or `true` discards it). */
+  /** An error or `true` discards the connection. */
   release(error?: Error | boolean): void;
-  /** pg's connection errors, listened to while a transaction holds it. */
+  /** Connection errors, listened to while a transaction holds it. */
   on?(event: 'error', listener: (error: Error) => void): unknown;
-  /** Drops the listener of {@link on} when the transaction gives the connection back. */
+  /** Drops the listener of {@link on}. */
   removeListener?(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** The part of a pg `Pool` used. */
 export interface PgPoolLike {
-  /** Runs one statement on any free connection, `$1, $2...` bound to `params`. */
+  /** Runs a statement on any free connection. */
   query(
     sql: string,
     params?: unknown[],
   ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
-  /** Checks out a connection for a transaction; it must be released. */
+  /** Checks out a connection; it must be released. */
   connect(): Promise<PgClientLike>;
-  /** Closes every connection of the pool. */
+  /** Closes the pool. */
   end(): Promise<void>;
 }
 
@@ -96,10 +95,7 @@ export class PgMissingError extends ShopError {
   override readonly name: string = 'PgMissingError';
 }
 
-/**
- * Loads `pg` and opens a pool to `connectionString` with {@link postgresPoolConfig}'s settings, its idle
- * connections' errors listened to ({@link watchPool}). Rejects with {@link PgMissingError} without `pg`.
- */
+/** Loads `pg` and opens a watched pool; rejects with {@link PgMissingError} without `pg`. */
 export async function openPostgresPool(
   connectionString: string,
   settings: PostgresPoolSettings = {},
@@ -114,16 +110,12 @@ export async function openPostgresPool(
   const Pool = pg.Pool ?? pg.default?.Pool;
   if (!Pool) throw new PgMissingError('The pg module has no Pool.');
   const pool = new Pool(config);
-  // An idle connection the server ends (a restart, pg_terminate_backend, idle_session_timeout) emits
-  // 'error' on the pool: dropped, and the next call connects afresh, instead of the process ending.
+  // An idle connection the server ends emits 'error' on the pool: dropped, not the process's end.
   watchPool(pool);
   return pool;
 }
 
-/**
- * The {@link SqlDriver} over a pg Pool: `$1` placeholders, statements on any free connection, transactions
- * on one checked out ({@link inTransaction}); connection failures reject as DatabaseUnavailableError.
- */
+/** The {@link SqlDriver} over a pg Pool; connection failures reject as DatabaseUnavailableError. */
 export class PgDriver implements SqlDriver {
   readonly dialect = 'postgres' as const;
   readonly #pool: PgPoolLike;
@@ -162,12 +154,7 @@ async function runOn(
   }
 }
 
-/**
- * Checks a connection out and runs `work` in one transaction on it: committed when it resolves, rolled back
- * when it throws. While checked out the connection has an 'error' listener (its server may end it at any
- * time); a connection that failed is given back broken, so the pool drops it instead of lending it again.
- * Connection failures reject as {@link DatabaseUnavailableError}; other errors as they were thrown.
- */
+/** Runs `work` in one transaction on a checked-out connection; a failed connection is given back broken. */
 export async function inTransaction<C extends PgClientLike, T>(
   pool: { connect(): Promise<C> },
   work: (client: C) => Promise<T>,
@@ -227,10 +214,7 @@ const CONNECTION_CODES = new Set([
 const CONNECTION_MESSAGES =
   /Connection terminated|Query read timeout|timeout exceeded when trying to connect|not queryable|terminating connection|the database system is (starting up|shutting down|in recovery)/i;
 
-/**
- * True when `error` says the database or the connection to it is away (try again later), not that the
- * statement is wrong: a network error, a connection the server ended, a timeout, SQLSTATE class 08.
- */
+/** True when `error` says the database is away (retry later), not that the statement is wrong. */
 export function isConnectionFailure(error: unknown): boolean {
   if (error instanceof DatabaseUnavailableError) return true;
   if (typeof error !== 'object' || error === null) return false;

@@ -6,11 +6,11 @@ import type { SqlDriver, SqlResult, SqlSession } from './driver.js';
 
 /** The part of a better-sqlite3 or `node:sqlite` statement used. */
 export interface SqliteStatementLike {
-  /** Runs the statement; gives how many rows it changed. */
+  /** Runs the statement. */
   run(...params: unknown[]): { changes: number | bigint };
-  /** Runs the statement; gives the rows it returns. */
+  /** Runs the statement for its rows. */
   all(...params: unknown[]): unknown[];
-  /** better-sqlite3: true when the statement returns rows (`node:sqlite` has no such flag). */
+  /** better-sqlite3 only. */
   readonly reader?: boolean;
 }
 
@@ -18,7 +18,7 @@ export interface SqliteStatementLike {
 export interface SqliteDatabaseLike {
   /** Compiles one SQL statement. */
   prepare(sql: string): SqliteStatementLike;
-  /** Runs SQL text without parameters (one or more statements). */
+  /** Runs SQL text without parameters. */
   exec(sql: string): unknown;
   /** Closes the database connection. */
   close(): unknown;
@@ -26,15 +26,9 @@ export interface SqliteDatabaseLike {
 
 /** How a SQLite file is opened (inbox and sync engine alike). */
 export interface SqliteOpenOptions {
-  /**
-   * `normal` (WAL, the default) survives any crash of the process; a power cut may lose the last
-   * transactions. `full` syncs every commit, at a few ms per write.
-   */
+  /** `normal` survives a process crash, not a power cut; `full` syncs every commit. */
   synchronous?: 'normal' | 'full';
-  /**
-   * Ms a statement waits for another process's write lock before a retryable `DatabaseUnavailableError`,
-   * counted from the call; the event loop runs meanwhile. @default 2000
-   */
+  /** Ms a statement waits for another process's write lock, the event loop running. @default 2000 */
   busyTimeoutMs?: number;
   /** The driver to load when given a path. @default better-sqlite3, else node:sqlite */
   driver?: 'better-sqlite3' | 'node:sqlite';
@@ -45,14 +39,11 @@ export const SQLITE_BUSY_DEFAULT_MS = 2000;
 
 /** Options of {@link SqliteDriver}. */
 export interface SqliteDriverOptions {
-  /** Whether {@link SqliteDriver.close} closes the caller's database. @default false */
+  /** @default false */
   readonly owned?: boolean;
   /** Ms a statement waits for another process's write lock. @default 2000 */
   readonly busyTimeoutMs?: number;
-  /**
-   * `all` (the inbox): every statement waits behind a running transaction, which stays open while its
-   * handler awaits. `transactions` (the engine): only transactions queue. @default 'all'
-   */
+  /** What waits behind a running transaction: every statement, or only transactions. @default 'all' */
   readonly queue?: 'all' | 'transactions';
 }
 
@@ -71,10 +62,7 @@ export class SqliteOpenError extends ShopError {
   }
 }
 
-/**
- * Opens (or creates) a SQLite file as the inbox and the engine do (better-sqlite3, else `node:sqlite`; WAL,
- * `synchronous`, `busy_timeout`), for your own tables beside the inbox; close it yourself.
- */
+/** Opens a SQLite file as the inbox and the engine do, for your own tables; close it yourself. */
 export async function openSqliteDatabase(
   path: string,
   options: SqliteOpenOptions = {},
