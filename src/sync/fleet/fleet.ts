@@ -1,5 +1,4 @@
-// Many shops in one process: a client and a ShopSync per shop on one database handle and one timer. Each
-// shop is paced, backs off and reports trouble (its `sync_shops` row) on its own.
+// Many shops in one process: a ShopSync per shop on one database and one timer, each paced on its own.
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import { ShopClient } from '../../client.js';
@@ -62,11 +61,7 @@ export interface ShopFleetOptions {
   readonly refreshMinutes?: number;
   /** Back-off of a shop in trouble. */
   readonly retry?: FleetRetryOptions;
-  /**
-   * Failed applies of one delivery before it is a dead letter: kept in `sync_shop_inbox` (`dead_at`,
-   * `last_error`), told to `onError`, counted in its shop's `inboxDead`, and the shop goes on with its
-   * other deliveries. A database away or a lost lease is no attempt. @default 10
-   */
+  /** Failed applies before a delivery is dead (a database away or a lost lease is no attempt). @default 10 */
   readonly maxAttempts?: number;
   /** Per-shop client settings. */
   readonly client?: { readonly timeout?: number; readonly maxRetries?: number; readonly hooks?: ShopHooks };
@@ -78,7 +73,7 @@ export interface ShopFleetOptions {
   readonly onListening?: (url: string) => void;
   /** Told of each gap a shop's engine reports. */
   readonly onGap?: (shop: string, gap: SyncGap) => void;
-  /** Told of what the fleet went on without: a delivery gone dead (`maxAttempts`), a health row it could not write (its line then shows `stale`). */
+  /** Told of a delivery gone dead, or a health row not written (its line then shows `stale`). */
   readonly onError?: (error: unknown, shop: string | null) => void;
 }
 
@@ -197,7 +192,6 @@ export class ShopFleet {
   /** Every shop's health line (from `sync_shops`). */
   async status(): Promise<ShopStatus[]> {
     await this.#setup();
-    // The call counts move between passes: the rows hold them as of each shop's last write.
     return readStatus(this.#db!, Date.now(), [...this.#runtimes.keys()]).then((rows) =>
       rows.map((row) => {
         const runtime = this.#runtimes.get(row.shop);
@@ -206,7 +200,7 @@ export class ShopFleet {
           ...row,
           callsLastMinute: this.#callsLastMinute(runtime),
           callsCap: this.#cap(runtime),
-          // The row is older than what this fleet knows: its last write failed.
+          // Its last write failed.
           stale: row.stale || runtime.healthError !== null,
         };
       }),
@@ -247,7 +241,7 @@ export class ShopFleet {
       }
       const opened =
         typeof this.#options.db === 'string' ? await openSyncDatabase(this.#options.db) : this.#options.db;
-      // One SQLite connection for every shop: a lone statement waits for the open transaction.
+      // One SQLite connection: a lone statement waits for the open transaction.
       const db = opened.dialect === 'sqlite' ? queued(opened) : opened;
       await migrate(db);
       await setupFleetTables(db);
@@ -318,7 +312,7 @@ export class ShopFleet {
       ),
     );
     const runtime = this.#runtimes.get(shop);
-    // Before its first backfill or while it backs off, a delivery must not bring the shop's pass forward.
+    // Before its first backfill or in a back-off, a delivery does not bring the pass forward.
     if (!runtime || this.#stopping || !runtime.backfilled || runtime.failures > 0) return;
     // A short delay gathers a burst into one transaction.
     runtime.drainDue = Math.min(runtime.drainDue, performance.now() + 20);
@@ -408,18 +402,15 @@ export class ShopFleet {
   }
 
   /**
-   * Applies the shop's waiting deliveries, a batch a transaction, each batch with its done marks. A batch
-   * that fails for a reason of its own (not the database away, not a lost lease) is applied again one
-   * delivery a transaction, so only the bad one fails: it counts an attempt, and at `maxAttempts` it is
-   * dead (kept with its error, told to `onError`) and the shop goes on. A delivery that failed below its
-   * limit fails the pass once the others are applied (the shop backs off and tries it again).
+   * Applies the waiting deliveries a batch a transaction; a batch that fails on its own account is applied
+   * again one delivery at a time, so only the bad one counts an attempt (dead at `maxAttempts`).
    */
   async #drain(runtime: ShopRuntime, sync: ShopSync): Promise<number> {
     const db = this.#db!;
     const shop = runtime.shop.name;
     let written = 0;
     let failure: unknown = null;
-    // Read in order from past the last batch: a delivery that failed stays behind the reading point.
+    // Read past the last batch: a failed delivery stays behind.
     let after: { receivedAt: unknown; eventId: unknown } | null = null;
     for (;;) {
       const rows = await db.all<{
@@ -554,7 +545,7 @@ export class ShopFleet {
         : Math.min(this.#retry.maxMs, this.#retry.baseMs * 2 ** (runtime.failures - 1)) *
           (0.75 + Math.random() * 0.5);
     const at = performance.now() + wait;
-    // Everything of the shop waits: its feed, its refresh and its deliveries (kept in the inbox meanwhile).
+    // The shop's feed, refresh and deliveries all wait (deliveries stay in the inbox).
     runtime.feedDue = at;
     runtime.drainDue = Number.POSITIVE_INFINITY;
     if (runtime.refreshDue !== Number.POSITIVE_INFINITY)

@@ -101,7 +101,7 @@ const INBOX_DDL = `CREATE TABLE IF NOT EXISTS "sync_shop_inbox" (
 /** Creates the fleet's tables when missing (never drops or changes anything). */
 export async function setupFleetTables(db: SyncDatabase): Promise<void> {
   await db.run(SHOPS_DDL);
-  // Tables made before these columns existed get them (several workers may race: the loser's error is moot).
+  // Older tables get the new columns (a racing worker's error is moot).
   await addColumn(db, 'sync_shops', 'fresh_until', 'TEXT');
   await db.run(INBOX_DDL);
   await addColumn(db, 'sync_shop_inbox', 'attempts', 'INTEGER NOT NULL DEFAULT 0');
