@@ -322,6 +322,8 @@ describe.runIf(postgresUrl)('sync --shops: three workers on one PostgreSQL', () 
           takeoverMsMedian: takeovers.sort((a, b) => a - b)[Math.floor(takeovers.length / 2)],
           stoppedShops: stopped?.held.size,
           walkersMax: most,
+          over1: counts.filter(([, c]) => c.max > 1).map(([n]) => n),
+          stoppedHeld: [...(stopped?.held.keys() ?? [])],
           changes,
         }),
       );
