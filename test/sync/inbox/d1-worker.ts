@@ -4,7 +4,8 @@
 // the inbox worker. The handler writes one row per run into `effects` (no unique key: a second apply would
 // show) through `tx`. The test's failures: the events listed in FLAKY throw after their write on the first
 // run; the event HANG_ID (isolate 1 only) writes its effect, marks `marks`, and never settles: the test
-// tears the isolate down there.
+// tears the isolate down there. With GATE set, the queue consumer waits for the test's 'go' mark: an event
+// drained before its object's earlier event was delivered could not be put after it.
 import { type D1DatabaseLike, D1InboxStore } from '../../../src/sync/inbox/d1.js';
 import { Inbox } from '../../../src/sync/inbox/inbox.js';
 import type { InboxHandler, InboxTransaction } from '../../../src/sync/inbox/types.js';
@@ -16,6 +17,8 @@ interface Env {
   readonly QUEUE: { send(body: unknown): Promise<void> };
   readonly HANG_ID?: string;
   readonly FLAKY?: string;
+  /** The test's gate: the queue consumer drains only once `marks` holds 'go' (every delivery is in by then). */
+  readonly GATE?: string;
 }
 
 // One Inbox per isolate and binding: its table is created once (setup), not on every delivery.
@@ -69,6 +72,10 @@ export default {
     return response;
   },
   async queue(batch: { ackAll(): void }, env: Env): Promise<void> {
+    if (env.GATE) {
+      const go = await env.DB.prepare("SELECT 1 FROM marks WHERE what = 'go'").all();
+      if ((go.results ?? []).length === 0) return batch.ackAll();
+    }
     await drain(env);
     batch.ackAll();
   },
