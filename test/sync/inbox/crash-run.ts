@@ -373,8 +373,9 @@ export async function crashRun(mode: CrashMode, extraEnv: Record<string, string>
       ? (JSON.parse(readFileSync(env.CHECKPOINT, 'utf8')) as { lastEventId: string }).lastEventId
       : null;
   // Until every effect is in and the catch-up's run has reached the end of the feed (it saves every 50 events
-  // and at the end of a run), or 30 s: a bound on a hang, not a speed.
-  const deadline = Date.now() + 30_000;
+  // and at the end of a run), or 60 s: a bound on a hang, not a speed (30 s was once too short on a loaded
+  // machine for the Redis run's last catch-up).
+  const deadline = Date.now() + 60_000;
   let effects = await effectsNow();
   while (
     (new Set(effects).size < created.length || checkpointNow() !== created.at(-1)?.id) &&
