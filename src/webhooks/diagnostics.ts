@@ -1,38 +1,19 @@
-// Each verification's outcome on the `shop-mgmt:webhooks` diagnostics channel, published only while subscribed.
+// Each verification's outcome on `shop-mgmt:webhooks`, while someone subscribes.
+import { lazyChannel } from '../internal/diagnostics-channel.js';
 import { isWebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 
 /** The name of the webhooks' diagnostics channel. */
 export const WEBHOOK_CHANNEL = 'shop-mgmt:webhooks';
 
-/** One message on `shop-mgmt:webhooks`: a verification's outcome (no header, body, secret or id). */
+/** A verification's outcome (no header, body, secret or id). */
 export interface WebhookDiagnosticsMessage {
   readonly type: 'verified';
   readonly outcome: 'ok' | WebhookVerificationReason | 'error';
 }
 
-interface ChannelLike {
-  readonly hasSubscribers: boolean;
-  publish(message: unknown): void;
-}
+const channel = lazyChannel(WEBHOOK_CHANNEL);
 
-let webhookChannel: ChannelLike | null | undefined;
-
-function channel(): ChannelLike | null {
-  if (webhookChannel !== undefined) return webhookChannel;
-  webhookChannel = null;
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  try {
-    const module = proc?.getBuiltinModule?.('node:diagnostics_channel') as
-      | { channel?: (name: string) => ChannelLike }
-      | undefined;
-    if (typeof module?.channel === 'function') webhookChannel = module.channel(WEBHOOK_CHANNEL);
-  } catch {
-    webhookChannel = null;
-  }
-  return webhookChannel;
-}
-
-// The messages are a handful of constants: publishing one allocates nothing.
+// A handful of constant messages: publishing allocates nothing.
 const messages = new Map<WebhookDiagnosticsMessage['outcome'], WebhookDiagnosticsMessage>();
 function message(outcome: WebhookDiagnosticsMessage['outcome']): WebhookDiagnosticsMessage {
   let found = messages.get(outcome);
@@ -43,7 +24,7 @@ function message(outcome: WebhookDiagnosticsMessage['outcome']): WebhookDiagnost
   return found;
 }
 
-/** `result` as it is; when someone listens, its outcome is published once it settles. */
+/** `result`; its outcome is published once it settles, when someone listens. */
 export function observeVerification<T>(result: Promise<T>): Promise<T> {
   const subscribed = channel();
   if (subscribed?.hasSubscribers) {

@@ -1,6 +1,5 @@
-// What the sync engine tells a subscriber (shop-mgmt/otel) on the `node:diagnostics_channel` channel
-// `shop-mgmt:sync`, published only while someone subscribes: each page a pass writes, and each event applied.
-// Found through process.getBuiltinModule, as src/core/observe/tracing.ts finds its channels.
+// The engine's `shop-mgmt:sync` channel (read by shop-mgmt/otel): each page written and each event applied.
+import { lazyChannel } from '../../internal/diagnostics-channel.js';
 
 /** The name of the sync engine's diagnostics channel. */
 export const SYNC_CHANNEL = 'shop-mgmt:sync';
@@ -22,26 +21,10 @@ export type SyncDiagnosticsMessage =
     }
   | { readonly type: 'event'; readonly shop: string; readonly written: number; readonly createdAt: string };
 
-interface ChannelLike {
-  readonly hasSubscribers: boolean;
-  publish(message: unknown): void;
-}
-
-let syncChannel: ChannelLike | null | undefined;
+const syncChannel = lazyChannel(SYNC_CHANNEL);
 
 /** Publishes `message()` when someone listens on `shop-mgmt:sync`; builds nothing otherwise. */
 export function publishSync(message: () => SyncDiagnosticsMessage): void {
-  if (syncChannel === undefined) {
-    syncChannel = null;
-    const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    try {
-      const module = proc?.getBuiltinModule?.('node:diagnostics_channel') as
-        | { channel?: (name: string) => ChannelLike }
-        | undefined;
-      if (typeof module?.channel === 'function') syncChannel = module.channel(SYNC_CHANNEL);
-    } catch {
-      syncChannel = null;
-    }
-  }
-  if (syncChannel?.hasSubscribers) syncChannel.publish(message());
+  const channel = syncChannel();
+  if (channel?.hasSubscribers) channel.publish(message());
 }

@@ -1,4 +1,6 @@
 // The inbox's `shop-mgmt:inbox` diagnostics channel (read by shop-mgmt/otel), published only while subscribed.
+
+import { lazyChannel } from '../../internal/diagnostics-channel.js';
 import type { InboxSource } from './types.js';
 
 /** The name of the inbox's diagnostics channel. */
@@ -27,28 +29,8 @@ export type InboxDiagnosticsMessage =
       readonly durationMs: number;
     };
 
-interface ChannelLike {
-  readonly hasSubscribers: boolean;
-  publish(message: unknown): void;
-}
-
-let inboxChannel: ChannelLike | null | undefined;
-
 /** The inbox's channel, or null where the runtime has no `node:diagnostics_channel`. */
-export function inboxDiagnostics(): ChannelLike | null {
-  if (inboxChannel !== undefined) return inboxChannel;
-  inboxChannel = null;
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  try {
-    const module = proc?.getBuiltinModule?.('node:diagnostics_channel') as
-      | { channel?: (name: string) => ChannelLike }
-      | undefined;
-    if (typeof module?.channel === 'function') inboxChannel = module.channel(INBOX_CHANNEL);
-  } catch {
-    inboxChannel = null;
-  }
-  return inboxChannel;
-}
+export const inboxDiagnostics = lazyChannel(INBOX_CHANNEL);
 
 /** Publishes `message()` when someone listens; builds nothing otherwise. */
 export function publishInbox(message: () => InboxDiagnosticsMessage): void {
