@@ -569,22 +569,29 @@ export class ShopFleet {
     const db = this.#db;
     if (!db) return;
     try {
-      await db.transaction((tx) =>
-        writeHealth(tx, {
-          shop: runtime.shop.name,
-          state: runtime.state,
-          reason: runtime.reason,
-          leaseHolder: runtime.lease?.holder ?? null,
-          lastSuccessAt: runtime.lastSuccessAt,
-          feedReadAt: runtime.feedReadAt,
-          callsLastMinute: this.#callsLastMinute(runtime),
-          callsCap: this.#cap(runtime),
-          skipped: runtime.skipped,
-          lastError: runtime.lastError,
-          lastErrorAt: runtime.lastErrorAt,
-          freshUntil: this.#freshUntil(runtime),
-        }),
-      );
+      const lease = runtime.lease;
+      await db.transaction(async (tx) => {
+        // Fenced like the rows: a worker whose lease was taken writes no line.
+        if (lease && !(await this.#stillHeld(tx, lease))) return;
+        await writeHealth(
+          tx,
+          {
+            shop: runtime.shop.name,
+            state: runtime.state,
+            reason: runtime.reason,
+            leaseHolder: runtime.lease?.holder ?? null,
+            lastSuccessAt: runtime.lastSuccessAt,
+            feedReadAt: runtime.feedReadAt,
+            callsLastMinute: this.#callsLastMinute(runtime),
+            callsCap: this.#cap(runtime),
+            skipped: runtime.skipped,
+            lastError: runtime.lastError,
+            lastErrorAt: runtime.lastErrorAt,
+            freshUntil: this.#freshUntil(runtime),
+          },
+          this.#leases?.holder ?? null,
+        );
+      });
       runtime.healthError = null;
     } catch (error) {
       runtime.healthError = describe(error);
@@ -593,6 +600,16 @@ export class ShopFleet {
       } catch {
         // A reporter that throws must not stop the shop.
       }
+    }
+  }
+
+  async #stillHeld(tx: SqlExecutor, lease: ShopLease): Promise<boolean> {
+    try {
+      await this.#leases!.check(tx, lease);
+      return true;
+    } catch (error) {
+      if (error instanceof LeaseLostError) return false;
+      throw error;
     }
   }
 

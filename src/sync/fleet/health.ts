@@ -142,12 +142,18 @@ export interface ShopHealthRow {
   readonly freshUntil: string | null;
 }
 
-/** Writes (or replaces) a shop's health row. */
-export async function writeHealth(db: SqlExecutor, row: ShopHealthRow): Promise<void> {
+/** A shop's health row. A non-holder (`writer`) replaces only its own or an unheld line; `elsewhere` keeps `fresh_until`. */
+export async function writeHealth(
+  db: SqlExecutor,
+  row: ShopHealthRow,
+  writer: string | null = null,
+): Promise<void> {
   await db.run(
     `INSERT INTO "sync_shops" ("shop", "state", "reason", "lease_holder", "last_success_at", "feed_read_at", "calls_last_minute", "calls_cap", "skipped", "last_error", "last_error_at", "updated_at", "fresh_until")
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT ("shop") DO UPDATE SET "state" = excluded."state", "reason" = excluded."reason", "lease_holder" = excluded."lease_holder", "last_success_at" = excluded."last_success_at", "feed_read_at" = excluded."feed_read_at", "calls_last_minute" = excluded."calls_last_minute", "calls_cap" = excluded."calls_cap", "skipped" = excluded."skipped", "last_error" = excluded."last_error", "last_error_at" = excluded."last_error_at", "updated_at" = excluded."updated_at", "fresh_until" = excluded."fresh_until"`,
+     ON CONFLICT ("shop") DO UPDATE SET "state" = excluded."state", "reason" = excluded."reason", "lease_holder" = excluded."lease_holder", "last_success_at" = excluded."last_success_at", "feed_read_at" = excluded."feed_read_at", "calls_last_minute" = excluded."calls_last_minute", "calls_cap" = excluded."calls_cap", "skipped" = excluded."skipped", "last_error" = excluded."last_error", "last_error_at" = excluded."last_error_at", "updated_at" = excluded."updated_at",
+       "fresh_until" = CASE WHEN excluded."state" = 'elsewhere' THEN "sync_shops"."fresh_until" ELSE excluded."fresh_until" END
+     WHERE excluded."lease_holder" IS NOT NULL OR "sync_shops"."lease_holder" IS NULL OR "sync_shops"."lease_holder" = ?`,
     [
       row.shop,
       row.state,
@@ -162,6 +168,7 @@ export async function writeHealth(db: SqlExecutor, row: ShopHealthRow): Promise<
       row.lastErrorAt,
       new Date().toISOString(),
       row.freshUntil,
+      writer,
     ],
   );
 }

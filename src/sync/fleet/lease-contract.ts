@@ -26,6 +26,8 @@ export interface ShopLeaseEvents {
 
 /** Who syncs which shop. */
 export interface ShopLeases {
+  /** This worker's name, as leases and health lines show it. */
+  readonly holder?: string;
   /** Starts taking (and keeping) leases on `shops`; `onAcquired` is told of each one held. */
   start(shops: readonly string[]): Promise<void>;
   /** The leases held now, by shop. */

@@ -260,6 +260,67 @@ describe.runIf(postgresUrl)('a stale worker on Postgres leases', () => {
       await cleanup();
     }
   });
+
+  /** Worker A's fleet on a fresh database, the shop current and A's line written; B can take the shop. */
+  async function heldByA() {
+    const { db, target, cleanup } = await freshDatabase('postgres');
+    const fleet = new ShopFleet({
+      shops: await registryOf(shops),
+      db,
+      leases: (events) =>
+        new PostgresShopLeases({ ...events, connectionString: target, holder: 'A', leaseMs: 120_000 }),
+    });
+    const line = async () =>
+      (await db.all<Record<string, unknown>>('SELECT * FROM "sync_shops" WHERE "shop" = ?', ['stale-1']))[0]!;
+    expect((await fleet.runOnce()).map((result) => result.state)).toEqual(['current']);
+    const own = await line();
+    expect(own).toMatchObject({ state: 'current', lease_holder: 'A' });
+    expect(own.fresh_until).not.toBeNull();
+    const takenByB = () =>
+      db.run(
+        `UPDATE "sync_shop_leases" SET "holder" = 'B', "token" = "token" + 1, "expires_at" = now() + interval '1 minute', "acquired_at" = now() WHERE "shop" = 'stale-1'`,
+      );
+    const close = async () => {
+      await fleet.stop();
+      await cleanup();
+    };
+    return { db, fleet, line, own, takenByB, close };
+  }
+
+  it("leaves the new holder's health line alone", async () => {
+    const { db, fleet, line, takenByB, close } = await heldByA();
+    try {
+      // B takes the shop and writes its line; A, stale, runs once more.
+      await takenByB();
+      await db.run(
+        `UPDATE "sync_shops" SET "lease_holder" = 'B', "updated_at" = 'by B' WHERE "shop" = 'stale-1'`,
+      );
+      expect((await fleet.runOnce()).map((result) => result.state)).toEqual(['elsewhere']);
+      expect(await line()).toMatchObject({ state: 'current', lease_holder: 'B', updated_at: 'by B' });
+    } finally {
+      await close();
+    }
+  });
+
+  it('marks its own lost shop elsewhere, stale once the promised rewrite time passes', async () => {
+    const { db, fleet, line, own, takenByB, close } = await heldByA();
+    try {
+      // B takes the shop and writes no line (it may have died): nobody may be syncing the shop.
+      await takenByB();
+      expect((await fleet.runOnce()).map((result) => result.state)).toEqual(['elsewhere']);
+      expect(await line()).toMatchObject({
+        state: 'elsewhere',
+        lease_holder: null,
+        fresh_until: own.fresh_until,
+      });
+      const later = Date.parse(String(own.fresh_until)) + 1_000;
+      const [status] = await readStatus(db, later, ['stale-1']);
+      expect(status).toMatchObject({ state: 'elsewhere', stale: true });
+      expect(unhealthy(status!)).toBe(true);
+    } finally {
+      await close();
+    }
+  });
 });
 
 describe('the webhook entrance', () => {
