@@ -59,7 +59,7 @@ export class ShopClient extends ShopClientResources {
     return new ShopClient({ [DERIVED]: transport } as ClientOptions);
   }
 
-  // Resource groups are generated in ShopClientResources; `webhooks` makes no API call.
+  // Resource groups are generated in ShopClientResources.
 
   /** Webhook helpers; no API call. */
   get webhooks(): Webhooks {

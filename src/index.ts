@@ -5,8 +5,7 @@
  *
  * @module shop-mgmt
  */
-// The front door: what a partner calls, configures or catches. Anything not exported here (src/internal above
-// all) may change in any release. scripts/check-package-surface.mjs counts these names and bounds them.
+// Anything not exported here may change in any release; scripts/check-package-surface.mjs bounds these names.
 
 export { type ClientOptions, type DerivedOptions, ShopClient, type Webhooks } from './client.js';
 export { APIPromise, type APIResponse } from './core/api/api-promise.js';
@@ -85,7 +84,7 @@ export * as resources from './resources/index.js';
 // Keeping a mirror in step: the event-feed catch-up and the inventory mirror.
 export * from './sync/index.js';
 export { VERSION } from './version.js';
-// The webhook errors live with webhooks (built on ShopError), exported here too as they always were.
+// The webhook errors, from webhooks (built on ShopError).
 export {
   isWebhookVerificationError,
   WebhookConfigurationError,

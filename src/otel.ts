@@ -3,9 +3,8 @@
  *
  * @module shop-mgmt/otel
  */
-// Subscribes to the SDK's diagnostics channels and records through `@opentelemetry/api` (an optional peer).
-// Names, options and label sets are made once per operation and host. Never recorded: a key or secret, a
-// query value, a body, an id, the Idempotency-Key, or a filled path (the route template is).
+// `@opentelemetry/api` is an optional peer. Label sets are made once per operation and host. Never recorded:
+// a key or secret, a query value, a body, an id, the Idempotency-Key, or a filled path (the route template is).
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import {
   type Attributes,

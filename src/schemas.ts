@@ -4,9 +4,7 @@
  *
  * @module shop-mgmt/schemas
  */
-// `shop-mgmt/schemas`: the shapes a partner types code with (records, params, value lists) and the zod/mini
-// schemas behind them (an event's `data.object`, a record kept in a cache). Apart from the main entry, which
-// stays free of zod and loads the schemas only on the first call. Types cost nothing to import from here.
+// Apart from the main entry, which stays free of zod. Types cost nothing to import from here.
 
 // The known values of every open enum, `as const`, with their open union types.
 export * from './generated/enums.js';

@@ -36,59 +36,34 @@ const README = `# src/generated
 
 ${MARKER} DO NOT EDIT any file here by hand.
 
-- Change the spec, then run \`npm run generate\` to rewrite this folder.
-- \`npm run generate:check\` (run in CI) fails when this folder differs from what the spec generates.
+- Change the spec, then run \`npm run generate\`: it rewrites this folder, \`src/resources/\` and
+  \`docs/resources.md\`.
+- \`npm run generate:check\` (CI) fails when any of them differs from what the spec generates.
 
-Floor: core (src/README.md), beside core/: the tables the spec fills in for core's contracts
-(\`endpoints.ts\` implements core's \`Operation\`; core's errors are typed by \`error-codes.ts\`).
-\`sync-schema.ts\` alone sits on the features floor, with the sync engine whose shapes type it.
+Floor: core (src/README.md): the tables the spec fills in for core's contracts. \`sync-schema.ts\` alone sits
+on the features floor, with the sync engine whose shapes type it.
 
-Files: \`schemas.ts\` (for every record, a documented interface and the \`zod/mini\` schema that
-\`satisfies\` it), \`enums.ts\` (the known values of every open enum, as \`as const\` lists and types;
-\`enum-lists.ts\` holds them by name for the sandbox, apart so that no application carries that object),
-\`params.ts\` (request parameters: a documented type and its schema per operation; \`params-index.ts\` names
-them all for the type test), \`endpoints.ts\` (the
-endpoint table resource methods send through: method, path, pagination, a loader of the schemas; no schema,
-no prose), \`operations.ts\` (\`endpoints\` with what the reference says of each: permission, success status,
-idempotency, error codes, summary; for tools, the sandbox and the docs, dropped by a bundle that does not
-read it), \`operation-schemas.ts\` (each endpoint's query, body and result
-schemas), \`event-types.ts\` and \`events.ts\` (event types and payloads), \`error-codes.ts\` (error
-code -> HTTP status), \`request-rules.ts\` (per operation, its query parameters and JSON body fields as plain
-data: type, required, format, known values, bounds; the sandbox reads every request by it), \`sync-schema.ts\` (the sync engine's tables, event routes and SQL migrations; the
-versions come from \`spec/sync-schema.json\`, which \`npm run generate\` extends, never rewrites).
+| file                                          | what it holds                                                                         |
+| --------------------------------------------- | ------------------------------------------------------------------------------------- |
+| \`schemas.ts\`                                  | every record: a documented interface and the \`zod/mini\` schema that \`satisfies\` it    |
+| \`guards.<part>.ts\`                            | one zod-free \`is<Record>\` per record, accepting exactly what its schema accepts       |
+| \`enums.ts\`, \`enum-lists.ts\`                   | the known values of every open enum (\`enum-lists.ts\`: by name, for the sandbox)       |
+| \`params.ts\`, \`params-index.ts\`                | each operation's request parameter type and schema                                    |
+| \`endpoints.ts\`                                | what a call needs: method, path, pagination, loaders of its schemas and guards        |
+| \`operations.ts\`                               | \`endpoints\` with the reference's facts (permission, status, idempotency, error codes) |
+| \`operation-schemas.ts\`, \`operation-guards.ts\` | each endpoint's query, body and result schemas and guards                             |
+| \`event-types.ts\`, \`events.ts\`                 | event types and payloads                                                              |
+| \`error-codes.ts\`                              | error code -> HTTP status                                                             |
+| \`request-rules.ts\`                            | each operation's parameters as plain data, by which the sandbox checks requests       |
+| \`guard-formats.ts\`                            | zod's ISO date patterns, copied, so a zod upgrade that changes them fails the check   |
+| \`sync-schema.ts\`                              | sync tables, event routes, migrations (versions: \`spec/sync-schema.json\`, extended)   |
 
-Schemas are split by resource group (an operation id's first segment: \`range\`, \`me\`, \`giftCertificates\`)
-and load lazily, one group at a time. \`schemas.ts\`, \`params.ts\` and \`operation-schemas.ts\` only gather
-their parts: \`schemas.<group>.ts\` holds the records only that group's calls return (and what they
-reference), \`schemas.shared-<n>.ts\` those several groups share, \`schemas.other.ts\` those no call returns
-(event payloads); \`params.<group>.ts\` and \`operation-schemas.<group>.ts\` the rest of a group.
-\`endpoints.ts\` imports no zod and no schema; each entry's \`schemas\` is a loader that imports its group's
-\`operation-schemas.<group>.ts\` with \`import()\` (and its \`guards\`, one loader per group, its group's
-\`operation-guards.<group>.ts\`). Bundlers split by module, so the ESM build (\`splitting: true\`) puts
-each group's schemas in chunks of their own, beside the shared ones and zod: a first call loads its group's,
-not on import and not another group's; the transport caches what the loader resolves to, so later calls
-check synchronously. Only the \`shop-mgmt/schemas\` entry imports every schema eagerly (for
-\`EVENT_PAYLOAD_SCHEMAS\` and a caller's own checks).
-
-Guards: beside each schema the same run emits a plain-TypeScript guard, \`(value: unknown) => boolean\`, with no
-import of zod, that accepts exactly what the schema's check accepts (\`guards.<part>.ts\`: one \`is<Record>\` per
-record, split as \`schemas.<part>.ts\` are; \`operation-guards.<group>.ts\`: each endpoint's \`query\`, \`body\` and
-\`result\` guards, gathered for tests in \`operation-guards.ts\`; \`guard-formats.ts\`: zod's own ISO date-time and date patterns, copied from the zod the
-generator runs with, so \`npm run generate:check\` fails when a zod upgrade changes them). They come from the
-same emitter (scripts/generator/guard-emitter.ts subclasses the zod emitter: the decisions are its, only the
-printing differs); test/generated/guards.test.ts holds every guard to its schema. Each table entry's \`guards\`
-loads its group's \`operation-guards.<group>.ts\` with \`import()\`: a call checks its params and answer with
-the guards, and loads \`schemas\` (and zod) only when one refuses, to describe the failure
-(src/core/validation/README.md). So a first call loads its group's guards (the \`me\` group's: a few hundred bytes) and no zod.
-
-The schemas are \`zod/mini\` (functional forms, imported as a namespace) so that a bundler keeps only the zod
-functions they call. Types and schemas cannot drift: each schema is declared \`satisfies\` its type, and
-test/types/records.test.ts and params.test.ts compare them both ways.
-
-The same run writes all of \`src/resources/\` (the resource classes, the client's getters and its index; its
-README says how, and the rule their class names follow: the accessor path in PascalCase plus \`Api\`,
-\`shop.range.reservations\` -> \`RangeReservationsApi\`) and \`docs/resources.md\`; \`npm run generate:check\`
-covers those files too.
+The one rule: every table is split by resource group (an operation id's first segment) into
+\`<file>.<group>.ts\` (records several groups share: \`schemas.shared-<n>.ts\`; none returns:
+\`schemas.other.ts\`). \`endpoints.ts\` imports no zod: a group's first call loads its guards, and its schemas
+only when a guard refuses (src/core/validation/README.md); only the \`shop-mgmt/schemas\` entry loads every
+schema. The schemas are \`zod/mini\`, so a bundle keeps only the zod functions they call. Each schema
+\`satisfies\` its type; test/generated/guards.test.ts holds each guard to its schema.
 `;
 
 /** Generates every file of src/generated from the spec: file name -> formatted content. */

@@ -1,26 +1,23 @@
-// Bounds of the numeric options: a setTimeout delay above 2^31 - 1 ms runs after 1 ms.
+// Bounds of the numeric options: each `...Problem` says what is wrong with a value, or null.
 
-/** The longest delay setTimeout honours, in milliseconds. */
+/** The longest setTimeout delay (ms); a longer one runs after 1 ms. */
 export const MAX_TIMER_MS = 2_147_483_647;
 
 /** {@link MAX_TIMER_MS} in whole seconds (24.8 days). */
 export const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 
-/** What is wrong with a retry count, or null. */
 export function countProblem(value: unknown): string | null {
   return Number.isSafeInteger(value) && (value as number) >= 0
     ? null
     : `must be a non-negative integer, got ${String(value)}`;
 }
 
-/** What is wrong with a per-attempt timeout, or null. */
 export function timeoutProblem(value: unknown): string | null {
   return typeof value === 'number' && value > 0 && value <= MAX_TIMER_MS
     ? null
     : `must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(value)}`;
 }
 
-/** What is wrong with a longest wait in seconds, or null. */
 export function secondsProblem(value: unknown): string | null {
   return typeof value === 'number' && value >= 0 && value <= MAX_TIMER_SECONDS
     ? null
@@ -30,7 +27,6 @@ export function secondsProblem(value: unknown): string | null {
 /** The largest `maxResponseBytes`: 256 MiB. */
 export const MAX_RESPONSE_BYTES_LIMIT = 256 * 1024 * 1024;
 
-/** What is wrong with a body size limit, or null. */
 export function byteCountProblem(value: unknown): string | null {
   return Number.isSafeInteger(value) && (value as number) > 0 && (value as number) <= MAX_RESPONSE_BYTES_LIMIT
     ? null

@@ -38,7 +38,7 @@ const BUILTIN_ERRORS = [TypeError, RangeError, SyntaxError, ReferenceError, Eval
 /** How deep a cause chain is copied. */
 const MAX_CAUSE_DEPTH = 5;
 
-/** A redacted copy of a thrown `value`, cause chain included, safe to keep on an error. */
+/** A redacted copy of a thrown `value`, cause chain included. */
 export function redactedCause(value: unknown, hidden: readonly string[], depth = 0): unknown {
   if (!(value instanceof Error)) return redact(String(value), hidden);
   const raw = value as Error & { code?: unknown; cause?: unknown };
@@ -62,7 +62,7 @@ const MAX_COPY_DEPTH = 32;
 const MAX_COPY_NODES = 100_000;
 const TOO_DEEP = '[truncated]';
 
-/** A redacted, bounded copy of parsed JSON, safe to keep on an error. */
+/** A redacted, bounded copy of parsed JSON. */
 export function redactedCopy(value: unknown, hidden: readonly string[]): unknown {
   const budget = { nodes: MAX_COPY_NODES };
   return copyOf(value, hidden, 0, budget);

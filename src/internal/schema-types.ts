@@ -4,7 +4,7 @@ import type * as core from 'zod/v4/core';
 export declare namespace z {
   /** Any zod schema, classic or mini. */
   type ZodType<Output = unknown, Input = unknown> = core.$ZodType<Output, Input>;
-  /** `z.unknown()` of either API: the schema of a result nobody checks. */
+  /** `z.unknown()` of either API. */
   type ZodUnknown = core.$ZodUnknown;
   /** What a schema parses to. */
   type output<T> = core.output<T>;

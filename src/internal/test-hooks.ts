@@ -9,7 +9,7 @@ export interface RetryBackoff {
   readonly capMs: number;
 }
 
-/** The test-only keys the SDK's own tests add to the options they pass to `new ShopClient()`. */
+/** The test-only keys of `new ShopClient()` options. */
 export interface TestOptions {
   [RETRY_BACKOFF]?: RetryBackoff;
 }

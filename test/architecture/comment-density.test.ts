@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { densityBySrcFolder, measure } from '../../scripts/comment-density.js';
 
-// Issue 34: each hand-written folder of src/ at or below 150 comment words per 100 code lines. The ceilings
-// below are where each folder stands now; lower one when a folder is trimmed, never raise it.
+// Issue 34: each hand-written folder of src/ at or below 150 comment words per 100 code lines. Lower a
+// ceiling when a folder is trimmed, never raise it.
 const CEILINGS: Readonly<Record<string, number>> = {
-  'src/core/': 170,
+  'src/core/': 150,
   'src/sync/': 150,
   'src/webhooks/': 149,
-  'src/internal/': 155,
+  'src/internal/': 150,
   'src/cli/': 150,
-  'src/*.ts': 155,
+  'src/*.ts': 150,
   'src/testing/': 150,
 };
 

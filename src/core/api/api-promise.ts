@@ -1,7 +1,6 @@
 import { parseRateLimit, type RateLimitInfo } from '../rate-limit/rate-limit.js';
 import type { CallRecovery } from '../transport/call.js';
 
-/** True when the server answered from its idempotency store instead of acting again. */
 function isIdempotentReplay(headers: Headers): boolean {
   return headers.get('idempotent-replayed') === 'true';
 }
@@ -17,7 +16,7 @@ export interface APIResponse<T> extends CallRecovery {
   readonly idempotentReplayed: boolean;
 }
 
-/** An {@link APIResponse} whose header-derived fields are only parsed when read. */
+/** An {@link APIResponse} that parses its headers only when read. */
 export class LazyAPIResponse<T> implements APIResponse<T> {
   #rateLimit: RateLimitInfo | undefined;
 

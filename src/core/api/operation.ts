@@ -7,7 +7,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export type { PathParam };
 
-/** One endpoint of the API, generated from spec/openapi.yaml; all the transport knows of it. */
+/** One endpoint of the API: all the transport knows of it. */
 export interface Operation<Result extends z.ZodType = z.ZodType> {
   /** The operationId, also the SDK method path. */
   readonly id: string;
@@ -15,23 +15,23 @@ export interface Operation<Result extends z.ZodType = z.ZodType> {
   readonly method: HttpMethod;
   /** Full path with `/v1` and `{name}` placeholders. */
   readonly path: string;
-  /** The path's placeholders and their types, checked before sending. */
+  /** The path's placeholders and their types. */
   readonly pathParams: readonly PathParam[];
   /** Checks presence and primitive types; the server owns bounds. */
   readonly query?: z.ZodType | null;
   /** null: no body is sent. */
   readonly body?: z.ZodType | null;
-  /** Schema of `data` (of one item for a cursor list); absent: not checked. */
+  /** Schema of `data` (one item for a list); absent: not checked. */
   readonly result?: Result;
-  /** Loads the schemas from their own chunk on the first call. */
+  /** Loads the schemas on the first call. */
   readonly schemas?: OperationSchemasLoader<Result>;
-  /** Loads zod-free checks equal to the schemas; `schemas` then loads only to describe a refusal. */
+  /** Zod-free checks equal to the schemas; `schemas` then loads only to describe a refusal. */
   readonly guards?: OperationGuardsLoader;
-  /** `'cursor'` for a cursor-paginated list (`shop.list`), null for a single result. */
+  /** `'cursor'`: a list for `shop.list`; null: one record. */
   readonly pagination: 'cursor' | null;
 }
 
-/** What the reference says of an endpoint beyond how to call it (the transport reads none). */
+/** What the reference says of an endpoint beyond how to call it. */
 export interface OperationFacts {
   /** 200, or 201 for a create. */
   readonly successStatus: number;
@@ -39,7 +39,7 @@ export interface OperationFacts {
   readonly permission: string | null;
   /** POSTs only: `required` for balance moves and account payments. */
   readonly idempotency: 'required' | 'optional' | null;
-  /** The error codes the reference lists for this endpoint. */
+  /** Error codes the reference lists. */
   readonly errorCodes: readonly string[];
   /** True for `x-shape: undocumented`. */
   readonly undocumented: boolean;
@@ -69,25 +69,24 @@ export function withFacts<
   return table as { readonly [Id in keyof Endpoints]: Endpoints[Id] & Facts[Id] };
 }
 
-/** The schemas of one {@link Operation}, as its loader resolves to them. */
+/** What an {@link OperationSchemasLoader} resolves to. */
 export interface OperationSchemas<Result extends z.ZodType = z.ZodType> {
-  /** Query schema, or null. */
   readonly query: z.ZodType | null;
   readonly body: z.ZodType | null;
-  /** Schema of `data` (of one item for a cursor list); null: not checked. */
+  /** Of `data` (one item for a list); null: not checked. */
   readonly result: Result | null;
   /** `result` has no transform, default or coercion: checked in place, not copied. */
   readonly resultIsInput?: boolean;
 }
 
-/** A check of a value: true when the schema it stands for accepts it. */
+/** True when the schema it stands for accepts `value`. */
 export type Guard = (value: unknown) => boolean;
 
-/** Guards of one generated operation, each accepting exactly what its schema accepts; null: accepts anything. */
+/** An operation's guards, each accepting what its schema accepts; null: anything. */
 export interface OperationGuards {
   readonly query: Guard | null;
   readonly body: Guard | null;
-  /** Of `data` (of one item for a cursor list). */
+  /** Of `data` (one item for a list). */
   readonly result: Guard | null;
 }
 
@@ -110,7 +109,7 @@ export interface OperationDefinition<Result extends z.ZodType, Pagination extend
   readonly method: HttpMethod;
   /** Full path with `/v1`; `{name}` placeholders are filled from `params.path`. */
   readonly path: string;
-  /** Schema of `data` (of one item for a cursor list). @default not checked */
+  /** Schema of `data` (one item for a list). @default not checked */
   readonly result?: Result;
   /** @default null: not checked */
   readonly query?: z.ZodType | null;
@@ -130,7 +129,7 @@ function refusePath(path: unknown, why: string): never {
 }
 
 /**
- * An {@link Operation} for an endpoint the SDK has no method for yet, for `shop.request` or `shop.list`.
+ * An {@link Operation} for an endpoint the SDK lacks, for `shop.request` or `shop.list`.
  * @example
  * const listWidgets = defineOperation({ method: 'GET', path: '/v1/widgets', result: WidgetSchema, pagination: 'cursor' });
  * for await (const widget of shop.list(listWidgets, { query: { limit: 200 } })) console.log(widget.id);

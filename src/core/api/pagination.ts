@@ -11,7 +11,7 @@ export interface ListMeta
   readonly [field: string]: unknown;
 }
 
-/** A validated page as the transport hands it to a walk. */
+/** A validated page from the transport. */
 export interface ReceivedPage<T> {
   readonly data: T[];
   readonly meta: ListMeta;
@@ -24,7 +24,7 @@ export type PageSender<T> = ((cursor: string | undefined) => Promise<ReceivedPag
   readonly maxPages?: number;
 };
 
-/** The cursors one walk requested, with their depth; bounded. */
+/** Cursors one walk requested, by depth. */
 interface Walk {
   readonly requested: Map<string, number>;
   readonly maxPages: number;
@@ -33,13 +33,13 @@ interface Walk {
 /** Pages whose every cursor is remembered for loop detection; past it, one at power-of-two depths. */
 const EXACT_PAGES = 1024;
 
-/** The cursor of this page's chain last remembered past {@link EXACT_PAGES}, and its depth. */
+/** The last cursor remembered past {@link EXACT_PAGES}, and its depth. */
 interface Mark {
   readonly cursor: string;
   readonly depth: number;
 }
 
-/** One page of a list; `for await` over it continues through the following pages. */
+/** One page of a list; `for await` continues through the later pages. */
 export class Page<T> implements AsyncIterable<T> {
   /** Oldest first. */
   readonly data: T[];
@@ -122,7 +122,7 @@ export interface ToArrayOptions {
 export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
   /** Every record of every page, each page requested when reached. */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    // One generator: `yield*` between async generators costs promise turns per record (twice the time).
+    // One generator: `yield*` would double the promise turns per record.
     for (let page = await this.#first(); ; page = await page.getNextPage()) {
       for (const item of page.data) yield item;
       if (!page.hasNextPage()) return;
@@ -161,7 +161,6 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
   }
 }
 
-/** The records of `first` and of every later page. */
 async function* records<T>(first: Page<T>): AsyncGenerator<T, void, undefined> {
   for (let page = first; ; page = await page.getNextPage()) {
     for (const item of page.data) yield item;
@@ -177,7 +176,6 @@ function newWalk(send: PageSender<unknown>): Walk {
   return { requested: new Map(), maxPages: send.maxPages ?? Number.POSITIVE_INFINITY };
 }
 
-/** Requests the page at `cursor`; a repeated cursor is refused just before it would be sent. */
 export function fetchPage<T>(
   send: PageSender<T>,
   cursor?: string,

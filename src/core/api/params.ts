@@ -1,6 +1,6 @@
 import type { z } from '../../internal/schema-types.js';
 
-/** The arguments of one call, split the way the operation sends them. */
+/** The arguments of one call, by where they are sent. */
 export interface RequestParams {
   /** Values for the path's `{placeholders}`. */
   readonly path?: Readonly<Record<string, unknown>>;

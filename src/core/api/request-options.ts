@@ -7,7 +7,7 @@ export type RequestHeaders =
   | ReadonlyArray<readonly [string, string]>
   | Readonly<Record<string, string | null | undefined>>;
 
-/** Options of one call, the last argument of every method; each overrides the client's. */
+/** Options of one call (every method's last argument), over the client's. */
 export interface RequestOptions {
   /** A POST's Idempotency-Key, sent by every retry; pass your own to make your own retries safe. @default a UUID v4 */
   idempotencyKey?: string;

@@ -4,7 +4,7 @@ import type { PagePromise } from './pagination.js';
 import type { RequestParams } from './params.js';
 import type { RequestOptions } from './request-options.js';
 
-/** What a resource group calls (`ShopClient`'s `request` and `list`), so core need not import the client. */
+/** The part of `ShopClient` a resource group calls, so core need not import the client. */
 export interface ResourceClient {
   /** Calls a single-record operation. */
   request<Op extends Operation & { readonly pagination: null }>(

@@ -3,10 +3,9 @@ import type { ErrorCode } from './error-codes.js';
 import type { AnyErrorCode, ErrorDetails } from './error-details.js';
 import { ERROR_CLASS, ShopError } from './shop-error.js';
 
-/** What the transport knows about a failed response when it builds the error. */
+/** What a failed response's error is built from. */
 export interface ApiErrorInit {
   readonly status: number;
-  /** `error.code`; null without an error envelope. */
   readonly code: string | null;
   readonly message: string;
   readonly details: Record<string, unknown>;
@@ -92,7 +91,7 @@ export class UnprocessableEntityError extends ShopApiError {
   override readonly name: string = 'UnprocessableEntityError';
 }
 
-/** 429: over the rate limit, after the retries or at once when the wait is too long. */
+/** 429: over the rate limit; retried unless the wait is too long. */
 export class RateLimitError extends ShopApiError {
   static override readonly [ERROR_CLASS]: string = 'RateLimitError';
   override readonly name: string = 'RateLimitError';
@@ -108,7 +107,7 @@ export class RateLimitError extends ShopApiError {
   }
 }
 
-/** 5xx: the server failed; a POST may be retried with the same Idempotency-Key. */
+/** 5xx: the server failed; retry a POST with the same Idempotency-Key. */
 export class InternalServerError extends ShopApiError {
   static override readonly [ERROR_CLASS]: string = 'InternalServerError';
   override readonly name: string = 'InternalServerError';
@@ -126,7 +125,7 @@ const CLASS_BY_STATUS: Record<number, typeof ShopApiError | undefined> = {
   429: RateLimitError,
 };
 
-/** The error of a non-2xx response, by its status's class. */
+/** The error of a non-2xx response, by status. */
 export function createApiError(init: ApiErrorInit): ShopApiError {
   const ErrorClass =
     init.status >= 500 ? InternalServerError : (CLASS_BY_STATUS[init.status] ?? ShopApiError);

@@ -1,6 +1,4 @@
-// The error classes of core (the webhooks folder's own, built on ShopError, are in src/webhooks/errors.ts;
-// src/index.ts exports both). Nothing under errors/ imports zod or ky: the verify-only webhooks entry loads
-// these classes without the HTTP client.
+// The error classes of core (webhooks' own are in src/webhooks/errors.ts); none imports zod or ky.
 
 export {
   type ApiErrorInit,

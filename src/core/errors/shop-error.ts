@@ -1,10 +1,10 @@
-// Zod-free and ky-free: `shop-mgmt/webhooks` may build on this module without loading the HTTP client.
+// Zod- and ky-free: `shop-mgmt/webhooks` builds on it without the HTTP client.
 
 const SHOP_ERROR = Symbol.for('shop-mgmt.error');
 /** Each class's own name as a literal, so `instanceof` works across copies of the SDK. */
 export const ERROR_CLASS = Symbol.for('shop-mgmt.error-class');
 
-/** The class name `ctor` declares itself, not one inherited from its parent. */
+/** The class name `ctor` declares itself, not an inherited one. */
 function declaredName(ctor: unknown): unknown {
   return typeof ctor === 'function' && Object.hasOwn(ctor, ERROR_CLASS)
     ? (ctor as unknown as Record<symbol, unknown>)[ERROR_CLASS]
@@ -17,7 +17,7 @@ export class ShopError extends Error {
   override readonly name: string = 'ShopError';
   /** @internal brand read by {@link isShopError} across bundles. */
   readonly [SHOP_ERROR] = true;
-  // Recovery data, set by the transport on every error of an API call (`declare`d: absent elsewhere).
+  // Recovery data, set by the transport on errors of API calls (absent elsewhere).
   /** The call's Idempotency-Key (POST only). */
   declare readonly idempotencyKey?: string | null;
   /** Attempts made. */
@@ -28,14 +28,13 @@ export class ShopError extends Error {
   /** The server may have applied the call: re-drive with the same key. */
   declare readonly mayHaveBeenApplied?: boolean;
 
-  /** Checks the prototype chain, then the class names along the error's chain (across copies of the SDK). */
+  /** Checks the prototype chain, then class names (across copies of the SDK). */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class right of instanceof, often a subclass.
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class tested, often a subclass.
     return isInstance(this, value);
   }
 }
 
-/** `instanceof` for the error classes. */
 function isInstance(target: object, value: unknown): boolean {
   if (Function.prototype[Symbol.hasInstance].call(target, value)) return true;
   const wanted = declaredName(target);
@@ -46,7 +45,7 @@ function isInstance(target: object, value: unknown): boolean {
   return false;
 }
 
-/** True when `value` is a {@link ShopError}, even one thrown by another copy of the SDK. */
+/** True for a {@link ShopError}, even from another copy of the SDK. */
 export function isShopError(value: unknown): value is ShopError {
   return (
     typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SHOP_ERROR] === true

@@ -1,8 +1,7 @@
-// ky hands each afterResponse hook `response.clone()`, a tee paid per hook even by one reading the status.
-// Here the hook gets a stand-in answering metadata from the response, and the real clone is made the first
-// time it touches the body.
+// ky hands each afterResponse hook a `response.clone()` (a tee). The hook gets a stand-in instead; the real
+// clone is made when it first touches the body.
 
-/** What the hook wrapper tells a stand-in once its hook settled (`settleClone` in hooks.ts). */
+/** Called by `settleClone` (hooks.ts) once the stand-in's hook settled. */
 const SETTLE = Symbol.for('shop-mgmt.settleClone');
 
 /** The members that touch the body: the first use makes the real clone. */
@@ -32,7 +31,7 @@ function deferredClone(this: Response): Response {
   let real: Response | undefined;
   let settled = false;
   const settle = (returned: unknown) => {
-    // A returned clone becomes the response the SDK reads (ky cancels the original): it must be real first.
+    // A returned clone replaces the response (ky cancels the original), so it must be real.
     if (returned === stand) real ??= realClone(original);
     settled = true;
   };
@@ -58,7 +57,7 @@ function deferredClone(this: Response): Response {
   return stand;
 }
 
-/** Gives a runtime `Response` a `clone` that defers the tee; any other response keeps its own. */
+/** Gives a runtime `Response` a `clone` that defers the tee. */
 export function deferClones(response: Response): Response {
   if (response instanceof Response) {
     Object.defineProperty(response, 'clone', { value: deferredClone, configurable: true, writable: true });

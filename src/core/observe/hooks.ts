@@ -52,7 +52,7 @@ export type ShopBeforeRequestHook = (
   request: Request,
   options: ShopHookOptions<ShopRequestContext>,
   state: ShopHookState,
-  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only sets a header returns void.
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook may return nothing.
 ) => Request | Response | void | Promise<Request | Response | void>;
 
 /** May read the response (a clone) or return another Response to use instead. */
@@ -61,7 +61,7 @@ export type ShopAfterResponseHook = (
   options: ShopHookOptions<ShopResponseContext>,
   response: Response,
   state: ShopHookState,
-  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only records a metric returns void.
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook may return nothing.
 ) => Response | void | Promise<Response | void>;
 
 /** Hooks of a client or a call (a client's first); a throw fails the call with a {@link HookError}. */
@@ -73,7 +73,7 @@ export interface ShopHooks {
   /** Before the SDK waits for a retry. */
   beforeRetry?: ((context: ShopRetryContext) => unknown)[];
   /** When the call fails for good; may return another Error to reject with. */
-  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only reports (`(error) => log(error)`) returns void.
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook may return nothing.
   beforeError?: ((error: Error, context: ShopRequestContext) => Error | void | Promise<Error | void>)[];
 }
 
@@ -95,7 +95,7 @@ function hookList<T>(value: T[] | undefined, name: string): T[] {
   return value;
 }
 
-/** A thrown hook as a typed error (a ShopError passes as it is). */
+/** A hook's throw as a HookError. */
 function hookFailure(name: string, error: unknown): Error {
   if (error instanceof HookError) return error;
   const message = error instanceof Error ? error.message : String(error);
@@ -123,7 +123,7 @@ function settleClone(response: Response, returned: unknown): void {
 function wrapAfterResponse(hook: ShopAfterResponseHook): AfterResponseHook {
   return async (request, options, response, state) => {
     const context = options.context as Record<string, unknown>;
-    // ky copies the context per request: adding the response's figures changes nothing else.
+    // ky copies the context per request, so adding to it is safe.
     if (context.status === undefined) {
       context.status = response.status;
       context.rateLimit = parseRateLimit(response.headers);

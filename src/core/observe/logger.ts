@@ -3,7 +3,7 @@ import { redact } from '../../internal/redact.js';
 /** How much the SDK logs: `debug` adds one line per HTTP attempt, `info` each retry, `warn` waits refused. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
-/** The fields every request log line passes after its message. */
+/** Fields of a request log line, passed after its message. */
 export interface LogFields {
   readonly operation?: string;
   readonly method?: string;
@@ -60,7 +60,7 @@ export class SdkLogger {
   }
 
   #emit(level: 'debug' | 'info' | 'warn', message: string, fields: LogFields | undefined): void {
-    // Fields hold nothing secret. A logger that throws never fails the call it reports on.
+    // Fields hold nothing secret; a throwing logger never fails the call.
     try {
       const returned: unknown = fields
         ? this.#logger[level](this.#clean(message), fields)

@@ -1,4 +1,4 @@
-// Every call is published on node:diagnostics_channel where the runtime has it, for APM/OpenTelemetry spans.
+// Calls are published on node:diagnostics_channel, where the runtime has it, for APM spans.
 
 /** The TracingChannel of whole calls (`tracing:shop-mgmt:request:start`, ...). */
 export const REQUEST_CHANNEL = 'shop-mgmt:request';
@@ -24,13 +24,11 @@ export interface RequestTraceMessage {
   /** The last response's status. */
   status: number | null;
   attempts: number;
-  /** Set at the call's end. */
   elapsedMs: number | null;
 }
 
 /** The message of one attempt on `shop-mgmt:request:attempt`. */
 export interface AttemptTraceMessage {
-  /** The call's message. */
   readonly call: RequestTraceMessage;
   /** 1 for the first attempt. */
   readonly attempt: number;

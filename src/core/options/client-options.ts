@@ -28,7 +28,7 @@ import {
 } from '../transport/response.js';
 import type { ApiKeyOption, FetchLike, TransportConfig } from '../transport/transport-config.js';
 
-// Every problem with an option is found at construction, naming the option, so a bad client sends nothing.
+// A bad option is refused at construction, by name, before anything is sent.
 
 /** Options of {@link ShopClient}; the API key and base URL also come from the environment. */
 export interface ClientOptions {
@@ -68,19 +68,17 @@ function configError(message: string): ShopError {
   return new ShopError(`new ShopClient(): ${message}`);
 }
 
-/** What is wrong with a `responseValidation` value, or null. */
 function validationProblem(value: unknown): string | null {
   return isResponseValidation(value) ? null : `must be 'strict', 'warn' or 'off', got ${String(value)}`;
 }
 
-/** What is wrong with a `maxPages` value (a positive integer), or null. */
 function pageCountProblem(value: unknown): string | null {
   return Number.isSafeInteger(value) && (value as number) > 0
     ? null
     : `must be a positive integer, got ${String(value)}`;
 }
 
-/** The rule of each checked option, for client, derived client and call alike. */
+/** Each checked option's rule, for client and call alike. */
 const RULES = {
   timeout: timeoutProblem,
   deadline: timeoutProblem,
@@ -94,7 +92,7 @@ const RULES = {
 /** An option {@link checkOption} checks. */
 export type CheckedOption = keyof typeof RULES;
 
-/** The one checker of bounded options: `value`, or the error fitting where it was given. */
+/** `value`, or the error for where it was given. */
 export function checkOption<T>(name: CheckedOption, value: T, at: 'client' | 'call'): T {
   const problem = RULES[name](value);
   if (problem === null) return value;
@@ -102,7 +100,6 @@ export function checkOption<T>(name: CheckedOption, value: T, at: 'client' | 'ca
   throw configError(`${name} ${problem}`);
 }
 
-/** A client option: `fallback` when left out, else `value` once {@link checkOption} accepts it. */
 function resolveOption<T>(name: CheckedOption, value: T | undefined, fallback: T): T {
   return value === undefined ? fallback : checkOption(name, value, 'client');
 }
@@ -121,7 +118,7 @@ function resolveApiKey(option: ApiKeyOption | undefined): ApiKeyOption {
   return apiKey;
 }
 
-/** Reads the key for one attempt; every key seen joins `apiKeys`, so a rotated key is redacted too. */
+/** Reads the key for one attempt; each key seen joins `apiKeys`, to be redacted. */
 export function keyReader(apiKey: ApiKeyOption, apiKeys: string[]): () => Promise<string> {
   if (typeof apiKey === 'string') return () => Promise.resolve(apiKey);
   return async () => {
@@ -228,7 +225,7 @@ export interface DerivedOptions {
   responseValidation?: ResponseValidation;
 }
 
-/** The configuration of a client derived from `parent` with `options` over it. */
+/** `parent` with a derived client's `options` over it. */
 export function deriveClientOptions(parent: TransportConfig, options: DerivedOptions): TransportConfig {
   const { retry } = parent;
   const apiKey = options.apiKey === undefined ? parent.apiKey : resolveApiKey(options.apiKey);
@@ -258,11 +255,11 @@ export function deriveClientOptions(parent: TransportConfig, options: DerivedOpt
   };
 }
 
-/** The transport's configuration from the caller's options and the environment; throws on the first problem. */
+/** The transport's configuration from the options and the environment; throws on the first problem. */
 export function resolveClientOptions(options: ClientOptions): TransportConfig {
   const apiKey = resolveApiKey(options.apiKey);
   const apiKeys = typeof apiKey === 'string' ? [apiKey] : [];
-  // The SDK's own tests shorten the back-off through a symbol key that ClientOptions does not declare.
+  // The SDK's tests shorten the back-off through an undeclared symbol key.
   const backoff = (options as TestOptions)[RETRY_BACKOFF] ?? { baseMs: 500, capMs: 8_000 };
   if (options.fetch !== undefined && typeof options.fetch !== 'function')
     throw configError('fetch must be a function');

@@ -4,11 +4,9 @@ import type { SdkLogger } from '../observe/logger.js';
 import type { Throttle } from './throttle.js';
 import type { ThrottleOption } from './throttle-option.js';
 
-// A stand-in that imports the Throttle in the background, so an application that never paces carries none of it.
-
 /** What the transport asks of a client's pacing. */
 export interface Pacing {
-  /** Resolves when this attempt may start; rejects with a `RateLimitError` past `maxWaitMs`. */
+  /** Resolves when this attempt may start; rejects past `maxWaitMs`. */
   acquire(signal: AbortSignal | undefined, maxWaitMs: number): Promise<void>;
   /** Re-paces from a response's rate-limit headers (`'auto'`). */
   observe(headers: Headers): void;
@@ -16,7 +14,7 @@ export interface Pacing {
   rateLimited(headers: Headers): void;
 }
 
-/** The client's Throttle, imported when the client is built. */
+/** The client's Throttle, loaded only when `throttle` is set. */
 export class LazyThrottle implements Pacing {
   #throttle: Throttle | undefined;
   readonly #option: ThrottleOption;
@@ -25,7 +23,7 @@ export class LazyThrottle implements Pacing {
   constructor(option: ThrottleOption, logger: SdkLogger) {
     this.#option = option;
     this.#logger = logger;
-    // Started now, so the first call rarely waits; a failure is seen (and retried) there.
+    // Started now so the first call rarely waits; a failure surfaces there.
     this.#load().catch(() => {});
   }
 

@@ -16,7 +16,7 @@ export interface RedisRateLimitStoreOptions {
   commandTimeoutMs?: number;
 }
 
-// The scripts read Redis's clock, one for every process. One hash per shop: `next` slot and `paused` until.
+// The scripts read Redis's clock, shared by every process. One hash per shop: `next` and `paused`.
 const NOW = `
 if redis.replicate_commands then redis.replicate_commands() end
 local time = redis.call('TIME')
@@ -26,7 +26,7 @@ local nextStart = tonumber(state[1]) or 0
 local paused = tonumber(state[2]) or 0
 `;
 
-// A script run after its caller gave up must change nothing: the caller passes how long it waits (-1: unknown).
+// A script run after its caller gave up changes nothing: the caller passes its deadline (-1: unknown).
 const LATE = `
 local latest = tonumber(ARGV[#ARGV])
 if latest >= 0 and now > latest then return { -2, -2, now } end
@@ -57,7 +57,7 @@ return { 1, 0, now }
 `;
 
 /**
- * A {@link RateLimitStore} in Redis: every process pacing one shop shares it, and a 429 pauses them all.
+ * A {@link RateLimitStore} in Redis, shared by every process pacing a shop; a 429 pauses them all.
  * @example
  * const store = new RedisRateLimitStore(new Redis(process.env.REDIS_URL));
  * const shop = new ShopClient({ throttle: { requestsPerMinute: 60, store, key: shopId } });
@@ -66,7 +66,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #redis: RedisCommands;
   readonly #prefix: string;
   readonly #timeoutMs: number;
-  /** The Redis clock minus ours (ms), from the tightest round trip, and that round trip's length. */
+  /** The Redis clock minus ours (ms), from the tightest round trip. */
   #offset: number | null = null;
   #offsetRtt = Number.POSITIVE_INFINITY;
   #offsetAt = 0;
@@ -95,7 +95,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     maxWaitMs: number,
     heldSlot?: number | null,
   ): Promise<RateLimitReservation> {
-    // Lua reads an infinite ARGV as nil; a bound past any real wait does the same job.
+    // Lua reads an infinite ARGV as nil.
     const longest = Math.min(maxWaitMs, Number.MAX_SAFE_INTEGER);
     const reply = await this.#run(RESERVE_SCRIPT, key, [intervalMs, longest, heldSlot ?? -1]);
     const [wait, slot] = Array.isArray(reply) ? reply.map(Number) : [];
@@ -109,10 +109,10 @@ export class RedisRateLimitStore implements RateLimitStore {
     await this.#run(PAUSE_SCRIPT, key, [Math.ceil(ms)]);
   }
 
-  /** One script raced against the timeout; told until when it is awaited, so run later it does nothing. */
+  /** Runs a script against the timeout, passing the deadline so a late run does nothing. */
   async #run(script: string, key: string, args: number[]): Promise<unknown> {
     const sentAt = monotonicNow();
-    // With a margin of the offset's error (half its round trip, at most the timeout).
+    // Plus the offset's error: half its round trip, at most the timeout.
     const margin = Math.min(this.#offsetRtt / 2, this.#timeoutMs);
     const latest = this.#offset === null ? -1 : Math.ceil(sentAt + this.#offset + this.#timeoutMs + margin);
     const reply = await this.#send(script, key, [...args, latest]);

@@ -1,15 +1,15 @@
 import { monotonicNow } from '../../internal/monotonic.js';
 
-// The API counts requests per shop across keys and processes, so processes of one shop share one schedule.
+// The API counts per shop across keys and processes, so a shop's processes share one schedule.
 
-/** Milliseconds to wait and the slot taken, or `slot: null` when the wait would exceed `maxWaitMs`. */
+/** The wait in ms and the slot taken (null: the wait exceeds `maxWaitMs`). */
 export interface RateLimitReservation {
   readonly waitMs: number;
-  /** The slot's start on the store's clock, to hand back after waiting; null when refused. */
+  /** The slot's start on the store's clock, handed back after the wait. */
   readonly slot: number | null;
 }
 
-/** A schedule of request starts per key (a shop); atomic per key: no two reservations get the same slot. */
+/** Request start times per key (a shop), atomic per key. */
 export interface RateLimitStore {
   /** Takes the next start for `key`, `intervalMs` after the one before and outside any pause (GCRA). */
   reserve(
@@ -23,12 +23,11 @@ export interface RateLimitStore {
 }
 
 interface Schedule {
-  /** The earliest start of the next reservation. */
   nextStart: number;
   pausedUntil: number;
 }
 
-/** The reservation rule (the Redis script spells it in Lua): the later of now, the next free start and a pause's end. */
+/** The reservation rule (the Redis store's Lua repeats it): the latest of now, next start, pause end. */
 export function reserveIn(
   schedule: Schedule,
   now: number,
@@ -69,7 +68,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return Promise.resolve();
   }
 
-  /** @internal {@link reserve} without the promise, for the throttle's own fallback. */
+  /** @internal {@link reserve}, synchronous. */
   reserveNow(
     key: string,
     intervalMs: number,
@@ -81,7 +80,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return reserveIn(schedule, now, intervalMs, maxWaitMs, heldSlot);
   }
 
-  /** @internal {@link pause} without the promise. */
+  /** @internal {@link pause}, synchronous. */
   pauseNow(key: string, ms: number): void {
     const now = monotonicNow();
     const schedule = this.#schedule(key, now);
@@ -91,7 +90,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   #schedule(key: string, now: number): Schedule {
     let schedule = this.#schedules.get(key);
     if (!schedule) {
-      // Idle shops' keys go, so a process serving many shops does not grow.
+      // Forget idle shops, so memory stays bounded.
       if (this.#schedules.size >= 1_000) this.#forgetIdle(now);
       schedule = { nextStart: 0, pausedUntil: 0 };
       this.#schedules.set(key, schedule);

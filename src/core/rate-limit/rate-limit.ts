@@ -39,7 +39,7 @@ const RFC_850 = new RegExp(
 );
 const ASCTIME = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ( \\d|\\d{2}) ${TIME} (\\d{4})$`);
 
-/** Epoch milliseconds of a UTC date, or null for no real moment (31 Feb). */
+/** Epoch ms of a UTC date; null for 31 Feb and the like. */
 function utc(year: number, month: string, day: number, hours: number, minutes: number, seconds: number) {
   const monthIndex = MONTHS.indexOf(month);
   const time = Date.UTC(year, monthIndex, day, hours, minutes, seconds);
@@ -54,7 +54,7 @@ function utc(year: number, month: string, day: number, hours: number, minutes: n
   return exact ? time : null;
 }
 
-/** An HTTP-date in any of its three forms, as epoch milliseconds; null for anything else. */
+/** An HTTP-date (any of its three forms) in epoch ms, else null. */
 function parseHttpDate(value: string, now: number): number | null {
   let match = IMF_FIXDATE.exec(value);
   if (match) {
@@ -82,7 +82,7 @@ function parseHttpDate(value: string, now: number): number | null {
 export function parseRetryAfter(headers: Headers, now = Date.now()): number | null {
   const raw = headers.get('retry-after');
   if (!raw) return null;
-  // Past 2^53 (or Infinity): the largest exact number, still over any cap, so the call fails fast.
+  // Past 2^53: still over any cap, so the call fails fast.
   if (/^\d+$/.test(raw)) return Math.min(Number(raw), Number.MAX_SAFE_INTEGER);
   const date = parseHttpDate(raw, now);
   return date === null ? null : Math.max(0, Math.ceil((date - now) / 1000));

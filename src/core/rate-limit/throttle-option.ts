@@ -1,9 +1,7 @@
 import { MAX_TIMER_MS } from '../../internal/limits.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 
-// Checked when a client is built; the Throttle itself (throttle.ts) is imported only when one is given.
-
-/** A fixed pace, for one client or, through a shared `store`, every process of a shop. */
+/** A fixed pace, for one client or, with a shared `store`, a whole shop. */
 export interface ThrottlePace {
   /** Starts a minute for `key` across the store. */
   readonly requestsPerMinute: number;

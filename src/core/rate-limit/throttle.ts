@@ -12,7 +12,7 @@ const MAX_PAUSE_MS = 86_400_000;
 /** How long before its slot a waiting call confirms it with the store. */
 const CONFIRM_LEAD_MS = 20;
 
-/** After a shared store fails, calls pace locally for this long before the store is tried again. */
+/** After a store failure, calls pace locally this long before trying it again. */
 const SHARED_RETRY_MS = 2_000;
 
 /** A reservation and whether the shared store made it. */
@@ -28,7 +28,7 @@ export class Throttle {
   #intervalMs: number;
   #sharedRetryAt = 0;
   #sharedDown = false;
-  /** The start of this client's last shared slot, and the gap to the one before. */
+  /** The start of this client's last shared slot. */
   #lastSharedSlot: number | null = null;
   /** This client's averaged spacing, used while the store is down. */
   #shareIntervalMs = 0;
@@ -71,7 +71,7 @@ export class Throttle {
   observe(headers: Headers): void {
     if (!this.#auto) return;
     const { limit, remaining, reset } = parseRateLimit(headers);
-    // A reset more than a day away is a misread (milliseconds for seconds, junk).
+    // A reset over a day away is a misread.
     const untilReset = reset === null ? Number.NaN : reset * 1000 - Date.now();
     const usable = Math.abs(untilReset) <= MAX_PAUSE_MS;
     if (remaining !== null && remaining <= 0) {
@@ -82,13 +82,13 @@ export class Throttle {
         return;
       }
       this.#refuseUntil = 0;
-      // None left until the reset: hold every call till then.
+      // Hold every call until the reset.
       this.#local.pauseNow(this.#key, untilReset <= 0 ? 1000 : untilReset);
       return;
     }
     this.#refuseUntil = 0;
     if (remaining !== null && usable) {
-      // Spread what is left over the time to the reset, at most the window.
+      // Spread what is left until the reset (at most a window).
       this.#intervalMs = Math.min(Math.min(Math.max(untilReset, 0), WINDOW_MS) / remaining, WINDOW_MS);
     } else if (limit) {
       this.#intervalMs = paceOf(limit);
@@ -127,7 +127,7 @@ export class Throttle {
     return { ...this.#local.reserveNow(this.#key, interval, maxWaitMs, heldSlot), shared: false };
   }
 
-  /** Notes the gap since this client's previous shared slot (at most 16 intervals), averaged. */
+  /** Averages the gap between this client's shared slots (capped at 16 intervals). */
   #noteShare(slot: number): void {
     const last = this.#lastSharedSlot;
     this.#lastSharedSlot = slot;
@@ -157,7 +157,7 @@ export class Throttle {
   }
 }
 
-/** A call whose slot lies further off than the caller will wait; nothing was sent. */
+/** The slot lies further off than the caller waits. */
 function refusal(key: string, waitMs: number, maxWaitMs: number): RateLimitError {
   const seconds = Math.ceil(waitMs / 1000);
   return new RateLimitError({
@@ -170,7 +170,7 @@ function refusal(key: string, waitMs: number, maxWaitMs: number): RateLimitError
   });
 }
 
-/** A call made while none are left and no reset is known; nothing was sent. */
+/** None left and no reset known. */
 function unknownReset(key: string, leftMs: number): RateLimitError {
   const seconds = Math.ceil(leftMs / 1000);
   return new RateLimitError({
@@ -183,7 +183,7 @@ function unknownReset(key: string, leftMs: number): RateLimitError {
   });
 }
 
-/** The spacing for `limit` requests a minute, at most the window itself. */
+/** The spacing of `limit` requests a minute, at most a window. */
 function paceOf(limit: number | null): number {
   return limit && limit > 0 ? Math.min(WINDOW_MS / limit, WINDOW_MS) : 0;
 }

@@ -17,7 +17,7 @@ export interface CallRecovery {
   readonly mayHaveBeenApplied: boolean;
 }
 
-/** One call in flight: the state its attempts, hooks, logs and trace share. */
+/** One call in flight, shared by its attempts, hooks, logs and trace. */
 export class CallState implements CallRecovery {
   attempts = 0;
   elapsedMs = 0;
@@ -77,7 +77,6 @@ export class CallState implements CallRecovery {
     }
   }
 
-  /** Marks the call finished. */
   finish(status: number | null, ok: boolean): void {
     this.elapsedMs = performance.now() - this.startedAt;
     this.mayHaveBeenApplied = this.method !== 'GET' && (ok || this.uncertain);
@@ -89,7 +88,7 @@ export class CallState implements CallRecovery {
     }
   }
 
-  /** The recovery fields stamped on an error of the SDK's. */
+  /** Stamps the recovery fields on an SDK error. */
   stamp(error: unknown): void {
     if (typeof error !== 'object' || error === null || !Object.isExtensible(error)) return;
     const target = error as Record<string, unknown>;

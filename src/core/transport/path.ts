@@ -2,7 +2,7 @@ import { type PathFiller, pathFiller } from '../../internal/path.js';
 import type { PathParam } from '../api/operation.js';
 import { ParamsValidationError } from '../errors/params-validation-error.js';
 
-/** Fills an operation's path template such as `/v1/range/reservations/{id}/cancel`. */
+/** Fills an operation's path template. */
 export type PathBuilder = (params: Readonly<Record<string, unknown>> | undefined) => string;
 
 /** Splits `template` once; a value that cannot fill its placeholder is a `ParamsValidationError`. */

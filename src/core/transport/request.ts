@@ -13,17 +13,17 @@ export interface Prepared {
   readonly method: HttpMethod;
   /** Copied by ky into every attempt's Request. */
   readonly headers: Readonly<Record<string, string>>;
-  /** True when the caller's headers left `authorization` alone: each attempt then adds the key's. */
+  /** The caller's headers left `authorization` alone: each attempt adds the key's. */
   readonly keyed: boolean;
   readonly body: string | undefined;
   readonly idempotencyKey: string | null;
   /** A DELETE's result on a 2xx with no body. */
   readonly emptyResult: Readonly<Record<string, unknown>> | undefined;
-  /** The schemas and validators the answer is checked with. */
+  /** What the answer is checked with. */
   readonly checker: Checker;
 }
 
-/** The headers every request of one client starts from, built once per client. */
+/** The headers every request of a client starts from. */
 export interface BaseHeaders {
   readonly plain: Readonly<Record<string, string>>;
   /** The same with `content-type: application/json`. */
@@ -35,7 +35,6 @@ export interface BaseHeaders {
 /** A placeholder `authorization` value while headers are merged: still there after, the key is sent. */
 const KEY_SLOT = '\0key';
 
-/** The {@link BaseHeaders} of a client with `defaultHeaders`. */
 export function baseHeaders(defaultHeaders: Readonly<Record<string, string>>): BaseHeaders {
   return {
     plain: defaultHeaders,
@@ -44,14 +43,14 @@ export function baseHeaders(defaultHeaders: Readonly<Record<string, string>>): B
   };
 }
 
-/** The `Authorization` value of an API key: the one place the header is spelled. */
+/** The `Authorization` value of an API key. */
 export function bearer(key: string): string {
   return `Bearer ${key}`;
 }
 
 const paths = new WeakMap<Operation, PathBuilder>();
 
-/** The request of a call whose params were checked: built once for all attempts. */
+/** The request of a checked call, built once for all attempts. */
 export function prepare(
   baseUrl: string,
   base: BaseHeaders,
@@ -109,7 +108,7 @@ function deletedStub(operation: Operation, params: RequestParams): Record<string
   return { id: last?.type === 'integer' ? Number(value) : value, deleted: true };
 }
 
-/** The JSON body; a value JSON cannot hold (a cycle, a BigInt) is refused before sending. */
+/** The JSON body; a cycle or BigInt is refused before sending. */
 function serialise(operation: Operation, body: unknown): string {
   try {
     return JSON.stringify(body);
@@ -126,7 +125,7 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 100;
 
 /** The caller's Idempotency-Key, else a UUID v4: once per call, so every retry sends the same one. */
 export function resolveIdempotencyKey(callerKey: string | undefined): string {
-  if (callerKey === undefined) return globalThis.crypto.randomUUID(); // Web Crypto: on every runtime
+  if (callerKey === undefined) return globalThis.crypto.randomUUID();
   if (typeof callerKey !== 'string' || callerKey.length === 0) {
     throw new ParamsValidationError({ idempotencyKey: ['must be a non-empty string'] });
   }
@@ -142,8 +141,8 @@ export function resolveIdempotencyKey(callerKey: string | undefined): string {
   return callerKey;
 }
 
-// Query encoding: booleans true/false, arrays comma-separated, a Date as ISO, null and undefined left out.
-// Values are percent-encoded whole, so an opaque cursor arrives byte for byte.
+// Query values: true/false, arrays comma-separated, a Date as ISO, null and undefined left out; each
+// percent-encoded whole, so an opaque cursor arrives byte for byte.
 
 function scalar(name: string, value: unknown): string {
   switch (typeof value) {
@@ -151,7 +150,7 @@ function scalar(name: string, value: unknown): string {
       try {
         return encodeURIComponent(value);
       } catch {
-        break; // a lone UTF-16 surrogate cannot be percent-encoded: the typed error below says so
+        break; // a lone surrogate: the typed error below
       }
     case 'boolean':
       return value ? 'true' : 'false';
@@ -168,7 +167,7 @@ function scalar(name: string, value: unknown): string {
   });
 }
 
-/** `query` as a query string with its leading `?`, or `''` when nothing is left to send. */
+/** `query` as `?a=1&b=2`, or `''` when nothing is left. */
 export function encodeQuery(query: Readonly<Record<string, unknown>> | undefined | null): string {
   if (!query) return '';
   let out = '';

@@ -98,7 +98,7 @@ function fieldMessages(details: unknown, apiKeys: readonly string[]): string {
   return text === '' ? '' : ` (${text.length > 500 ? `${text.slice(0, 500)}...` : text})`;
 }
 
-/** The error of a 3xx: where it pointed (redacted) and what that says of `baseUrl`. */
+/** The error of a 3xx, naming where it pointed (redacted). */
 function redirected(response: Response, apiKeys: readonly string[]): RedirectError {
   const { status, headers } = response;
   if (response.type === 'opaqueredirect') {
@@ -234,14 +234,14 @@ function settle(
   return data;
 }
 
-/** What an attempt resolves to: `data` checked under the call's mode, and a list's `meta`. */
+/** An attempt's checked `data`, and a list's `meta`. */
 export interface Accepted {
   readonly data: unknown;
   readonly meta: ListMeta | undefined;
   readonly response: Response;
 }
 
-/** The answer of one attempt, opened; async only when a guard refused. */
+/** One attempt's answer; async only when a guard refused. */
 export function accepted(
   call: CallState,
   checker: Checker,
@@ -268,7 +268,7 @@ export function accepted(
   return { data, meta, response };
 }
 
-/** A usable `meta`: a boolean `has_more`, and a cursor to follow whenever it is true. */
+/** A usable `meta`: a boolean `has_more`, with a cursor when true. */
 export function isListMeta(meta: unknown): meta is ListMeta {
   if (typeof meta !== 'object' || meta === null) return false;
   const { has_more: hasMore, next_cursor: cursor } = meta as Record<string, unknown>;

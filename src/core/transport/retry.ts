@@ -30,15 +30,14 @@ export function backoffDelay(retryNumber: number, policy: RetryPolicy): number {
  */
 export function retryDelay(error: unknown, retryNumber: number, policy: RetryPolicy): number | null {
   if (error instanceof RateLimitError) {
-    // The throttle refused the wait before anything was sent: trying again would be refused the same way.
+    // The throttle refused before sending: a retry would be refused alike.
     if (error.throttled) return null;
     if (error.retryAfter === null) return backoffDelay(retryNumber, policy);
     return error.retryAfter <= policy.maxRetryAfterSeconds ? error.retryAfter * 1000 : null;
   }
   if (error instanceof InternalServerError) {
     if (!RETRYABLE_SERVER_STATUSES.has(error.status)) return null;
-    // A 503 may say when the service is back, as Stripe's and OpenAI's clients honour; a wait past the
-    // cap is not taken (that is maintenance, not a blip), and neither is a missing one: back off instead.
+    // A 503's Retry-After is honoured up to the cap; past it or missing, back off.
     const retryAfter = error.status === 503 ? parseRetryAfter(error.headers) : null;
     return retryAfter !== null && retryAfter <= policy.maxRetryAfterSeconds
       ? retryAfter * 1000
@@ -48,7 +47,7 @@ export function retryDelay(error: unknown, retryNumber: number, policy: RetryPol
     return error.code === 'IDEMPOTENCY_IN_PROGRESS' ? backoffDelay(retryNumber, policy) : null;
   }
   if (error instanceof ConnectionError) {
-    // A call past its deadline has no time left for another attempt; a per-attempt timeout is retried.
+    // Past the deadline no time is left; a per-attempt timeout is retried.
     if (error instanceof TimeoutError && error.deadline !== null) return null;
     return backoffDelay(retryNumber, policy);
   }
@@ -67,7 +66,7 @@ export type FailedAttemptListener = (
 
 /**
  * Runs `attempt` until it succeeds or fails for good. p-retry counts attempts and honours `signal`; the wait
- * is ours, as the API's depends on the error (Retry-After, else full jitter) and the call's deadline.
+ * is ours: it depends on the error (Retry-After, else full jitter) and the deadline.
  */
 export async function withRetries<T>(
   attempt: (attemptNumber: number) => Promise<T>,
@@ -76,8 +75,7 @@ export async function withRetries<T>(
   onFailedAttempt: FailedAttemptListener,
 ): Promise<T> {
   if (policy.maxRetries === 0 && !signal) return attempt(1);
-  // The first attempt runs before p-retry is loaded (most calls never need it); on a failure the loop takes
-  // over from attempt 1 with its error.
+  // The first attempt runs before p-retry loads (most calls never need it); the loop starts from its error.
   let first: unknown;
   try {
     signal?.throwIfAborted();
@@ -93,11 +91,11 @@ export async function withRetries<T>(
   try {
     pRetry = await loadPRetry();
   } catch {
-    // The loop's chunk failed to load: no retry, and the attempt's own failure says more.
+    // p-retry failed to load: no retry; the attempt's own error says more.
     throw first;
   }
   try {
-    // Every option is spelled out, none left to p-retry's defaults (it fills missing ones with `??=`).
+    // Every option spelled out: p-retry fills missing ones with its defaults.
     return await pRetry(
       (attemptNumber) => (attemptNumber === 1 ? Promise.reject(first) : attempt(attemptNumber)),
       {
@@ -125,7 +123,7 @@ export async function withRetries<T>(
   }
 }
 
-/** p-retry, imported once for the process on the first failed attempt; a failed load is tried again later. */
+/** p-retry, imported on the first failed attempt; a failed load is retried later. */
 const loadPRetry = loadOnce(() =>
   import('p-retry').then((module) => defaultFunction<typeof pRetryFunction>(module)),
 );

@@ -4,7 +4,7 @@ import type { Pacing } from '../rate-limit/lazy-throttle.js';
 import type { ResponseValidation, ValidationIssueListener } from './response.js';
 import type { RetryPolicy } from './retry.js';
 
-/** A `fetch` to send with; ky calls it as `fetch(request, init)`. The runtime's `fetch` fits. */
+/** A `fetch` to send with, called as `fetch(request, init)`. */
 export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
 
 /** The API key, or a function giving it, read before each attempt. */

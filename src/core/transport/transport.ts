@@ -36,14 +36,14 @@ import {
 
 export type { FetchLike, TransportConfig } from './transport-config.js';
 
-/** A validated single-record result, the response it came in, and the call's recovery data. */
+/** A validated single-record result with its response and call. */
 export interface Received<T> {
   readonly data: T;
   readonly response: Response;
   readonly call: CallState;
 }
 
-/** What one call runs with: the client's settings with the call's options over them, resolved once. */
+/** Client settings with the call's options over them. */
 interface CallSettings {
   readonly policy: RetryPolicy;
   readonly timeout: number;
@@ -54,7 +54,7 @@ interface CallSettings {
 
 const channels = tracingChannels();
 
-/** How long `beforeError` hooks may run past a deadline or signal, so a hook that never settles cannot hold the call. */
+/** How long `beforeError` hooks may run past the deadline or an abort. */
 const HOOK_GRACE_MS = 1_000;
 const HOOKS_CUT_OFF = Symbol('hooks cut off');
 
@@ -98,12 +98,12 @@ export class Transport {
     this.#authorization = typeof config.apiKey === 'string' ? bearer(config.apiKey) : null;
   }
 
-  /** A transport over this one's ky instance (extended), keys and, unless `config` has its own, throttle. */
+  /** A transport sharing this one's ky instance (extended) and API keys. */
   derive(config: TransportConfig): Transport {
     return new Transport(config, this);
   }
 
-  /** The ky instance, imported on the first send (~15-25 ms on Node); a failed load is retried next time. */
+  /** ky, imported on the first send; a failed load is retried next time. */
   readonly #kyInstance: () => Promise<KyInstance> = loadOnce(async () => {
     try {
       const parent = this.#parent;
@@ -250,7 +250,7 @@ export class Transport {
       };
       let final: Error;
       try {
-        // A hook that never settles is cut off at the deadline (plus a grace) or by the signal.
+        // A hook that never settles is cut off at the deadline (plus a grace) or abort.
         const bound =
           call.deadlineAt === null ? Number.POSITIVE_INFINITY : Math.max(call.remaining(), HOOK_GRACE_MS);
         const signal = settings.signal?.aborted ? undefined : settings.signal;
@@ -265,7 +265,6 @@ export class Transport {
     }
   }
 
-  /** The request of a call, built once for all attempts. */
   #prepare(
     operation: Operation,
     loaded: Checker,
@@ -352,7 +351,7 @@ export class Transport {
       if (signal?.aborted) throw signal.reason;
     }
     const started = performance.now();
-    // One controller per attempt, linked to the caller's signal by a listener (cheaper than AbortSignal.any).
+    // One controller per attempt, linked by a listener (cheaper than AbortSignal.any).
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -476,13 +475,13 @@ export class Transport {
   }
 }
 
-/** How a failed attempt reads in a log line: its HTTP status, else the error's name. */
+/** A failed attempt in a log line: its HTTP status, else the error's name. */
 function describe(error: Error): string {
   const status = (error as { status?: unknown }).status;
   return typeof status === 'number' ? `HTTP ${status}` : error.name;
 }
 
-/** Redacts a secret quoted by a hook's or custom fetch's text from an error before the caller sees it. */
+/** Redacts a key quoted by a hook or custom fetch from an error. */
 function scrubError(error: unknown, apiKeys: readonly string[]): void {
   if (!(error instanceof Error) || !isShopError(error) || !Object.isExtensible(error)) return;
   const message = redact(error.message, apiKeys);

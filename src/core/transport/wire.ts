@@ -4,7 +4,7 @@ import { defaultFunction, loadOnce } from '../../internal/load-once.js';
 import { redact, redactedCause } from '../../internal/redact.js';
 import { ConnectionError, ResponseTooLargeError } from '../errors/transport-errors.js';
 
-/** A failed fetch as a ConnectionError; message and `cause` are redacted copies (the runtime may quote headers). */
+/** A failed fetch as a ConnectionError, message and `cause` redacted (the runtime may quote headers). */
 export function connectionError(cause: unknown, apiKeys: readonly string[], url?: string): ConnectionError {
   const reason = redact(cause instanceof Error ? cause.message : String(cause), apiKeys);
   const code = (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code;
@@ -17,7 +17,7 @@ export function connectionError(cause: unknown, apiKeys: readonly string[], url?
   );
 }
 
-/** Origin and path of a request URL: no query string (it may carry values) and no credentials. */
+/** Origin and path of a URL: no query (it may carry values), no credentials. */
 function urlWithoutQuery(url: string): string {
   try {
     const parsed = new URL(url);
@@ -27,7 +27,7 @@ function urlWithoutQuery(url: string): string {
   }
 }
 
-/** Options ky passes through to fetch: the attempt's signal, and whether hooks will see the response. */
+/** Passed through ky to fetch: the attempt's signal; whether hooks see the response. */
 export interface AttemptInit {
   shopSdkSignal?: AbortSignal;
   shopSdkHooks?: boolean;
@@ -43,7 +43,7 @@ export function fetchWithAttemptSignal(input: Request | URL | string, init?: Req
 
 const loadDeferral = loadOnce(() => import('../observe/deferred-clone.js'));
 
-/** The response with its clones deferred (deferred-clone.ts, loaded by the first hooked response). */
+/** The response with deferred clones (deferred-clone.ts, loaded on first use). */
 function deferClones(response: Response): Promise<Response> {
   return loadDeferral().then(
     (module) => module.deferClones(response),
@@ -51,7 +51,7 @@ function deferClones(response: Response): Promise<Response> {
   );
 }
 
-/** A caller's `fetch`, given the SDK's signal on the Request (by ky) and deferred clones when hooked. */
+/** A caller's `fetch`, with deferred clones when hooked. */
 export function callersFetch(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
   return (input, init) => {
     const attempt = init as AttemptInit | undefined;
@@ -61,7 +61,7 @@ export function callersFetch(fetch: typeof globalThis.fetch): typeof globalThis.
   };
 }
 
-/** ky's default instance, imported once for every client of the process. */
+/** ky, imported once per process. */
 export const loadKy = loadOnce(() => import('ky').then((module) => defaultFunction<KyInstance>(module)));
 
 /** `work`, or a rejection once `ms` pass or `signal` aborts (caller code that never settles). */
@@ -110,7 +110,7 @@ export function within<T>(
   });
 }
 
-/** Rejects with `signal`'s reason once it aborts; raced against an exchange that may ignore it. */
+/** Rejects with `signal`'s reason on abort (for an exchange that may ignore it). */
 export function aborted(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
     if (signal.aborted) reject(signal.reason);

@@ -11,21 +11,21 @@ import type { CheckResult } from './validation.js';
 /** The validators of validation.ts, which import zod. */
 export type Validators = typeof import('./validation.js');
 
-/** The zod side of a check: the operation's schemas and the validators. */
+/** An operation's schemas and the zod validators. */
 export interface ZodChecks {
   readonly schemas: OperationSchemas;
   readonly validators: Validators;
 }
 
-/** What a call checks with: a generated operation's guards and, once one refused, its zod schemas. */
+/** A call's checks: guards and, once one refused, zod schemas. */
 export interface Checker {
   /** Absent: checked with `zod` alone. */
   readonly guards?: OperationGuards;
-  /** Loaded with the checker when there are no guards, else on a guard's first refusal. */
+  /** Loaded up front without guards, else on a guard's first refusal. */
   zod?: ZodChecks;
 }
 
-/** A value now, or a promise of it when a chunk must load first. */
+/** A value, or a promise of it while a chunk loads. */
 export type MaybePromise<T> = T | Promise<T>;
 
 let validators: Validators | undefined;
@@ -73,7 +73,6 @@ export function checker(operation: Operation): Checker | Promise<Checker> {
   return pending;
 }
 
-/** The zod side of `operation`'s checks. */
 async function loadZod(operation: Operation): Promise<ZodChecks> {
   const { schemas } = operation;
   const [resolved, module] = await Promise.all([
@@ -83,7 +82,7 @@ async function loadZod(operation: Operation): Promise<ZodChecks> {
   return { schemas: resolved, validators: module };
 }
 
-/** A split-off chunk could not be loaded (a deploy removed it, the network failed). */
+/** A split-off chunk failed to load. */
 function loadFailure(operation: Operation, cause: unknown, what: string): ShopError {
   const why = cause instanceof Error ? cause.message : String(cause);
   return new ShopError(`Could not load the schemas of ${operation.id}, ${what}: ${why}`, { cause });
@@ -148,7 +147,7 @@ function zodParams(operation: Operation, { schemas, validators }: ZodChecks, par
   if (Object.keys(details).length > 0) throw new ParamsValidationError(details, operation.id);
 }
 
-/** Refuses a call whose query or body breaks its schema, before sending; async only on a refusal. */
+/** Refuses a query or body that breaks its schema; async only on a refusal. */
 export function checkParams(
   operation: Operation,
   checker: Checker,
@@ -165,7 +164,7 @@ export function checkParams(
   return zodParams(operation, checker.zod!, params);
 }
 
-/** Whether `data` is an array whose every item passes `item` (any item, when null). */
+/** `data` is an array and every item passes `item` (null: any). */
 export function everyItem(item: Guard | null, data: unknown): boolean {
   if (!Array.isArray(data)) return false;
   if (item === null) return true;

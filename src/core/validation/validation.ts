@@ -5,8 +5,8 @@ import en from 'zod/v4/locales/en.js';
 import type { z } from '../../internal/schema-types.js';
 import type { ResponseIssue } from '../errors/transport-errors.js';
 
-// Schema checks on the hot path, each compiled once. Where a schema cannot change a valid value, an
-// assert-only check runs and the parsed JSON is returned as is; the slower parser only describes a failure.
+// Checks compiled once per schema. Where a schema cannot change a valid value, an assert-only check runs
+// and the parsed JSON is returned as is; the slower parser only describes a failure.
 
 /** The outcome of checking one value. */
 export type CheckResult<T> =
@@ -15,7 +15,7 @@ export type CheckResult<T> =
 
 type Check = (value: unknown) => CheckResult<unknown>;
 
-/** The public `def` of a classic or zod/mini schema: the fields {@link outputIsInput} reads. */
+/** The fields of a schema's public `def` that {@link outputIsInput} reads. */
 interface PublicDef {
   readonly type: string;
   readonly coerce?: boolean;
@@ -76,7 +76,7 @@ export function outputIsInput(schema: unknown, seen: Set<unknown> = new Set()): 
 
 const UNKNOWN_KEY = 'is not a parameter of this endpoint';
 
-// zod/mini has no locale loaded; the English map is passed to each describing parse, not set with z.config().
+// zod/mini loads no locale; the English map goes to each describing parse, not z.config().
 const ENGLISH: core.ParseContext<core.$ZodIssue> = { error: en().localeError };
 
 function issuesOf(schema: z.ZodType, value: unknown): ResponseIssue[] {
@@ -121,7 +121,7 @@ function buildCheck(schema: z.ZodType, asIs: boolean): Check {
   };
 }
 
-// Without a result schema anything passes (as `unknown()`), and a list's `data` must still be an array.
+// No result schema: anything passes, but a list's `data` must still be an array.
 const UNCHECKED: z.ZodType = unknown();
 
 /** Compiled checks by schema. */
