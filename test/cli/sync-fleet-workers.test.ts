@@ -173,10 +173,12 @@ describe.runIf(postgresUrl)('sync --shops: three workers on one PostgreSQL', () 
 
       // Every change of a shop's token, as it happens (a trigger): the first later token of a dead worker's shop
       // is its takeover, however many holders followed before the test looked.
-      await admin.query('CREATE TABLE lease_history (shop text, token bigint, acquired float8)');
+      await admin.query('CREATE TABLE lease_history (shop text, token bigint, acquired float8, holder text, rel float8)');
       await admin.query(`CREATE FUNCTION lease_history_note() RETURNS trigger AS $$ BEGIN
           IF TG_OP = 'INSERT' OR NEW.token IS DISTINCT FROM OLD.token THEN
-            INSERT INTO lease_history VALUES (NEW.shop, NEW.token, extract(epoch FROM NEW.acquired_at) * 1000);
+            INSERT INTO lease_history VALUES (NEW.shop, NEW.token, extract(epoch FROM NEW.acquired_at) * 1000, NEW.holder, NULL);
+          ELSIF NEW.holder IS NULL AND OLD.holder IS NOT NULL THEN
+            INSERT INTO lease_history VALUES (NEW.shop, NEW.token, NULL, OLD.holder, extract(epoch FROM clock_timestamp()) * 1000);
           END IF;
           RETURN NEW;
         END $$ LANGUAGE plpgsql`);
@@ -186,7 +188,7 @@ describe.runIf(postgresUrl)('sync --shops: three workers on one PostgreSQL', () 
       /** Each outage's shops: when another worker first acquired each (the first later token). */
       const follow = async () => {
         const { rows } = await admin.query(
-          'SELECT shop, token::float8 AS token, acquired FROM lease_history',
+          'SELECT shop, token::float8 AS token, acquired FROM lease_history WHERE acquired IS NOT NULL',
         );
         for (const outage of outages) {
           for (const [shop, token] of outage.held) {
@@ -241,6 +243,7 @@ describe.runIf(postgresUrl)('sync --shops: three workers on one PostgreSQL', () 
             );
           });
           workers.get(slot)!.process.child.kill('SIGCONT');
+          console.log('SIGCONT', Date.now());
         }
         const slot = await victim();
         await outage(slot, 'SIGKILL');
@@ -290,6 +293,7 @@ describe.runIf(postgresUrl)('sync --shops: three workers on one PostgreSQL', () 
           await fetch(`${url}/_sandbox/walkers`, { headers: { authorization: `Bearer ${shops[0]!.key}` } })
         ).json()) as { walkers: Record<string, { now: number; max: number }> };
         counts = Object.entries(walkers.walkers);
+        console.log('OVERLAPS', JSON.stringify((walkers as any).overlaps), 'OUTAGES', JSON.stringify(outages.map((o) => ({ w: o.worker, at: o.at, held: [...o.held.keys()], resumed: [...o.resumed.entries()] }))), 'HIST', JSON.stringify((await admin.query('SELECT * FROM lease_history')).rows));
         expect(counts).toHaveLength(SHOPS);
         // Every shop was walked. The sandbox counts a walk from its first page's request until --walk-idle-ms
         // after its last page's answer, so two workers reading one shop's list within that time are 2.
