@@ -348,7 +348,7 @@ export class ShopFleet {
     try {
       runtime.refused = { payment: false, permission: false };
       if (!runtime.backfilled || runtime.refreshDue <= now) {
-        // A shop retried after a failure keeps its state (and reason) until the pass ends.
+        // A retried shop keeps its state until the pass ends.
         if (!runtime.backfilled && runtime.failures === 0) await this.#change(runtime, 'backfilling', null);
         const result = await sync.runOnce();
         runtime.backfilled = true;
@@ -545,7 +545,7 @@ export class ShopFleet {
         : Math.min(this.#retry.maxMs, this.#retry.baseMs * 2 ** (runtime.failures - 1)) *
           (0.75 + Math.random() * 0.5);
     const at = performance.now() + wait;
-    // The shop's feed, refresh and deliveries all wait (deliveries stay in the inbox).
+    // Feed, refresh and deliveries all wait.
     runtime.feedDue = at;
     runtime.drainDue = Number.POSITIVE_INFINITY;
     if (runtime.refreshDue !== Number.POSITIVE_INFINITY)
@@ -571,8 +571,8 @@ export class ShopFleet {
     try {
       const lease = runtime.lease;
       await db.transaction(async (tx) => {
-        // Fenced like the rows: a worker whose lease was taken writes no line.
-        if (lease && !(await this.#stillHeld(tx, lease))) return;
+        // A worker whose lease was taken writes no line.
+        if (lease && this.#leases?.holds && !(await this.#leases.holds(tx, lease))) return;
         await writeHealth(
           tx,
           {
@@ -600,16 +600,6 @@ export class ShopFleet {
       } catch {
         // A reporter that throws must not stop the shop.
       }
-    }
-  }
-
-  async #stillHeld(tx: SqlExecutor, lease: ShopLease): Promise<boolean> {
-    try {
-      await this.#leases!.check(tx, lease);
-      return true;
-    } catch (error) {
-      if (error instanceof LeaseLostError) return false;
-      throw error;
     }
   }
 
@@ -643,7 +633,7 @@ export class ShopFleet {
       beforeRequest: [
         () => {
           if (this.#stopping) throw new FleetStoppedError();
-          // A worker whose lease ended reads no more of the shop (its writes are fenced anyway).
+          // A worker whose lease ended reads no more of the shop.
           const lease = runtime.lease;
           if (!lease || this.#leases?.held().get(shop.name)?.token !== lease.token)
             throw new LeaseLostError(

@@ -32,6 +32,8 @@ export interface ShopLeases {
   start(shops: readonly string[]): Promise<void>;
   /** The leases held now, by shop. */
   held(): ReadonlyMap<string, ShopLease>;
+  /** Whether `lease` is still current, read inside `tx` without locking it (unset: always). */
+  holds?(tx: SqlExecutorLike, lease: ShopLease): Promise<boolean>;
   /** Inside a write transaction: throws {@link LeaseLostError} when `lease`'s token is no longer current. */
   check(tx: SqlExecutorLike, lease: ShopLease): Promise<void>;
   /** Gives every lease up. */

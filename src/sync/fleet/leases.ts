@@ -163,6 +163,17 @@ export class PostgresShopLeases implements ShopLeases {
     await this.#tick();
   }
 
+  /** check() without the lock, as a boolean (health lines). */
+  async holds(tx: LeaseTransaction, lease: ShopLease): Promise<boolean> {
+    const sql = `SELECT 1 AS ok FROM ${this.#table}
+      WHERE shop = $1 AND holder = $2 AND token = $3 AND expires_at > clock_timestamp()`;
+    try {
+      return (await rowsOf(tx, sql, [lease.shop, lease.holder, lease.token])).length === 1;
+    } catch (error) {
+      throw unavailableOr(error);
+    }
+  }
+
   async check(tx: LeaseTransaction, lease: ShopLease): Promise<void> {
     // The database decides, by token and its own clock. FOR KEY SHARE: a takeover (FOR UPDATE) waits until
     // this transaction ends, so a token's writes commit before the next token exists, while the holder's
