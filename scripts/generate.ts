@@ -1,7 +1,8 @@
 /**
  * The one generator entry. spec/openapi.yaml -> src/generated/ (zod schemas and types, params, the endpoint
  * table, events, error codes, the sync schema), src/resources/ (wholly generated: resource classes, the
- * client's getters, index.ts; see resource-files.ts) and docs/resources.md (the method list).
+ * client's getters, index.ts; see resource-files.ts), docs/resources.md (the method list), and the sandbox's
+ * route index src/testing/features/routes.ts (from its route files and rule tables; sandbox-routes.ts).
  *
  *   npm run generate          rewrite all of it
  *   npm run generate:check    generate into a temporary directory; exit 1, naming each file, on any drift
@@ -34,6 +35,7 @@ import { LLMS_FILE, llmsText } from './generator/llms.js';
 import { buildModel } from './generator/model.js';
 import { diffResourceFiles, generateResources, writeResourceFiles } from './generator/resource-files.js';
 import { RESOURCES_DOC } from './generator/resources-doc.js';
+import { SANDBOX_ROUTES_FILE, sandboxRoutesText } from './generator/sandbox-routes.js';
 import { loadSpec } from './generator/spec.js';
 import { desiredTables, historyText, nextHistory, readHistory, syncModel } from './generator/sync-schema.js';
 
@@ -79,8 +81,11 @@ async function main(): Promise<number> {
   const docPath = path.join(root, RESOURCES_DOC);
   const llmsPath = path.join(root, LLMS_FILE);
   const llms = ownOut ? await llmsText(root, buildModel(await loadSpec(cli.spec)).operations) : null;
+  const routesPath = path.join(root, SANDBOX_ROUTES_FILE);
+  const routes = ownOut ? await sandboxRoutesText(root) : null;
   if (!cli.check) {
     if (llms !== null) await writeFile(llmsPath, llms);
+    if (routes !== null) await writeFile(routesPath, routes);
     if (resources) await writeResourceFiles(resourcesDir, resources.files);
     await writeFiles(cli.out, files);
     if (resources) await writeFile(docPath, resources.doc);
@@ -100,6 +105,9 @@ async function main(): Promise<number> {
     ...(history && history.text !== history.before ? ['spec/sync-schema.json (a new schema version)'] : []),
     ...(llms !== null && (await readFile(llmsPath, 'utf8').catch(() => '')) !== llms
       ? [`${LLMS_FILE} (differs)`]
+      : []),
+    ...(routes !== null && (await readFile(routesPath, 'utf8').catch(() => '')) !== routes
+      ? [`${SANDBOX_ROUTES_FILE} (differs)`]
       : []),
   ];
   if (differences.length === 0) {

@@ -6,38 +6,12 @@ import {
   REQUEST_BODIES,
   REQUEST_QUERIES,
 } from '../../generated/request-rules.js';
+import type { FieldValues } from '../features/operation-rules.js';
 import { FieldReader } from './fields.js';
 import { routeFor } from './operations.js';
 import type { RouteContext, RouteDefinition, RouteResult } from './route.js';
 
-/** What a field's rule reads to: a date-time as milliseconds, a nested object by its own rules. */
-type ValueOf<R> =
-  | (R extends { readonly nullable: true } ? null : never)
-  | (R extends { readonly type: 'integer' | 'number' }
-      ? number
-      : R extends { readonly type: 'boolean' }
-        ? boolean
-        : R extends { readonly format: 'date-time' }
-          ? number
-          : R extends { readonly enum: readonly (infer E)[] }
-            ? E
-            : R extends { readonly type: 'string' }
-              ? string
-              : R extends { readonly type: 'array'; readonly items: infer I }
-                ? ValueOf<I>[]
-                : R extends { readonly type: 'array' }
-                  ? unknown[]
-                  : R extends { readonly type: 'object'; readonly properties: infer P }
-                    ? FieldValues<P>
-                    : R extends { readonly type: 'object' }
-                      ? Readonly<Record<string, unknown>>
-                      : unknown);
-
-/**
- * The values read from a body by its rules. Every field is optional: a missing or refused one is absent
- * until `fields.done()` has thrown for it, so a handler reads required values after `done()`.
- */
-export type FieldValues<F> = { -readonly [K in keyof F]?: ValueOf<F[K]> };
+export type { FieldValues };
 
 /** The spec's rules of a body with the sandbox's added to them (see `bodyRoute`). */
 type BodyRules<Id extends BodyOperationId, Own> = (typeof REQUEST_BODIES)[Id] & Own;

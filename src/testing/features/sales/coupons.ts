@@ -1,6 +1,7 @@
 import { apiError, notFound, validationError } from '../../errors.js';
 import { touch } from '../../state/stamps.js';
 import { type Actor, canSeeLocation, requireWritableLocation } from '../actor.js';
+import { operationRules } from '../operation-rules.js';
 import type { DomainWorld } from '../world.js';
 import type { CouponRecord } from './promotions-state.js';
 
@@ -91,3 +92,8 @@ export function deleteCoupon(world: DomainWorld, coupon: CouponRecord) {
   world.events.record('coupon.deleted', { id: coupon.id, deleted: true }, coupon.location_id);
   return { object: 'coupon', id: coupon.id, deleted: true };
 }
+
+/** The coupon rules the sandbox serves as they are (http/rule-routes.ts); create and update read more. */
+export const couponRules = operationRules({
+  'coupons.delete': (world, { actor, path }) => deleteCoupon(world, findCoupon(world, actor, path.id)),
+});

@@ -1,16 +1,8 @@
 import type { REQUEST_BODIES } from '../../../../generated/request-rules.js';
 import { type FieldReader, pathId } from '../../../http/fields.js';
-import { routeFor } from '../../../http/operations.js';
 import { created, ok, type RouteContext, type RouteDefinition } from '../../../http/route.js';
 import { bodyRoute, type FieldValues } from '../../../http/rules.js';
-import {
-  COUPON_CHANNELS,
-  type CouponFields,
-  createCoupon,
-  deleteCoupon,
-  findCoupon,
-  updateCoupon,
-} from '../coupons.js';
+import { COUPON_CHANNELS, type CouponFields, createCoupon, findCoupon, updateCoupon } from '../coupons.js';
 import type { CouponRecord } from '../promotions-state.js';
 
 function couponAt(context: RouteContext): CouponRecord {
@@ -56,7 +48,7 @@ function couponFields(body: CouponBody, fields: FieldReader, current: CouponFiel
 }
 
 /**
- * Coupons: create, change, delete, each firing coupon.created / .updated / .deleted. The reference shows
+ * Coupons: create and change, firing coupon.created / .updated (delete is a rule in coupons.ts). The reference shows
  * code, channel and location_id; the discount, activity and window fields are the sandbox's own.
  */
 export const couponRoutes: readonly RouteDefinition[] = [
@@ -67,8 +59,4 @@ export const couponRoutes: readonly RouteDefinition[] = [
     const coupon = couponAt(context);
     return ok(updateCoupon(context.sandbox, context.key, coupon, couponFields(body, fields, coupon)));
   }),
-  {
-    ...routeFor('coupons.delete'),
-    handle: (context) => ok(deleteCoupon(context.sandbox, couponAt(context))),
-  },
 ];
