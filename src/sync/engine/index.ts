@@ -3,8 +3,7 @@
  *
  * @module shop-mgmt/sync
  */
-// `shop-mgmt/sync`: ShopSync and its database layer. An entry of its own (Node only, node:crypto), so the main
-// entry does not grow; better-sqlite3 and pg are optional peers loaded when a database of theirs is opened.
+// Node only; better-sqlite3 and pg are optional peers loaded when a database of theirs is opened.
 export { SYNC_EVENTS, SYNC_MIGRATIONS, SYNC_TABLES } from '../../generated/sync-schema.js';
 export {
   type FleetRetryOptions,

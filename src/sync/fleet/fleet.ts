@@ -117,6 +117,10 @@ interface ShopRuntime {
   skipped: readonly string[];
   /** Start times (ms) of the calls of the last minute. */
   calls: number[];
+  /** This worker's last call of the shop (performance.now). */
+  lastCallAt: number | null;
+  /** Held, its pace not read yet (#pace). */
+  pacing: boolean;
   limit: number | null;
   /** 402/403 answers seen in the pass under way. */
   refused: { payment: boolean; permission: boolean };
@@ -257,11 +261,10 @@ export class ShopFleet {
         const runtime = this.#runtimes.get(lease.shop);
         if (!runtime) return;
         runtime.lease = lease;
-        runtime.feedDue = Math.min(runtime.feedDue, performance.now());
         runtime.state = runtime.backfilled ? 'current' : 'waiting';
         runtime.reason = null;
-        void this.#writeHealth(runtime);
-        this.#schedule();
+        runtime.pacing = true;
+        void this.#pace(runtime).then(() => this.#writeHealth(runtime));
       },
       onLost: (shop, reason) => {
         const runtime = this.#runtimes.get(shop);
@@ -271,7 +274,7 @@ export class ShopFleet {
         runtime.state = 'elsewhere';
         runtime.reason = 'lease_lost';
         runtime.lastError = reason;
-        void this.#writeHealth(runtime);
+        return Promise.resolve(runtime.running).then(() => this.#writeHealth(runtime));
       },
     };
     this.#leases = this.#options.leases
@@ -327,7 +330,7 @@ export class ShopFleet {
     const now = performance.now();
     let next = Number.POSITIVE_INFINITY;
     for (const runtime of this.#runtimes.values()) {
-      if (!runtime.lease || runtime.running) continue;
+      if (!runtime.lease || runtime.running || runtime.pacing) continue;
       const due = Math.min(runtime.feedDue, runtime.drainDue, runtime.refreshDue);
       if (due <= now) {
         runtime.running = this.#pass(runtime).finally(() => {
@@ -339,6 +342,25 @@ export class ShopFleet {
     if (next !== Number.POSITIVE_INFINITY) {
       this.#timer = setTimeout(() => this.#schedule(), Math.max(1, next - now));
     }
+  }
+
+  /** A shop just held: its first call an interval after the shop's last call (its line), not at once. */
+  async #pace(runtime: ShopRuntime): Promise<void> {
+    let wait = 0;
+    try {
+      const [line] = await this.#db!.all<{ last_call_at: unknown }>(
+        'SELECT "last_call_at" FROM "sync_shops" WHERE "shop" = ?',
+        [runtime.shop.name],
+      );
+      const last = line?.last_call_at ? Date.parse(String(line.last_call_at)) : Number.NaN;
+      if (Number.isFinite(last))
+        wait = Math.min(this.#intervalMs, Math.max(0, last + this.#intervalMs - Date.now()));
+    } catch {}
+    const at = performance.now() + wait;
+    runtime.feedDue = at;
+    runtime.refreshDue = Math.max(runtime.refreshDue, at);
+    runtime.pacing = false;
+    this.#schedule();
   }
 
   /** One scheduled step of a shop: its first pass, a feed read, a refresh, or applying its deliveries. */
@@ -580,6 +602,10 @@ export class ShopFleet {
             state: runtime.state,
             reason: runtime.reason,
             leaseHolder: runtime.lease?.holder ?? null,
+            lastCallAt:
+              runtime.lastCallAt === null
+                ? null
+                : new Date(Date.now() - (performance.now() - runtime.lastCallAt)).toISOString(),
             lastSuccessAt: runtime.lastSuccessAt,
             feedReadAt: runtime.feedReadAt,
             callsLastMinute: this.#callsLastMinute(runtime),
@@ -640,7 +666,8 @@ export class ShopFleet {
               shop.name,
               `the lease on shop ${shop.name} is no longer this worker's: no more calls are made for it`,
             );
-          runtime.calls.push(performance.now());
+          runtime.lastCallAt = performance.now();
+          runtime.calls.push(runtime.lastCallAt);
           if (runtime.calls.length > 4096) this.#callsLastMinute(runtime);
         },
         ...(own?.beforeRequest ?? []),
@@ -734,6 +761,8 @@ function newRuntime(shop: RegisteredShop): ShopRuntime {
     feedReadAt: null,
     skipped: [],
     calls: [],
+    lastCallAt: null,
+    pacing: false,
     limit: null,
     refused: { payment: false, permission: false },
     healthError: null,

@@ -52,6 +52,8 @@ export interface ShopStatus {
   readonly inboxDead: number;
   /** API calls in the last minute. */
   readonly callsLastMinute: number;
+  /** The last API call for the shop by any worker (ISO time). */
+  readonly lastCallAt: string | null;
   /** Calls allowed a minute: X-RateLimit-Limit times maxShare. */
   readonly callsCap: number | null;
   /** Tables skipped in the last pass (402/403). */
@@ -83,7 +85,8 @@ const SHOPS_DDL = `CREATE TABLE IF NOT EXISTS "sync_shops" (
   "last_error" TEXT,
   "last_error_at" TEXT,
   "updated_at" TEXT NOT NULL,
-  "fresh_until" TEXT
+  "fresh_until" TEXT,
+  "last_call_at" TEXT
 )`;
 
 const INBOX_DDL = `CREATE TABLE IF NOT EXISTS "sync_shop_inbox" (
@@ -103,6 +106,7 @@ export async function setupFleetTables(db: SyncDatabase): Promise<void> {
   await db.run(SHOPS_DDL);
   // Older tables get the new columns (a racing worker's error is moot).
   await addColumn(db, 'sync_shops', 'fresh_until', 'TEXT');
+  await addColumn(db, 'sync_shops', 'last_call_at', 'TEXT');
   await db.run(INBOX_DDL);
   await addColumn(db, 'sync_shop_inbox', 'attempts', 'INTEGER NOT NULL DEFAULT 0');
   await addColumn(db, 'sync_shop_inbox', 'dead_at', 'BIGINT');
@@ -134,6 +138,7 @@ export interface ShopHealthRow {
   readonly lastSuccessAt: string | null;
   readonly feedReadAt: string | null;
   readonly callsLastMinute: number;
+  readonly lastCallAt: string | null;
   readonly callsCap: number | null;
   readonly skipped: readonly string[];
   readonly lastError: string | null;
@@ -142,17 +147,18 @@ export interface ShopHealthRow {
   readonly freshUntil: string | null;
 }
 
-/** A shop's health row. A non-holder (`writer`) replaces only its own or an unheld line; `elsewhere` keeps `fresh_until`. */
+/** A shop's line. A non-holder (`writer`) replaces only its own or an unheld one; see docs/many-shops.md. */
 export async function writeHealth(
   db: SqlExecutor,
   row: ShopHealthRow,
   writer: string | null = null,
 ): Promise<void> {
   await db.run(
-    `INSERT INTO "sync_shops" ("shop", "state", "reason", "lease_holder", "last_success_at", "feed_read_at", "calls_last_minute", "calls_cap", "skipped", "last_error", "last_error_at", "updated_at", "fresh_until")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO "sync_shops" ("shop", "state", "reason", "lease_holder", "last_success_at", "feed_read_at", "calls_last_minute", "calls_cap", "skipped", "last_error", "last_error_at", "updated_at", "fresh_until", "last_call_at")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT ("shop") DO UPDATE SET "state" = excluded."state", "reason" = excluded."reason", "lease_holder" = excluded."lease_holder", "last_success_at" = excluded."last_success_at", "feed_read_at" = excluded."feed_read_at", "calls_last_minute" = excluded."calls_last_minute", "calls_cap" = excluded."calls_cap", "skipped" = excluded."skipped", "last_error" = excluded."last_error", "last_error_at" = excluded."last_error_at", "updated_at" = excluded."updated_at",
-       "fresh_until" = CASE WHEN excluded."state" = 'elsewhere' THEN "sync_shops"."fresh_until" ELSE excluded."fresh_until" END
+       "fresh_until" = CASE WHEN excluded."state" = 'elsewhere' THEN "sync_shops"."fresh_until" ELSE excluded."fresh_until" END,
+       "last_call_at" = CASE WHEN "sync_shops"."last_call_at" IS NULL OR excluded."last_call_at" > "sync_shops"."last_call_at" THEN excluded."last_call_at" ELSE "sync_shops"."last_call_at" END
      WHERE excluded."lease_holder" IS NOT NULL OR "sync_shops"."lease_holder" IS NULL OR "sync_shops"."lease_holder" = ?`,
     [
       row.shop,
@@ -168,6 +174,7 @@ export async function writeHealth(
       row.lastErrorAt,
       new Date().toISOString(),
       row.freshUntil,
+      row.lastCallAt,
       writer,
     ],
   );
@@ -207,6 +214,7 @@ export async function readStatus(
       inboxPending: pending ? Number(pending.pending) : 0,
       inboxDead: dead.get(shop) ?? 0,
       callsLastMinute: Number(row.calls_last_minute ?? 0),
+      lastCallAt: text(row.last_call_at),
       callsCap: row.calls_cap === null || row.calls_cap === undefined ? null : Number(row.calls_cap),
       skipped: String(row.skipped ?? '')
         .split(',')

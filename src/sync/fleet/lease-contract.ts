@@ -20,8 +20,8 @@ export interface ShopLease {
 export interface ShopLeaseEvents {
   /** This worker now holds `lease`: the fleet starts syncing its shop. */
   onAcquired?(lease: ShopLease): void;
-  /** This worker no longer holds `shop`: its writes stop. */
-  onLost?(shop: string, reason: string): void;
+  /** This worker no longer holds `shop`: its writes stop. A shop given up is released once a returned promise settles. */
+  onLost?(shop: string, reason: string): unknown;
 }
 
 /** Who syncs which shop. */

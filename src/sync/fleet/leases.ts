@@ -1,7 +1,5 @@
-// Which worker syncs which shop when several processes share one PostgreSQL database: a lease and fencing
-// token per shop, and a table of live workers. Plain SQL, not a job queue: a lease lives as long as its worker
-// and fences every write. Lease times are the database's `now()`; a worker's monotonic timers only make it
-// give a lease up earlier, never later.
+// Which worker syncs which shop on one PostgreSQL database: a lease and fencing token per shop, and a table
+// of live workers (docs/many-shops.md). Lease times are the database's `now()`.
 import { ShopError } from '../../core/errors/shop-error.js';
 import { postgresPoolConfig, unavailableOr, watchPool } from '../sql/postgres.js';
 import {
@@ -84,6 +82,8 @@ export class PostgresShopLeases implements ShopLeases {
   readonly #ownPool: boolean;
   #shops: string[] = [];
   readonly #held = new Map<string, Held>();
+  /** Releases under way. */
+  readonly #releasing = new Set<Promise<unknown>>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #round: Promise<void> | undefined;
   #running = false;
@@ -203,6 +203,7 @@ export class PostgresShopLeases implements ShopLeases {
     this.#running = false;
     clearTimeout(this.#timer);
     await this.#round;
+    await Promise.allSettled([...this.#releasing]);
     const leases = [...this.#held.values()].map((entry) => entry.lease);
     for (const lease of leases) this.#lose(lease.shop, lease.token, 'stopped');
     try {
@@ -342,13 +343,19 @@ export class PostgresShopLeases implements ShopLeases {
         .sort((a, b) => b.lease.token - a.lease.token)
         .slice(0, holding.length - target)
         .map((entry) => entry.lease);
-      for (const lease of extras)
-        this.#lose(
+      for (const lease of extras) {
+        const done = this.#lose(
           lease.shop,
           lease.token,
           `released to rebalance (${workers.length} workers, share ${target})`,
         );
-      await this.#release(pool, extras);
+        // Released once the fleet is done with the shop; the lease would end by itself anyway.
+        const released = within(done, this.leaseMs)
+          .then(() => this.#release(pool, [lease]))
+          .catch((error: unknown) => this.#report(unavailableOr(error)))
+          .finally(() => this.#releasing.delete(released));
+        this.#releasing.add(released);
+      }
     } else if (holding.length < target) {
       const claimedAt = monotonic();
       const { rows: claimed } = await pool.query(
@@ -384,18 +391,21 @@ export class PostgresShopLeases implements ShopLeases {
     );
   }
 
-  #lose(shop: string, token: number, reason: string): void {
+  #lose(shop: string, token: number, reason: string): Promise<unknown> {
     const entry = this.#held.get(shop);
-    if (!entry || entry.lease.token !== token) return;
+    if (!entry || entry.lease.token !== token) return Promise.resolve();
     this.#held.delete(shop);
-    this.#call(() => this.#options.onLost?.(shop, reason));
+    return Promise.resolve(this.#call(() => this.#options.onLost?.(shop, reason))).catch((error: unknown) =>
+      this.#report(error),
+    );
   }
 
-  #call(callback: () => void): void {
+  #call<T>(callback: () => T): T | undefined {
     try {
-      callback();
+      return callback();
     } catch (error) {
       this.#report(error);
+      return undefined;
     }
   }
 
@@ -420,4 +430,13 @@ function extractRows(result: unknown): unknown[] {
   const rows = (result as { rows?: unknown } | null)?.rows;
   if (!Array.isArray(rows)) throw new ShopError('the write transaction answered without rows');
   return rows;
+}
+
+/** `promise` settled, or `ms` passed. */
+function within(promise: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const elapsed = new Promise((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([promise, elapsed]).finally(() => clearTimeout(timer));
 }

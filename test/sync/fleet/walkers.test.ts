@@ -86,3 +86,70 @@ describe.runIf(postgresUrl)('the sandbox walker count with two fleets', () => {
     expect(counts.map((count) => count.max)).toEqual(Array(SHOPS).fill(1));
   });
 });
+
+describe.runIf(postgresUrl)('a shop handed over to rebalance', () => {
+  /** A holds every shop, then B joins; per shop B took: the gap from A's last call to B's first. */
+  async function handover(slowA: boolean): Promise<number[]> {
+    const { sandbox, db, shops } = await setting();
+    const intervalMs = 2_000;
+    const calls: { fleet: string; shop: string; at: number }[] = [];
+    const fleet = (holder: string) =>
+      new ShopFleet({
+        shops,
+        db: db.url,
+        intervalSeconds: intervalMs / 1000,
+        client: {
+          hooks: {
+            beforeRequest: [
+              async (request) => {
+                const shop = sandbox.shopOf(request.headers.get('authorization'))?.name ?? '?';
+                calls.push({ fleet: holder, shop, at: performance.now() });
+                // Slow calls: when A gives a shop up, a call of it is most likely under way.
+                if (slowA && holder === 'A') await new Promise((wake) => setTimeout(wake, 1_500));
+              },
+            ],
+          },
+        },
+        // A heartbeat of 500 ms: a released shop is claimed well within the interval.
+        leases: (events) =>
+          new PostgresShopLeases({ ...events, connectionString: db.url, holder, leaseMs: 1_500 }),
+      });
+    const wait = async (what: string, done: () => boolean) => {
+      const deadline = Date.now() + 60_000;
+      while (!done()) {
+        if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}: ${JSON.stringify(calls)}`);
+        await new Promise((wake) => setTimeout(wake, 25));
+      }
+    };
+    const calledBy = (name: string) =>
+      new Set(calls.filter((call) => call.fleet === name).map((call) => call.shop));
+
+    await started(fleet('A'));
+    await wait('A to call every shop', () => calledBy('A').size === SHOPS);
+    // B joins: A gives up half the shops at its next heartbeat and B takes them.
+    await started(fleet('B'));
+    await wait('B to call its share', () => calledBy('B').size === SHOPS / 2);
+    const handed = [...calledBy('B')];
+    expect(handed).toHaveLength(SHOPS / 2);
+    const gaps = handed.map((shop) => {
+      const first = calls.find((call) => call.fleet === 'B' && call.shop === shop)!.at;
+      const before = calls.filter((call) => call.fleet === 'A' && call.shop === shop && call.at < first);
+      const after = calls.filter((call) => call.fleet === 'A' && call.shop === shop && call.at >= first);
+      expect(before.length, shop).toBeGreaterThan(0);
+      expect(after, shop).toEqual([]);
+      return Math.round(first - before.at(-1)!.at);
+    });
+    return gaps;
+  }
+
+  // A few ms below the interval: the last call's time goes through the wall clock on the shop's line.
+  it('is called by the new holder an interval after the old holder last called it, not at once', async () => {
+    expect((await handover(false)).filter((gap) => gap < 2_000 - 50)).toEqual([]);
+  });
+
+  it('is released only once the old holder is done with it: no call beside a call under way', {
+    timeout: 90_000,
+  }, async () => {
+    expect((await handover(true)).filter((gap) => gap < 2_000 - 50)).toEqual([]);
+  });
+});
