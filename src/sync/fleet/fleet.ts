@@ -9,15 +9,24 @@ import {
   RateLimitError,
   ShopApiError,
 } from '../../core/errors/api-errors.js';
-import { ShopError } from '../../core/errors/shop-error.js';
+import { ERROR_CLASS, ShopError } from '../../core/errors/shop-error.js';
 import { ConnectionError, TimeoutError } from '../../core/errors/transport-errors.js';
 import type { ShopHooks } from '../../core/observe/hooks.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../core/rate-limit/rate-limit-store.js';
+import { redact } from '../../internal/redact.js';
 import { DatabaseUnavailableError } from '../database-unavailable.js';
 import type { SyncEvent } from '../engine/apply-event.js';
 import { openSyncDatabase, type SqlExecutor, type SyncDatabase } from '../engine/database.js';
 import { ShopSync, type SyncGap } from '../engine/shop-sync.js';
 import { migrate } from '../engine/store.js';
+import {
+  type DeadLetterQuery,
+  type FleetDeadLetter,
+  type FleetReplayRequest,
+  pruneApplied,
+  readDeadLetters,
+  replayDeadLetters,
+} from './dead-letters.js';
 import { type FleetEntrance, fleetEntrance } from './entrance.js';
 import {
   readStatus,
@@ -39,6 +48,12 @@ export interface FleetRetryOptions {
   readonly maxMs?: number;
   /** Wait after a 401 (a rotated key is read then). @default 300000 */
   readonly pausedMs?: number;
+}
+
+/** How long the fleet keeps applied deliveries in `sync_shop_inbox`. */
+export interface FleetRetentionOptions {
+  /** ms an applied delivery is kept (its id turns away a second copy). @default 30 days, the feed's */
+  readonly doneMs?: number;
 }
 
 /** Options of {@link ShopFleet}. */
@@ -63,6 +78,8 @@ export interface ShopFleetOptions {
   readonly retry?: FleetRetryOptions;
   /** Failed applies before a delivery is dead (a database away or a lost lease is no attempt). @default 10 */
   readonly maxAttempts?: number;
+  /** Each shop's pass prunes its applied deliveries past it, hourly. Dead letters stay until replayed. */
+  readonly retention?: FleetRetentionOptions;
   /** Per-shop client settings. */
   readonly client?: { readonly timeout?: number; readonly maxRetries?: number; readonly hooks?: ShopHooks };
   /** 1 to 200. @default 200 */
@@ -73,7 +90,7 @@ export interface ShopFleetOptions {
   readonly onListening?: (url: string) => void;
   /** Told of each gap a shop's engine reports. */
   readonly onGap?: (shop: string, gap: SyncGap) => void;
-  /** Told of a delivery gone dead, or a health row not written (its line then shows `stale`). */
+  /** Told of a delivery gone dead (`FleetDeliveryDeadError`), a prune that failed (`FleetPruneError`), or a health row not written (its line then shows `stale`). */
   readonly onError?: (error: unknown, shop: string | null) => void;
 }
 
@@ -107,6 +124,7 @@ interface ShopRuntime {
   feedDue: number;
   drainDue: number;
   refreshDue: number;
+  pruneDue: number;
   failures: number;
   state: ShopState;
   reason: ShopReason | null;
@@ -125,6 +143,9 @@ interface ShopRuntime {
 }
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+const PRUNE_EVERY_MS = 60 * MINUTE;
+const PRUNE_BATCH = 1000;
 
 /**
  * Keeps every shop of a registry in one database, concurrently, from one process. See docs/many-shops.md.
@@ -140,6 +161,7 @@ export class ShopFleet {
   readonly #intervalMs: number;
   readonly #refreshMs: number;
   readonly #maxAttempts: number;
+  readonly #doneMs: number;
   #db: SyncDatabase | null = null;
   #ready: Promise<void> | null = null;
   #leases: ShopLeases | null = null;
@@ -162,6 +184,9 @@ export class ShopFleet {
     this.#intervalMs = (options.intervalSeconds ?? 30) * 1000;
     this.#refreshMs = (options.refreshMinutes ?? 60) * MINUTE;
     this.#maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? 10));
+    this.#doneMs = options.retention?.doneMs ?? 30 * DAY;
+    if (!Number.isFinite(this.#doneMs) || this.#doneMs < 0)
+      throw new ShopError(`retention.doneMs must be a number of ms from 0, got ${this.#doneMs}`);
   }
 
   /** The entrance's address once `run()` listens. */
@@ -205,6 +230,28 @@ export class ShopFleet {
         };
       }),
     );
+  }
+
+  /** The deliveries gone dead, by shop, oldest first. */
+  async deadLetters(query: DeadLetterQuery = {}): Promise<FleetDeadLetter[]> {
+    await this.#setup();
+    return readDeadLetters(this.#db!, query);
+  }
+
+  /**
+   * Puts a shop's dead letters back in line (attempts reset) and wakes the shop; its lease holder (this
+   * fleet or another worker) applies them on its next pass. Resolves with the event ids put back.
+   */
+  async replay(request: FleetReplayRequest): Promise<string[]> {
+    await this.#setup();
+    const runtime = this.#runtimes.get(request?.shop);
+    if (!runtime) throw new ShopError(`no shop ${String(request?.shop)} in this fleet's registry`);
+    const replayed = await replayDeadLetters(this.#db!, request);
+    if (replayed.length > 0 && runtime.backfilled && runtime.failures === 0) {
+      runtime.drainDue = Math.min(runtime.drainDue, performance.now());
+      this.#schedule();
+    }
+    return replayed;
   }
 
   /** Stops the entrance, the passes (after their page) and the leases; closes what it opened. */
@@ -364,6 +411,7 @@ export class ShopFleet {
       }
       runtime.drainDue = Number.POSITIVE_INFINITY;
       await this.#drain(runtime, sync);
+      await this.#prune(runtime);
       this.#succeeded(runtime);
     } catch (error) {
       this.#failed(runtime, error);
@@ -385,6 +433,7 @@ export class ShopFleet {
       runtime.skipped = result.skipped;
       runtime.feedReadAt = new Date().toISOString();
       written += await this.#drain(runtime, sync);
+      await this.#prune(runtime);
       this.#succeeded(runtime);
     } catch (error) {
       this.#failed(runtime, error);
@@ -476,7 +525,8 @@ export class ShopFleet {
     const shop = runtime.shop.name;
     const attempts = Number(row.attempts) + 1;
     const dead = attempts >= this.#maxAttempts;
-    const message = describe(error);
+    const shopSecrets = [runtime.shop.apiKey(), ...runtime.shop.webhookSecrets()];
+    const message = redact(describe(error), shopSecrets).slice(0, 2000);
     const now = Date.now();
     await this.#db!.transaction(async (tx) => {
       const lease = runtime.lease;
@@ -506,12 +556,38 @@ export class ShopFleet {
     );
     runtime.lastError = deadError.message;
     runtime.lastErrorAt = new Date(now).toISOString();
+    this.#report(deadError, shop);
+    return null;
+  }
+
+  /** Deletes the shop's deliveries applied before the retention, when due; a failure goes to `onError`. */
+  async #prune(runtime: ShopRuntime): Promise<void> {
+    if (performance.now() < runtime.pruneDue) return;
+    runtime.pruneDue = performance.now() + PRUNE_EVERY_MS;
+    const before = Date.now() - this.#doneMs;
     try {
-      this.#options.onError?.(deadError, shop);
+      // Small batches: the one SQLite connection serves the other shops between them.
+      for (let batch = 0; batch < 100; batch++) {
+        if ((await pruneApplied(this.#db!, runtime.shop.name, before, PRUNE_BATCH)) < PRUNE_BATCH) break;
+      }
+    } catch (error) {
+      if (transient(error)) throw error;
+      this.#report(
+        new FleetPruneError(
+          `applied deliveries of shop ${runtime.shop.name} were not pruned (tried again in an hour): ${describe(error)}`,
+          { cause: error },
+        ),
+        runtime.shop.name,
+      );
+    }
+  }
+
+  #report(error: unknown, shop: string): void {
+    try {
+      this.#options.onError?.(error, shop);
     } catch {
       // A reporter that throws must not stop the shop.
     }
-    return null;
   }
 
   #succeeded(runtime: ShopRuntime): void {
@@ -686,8 +762,15 @@ interface InboxRow {
 }
 
 /** A webhook delivery that failed to apply `maxAttempts` times (told to `onError`); its error is the `cause`. */
-class FleetDeliveryDeadError extends ShopError {
+export class FleetDeliveryDeadError extends ShopError {
+  static override readonly [ERROR_CLASS]: string = 'FleetDeliveryDeadError';
   override readonly name: string = 'FleetDeliveryDeadError';
+}
+
+/** Applied deliveries past the retention that could not be deleted (told to `onError`). */
+export class FleetPruneError extends ShopError {
+  static override readonly [ERROR_CLASS]: string = 'FleetPruneError';
+  override readonly name: string = 'FleetPruneError';
 }
 
 /** A failure that says nothing of the delivery: the database away, the lease lost, the fleet stopping. */
@@ -718,6 +801,7 @@ function newRuntime(shop: RegisteredShop): ShopRuntime {
     feedDue: 0,
     drainDue: Number.POSITIVE_INFINITY,
     refreshDue: Number.POSITIVE_INFINITY,
+    pruneDue: 0,
     failures: 0,
     state: 'waiting',
     reason: null,

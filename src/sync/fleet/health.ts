@@ -63,10 +63,17 @@ export interface ShopStatus {
   readonly stale: boolean;
 }
 
-/** Whether a shop needs someone: paused, retrying, degraded or stale (a shop elsewhere is another worker's). */
+/**
+ * Whether a shop needs someone: paused, retrying, degraded, stale (a shop elsewhere is another worker's), or
+ * with dead letters (data the database does not have).
+ */
 export function unhealthy(status: ShopStatus): boolean {
   return (
-    status.stale || status.state === 'paused' || status.state === 'retrying' || status.state === 'degraded'
+    status.stale ||
+    status.inboxDead > 0 ||
+    status.state === 'paused' ||
+    status.state === 'retrying' ||
+    status.state === 'degraded'
   );
 }
 
