@@ -1,14 +1,14 @@
-// The dead letters of `sync_shop_inbox`: listed, put back in line, and applied rows pruned. Each is one
-// statement on inbox rows only: the shop's lease holder applies, so no lease is taken here.
+// Dead letters of `sync_shop_inbox` listed and replayed, applied rows pruned: row edits only (the lease
+// holder applies).
 import { ShopError } from '../../core/errors/shop-error.js';
 import { redact } from '../../internal/redact.js';
 import type { SqlExecutor } from '../engine/database.js';
 
-/** A delivery that failed `maxAttempts` times: no payload, no secret. */
+/** A dead delivery, without payload or secret. */
 export interface FleetDeadLetter {
   readonly shop: string;
   readonly eventId: string;
-  /** The event's type (`unreadable` when its stored copy is not JSON). */
+  /** `unreadable` when not JSON. */
   readonly type: string;
   readonly attempts: number;
   /** ISO times. */
@@ -17,7 +17,7 @@ export interface FleetDeadLetter {
   readonly lastError: string | null;
 }
 
-/** Which dead letters {@link readDeadLetters} lists. */
+/** What {@link readDeadLetters} lists. */
 export interface DeadLetterQuery {
   /** @default every shop */
   readonly shop?: string;
@@ -25,12 +25,11 @@ export interface DeadLetterQuery {
   readonly limit?: number;
 }
 
-/** One dead letter of a shop, or all of them. */
 export type FleetReplayRequest =
   | { readonly shop: string; readonly eventId: string }
   | { readonly shop: string; readonly all: true };
 
-/** The dead letters, by shop, then oldest first. */
+/** By shop, oldest first. */
 export async function readDeadLetters(
   db: SqlExecutor,
   query: DeadLetterQuery = {},
@@ -54,10 +53,7 @@ export async function readDeadLetters(
   }));
 }
 
-/**
- * Puts dead letters back in line (attempts 0, `dead_at` and `last_error` cleared); the fleet holding the shop
- * applies them on its next pass. Resolves with their event ids (none: nothing of that shop was dead).
- */
+/** Resets dead letters to pending; resolves with their event ids. */
 export async function replayDeadLetters(db: SqlExecutor, request: FleetReplayRequest): Promise<string[]> {
   const shop = request?.shop;
   if (typeof shop !== 'string' || shop === '') throw new ShopError('replayDeadLetters needs { shop }');
@@ -71,7 +67,7 @@ export async function replayDeadLetters(db: SqlExecutor, request: FleetReplayReq
   return rows.map((row) => String(row.event_id)).sort();
 }
 
-/** Deletes up to `limit` of a shop's deliveries applied before `before` (ms); resolves with the count. */
+/** Deletes up to `limit` deliveries of `shop` applied before `before` (ms). */
 export function pruneApplied(db: SqlExecutor, shop: string, before: number, limit: number): Promise<number> {
   return db.run(
     'DELETE FROM "sync_shop_inbox" WHERE "shop" = ? AND "event_id" IN (SELECT "event_id" FROM "sync_shop_inbox" WHERE "shop" = ? AND "applied_at" < ? LIMIT ?)',

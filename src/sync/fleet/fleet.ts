@@ -52,7 +52,7 @@ export interface FleetRetryOptions {
 
 /** How long the fleet keeps applied deliveries in `sync_shop_inbox`. */
 export interface FleetRetentionOptions {
-  /** ms an applied delivery is kept (its id turns away a second copy). @default 30 days, the feed's */
+  /** @default 30 days, the feed's */
   readonly doneMs?: number;
 }
 
@@ -78,7 +78,7 @@ export interface ShopFleetOptions {
   readonly retry?: FleetRetryOptions;
   /** Failed applies before a delivery is dead (a database away or a lost lease is no attempt). @default 10 */
   readonly maxAttempts?: number;
-  /** Each shop's pass prunes its applied deliveries past it, hourly. Dead letters stay until replayed. */
+  /** Applied deliveries past it are pruned hourly; dead ones stay. */
   readonly retention?: FleetRetentionOptions;
   /** Per-shop client settings. */
   readonly client?: { readonly timeout?: number; readonly maxRetries?: number; readonly hooks?: ShopHooks };
@@ -90,7 +90,7 @@ export interface ShopFleetOptions {
   readonly onListening?: (url: string) => void;
   /** Told of each gap a shop's engine reports. */
   readonly onGap?: (shop: string, gap: SyncGap) => void;
-  /** Told of a delivery gone dead (`FleetDeliveryDeadError`), a prune that failed (`FleetPruneError`), or a health row not written (its line then shows `stale`). */
+  /** Told of a `FleetDeliveryDeadError`, a `FleetPruneError`, or a health row not written (line `stale`). */
   readonly onError?: (error: unknown, shop: string | null) => void;
 }
 
@@ -232,16 +232,13 @@ export class ShopFleet {
     );
   }
 
-  /** The deliveries gone dead, by shop, oldest first. */
+  /** The dead deliveries, by shop, oldest first. */
   async deadLetters(query: DeadLetterQuery = {}): Promise<FleetDeadLetter[]> {
     await this.#setup();
     return readDeadLetters(this.#db!, query);
   }
 
-  /**
-   * Puts a shop's dead letters back in line (attempts reset) and wakes the shop; its lease holder (this
-   * fleet or another worker) applies them on its next pass. Resolves with the event ids put back.
-   */
+  /** Resets dead letters to pending and wakes the shop; its lease holder applies them. */
   async replay(request: FleetReplayRequest): Promise<string[]> {
     await this.#setup();
     const runtime = this.#runtimes.get(request?.shop);
@@ -560,13 +557,13 @@ export class ShopFleet {
     return null;
   }
 
-  /** Deletes the shop's deliveries applied before the retention, when due; a failure goes to `onError`. */
+  /** Prunes the shop's applied deliveries when due. */
   async #prune(runtime: ShopRuntime): Promise<void> {
     if (performance.now() < runtime.pruneDue) return;
     runtime.pruneDue = performance.now() + PRUNE_EVERY_MS;
     const before = Date.now() - this.#doneMs;
     try {
-      // Small batches: the one SQLite connection serves the other shops between them.
+      // Batches let other shops use the one SQLite connection.
       for (let batch = 0; batch < 100; batch++) {
         if ((await pruneApplied(this.#db!, runtime.shop.name, before, PRUNE_BATCH)) < PRUNE_BATCH) break;
       }
@@ -767,7 +764,7 @@ export class FleetDeliveryDeadError extends ShopError {
   override readonly name: string = 'FleetDeliveryDeadError';
 }
 
-/** Applied deliveries past the retention that could not be deleted (told to `onError`). */
+/** A prune that failed (told to `onError`). */
 export class FleetPruneError extends ShopError {
   static override readonly [ERROR_CLASS]: string = 'FleetPruneError';
   override readonly name: string = 'FleetPruneError';

@@ -63,10 +63,7 @@ export interface ShopStatus {
   readonly stale: boolean;
 }
 
-/**
- * Whether a shop needs someone: paused, retrying, degraded, stale (a shop elsewhere is another worker's), or
- * with dead letters (data the database does not have).
- */
+/** Whether a shop needs someone: paused, retrying, degraded, stale, or with dead letters. */
 export function unhealthy(status: ShopStatus): boolean {
   return (
     status.stale ||
