@@ -33,6 +33,14 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'npx shop-mgmt sync --db postgres://user@db.internal/shop --shop north-store --max-share 50% --listen 3000 --secret whsec_...',
     'npx shop-mgmt sync --db ./shop.db --dry-run',
   ],
+  'dead-letters': [
+    'npx shop-mgmt sync dead-letters --db ./shops.db',
+    'npx shop-mgmt sync dead-letters --db postgres://user@db.internal/shops --shop north --json',
+  ],
+  'replay-dead': [
+    'npx shop-mgmt sync replay-dead --db ./shops.db --shop north --event evt_0123456789abcdef',
+    'npx shop-mgmt sync replay-dead --db ./shops.db --shop north --all',
+  ],
   receiver: [
     'npx shop-mgmt example receiver --port 3000',
     'SHOP_WEBHOOK_SECRET=whsec_... npx shop-mgmt example receiver --port 0 --json',

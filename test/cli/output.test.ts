@@ -70,17 +70,24 @@ describe('output', () => {
     expect(sandbox.process.stderr.join('\n')).toMatch(/No --forward-to: no webhook endpoint/);
   });
 
-  it.each(['sandbox', 'listen', 'trigger', 'replay', 'send', 'logs tail', 'example receiver'])(
-    '%s --help prints usage and an example, exit 0',
-    async (command) => {
-      const help = await cli.run([...command.split(' '), '--help']);
-      expect(help.code).toBe(0);
-      const text = help.stdout.join('\n');
-      expect(text).toMatch(new RegExp(`USAGE.*shop-mgmt ${command}`));
-      expect(text).toMatch(new RegExp(`EXAMPLES[\\s\\S]*npx shop-mgmt ${command}`));
-      expect(text).not.toMatch(ANSI);
-    },
-  );
+  it.each([
+    'sandbox',
+    'listen',
+    'trigger',
+    'replay',
+    'send',
+    'logs tail',
+    'example receiver',
+    'sync dead-letters',
+    'sync replay-dead',
+  ])('%s --help prints usage and an example, exit 0', async (command) => {
+    const help = await cli.run([...command.split(' '), '--help']);
+    expect(help.code).toBe(0);
+    const text = help.stdout.join('\n');
+    expect(text).toMatch(new RegExp(`USAGE.*shop-mgmt ${command}`));
+    expect(text).toMatch(new RegExp(`EXAMPLES[\\s\\S]*npx shop-mgmt ${command}`));
+    expect(text).not.toMatch(ANSI);
+  });
 
   it('exits 2 for an unknown command', async () => {
     const unknown = await cli.run(['tunnel']);

@@ -64,7 +64,7 @@ export function readyLine(argv: readonly string[]): { stream: 'stdout' | 'stderr
   if (command === 'logs') return { stream: 'stderr', pattern: /following the live log of/ };
   if (
     command === 'sync' &&
-    argv[1] !== 'status' &&
+    !['status', 'dead-letters', 'replay-dead'].includes(argv[1]!) &&
     !argv.some((flag) => flag === '--once' || flag === '--dry-run')
   )
     return { stream: 'stdout', pattern: /^Keeping the database current: / };

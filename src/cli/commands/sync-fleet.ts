@@ -1,7 +1,7 @@
 // `shop-mgmt sync --shops FILE`: every shop of a registry from one process (ShopFleet), into one database,
 // with one webhook entrance (`--listen`, deliveries to /webhooks/<shop>). See docs/many-shops.md.
 import { hostname } from 'node:os';
-import { ShopFleet } from '../../sync/fleet/fleet.js';
+import { FleetDeliveryDeadError, FleetPruneError, ShopFleet } from '../../sync/fleet/fleet.js';
 import { PostgresShopLeases } from '../../sync/fleet/leases.js';
 import { loadShops, ShopRegistryError } from '../../sync/fleet/registry.js';
 import { EXIT, usageError } from '../exit-codes.js';
@@ -22,7 +22,14 @@ export interface FleetFlags {
   readonly 'lease-seconds'?: string | undefined;
   /** With a postgres:// --db: this worker's name in the lease table (default hostname-pid). */
   readonly worker?: string | undefined;
+  /** Failed applies before a delivery is dead (default 10). */
+  readonly 'max-attempts'?: string | undefined;
+  /** Days applied deliveries are kept (default 30). */
+  readonly 'retention-days'?: string | undefined;
 }
+
+/** Flags that only the fleet reads. */
+const FLEET_ONLY = ['lease-seconds', 'worker', 'max-attempts', 'retention-days'] as const;
 
 /** Flags that name one shop's settings: with --shops each shop's entry in the registry says them. */
 const SINGLE_SHOP = ['shop', 'secret', 'tables', 'dry-run'] as const;
@@ -36,9 +43,12 @@ export function orFleet(
   single: (output: Output) => Promise<number>,
 ): Promise<void> {
   if (flags.shops) return runFleet({ ...flags, shops: flags.shops });
-  if (flags['lease-seconds'] !== undefined || flags.worker !== undefined) {
+  const given = FLEET_ONLY.filter((flag) => flags[flag] !== undefined);
+  if (given.length > 0) {
     return run(flags.json, async () => {
-      throw usageError('--lease-seconds and --worker share the shops of a registry: give --shops FILE');
+      throw usageError(
+        `${given.map((flag) => `--${flag}`).join(' and ')} ${given.length === 1 ? 'is' : 'are'} for the shops of a registry: give --shops FILE`,
+      );
     });
   }
   return run(flags.json, single);
@@ -71,6 +81,8 @@ export function runFleet(flags: FleetFlags): Promise<void> {
     if (shops.length === 0) throw usageError(`${flags.shops} lists no shop`);
     const postgres = /^postgres(ql)?:\/\//i.test(flags.db);
     const leaseSeconds = wholeNumber(flags['lease-seconds'] ?? '15', 'lease-seconds', 1, 3_600)!;
+    const maxAttempts = wholeNumber(flags['max-attempts'], 'max-attempts', 1, 1000);
+    const retentionDays = wholeNumber(flags['retention-days'], 'retention-days', 0, 36_500);
     const worker = flags.worker ?? `${hostname()}-${process.pid}`;
     if (worker === '' || worker.length > 200)
       throw usageError('--worker must be a name of 1 to 200 characters');
@@ -98,10 +110,12 @@ export function runFleet(flags: FleetFlags): Promise<void> {
         : {}),
       ...(port !== undefined ? { listen: port, host: flags.host } : {}),
       intervalSeconds,
+      ...(maxAttempts !== undefined ? { maxAttempts } : {}),
+      ...(retentionDays !== undefined ? { retention: { doneMs: retentionDays * 86_400_000 } } : {}),
       onChange: (change) => printChange(output, change),
       onError: (error, shop) =>
         output.note(
-          `${shop ? `${shop}: ` : ''}health not written (its status line shows stale): ${(error as Error).message ?? String(error)}`,
+          `${shop ? `${shop}: ` : ''}${error instanceof FleetDeliveryDeadError || error instanceof FleetPruneError ? '' : 'health not written (its status line shows stale): '}${(error as Error).message ?? String(error)}`,
         ),
       onListening: (url) =>
         output.record({ event: 'listening', url }, `Receiving webhooks at ${url}/webhooks/<shop>`),

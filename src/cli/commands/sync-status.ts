@@ -1,6 +1,6 @@
 // `shop-mgmt sync status`: every shop's health line from the `sync_shops` table a fleet writes, as a table
-// (or one JSON object a line); `--check` exits 1 when a shop is paused, retrying, degraded or stale (its
-// line not rewritten by the time its fleet promised).
+// (or one JSON object a line); `--check` exits 1 when a shop is paused, retrying, degraded, stale (its
+// line not rewritten by the time its fleet promised) or has dead letters.
 import { defineCommand } from 'citty';
 import { withoutPassword } from '../../internal/redact.js';
 import { openSyncDatabase } from '../../sync/engine/database.js';
@@ -20,7 +20,8 @@ export const syncStatusCommand = defineCommand({
     json: { type: 'boolean', description: 'One JSON object a line (each with shop and state)' },
     check: {
       type: 'boolean',
-      description: 'Exit 1 when a shop is paused, retrying, degraded or stale (cron, probes)',
+      description:
+        'Exit 1 when a shop is paused, retrying, degraded, stale or has dead letters (cron, probes)',
     },
   },
   run: ({ args: flags }) =>
@@ -41,13 +42,28 @@ export const syncStatusCommand = defineCommand({
       const bad = lines.filter(unhealthy);
       if (flags.check && bad.length > 0) {
         output.note(
-          `${bad.length} of ${lines.length} shops need attention: ${bad.map((line) => line.shop).join(', ')}`,
+          `${bad.length} of ${lines.length} shops need attention: ${bad.map((line) => `${line.shop} (${problems(line)})`).join(', ')}`,
         );
+        if (bad.some((line) => line.inboxDead > 0))
+          output.note(
+            'dead deliveries are data the database does not have: `shop-mgmt sync dead-letters --db ...` lists them, `sync replay-dead --db ... --shop NAME --all` puts them back once their cause is fixed',
+          );
         return EXIT.failed;
       }
       return EXIT.ok;
     }),
 });
+
+/** Why `--check` names a line. */
+function problems(line: ShopStatus): string {
+  const found: string[] = [];
+  if (line.state === 'paused' || line.state === 'retrying' || line.state === 'degraded')
+    found.push(line.reason ? `${line.state}: ${line.reason}` : line.state);
+  if (line.stale) found.push('stale');
+  if (line.inboxDead > 0)
+    found.push(`${line.inboxDead} dead ${line.inboxDead === 1 ? 'delivery' : 'deliveries'}`);
+  return found.join('; ');
+}
 
 const COLUMNS = [
   'SHOP',

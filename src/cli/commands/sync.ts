@@ -19,6 +19,7 @@ import { CliError, EXIT, usageError } from '../exit-codes.js';
 import type { Output } from '../output.js';
 import { httpUrl, list, wholeNumber } from '../parse.js';
 import { nearest } from '../strict.js';
+import { syncDeadLettersCommand, syncReplayDeadCommand } from './sync-dead.js';
 import { orFleet } from './sync-fleet.js';
 import { syncStatusCommand } from './sync-status.js';
 
@@ -74,8 +75,20 @@ export const syncCommand = defineCommand({
       description:
         "With --shops and a postgres:// --db: this worker's name in the lease table (default hostname-pid)",
     },
+    'max-attempts': {
+      type: 'string',
+      description: 'With --shops: failed applies before a webhook delivery is a dead letter (default 10)',
+    },
+    'retention-days': {
+      type: 'string',
+      description: 'With --shops: days applied webhook deliveries are kept in sync_shop_inbox (default 30)',
+    },
   },
-  subCommands: { status: syncStatusCommand },
+  subCommands: {
+    status: syncStatusCommand,
+    'dead-letters': syncDeadLettersCommand,
+    'replay-dead': syncReplayDeadCommand,
+  },
   run: ({ args: flags }) =>
     orFleet(flags, async (output) => {
       const share = percent(flags['max-share']);

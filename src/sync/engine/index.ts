@@ -6,6 +6,16 @@
 // Node only; better-sqlite3 and pg are optional peers loaded when a database of theirs is opened.
 export { SYNC_EVENTS, SYNC_MIGRATIONS, SYNC_TABLES } from '../../generated/sync-schema.js';
 export {
+  type DeadLetterQuery,
+  type FleetDeadLetter,
+  type FleetReplayRequest,
+  readDeadLetters,
+  replayDeadLetters,
+} from '../fleet/dead-letters.js';
+export {
+  FleetDeliveryDeadError,
+  FleetPruneError,
+  type FleetRetentionOptions,
   type FleetRetryOptions,
   type FleetShopChange,
   type FleetShopResult,

@@ -9,15 +9,24 @@ import {
   RateLimitError,
   ShopApiError,
 } from '../../core/errors/api-errors.js';
-import { ShopError } from '../../core/errors/shop-error.js';
+import { ERROR_CLASS, ShopError } from '../../core/errors/shop-error.js';
 import { ConnectionError, TimeoutError } from '../../core/errors/transport-errors.js';
 import type { ShopHooks } from '../../core/observe/hooks.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../core/rate-limit/rate-limit-store.js';
+import { redact } from '../../internal/redact.js';
 import { DatabaseUnavailableError } from '../database-unavailable.js';
 import type { SyncEvent } from '../engine/apply-event.js';
 import { openSyncDatabase, type SqlExecutor, type SyncDatabase } from '../engine/database.js';
 import { ShopSync, type SyncGap } from '../engine/shop-sync.js';
 import { migrate } from '../engine/store.js';
+import {
+  type DeadLetterQuery,
+  type FleetDeadLetter,
+  type FleetReplayRequest,
+  pruneApplied,
+  readDeadLetters,
+  replayDeadLetters,
+} from './dead-letters.js';
 import { type FleetEntrance, fleetEntrance } from './entrance.js';
 import {
   readStatus,
@@ -39,6 +48,12 @@ export interface FleetRetryOptions {
   readonly maxMs?: number;
   /** Wait after a 401 (a rotated key is read then). @default 300000 */
   readonly pausedMs?: number;
+}
+
+/** How long the fleet keeps applied deliveries in `sync_shop_inbox`. */
+export interface FleetRetentionOptions {
+  /** @default 30 days, the feed's */
+  readonly doneMs?: number;
 }
 
 /** Options of {@link ShopFleet}. */
@@ -63,6 +78,8 @@ export interface ShopFleetOptions {
   readonly retry?: FleetRetryOptions;
   /** Failed applies before a delivery is dead (a database away or a lost lease is no attempt). @default 10 */
   readonly maxAttempts?: number;
+  /** Applied deliveries past it are pruned hourly; dead ones stay. */
+  readonly retention?: FleetRetentionOptions;
   /** Per-shop client settings. */
   readonly client?: { readonly timeout?: number; readonly maxRetries?: number; readonly hooks?: ShopHooks };
   /** 1 to 200. @default 200 */
@@ -73,7 +90,7 @@ export interface ShopFleetOptions {
   readonly onListening?: (url: string) => void;
   /** Told of each gap a shop's engine reports. */
   readonly onGap?: (shop: string, gap: SyncGap) => void;
-  /** Told of a delivery gone dead, or a health row not written (its line then shows `stale`). */
+  /** Told of a `FleetDeliveryDeadError`, a `FleetPruneError`, or a health row not written (line `stale`). */
   readonly onError?: (error: unknown, shop: string | null) => void;
 }
 
@@ -107,6 +124,7 @@ interface ShopRuntime {
   feedDue: number;
   drainDue: number;
   refreshDue: number;
+  pruneDue: number;
   failures: number;
   state: ShopState;
   reason: ShopReason | null;
@@ -129,6 +147,9 @@ interface ShopRuntime {
 }
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+const PRUNE_EVERY_MS = 60 * MINUTE;
+const PRUNE_BATCH = 1000;
 
 /**
  * Keeps every shop of a registry in one database, concurrently, from one process. See docs/many-shops.md.
@@ -144,6 +165,7 @@ export class ShopFleet {
   readonly #intervalMs: number;
   readonly #refreshMs: number;
   readonly #maxAttempts: number;
+  readonly #doneMs: number;
   #db: SyncDatabase | null = null;
   #ready: Promise<void> | null = null;
   #leases: ShopLeases | null = null;
@@ -166,6 +188,9 @@ export class ShopFleet {
     this.#intervalMs = (options.intervalSeconds ?? 30) * 1000;
     this.#refreshMs = (options.refreshMinutes ?? 60) * MINUTE;
     this.#maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? 10));
+    this.#doneMs = options.retention?.doneMs ?? 30 * DAY;
+    if (!Number.isFinite(this.#doneMs) || this.#doneMs < 0)
+      throw new ShopError(`retention.doneMs must be a number of ms from 0, got ${this.#doneMs}`);
   }
 
   /** The entrance's address once `run()` listens. */
@@ -209,6 +234,25 @@ export class ShopFleet {
         };
       }),
     );
+  }
+
+  /** The dead deliveries, by shop, oldest first. */
+  async deadLetters(query: DeadLetterQuery = {}): Promise<FleetDeadLetter[]> {
+    await this.#setup();
+    return readDeadLetters(this.#db!, query);
+  }
+
+  /** Resets dead letters to pending and wakes the shop; its lease holder applies them. */
+  async replay(request: FleetReplayRequest): Promise<string[]> {
+    await this.#setup();
+    const runtime = this.#runtimes.get(request?.shop);
+    if (!runtime) throw new ShopError(`no shop ${String(request?.shop)} in this fleet's registry`);
+    const replayed = await replayDeadLetters(this.#db!, request);
+    if (replayed.length > 0 && runtime.backfilled && runtime.failures === 0) {
+      runtime.drainDue = Math.min(runtime.drainDue, performance.now());
+      this.#schedule();
+    }
+    return replayed;
   }
 
   /** Stops the entrance, the passes (after their page) and the leases; closes what it opened. */
@@ -386,6 +430,7 @@ export class ShopFleet {
       }
       runtime.drainDue = Number.POSITIVE_INFINITY;
       await this.#drain(runtime, sync);
+      await this.#prune(runtime);
       this.#succeeded(runtime);
     } catch (error) {
       this.#failed(runtime, error);
@@ -407,6 +452,7 @@ export class ShopFleet {
       runtime.skipped = result.skipped;
       runtime.feedReadAt = new Date().toISOString();
       written += await this.#drain(runtime, sync);
+      await this.#prune(runtime);
       this.#succeeded(runtime);
     } catch (error) {
       this.#failed(runtime, error);
@@ -498,7 +544,8 @@ export class ShopFleet {
     const shop = runtime.shop.name;
     const attempts = Number(row.attempts) + 1;
     const dead = attempts >= this.#maxAttempts;
-    const message = describe(error);
+    const shopSecrets = [runtime.shop.apiKey(), ...runtime.shop.webhookSecrets()];
+    const message = redact(describe(error), shopSecrets).slice(0, 2000);
     const now = Date.now();
     await this.#db!.transaction(async (tx) => {
       const lease = runtime.lease;
@@ -528,12 +575,38 @@ export class ShopFleet {
     );
     runtime.lastError = deadError.message;
     runtime.lastErrorAt = new Date(now).toISOString();
+    this.#report(deadError, shop);
+    return null;
+  }
+
+  /** Prunes the shop's applied deliveries when due. */
+  async #prune(runtime: ShopRuntime): Promise<void> {
+    if (performance.now() < runtime.pruneDue) return;
+    runtime.pruneDue = performance.now() + PRUNE_EVERY_MS;
+    const before = Date.now() - this.#doneMs;
     try {
-      this.#options.onError?.(deadError, shop);
+      // Batches let other shops use the one SQLite connection.
+      for (let batch = 0; batch < 100; batch++) {
+        if ((await pruneApplied(this.#db!, runtime.shop.name, before, PRUNE_BATCH)) < PRUNE_BATCH) break;
+      }
+    } catch (error) {
+      if (transient(error)) throw error;
+      this.#report(
+        new FleetPruneError(
+          `applied deliveries of shop ${runtime.shop.name} were not pruned (tried again in an hour): ${describe(error)}`,
+          { cause: error },
+        ),
+        runtime.shop.name,
+      );
+    }
+  }
+
+  #report(error: unknown, shop: string): void {
+    try {
+      this.#options.onError?.(error, shop);
     } catch {
       // A reporter that throws must not stop the shop.
     }
-    return null;
   }
 
   #succeeded(runtime: ShopRuntime): void {
@@ -720,8 +793,15 @@ interface InboxRow {
 }
 
 /** A webhook delivery that failed to apply `maxAttempts` times (told to `onError`); its error is the `cause`. */
-class FleetDeliveryDeadError extends ShopError {
+export class FleetDeliveryDeadError extends ShopError {
+  static override readonly [ERROR_CLASS]: string = 'FleetDeliveryDeadError';
   override readonly name: string = 'FleetDeliveryDeadError';
+}
+
+/** A prune that failed (told to `onError`). */
+export class FleetPruneError extends ShopError {
+  static override readonly [ERROR_CLASS]: string = 'FleetPruneError';
+  override readonly name: string = 'FleetPruneError';
 }
 
 /** A failure that says nothing of the delivery: the database away, the lease lost, the fleet stopping. */
@@ -752,6 +832,7 @@ function newRuntime(shop: RegisteredShop): ShopRuntime {
     feedDue: 0,
     drainDue: Number.POSITIVE_INFINITY,
     refreshDue: Number.POSITIVE_INFINITY,
+    pruneDue: 0,
     failures: 0,
     state: 'waiting',
     reason: null,

@@ -65,10 +65,14 @@ export interface ShopStatus {
   readonly stale: boolean;
 }
 
-/** Whether a shop needs someone: paused, retrying, degraded or stale (a shop elsewhere is another worker's). */
+/** Whether a shop needs someone: paused, retrying, degraded, stale, or with dead letters. */
 export function unhealthy(status: ShopStatus): boolean {
   return (
-    status.stale || status.state === 'paused' || status.state === 'retrying' || status.state === 'degraded'
+    status.stale ||
+    status.inboxDead > 0 ||
+    status.state === 'paused' ||
+    status.state === 'retrying' ||
+    status.state === 'degraded'
   );
 }
 
