@@ -139,10 +139,10 @@ export class ShopsControl {
     }
     const path = new URL(request.url).pathname.slice(CONTROL_PREFIX.length);
     if (path === 'shops' && request.method === 'GET') return answer(200, { shops: this.#list() });
-    if (path === 'walkers' && request.method === 'GET') return answer(200, { walkers: this.shops.walkers(), overlaps: (globalThis as any).__overlaps ?? [] });
+    if (path === 'walkers' && request.method === 'GET') return answer(200, { walkers: this.shops.walkers() });
     if (path === 'walkers/reset' && request.method === 'POST') {
       this.shops.resetWalkers();
-      return answer(200, { walkers: this.shops.walkers(), overlaps: (globalThis as any).__overlaps ?? [] });
+      return answer(200, { walkers: this.shops.walkers() });
     }
     if (path === 'endpoints' && request.method === 'POST') {
       const body = await jsonBody(request);

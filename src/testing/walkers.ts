@@ -19,8 +19,6 @@ interface Walk {
   inFlight: number;
   /** When its last page was answered (ms, on the counter's clock). */
   answeredAt: number;
-  startedAt?: number;
-  pages?: number;
   /** Its last page has been answered (`has_more: false`): it counts for `idleMs` more, then is gone. */
   done: boolean;
 }
@@ -59,15 +57,12 @@ export class WalkCounter {
       // The last page asked for again (a retry after a lost answer): the same walk, under way again.
       walk.done = false;
     } else {
-      walk = { expected: cursor, inFlight: 0, answeredAt: nowMs, done: false, startedAt: nowMs, pages: 0 };
+      walk = { expected: cursor, inFlight: 0, answeredAt: nowMs, done: false };
       walks.push(walk);
       if (walks.length > REMEMBERED) walks.splice(0, walks.length - REMEMBERED);
     }
     walk.inFlight += 1;
-    walk.pages = (walk.pages ?? 0) + 1;
-    const act = this.#active(walks, nowMs);
-    if (act > 1) (globalThis as any).__overlaps = [...((globalThis as any).__overlaps ?? []), { wall: Date.now(), path, cursor, walks: walks.map((w) => ({ ...w, startedAt: Math.round(nowMs - (w.startedAt ?? 0)), answeredAt: Math.round(nowMs - w.answeredAt) })) }];
-    this.#max = Math.max(this.#max, act);
+    this.#max = Math.max(this.#max, this.#active(walks, nowMs));
     return walk;
   }
 
