@@ -25,6 +25,7 @@ export interface DeadLetterQuery {
   readonly limit?: number;
 }
 
+/** The dead letters to replay: one event of a shop, or all of them. */
 export type FleetReplayRequest =
   | { readonly shop: string; readonly eventId: string }
   | { readonly shop: string; readonly all: true };
