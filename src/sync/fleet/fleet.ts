@@ -307,8 +307,14 @@ export class ShopFleet {
         runtime.lease = lease;
         runtime.state = runtime.backfilled ? 'current' : 'waiting';
         runtime.reason = null;
-        runtime.pacing = true;
-        void this.#pace(runtime).then(() => this.#writeHealth(runtime));
+        if (lease.handedOver) {
+          runtime.pacing = true;
+          void this.#pace(runtime).then(() => this.#writeHealth(runtime));
+        } else {
+          runtime.feedDue = Math.min(runtime.feedDue, performance.now());
+          void this.#writeHealth(runtime);
+          this.#schedule();
+        }
       },
       onLost: (shop, reason) => {
         const runtime = this.#runtimes.get(shop);
@@ -433,7 +439,7 @@ export class ShopFleet {
       await this.#prune(runtime);
       this.#succeeded(runtime);
     } catch (error) {
-      this.#failed(runtime, error);
+      if (!this.#stopping || !stoppedBy(error)) this.#failed(runtime, error);
     }
     await this.#change(runtime, runtime.state, runtime.reason);
   }
@@ -455,7 +461,7 @@ export class ShopFleet {
       await this.#prune(runtime);
       this.#succeeded(runtime);
     } catch (error) {
-      this.#failed(runtime, error);
+      if (!this.#stopping || !stoppedBy(error)) this.#failed(runtime, error);
     }
     await this.#change(runtime, runtime.state, runtime.reason);
     return {
@@ -812,6 +818,11 @@ function transient(error: unknown): boolean {
     (error as Error)?.cause instanceof LeaseLostError ||
     error instanceof FleetStoppedError
   );
+}
+
+/** The fleet's stop ended the pass (its request hook refused the next call). */
+function stoppedBy(error: unknown): boolean {
+  return error instanceof FleetStoppedError || (error as Error)?.cause instanceof FleetStoppedError;
 }
 
 /** A call refused because the fleet is stopping: the pass ends at its next call. */

@@ -14,6 +14,8 @@ export interface ShopLease {
   readonly shop: string;
   readonly token: number;
   readonly holder: string;
+  /** Given up by a live holder (not expired): the fleet keeps the shop's pace. */
+  readonly handedOver?: boolean;
 }
 
 /** Told when this worker gains or loses a shop. */

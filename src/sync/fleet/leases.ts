@@ -360,7 +360,7 @@ export class PostgresShopLeases implements ShopLeases {
       const claimedAt = monotonic();
       const { rows: claimed } = await pool.query(
         `WITH free AS (
-           SELECT shop FROM ${this.#table}
+           SELECT shop, holder IS NULL AS released FROM ${this.#table}
            WHERE shop = ANY($3::text[]) AND (holder IS NULL OR expires_at IS NULL OR expires_at <= now())
            ORDER BY random() LIMIT $4
            FOR UPDATE SKIP LOCKED
@@ -368,12 +368,17 @@ export class PostgresShopLeases implements ShopLeases {
          UPDATE ${this.#table} l
          SET holder = $1, token = l.token + 1, expires_at = now() + ${ms}, acquired_at = now()
          FROM free WHERE l.shop = free.shop
-         RETURNING l.shop, l.token`,
+         RETURNING l.shop, l.token, free.released`,
         [this.holder, this.leaseMs, this.#shops, target - holding.length],
       );
       for (const found of claimed) {
         const shop = String(found.shop);
-        const lease: ShopLease = { shop, token: Number(found.token), holder: this.holder };
+        const lease: ShopLease = {
+          shop,
+          token: Number(found.token),
+          holder: this.holder,
+          handedOver: found.released === true,
+        };
         const before = this.#held.get(shop);
         if (before) this.#lose(shop, before.lease.token, 'the lease expired before a heartbeat renewed it');
         this.#held.set(shop, { lease, until: claimedAt + this.leaseMs - LOCAL_MARGIN_MS });

@@ -323,6 +323,56 @@ describe.runIf(postgresUrl)('a stale worker on Postgres leases', () => {
   });
 });
 
+describe('a fleet stopped in the middle of a pass', () => {
+  let shops: ServedShop[];
+  beforeAll(async () => {
+    shops = await servedShops(1, 'halt', () => ({ clock: 'real' }));
+  });
+  afterAll(async () => Promise.all(shops.map((shop) => shop.close())));
+
+  it('leaves the line stopped with no error, and keeps the last success of the process before', async () => {
+    const { db, cleanup } = await freshDatabase('sqlite');
+    const line = async () =>
+      (await db.all<Record<string, unknown>>('SELECT * FROM "sync_shops" WHERE "shop" = ?', ['halt-1']))[0]!;
+    try {
+      const first = new ShopFleet({ shops: await registryOf(shops), db });
+      expect((await first.runOnce()).map((result) => result.state)).toEqual(['current']);
+      await first.stop();
+      const before = await line();
+      expect(before.last_success_at).not.toBeNull();
+
+      // The next process: its calls slow, stopped while its first pass is under way.
+      let calls = 0;
+      const next = new ShopFleet({
+        shops: await registryOf(shops),
+        db,
+        client: {
+          hooks: {
+            beforeRequest: [
+              async () => {
+                calls++;
+                await new Promise((wake) => setTimeout(wake, 200));
+              },
+            ],
+          },
+        },
+      });
+      const running = next.run();
+      while (calls < 2) await new Promise((wake) => setTimeout(wake, 10));
+      await next.stop();
+      await running;
+      expect(await line()).toMatchObject({
+        state: 'stopped',
+        last_error: null,
+        last_success_at: before.last_success_at,
+        feed_read_at: before.feed_read_at,
+      });
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
 describe('the webhook entrance', () => {
   let shops: ServedShop[];
   beforeAll(async () => {
