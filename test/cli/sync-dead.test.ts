@@ -197,8 +197,10 @@ describe.each([
     },
     240_000,
   );
+});
 
-  it.runIf(name === 'sqlite')('refuses the fleet-only flags without --shops', async () => {
+describe('sync without --shops', () => {
+  it('refuses the fleet-only flags without --shops', async () => {
     const refused = await suite.cli.run([
       'sync',
       '--db',
