@@ -473,9 +473,12 @@ describe.skipIf(!hasPostgresServer())('shop leases across worker processes on on
     const SHOPS = 12;
     const workers = [0, 1, 2].map((slot) => spawnWorker(url, dir, `w${slot}`, SHOPS));
     await Promise.all(workers.map((worker) => worker.ready));
+    let last = '';
     const balanced = async () => {
       const live = await liveLeases(url);
       const counts = workers.map((worker) => live.filter((row) => row.holder === worker.holder).length);
+      // Said when a wait times out (the until() error is followed by this line).
+      last = JSON.stringify({ counts, exited: workers.map((worker) => worker.exited) });
       return live.length === SHOPS && counts.every((n) => n === 4) ? live : undefined;
     };
     await until('4 shops each', 30_000, balanced);
@@ -487,7 +490,10 @@ describe.skipIf(!hasPostgresServer())('shop leases across worker processes on on
       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name IN ('shop-mgmt-leases', 'lease-test-writer')",
     );
     await sleep(LEASE_MS);
-    await until('4 shops each after backends were terminated', 30_000, balanced);
+    await until('4 shops each after backends were terminated', 30_000, balanced).catch((error: Error) => {
+      const errors = events(dir).filter((event) => event.kind === 'error' || event.kind === 'write-error');
+      throw new Error(`${error.message}; last seen ${last}; last errors ${JSON.stringify(errors.slice(-5))}`);
+    });
     await server.halt();
     await sleep(LEASE_MS + 1000);
     await server.start();
