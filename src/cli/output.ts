@@ -106,3 +106,14 @@ export function maskKey(key: string): string {
 export function clockTime(date: Date = new Date()): string {
   return date.toISOString().slice(11, 19);
 }
+
+/** A table as text records: a header line, then a line a row, each column padded but the last. */
+export function printColumns(output: Output, columns: readonly string[], rows: readonly string[][]): void {
+  const widths = columns.map((title, index) =>
+    Math.max(title.length, ...rows.map((row) => row[index]!.length)),
+  );
+  const format = (row: readonly string[]) =>
+    row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index]!))).join('  ');
+  output.record({}, format(columns));
+  for (const row of rows) output.record({}, format(row));
+}

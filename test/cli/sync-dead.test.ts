@@ -145,17 +145,10 @@ describe.each([
         }
 
         // Wrong uses: neither --event nor --all (2); an id that is not dead (1).
-        expect((await suite.cli.run(['sync', 'replay-dead', '--db', target, '--shop', 'west'])).code).toBe(2);
-        const unknown = await suite.cli.run([
-          'sync',
-          'replay-dead',
-          '--db',
-          target,
-          '--shop',
-          'west',
-          '--event',
-          'evt_nope',
-        ]);
+        const replayDead = (...flags: string[]) =>
+          suite.cli.run(['sync', 'replay-dead', '--db', target, '--shop', 'west', ...flags]);
+        expect((await replayDead()).code).toBe(2);
+        const unknown = await replayDead('--event', 'evt_nope');
         expect(unknown.code).toBe(1);
         expect(unknown.stderr.join('\n')).toContain('evt_nope of shop west is not in the inbox');
 
@@ -163,17 +156,7 @@ describe.each([
         await db.run(
           name === 'sqlite' ? 'DROP TRIGGER "refuse_bad"' : 'DROP TRIGGER "refuse_bad" ON "customer"',
         );
-        const replay = await suite.cli.run([
-          'sync',
-          'replay-dead',
-          '--db',
-          target,
-          '--shop',
-          'west',
-          '--event',
-          'evt_dead_cli',
-          '--json',
-        ]);
+        const replay = await replayDead('--event', 'evt_dead_cli', '--json');
         expect(replay.code, replay.stderr.join('\n')).toBe(0);
         expect(replay.records()).toEqual([{ event: 'replayed', shop: 'west', eventIds: ['evt_dead_cli'] }]);
         const database = db;

@@ -5,7 +5,7 @@ import { withoutPassword } from '../../internal/redact.js';
 import { openSyncDatabase, type SyncDatabase } from '../../sync/engine/database.js';
 import { type FleetDeadLetter, readDeadLetters, replayDeadLetters } from '../../sync/fleet/dead-letters.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
-import type { Output } from '../output.js';
+import { type Output, printColumns } from '../output.js';
 import { wholeNumber } from '../parse.js';
 import { run } from '../run.js';
 
@@ -119,11 +119,5 @@ function print(output: Output, letters: readonly FleetDeadLetter[]): void {
     letter.deadAt,
     letter.lastError ? letter.lastError.replace(/\s+/g, ' ').slice(0, 120) : '-',
   ]);
-  const widths = COLUMNS.map((title, index) =>
-    Math.max(title.length, ...rows.map((row) => row[index]!.length)),
-  );
-  const format = (row: readonly string[]) =>
-    row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index]!))).join('  ');
-  output.record({}, format(COLUMNS));
-  for (const row of rows) output.record({}, format(row));
+  printColumns(output, COLUMNS, rows);
 }

@@ -6,7 +6,7 @@ import { withoutPassword } from '../../internal/redact.js';
 import { openSyncDatabase } from '../../sync/engine/database.js';
 import { readStatus, type ShopStatus, unhealthy } from '../../sync/fleet/health.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import type { Output } from '../output.js';
+import { type Output, printColumns } from '../output.js';
 import { run } from '../run.js';
 
 export const syncStatusCommand = defineCommand({
@@ -94,12 +94,6 @@ function print(output: Output, lines: readonly ShopStatus[]): void {
     `${line.callsLastMinute}/${line.callsCap ?? '?'}`,
     line.lastError ? line.lastError.slice(0, 80) : '-',
   ]);
-  const widths = COLUMNS.map((title, index) =>
-    Math.max(title.length, ...rows.map((row) => row[index]!.length)),
-  );
-  const format = (row: readonly string[]) =>
-    row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index]!))).join('  ');
-  output.record({}, format(COLUMNS));
-  for (const row of rows) output.record({}, format(row));
+  printColumns(output, COLUMNS, rows);
   if (lines.length === 0) output.note('no shop in sync_shops yet');
 }

@@ -3,6 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SyncDatabase } from '../../../src/sync/engine/database.js';
 import { ShopFleet } from '../../../src/sync/fleet/fleet.js';
 import { readStatus, unhealthy } from '../../../src/sync/fleet/health.js';
 import { LeaseLostError } from '../../../src/sync/fleet/lease-contract.js';
@@ -42,6 +43,11 @@ async function oneAddress(shops: readonly ServedShop[]): Promise<{ url: string; 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** A shop's row of sync_shops, as stored. */
+async function healthLine(db: SyncDatabase, shop: string): Promise<Record<string, unknown>> {
+  return (await db.all<Record<string, unknown>>('SELECT * FROM "sync_shops" WHERE "shop" = ?', [shop]))[0]!;
 }
 
 describe('two shops behind one address', () => {
@@ -270,8 +276,7 @@ describe.runIf(postgresUrl)('a stale worker on Postgres leases', () => {
       leases: (events) =>
         new PostgresShopLeases({ ...events, connectionString: target, holder: 'A', leaseMs: 120_000 }),
     });
-    const line = async () =>
-      (await db.all<Record<string, unknown>>('SELECT * FROM "sync_shops" WHERE "shop" = ?', ['stale-1']))[0]!;
+    const line = () => healthLine(db, 'stale-1');
     expect((await fleet.runOnce()).map((result) => result.state)).toEqual(['current']);
     const own = await line();
     expect(own).toMatchObject({ state: 'current', lease_holder: 'A' });
@@ -332,8 +337,7 @@ describe('a fleet stopped in the middle of a pass', () => {
 
   it('leaves the line stopped with no error, and keeps the last success of the process before', async () => {
     const { db, cleanup } = await freshDatabase('sqlite');
-    const line = async () =>
-      (await db.all<Record<string, unknown>>('SELECT * FROM "sync_shops" WHERE "shop" = ?', ['halt-1']))[0]!;
+    const line = () => healthLine(db, 'halt-1');
     try {
       const first = new ShopFleet({ shops: await registryOf(shops), db });
       expect((await first.runOnce()).map((result) => result.state)).toEqual(['current']);
